@@ -1,0 +1,114 @@
+"""What every window policy is: a size in a unit, a rule for writing, a rule for loading.
+
+Real memories differ in *when* they cut. n8n and LangChain store every message and
+cut when they load (``trims_on_write = False``); Spring AI and Semantic Kernel cut
+what they store (``trims_on_write = True``). A policy is a frozen value holding its
+size; :class:`Memory` is the thin mutable session that applies it message by message.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, ClassVar, Iterable, Sequence
+
+from windowmem.errors import PolicyError
+from windowmem.messages import Message
+
+#: Counts the tokens of one message. ``len``-like counters live in :mod:`windowmem.tokens`.
+TokenCounter = Callable[[Message], int]
+
+
+class Unit(str, Enum):
+    """What a policy's size counts."""
+
+    INTERACTIONS = "interactions"
+    MESSAGES = "messages"
+    TOKENS = "tokens"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def check_size(size: object, *, policy: str, allow_zero: bool = True, allow_negative: bool = False) -> int:
+    """*size* as an int, or a PolicyError that says which sizes *policy* accepts."""
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise PolicyError(f"{policy}: window size must be a whole number, got {size!r}")
+    if size < 0 and not allow_negative:
+        raise PolicyError(f"{policy}: window size must not be negative, got {size}")
+    if size == 0 and not allow_zero:
+        raise PolicyError(f"{policy}: window size must be at least 1, got 0")
+    return size
+
+
+@dataclass(frozen=True)
+class WindowPolicy(ABC):
+    """A window memory's rule, parameterised by its *size*."""
+
+    size: int
+
+    name: ClassVar[str]
+    product: ClassVar[str]
+    unit: ClassVar[Unit]
+    default_size: ClassVar[int]
+    trims_on_write: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        check_size(self.size, policy=self.name)
+
+    @abstractmethod
+    def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
+        """What the memory returns for the model, given what it has *stored*."""
+
+    def write(self, stored: Sequence[Message], added: Sequence[Message]) -> tuple[Message, ...]:
+        """What the memory stores after *added* is saved (only called when ``trims_on_write``)."""
+        return (*stored, *added)
+
+    def window(self, messages: Iterable[Message]) -> tuple[Message, ...]:
+        """What the memory returns after *messages* were added to it one at a time."""
+        memory = Memory(self)
+        for message in messages:
+            memory.add(message)
+        return memory.load()
+
+
+class Memory:
+    """One session's buffer under a policy: add messages, load the window.
+
+    Load-windowed policies append in O(1) and load in O(window); write-windowed
+    policies keep at most about a window's worth of messages.
+
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> from windowmem.messages import user, assistant
+    >>> memory = Memory(N8nSimpleMemory(1))
+    >>> memory.add(user("a"), assistant("b"), user("c"), assistant("d"))
+    >>> [m.content for m in memory.load()]
+    ['c', 'd']
+    """
+
+    __slots__ = ("policy", "_stored")
+
+    def __init__(self, policy: WindowPolicy) -> None:
+        self.policy = policy
+        self._stored: list[Message] | tuple[Message, ...] = () if policy.trims_on_write else []
+
+    def add(self, *messages: Message) -> None:
+        """Save *messages* as one write (one ``add`` call in Spring AI terms)."""
+        if self.policy.trims_on_write:
+            self._stored = self.policy.write(self._stored, messages)
+        else:
+            assert isinstance(self._stored, list)
+            self._stored.extend(messages)
+
+    def load(self) -> tuple[Message, ...]:
+        """The window the model would receive from this memory now."""
+        return self.policy.load(self._stored)
+
+    @property
+    def stored(self) -> tuple[Message, ...]:
+        """Everything the memory holds, windowed or not."""
+        return tuple(self._stored)
+
+    def __len__(self) -> int:
+        return len(self._stored)
