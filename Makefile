@@ -22,10 +22,14 @@ $(STAMP): pyproject.toml
 course: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=. course/03_window_buffer_memory.ipynb
 
+## release: regenerate the student versions in release/ from source/ (nbgrader)
+release: $(STAMP)
+	$(BIN)/python scripts/release_assignments.py
+
 ## build: re-execute the lesson notebooks and regenerate the student versions in release/
 build: $(STAMP)
 	$(BIN)/python scripts/execute_notebooks.py course
-	$(BIN)/python scripts/release_assignments.py
+	$(MAKE) release
 
 ## test: set up, start the services the tests need, run every test
 test: $(STAMP)
