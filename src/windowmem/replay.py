@@ -1,0 +1,349 @@
+"""Replaying a conversation through a window memory: what the model receives on each turn.
+
+An agent with window memory answers turn *t* with one model call. The call's message
+array is the conversation's system message (sent beside the buffer, never stored in
+it), then what the memory loads (earlier turns only), then the turn's new user
+message. Before turn *t* the memory holds every message of turns 1..t-1, added one
+message at a time, so a policy that trims on write (Spring AI, Semantic Kernel) sees
+the same sequence of writes as it would in production.
+
+A replay keeps one :class:`~windowmem.policies.base.Memory` and adds to it as it goes,
+so replaying *N* turns costs O(N × window), not O(N²).
+
+>>> from windowmem.messages import user, assistant
+>>> from windowmem.policies.n8n import N8nSimpleMemory
+>>> chat = [m for t in range(1, 8) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+>>> view = turn_view(chat, N8nSimpleMemory(5), 7)
+>>> view.visible_turns, view.evicted_turns
+((2, 3, 4, 5, 6), (1,))
+>>> [m.content for m in view.sent][:3], view.input_tokens
+(['u2', 'a2', 'u3'], 11)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+import pandas as pd
+
+from windowmem.conversation import Conversation
+from windowmem.errors import PolicyError, WindowMemError
+from windowmem.messages import Message
+from windowmem.policies.base import Memory, TokenCounter, WindowPolicy
+from windowmem.tokens import count_messages
+
+#: What a turn range shows when it holds no turns at all.
+NO_TURNS = "none"
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """What the model receives when it answers turn *turn*, and which earlier turns that covers."""
+
+    turn: int
+    """The interaction being answered, from 1."""
+    sent: tuple[Message, ...]
+    """The exact array the model receives: system message, loaded window, the new user message."""
+    window: tuple[Message, ...]
+    """What the memory loaded: messages of earlier turns only."""
+    visible_turns: tuple[int, ...]
+    """Earlier turns with at least one message in the window."""
+    partial_turns: tuple[int, ...]
+    """Earlier turns only some of whose messages are in the window."""
+    input_tokens: int
+    """Tokens of ``sent`` under the replay's counter: what this call is billed for."""
+    new_message: Message | None = None
+    """The turn's opening user message (None for a turn opened by an assistant greeting)."""
+
+    @property
+    def evicted_turns(self) -> tuple[int, ...]:
+        """Earlier turns with nothing in the window.
+
+        Computed on demand, so that a long replay does not hold O(N²) turn numbers.
+        """
+        visible = set(self.visible_turns)
+        return tuple(t for t in range(1, self.turn) if t not in visible)
+
+
+def as_conversation(conversation: Conversation | Sequence[Message]) -> Conversation:
+    """*conversation* itself, or a Conversation holding the given messages.
+
+    >>> from windowmem.messages import user
+    >>> as_conversation([user("Hi")]).turn_count
+    1
+    """
+    if isinstance(conversation, Conversation):
+        return conversation
+    if isinstance(conversation, (str, bytes)) or not isinstance(conversation, Sequence):
+        raise WindowMemError(
+            f"expected a Conversation or a list of messages, got {type(conversation).__name__}: "
+            "load a file with windowmem.load_conversation first"
+        )
+    return Conversation.of(conversation)
+
+
+def _check_policy(policy: object) -> WindowPolicy:
+    if not isinstance(policy, WindowPolicy):
+        raise PolicyError(
+            f"expected a window policy such as N8nSimpleMemory(5), got {type(policy).__name__}: "
+            "build one with windowmem.policies.registry.make_policy(name, size)"
+        )
+    return policy
+
+
+def _locate(window: Sequence[Message], history: Sequence[tuple[Message, int]]) -> list[int]:
+    """The turn of each window message, matched as a subsequence of *history* from its end.
+
+    Windows are suffixes of what was stored (or close to it), so the walk back is about
+    as long as the window. A message that is not in the history gets turn 0.
+    """
+    turns = [0] * len(window)
+    cursor = len(history) - 1
+    for i in range(len(window) - 1, -1, -1):
+        wanted = window[i]
+        j = cursor
+        while j >= 0 and not (history[j][0] is wanted or history[j][0] == wanted):
+            j -= 1
+        if j >= 0:
+            turns[i] = history[j][1]
+            cursor = j - 1
+    return turns
+
+
+def iter_turn_views(
+    conversation: Conversation | Sequence[Message],
+    policy: WindowPolicy,
+    counter: TokenCounter = count_messages,
+) -> Iterator[TurnView]:
+    """The :class:`TurnView` of every turn, in order, computed lazily."""
+    conversation = as_conversation(conversation)
+    policy = _check_policy(policy)
+    system_message = conversation.system_message
+    head = (system_message,) if system_message is not None else ()
+    head_tokens = sum(counter(m) for m in head)
+    memory = Memory(policy)
+    history: list[tuple[Message, int]] = []
+    turn_sizes: list[int] = []
+    for interaction in conversation.interactions:
+        turn = interaction.number
+        opening = interaction.user_message
+        new = (opening,) if opening is not None else ()
+        window = memory.load()
+        in_window: dict[int, int] = {}
+        for owner in _locate(window, history):
+            if owner:
+                in_window[owner] = in_window.get(owner, 0) + 1
+        visible = tuple(sorted(in_window))
+        partial = tuple(t for t in visible if in_window[t] < turn_sizes[t - 1])
+        tokens = head_tokens + sum(counter(m) for m in window) + sum(counter(m) for m in new)
+        yield TurnView(turn, head + window + new, window, visible, partial, tokens, opening)
+        for message in interaction.messages:
+            memory.add(message)
+            history.append((message, turn))
+        turn_sizes.append(len(interaction.messages))
+
+
+def replay(
+    conversation: Conversation | Sequence[Message],
+    policy: WindowPolicy,
+    counter: TokenCounter = count_messages,
+) -> tuple[TurnView, ...]:
+    """What the model receives on every turn of *conversation* under *policy*.
+
+    >>> from windowmem.messages import user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> chat = [m for t in range(1, 6) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+    >>> [view.visible_turns for view in replay(chat, N8nSimpleMemory(3))][-1]
+    (2, 3, 4)
+    """
+    return tuple(iter_turn_views(conversation, policy, counter))
+
+
+def _check_turn(turn: object, turn_count: int) -> int:
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise WindowMemError(f"turn must be a whole number, got {turn!r}")
+    if not 1 <= turn <= turn_count:
+        raise WindowMemError(f"turn {turn} is out of range: the conversation has turns 1 to {turn_count}")
+    return turn
+
+
+def turn_view(
+    conversation: Conversation | Sequence[Message],
+    policy: WindowPolicy,
+    turn: int,
+    counter: TokenCounter = count_messages,
+) -> TurnView:
+    """What the model receives on turn *turn* (from 1); replays only up to that turn.
+
+    >>> from windowmem.messages import user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> chat = [user("u1"), assistant("a1"), user("u2")]
+    >>> [m.content for m in turn_view(chat, N8nSimpleMemory(5), 2).sent]
+    ['u1', 'a1', 'u2']
+    """
+    conversation = as_conversation(conversation)
+    _check_turn(turn, conversation.turn_count)
+    for view in iter_turn_views(conversation, policy, counter):
+        if view.turn == turn:
+            return view
+    raise AssertionError("unreachable: the turn was checked against turn_count")
+
+
+def visible_turns(window: int, turn: int) -> tuple[int, ...]:
+    """Turns n8n's buffer holds when turn *turn* is processed with Context Window Length *window*.
+
+    Pure arithmetic in interactions: turns ``max(1, turn - window)`` to ``turn - 1``;
+    *window* 0 means every earlier turn (n8n loads all messages then).
+
+    >>> visible_turns(5, 7)
+    (2, 3, 4, 5, 6)
+    >>> visible_turns(3, 5), visible_turns(5, 1), visible_turns(0, 4)
+    ((2, 3, 4), (), (1, 2, 3))
+    """
+    if isinstance(window, bool) or not isinstance(window, int):
+        raise PolicyError(f"Context Window Length must be a whole number, got {window!r}")
+    if window < 0:
+        raise PolicyError(f"Context Window Length must not be negative, got {window}")
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+        raise WindowMemError(f"turn must be a whole number from 1, got {turn!r}")
+    first = 1 if window == 0 else max(1, turn - window)
+    return tuple(range(first, turn))
+
+
+def fact_visible(view: TurnView, needle: str) -> bool:
+    """True when *needle* appears in any message the model receives on this turn.
+
+    >>> from windowmem.messages import user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> chat = [user("my order is #6023"), assistant("ok"), user("u2"), assistant("a2"), user("which order?")]
+    >>> fact_visible(turn_view(chat, N8nSimpleMemory(1), 3), "#6023")
+    False
+    """
+    if not isinstance(needle, str) or not needle:
+        raise WindowMemError(f"the fact to look for must be a non-empty string, got {needle!r}")
+    return any(needle in message.content for message in view.sent)
+
+
+def smallest_window_recalling(
+    conversation: Conversation | Sequence[Message],
+    needle: str,
+    turn: int,
+    policy_for_size: type[WindowPolicy] | None = None,
+    sizes: Iterable[int] | None = None,
+) -> int | None:
+    """The smallest size at which *needle* is still in what the model receives on *turn*.
+
+    *policy_for_size* builds a policy from a size (n8n Simple Memory by default); sizes
+    are tried in order (1, 2, … by default) and None means no size recalled it.
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("I'm Carlos Ruiz"), assistant("hi"), user("q2"), assistant("a2"), user("q3"), assistant("a3"), user("name?")]
+    >>> smallest_window_recalling(chat, "Carlos Ruiz", 4)
+    3
+    """
+    if policy_for_size is None:
+        from windowmem.policies.n8n import N8nSimpleMemory
+
+        policy_for_size = N8nSimpleMemory
+    conversation = as_conversation(conversation)
+    _check_turn(turn, conversation.turn_count)
+    if sizes is None:
+        sizes = range(1, len(conversation.messages) + 1)
+    for size in sizes:
+        if fact_visible(turn_view(conversation, policy_for_size(size), turn), needle):
+            return size
+    return None
+
+
+def turn_runs(turns: Iterable[int]) -> str:
+    """Sorted turn numbers written as runs: ``"2–6"``, ``"1–3, 5"``, or ``"none"``.
+
+    >>> turn_runs([2, 3, 4, 5, 6]), turn_runs([5, 1, 2, 3]), turn_runs([4]), turn_runs([])
+    ('2–6', '1–3, 5', '4', 'none')
+    """
+    ordered = sorted(set(turns))
+    if not ordered:
+        return NO_TURNS
+    runs: list[str] = []
+    start = previous = ordered[0]
+    for t in ordered[1:] + [None]:
+        if t is not None and t == previous + 1:
+            previous = t
+            continue
+        runs.append(str(start) if start == previous else f"{start}–{previous}")
+        if t is not None:
+            start = previous = t
+    return ", ".join(runs)
+
+
+def _evicted_runs(visible: Sequence[int], turn: int) -> str:
+    # Gaps between visible turns, without listing every evicted turn one by one.
+    gaps: list[str] = []
+    expected = 1
+    for t in [*sorted(visible), turn]:
+        if t > expected:
+            gaps.append(str(expected) if t - 1 == expected else f"{expected}–{t - 1}")
+        expected = t + 1
+    return ", ".join(gaps) if gaps else NO_TURNS
+
+
+#: The columns of :func:`replay_frame`, in order.
+FRAME_COLUMNS = (
+    "turn",
+    "user message",
+    "visible",
+    "evicted",
+    "messages in window",
+    "interactions in window",
+    "input tokens",
+    "cumulative input tokens",
+)
+
+
+def replay_frame(
+    conversation: Conversation | Sequence[Message],
+    policy: WindowPolicy,
+    counter: TokenCounter = count_messages,
+) -> pd.DataFrame:
+    """One row per turn: the user message, which earlier turns are visible or evicted, the tokens.
+
+    >>> from windowmem.messages import user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> chat = [m for t in range(1, 8) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+    >>> last = replay_frame(chat, N8nSimpleMemory(5)).iloc[-1]
+    >>> last["visible"], last["evicted"], int(last["input tokens"])
+    ('2–6', '1', 11)
+    """
+    rows = []
+    total = 0
+    for view in iter_turn_views(conversation, policy, counter):
+        total += view.input_tokens
+        rows.append(
+            (
+                view.turn,
+                view.new_message.content if view.new_message is not None else "",
+                turn_runs(view.visible_turns),
+                _evicted_runs(view.visible_turns, view.turn),
+                len(view.window),
+                len(view.visible_turns),
+                view.input_tokens,
+                total,
+            )
+        )
+    return pd.DataFrame.from_records(rows, columns=list(FRAME_COLUMNS))
+
+
+__all__ = [
+    "FRAME_COLUMNS",
+    "TurnView",
+    "as_conversation",
+    "fact_visible",
+    "iter_turn_views",
+    "replay",
+    "replay_frame",
+    "smallest_window_recalling",
+    "turn_runs",
+    "turn_view",
+    "visible_turns",
+]
