@@ -1,0 +1,87 @@
+"""Re-execute course notebooks in place, so the outputs stored in git are today's.
+
+Usage: ``python scripts/execute_notebooks.py [course | NOTEBOOK.ipynb ...]``
+
+Each notebook runs top to bottom in a fresh kernel of this Python (its directory as the
+working directory), the same way nbval re-runs it in ``tests/test_notebooks.py``. Saved
+widget state (``metadata.widgets``) is dropped: it goes stale as soon as a kernel
+restarts and only bloats the diff. A notebook whose cell raises is left untouched and the
+script exits 1, naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+#: Generous per-cell limit: the slowest lesson cell (tokenising a long conversation) takes seconds.
+CELL_TIMEOUT_S = 600
+
+
+def notebooks_in(targets: list[str]) -> list[Path]:
+    """The .ipynb files named by *targets* (files or folders), sorted, checkpoints left out."""
+    found: list[Path] = []
+    for target in targets:
+        path = Path(target)
+        if path.is_dir():
+            found.extend(p for p in sorted(path.glob("*.ipynb")))
+        elif path.suffix == ".ipynb" and path.is_file():
+            found.append(path)
+        else:
+            raise SystemExit(f"{target}: not a notebook or a folder of notebooks")
+    return [p for p in found if ".ipynb_checkpoints" not in p.parts]
+
+
+def strip_widget_state(notebook) -> None:
+    """Drop saved ipywidgets state, which no kernel can reconnect to."""
+    notebook.metadata.pop("widgets", None)
+    for cell in notebook.cells:
+        cell.metadata.pop("widgets", None)
+
+
+def execute_in_place(path: Path) -> float:
+    """Run *path* top to bottom in a fresh kernel and save it; the seconds it took."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    started = time.perf_counter()
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent.resolve())}},
+    )
+    client.execute()
+    strip_widget_state(notebook)
+    nbformat.write(notebook, path)
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("targets", nargs="*", default=[str(REPO / "course")], help="notebooks or folders (default: course/)")
+    args = parser.parse_args(argv)
+    # The kernel spec says "python": make that this interpreter, whatever PATH the caller had.
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    failed = []
+    for path in notebooks_in(args.targets):
+        try:
+            seconds = execute_in_place(path)
+        except Exception as exc:  # a failing cell: report it and go on with the others
+            failed.append(path)
+            print(f"FAILED {path}: {type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}")
+            continue
+        print(f"executed {path} in {seconds:.1f} s")
+    if failed:
+        print(f"{len(failed)} notebook(s) failed; their files were not changed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

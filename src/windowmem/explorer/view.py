@@ -1,0 +1,325 @@
+"""What the window explorer shows, computed by pure functions: a frozen view and its HTML.
+
+Given a conversation replayed through a window memory, :func:`explorer_view` picks one
+turn and gathers everything the explorer displays at once: the timeline of turns
+(visible, evicted, current, later), the exact message array the model receives,
+messages versus interactions, the tokens of this call and the running input bill, and
+whether a chosen fact is still in view. :func:`render_html` turns that view into a
+self-contained HTML fragment, which is both the live widget's content and the static
+snapshot a notebook keeps for readers without a kernel.
+
+All the memory logic is :mod:`windowmem.replay`'s; this module only arranges it.
+
+>>> from windowmem.messages import user, assistant
+>>> chat = [m for t in range(1, 8) for m in (user(f"u{t} #6023" if t == 1 else f"u{t}"), assistant(f"a{t}"))]
+>>> view = explorer_view(chat, ReplayCache(chat).views(5), turn=7, fact="#6023", window=5)
+>>> view.visible, view.evicted, view.fact_visible, view.fact_turns
+('2–6', '1', False, (1,))
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Sequence
+
+from windowmem.conversation import Conversation, loads_conversation
+from windowmem.errors import ConversationFormatError
+from windowmem.messages import ROLE_ALIASES, Message
+from windowmem.policies.base import TokenCounter
+from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.replay import TurnView, as_conversation, fact_visible, replay, turn_runs
+from windowmem.tokens import qwen_counter
+
+#: The statuses a turn can have on the timeline, seen from the turn being answered.
+VISIBLE, PARTIAL, EVICTED, CURRENT, LATER = "visible", "partial", "evicted", "current", "later"
+
+#: Past this many turns the timeline draws small unlabelled squares (numbers on hover).
+LABELLED_TIMELINE_TURNS = 60
+
+
+class ReplayCache:
+    """A conversation's replays under n8n Simple Memory, one per window size, each computed once.
+
+    Moving the turn slider then only indexes a replay; moving the window slider replays
+    the conversation once per new size.
+
+    >>> from windowmem.messages import user, assistant
+    >>> cache = ReplayCache([user("a"), assistant("b"), user("c")])
+    >>> len(cache.views(5)), cache.views(5) is cache.views(5)
+    (2, True)
+    """
+
+    def __init__(self, conversation: Conversation | Sequence[Message], counter: TokenCounter | None = None) -> None:
+        self.conversation = as_conversation(conversation)
+        self.counter = counter if counter is not None else qwen_counter()
+        self._views: dict[int, tuple[TurnView, ...]] = {}
+
+    def views(self, window: int) -> tuple[TurnView, ...]:
+        """Every turn's view at Context Window Length *window*."""
+        if window not in self._views:
+            self._views[window] = replay(self.conversation, N8nSimpleMemory(window), self.counter)
+        return self._views[window]
+
+
+@dataclass(frozen=True)
+class TimelineMark:
+    """One turn on the timeline: its *number*, its *status* and a preview of its user message."""
+
+    number: int
+    status: str
+    preview: str
+
+
+@dataclass(frozen=True)
+class ExplorerView:
+    """Everything the explorer shows for one conversation, window and turn."""
+
+    title: str
+    window: int
+    turn: int
+    turn_count: int
+    timeline: tuple[TimelineMark, ...]
+    visible_turns: tuple[int, ...]
+    evicted_turns: tuple[int, ...]
+    sent: tuple[Message, ...]
+    messages_in_window: int
+    tokens_this_call: int
+    running_bill: int
+    fact: str
+    fact_visible: bool | None
+    """None when no fact was given."""
+    fact_turns: tuple[int, ...]
+    """The turns whose messages mention the fact: where it was said."""
+    sent_turns: tuple[int | None, ...]
+    """The turn each message of ``sent`` belongs to (None for the system message)."""
+
+    @property
+    def visible(self) -> str:
+        """The visible turns written as runs, e.g. ``"2–6"`` or ``"none"``."""
+        return turn_runs(self.visible_turns)
+
+    @property
+    def evicted(self) -> str:
+        """The evicted turns written as runs."""
+        return turn_runs(self.evicted_turns)
+
+    @property
+    def interactions_in_window(self) -> int:
+        """How many earlier turns have at least one message in the window."""
+        return len(self.visible_turns)
+
+
+def _status(number: int, turn: int, visible: set[int], partial: set[int]) -> str:
+    if number == turn:
+        return CURRENT
+    if number > turn:
+        return LATER
+    if number in partial:
+        return PARTIAL
+    return VISIBLE if number in visible else EVICTED
+
+
+def explorer_view(
+    conversation: Conversation | Sequence[Message],
+    views: Sequence[TurnView],
+    turn: int,
+    fact: str = "",
+    *,
+    window: int,
+    title: str | None = None,
+) -> ExplorerView:
+    """The explorer's view of *turn* (from 1), given *views*, the replay at Context Window Length *window*.
+
+    The running bill adds up the input tokens of every call from turn 1 to *turn*.
+    *title* names the conversation (its own title by default).
+    """
+    conversation = as_conversation(conversation)
+    if not views:
+        raise ValueError("the conversation has no turns: give it at least one user message")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= len(views):
+        raise ValueError(f"turn {turn!r} is out of range: pick a turn from 1 to {len(views)}")
+    view = views[turn - 1]
+    visible, partial = set(view.visible_turns), set(view.partial_turns)
+    turns = conversation.interactions
+    timeline = tuple(
+        TimelineMark(
+            t.number,
+            _status(t.number, turn, visible, partial),
+            t.messages[0].short(48) if t.messages else "",
+        )
+        for t in turns
+    )
+    needle = fact.strip()
+    # Memories hand back the very Message objects they were given, so identity finds each
+    # sent message's turn even when two turns say the same words.
+    owner = {id(m): t.number for t in turns for m in t.messages}
+    return ExplorerView(
+        title=conversation.title if title is None else title,
+        window=window,
+        turn=turn,
+        turn_count=len(views),
+        timeline=timeline,
+        visible_turns=view.visible_turns,
+        evicted_turns=view.evicted_turns,
+        sent=view.sent,
+        messages_in_window=len(view.window),
+        tokens_this_call=view.input_tokens,
+        running_bill=sum(v.input_tokens for v in views[:turn]),
+        fact=needle,
+        fact_visible=fact_visible(view, needle) if needle else None,
+        fact_turns=tuple(t.number for t in turns if needle and any(needle in m.content for m in t.messages)),
+        sent_turns=tuple(owner.get(id(m)) for m in view.sent),
+    )
+
+
+STYLE = """
+<style>
+.wm-explorer{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;font-size:13px;line-height:1.4;color:#1f2328;max-width:980px}
+.wm-explorer h4{margin:10px 0 4px;font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#57606a}
+.wm-explorer .wm-headline{font-size:14px;margin:4px 0 8px}
+.wm-timeline{display:flex;flex-wrap:wrap;gap:3px;margin:4px 0}
+.wm-turn{border-radius:4px;padding:2px 6px;min-width:22px;text-align:center;font-variant-numeric:tabular-nums;border:1px solid transparent}
+.wm-timeline.wm-compact .wm-turn{min-width:9px;height:9px;padding:0;font-size:0}
+.wm-turn.wm-visible{background:#2da44e;color:#fff}
+.wm-turn.wm-partial{background:#bf8700;color:#fff}
+.wm-turn.wm-evicted{background:#eaeef2;color:#8c959f;text-decoration:line-through}
+.wm-turn.wm-current{background:#0969da;color:#fff;font-weight:600}
+.wm-turn.wm-later{background:#fff;color:#afb8c1;border-color:#d0d7de}
+.wm-key span{margin-right:10px}
+.wm-key .wm-turn{display:inline-block;min-width:10px;height:10px;padding:0;vertical-align:middle;margin-right:3px}
+.wm-figures{display:flex;gap:10px;flex-wrap:wrap;margin:6px 0}
+.wm-figure{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;min-width:150px}
+.wm-figure b{display:block;font-size:18px;font-variant-numeric:tabular-nums}
+.wm-messages{max-height:400px;overflow:auto;border:1px solid #d0d7de;border-radius:6px;margin:4px 0;padding:0}
+.wm-messages table{border-collapse:collapse;width:100%}
+.wm-messages td{padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left}
+.wm-role,.wm-where{font-weight:600;white-space:nowrap}
+.wm-where{font-weight:400;color:#57606a}
+.wm-role-system{color:#8250df}.wm-role-user{color:#0969da}.wm-role-assistant{color:#1a7f37}.wm-role-tool{color:#9a6700}
+.wm-new td{background:#ddf4ff}
+.wm-fact-yes{color:#1a7f37;font-weight:600}.wm-fact-no{color:#cf222e;font-weight:600}
+.wm-hit{background:#fff8c5}
+.wm-error{color:#cf222e;font-weight:600}
+</style>
+"""
+
+
+def _highlight(text: str, needle: str) -> str:
+    escaped = html.escape(text)
+    if not needle:
+        return escaped
+    return escaped.replace(html.escape(needle), f'<mark class="wm-hit">{html.escape(needle)}</mark>')
+
+
+def _timeline_html(view: ExplorerView) -> str:
+    compact = " wm-compact" if view.turn_count > LABELLED_TIMELINE_TURNS else ""
+    marks = "".join(
+        f'<span class="wm-turn wm-{m.status}" title="turn {m.number} ({m.status}): {html.escape(m.preview)}">{m.number}</span>'
+        for m in view.timeline
+    )
+    key = "".join(
+        f'<span><span class="wm-turn wm-{s}"></span>{label}</span>'
+        for s, label in ((VISIBLE, "in the window"), (PARTIAL, "partly in the window"), (EVICTED, "evicted"),
+                         (CURRENT, "being answered"), (LATER, "not yet said"))
+    )
+    return (
+        f'<div class="wm-timeline{compact}" data-visible-turns="{html.escape(view.visible)}">{marks}</div>'
+        f'<div class="wm-key">{key}</div>'
+        f'<div>In the window: turns <b class="wm-visible-turns">{html.escape(view.visible)}</b>'
+        f' &middot; evicted: turns <b class="wm-evicted-turns">{html.escape(view.evicted)}</b></div>'
+    )
+
+
+def _messages_html(view: ExplorerView) -> str:
+    rows = []
+    for message, owner in zip(view.sent, view.sent_turns):
+        is_new = owner == view.turn
+        where = "sent beside the buffer" if owner is None else ("new message" if is_new else f"turn {owner}")
+        rows.append(
+            f'<tr class="{"wm-new" if is_new else ""}">'
+            f'<td class="wm-role wm-role-{message.role.value}">{message.role.value}</td>'
+            f"<td>{_highlight(message.content, view.fact)}</td><td class="wm-where">{where}</td></tr>"
+        )
+    return f'<div class="wm-messages"><table>{"".join(rows)}</table></div>'
+
+
+def _fact_html(view: ExplorerView) -> str:
+    if view.fact_visible is None:
+        return "<div>Type a fact to follow it through the window.</div>"
+    said = f"said in turn {turn_runs(view.fact_turns)}" if view.fact_turns else "not said in this conversation"
+    verdict = (
+        '<span class="wm-fact-yes">the model can see it on this call</span>'
+        if view.fact_visible
+        else '<span class="wm-fact-no">the model cannot see it on this call</span>'
+    )
+    return f'<div class="wm-fact" data-fact-visible="{str(view.fact_visible).lower()}">&ldquo;{html.escape(view.fact)}&rdquo; ({said}): {verdict}</div>'
+
+
+def render_html(view: ExplorerView, counter_name: str = "tokens") -> str:
+    """The explorer's view as one self-contained HTML fragment (styles included)."""
+    headline = (
+        f"<b>{html.escape(view.title or 'conversation')}</b>: Context Window Length <b>{view.window}</b>"
+        f"{' (0 loads every message)' if view.window == 0 else ''}, answering turn <b>{view.turn}</b> of {view.turn_count}"
+    )
+    figures = (
+        f'<div class="wm-figures">'
+        f'<div class="wm-figure">messages loaded from the buffer<b class="wm-messages-in-window">{view.messages_in_window}</b>'
+        f'from <span class="wm-interactions-in-window">{view.interactions_in_window}</span> interaction(s)</div>'
+        f'<div class="wm-figure">messages sent on this call<b>{len(view.sent)}</b>system + buffer + new message</div>'
+        f'<div class="wm-figure">{html.escape(counter_name)} this call<b class="wm-tokens-this-call">{view.tokens_this_call:,}</b></div>'
+        f'<div class="wm-figure">running input bill, turns 1&ndash;{view.turn}<b class="wm-running-bill">{view.running_bill:,}</b></div>'
+        f"</div>"
+    )
+    return (
+        f'{STYLE}<div class="wm-explorer" data-window="{view.window}" data-turn="{view.turn}">'
+        f'<div class="wm-headline">{headline}</div>'
+        f"<h4>Timeline</h4>{_timeline_html(view)}"
+        f"<h4>Messages and interactions</h4>{figures}"
+        f"<h4>Fact</h4>{_fact_html(view)}"
+        f"<h4>The message array the model receives</h4>{_messages_html(view)}"
+        f"</div>"
+    )
+
+
+def render_error(message: str) -> str:
+    """An explorer pane that says what is wrong with the learner's input."""
+    return f'{STYLE}<div class="wm-explorer"><div class="wm-error">{html.escape(message)}</div></div>'
+
+
+def conversation_from_text(text: str, title: str = "your conversation") -> Conversation:
+    """A conversation the learner typed: conversation-file JSON, or one ``role: text`` per line.
+
+    In the line format a line that starts with no known role continues the message above
+    it, and blank lines are skipped.
+
+    >>> chat = conversation_from_text("system: Be brief.\\nuser: Hi, order #6023\\nassistant: Hello!\\nuser: Which order?")
+    >>> chat.turn_count, chat.messages[1].content
+    (2, 'Hi, order #6023')
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise ConversationFormatError(
+            "the conversation is empty: paste conversation JSON or write one message per line, e.g. 'user: Hi'"
+        )
+    if stripped[0] in "[{":
+        return loads_conversation(stripped, title=title)
+    messages: list[dict[str, str]] = []
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if not line.strip():
+            continue
+        role, colon, content = line.partition(":")
+        if colon and role.strip().lower() in ROLE_ALIASES:
+            messages.append({"role": role.strip(), "content": content.strip()})
+        elif messages:
+            messages[-1]["content"] += "\n" + line.strip()
+        else:
+            roles = ", ".join(sorted({r.value for r in ROLE_ALIASES.values()}))
+            raise ConversationFormatError(
+                f"line {number} does not start with a role: begin each message with one of {roles} "
+                f"and a colon, e.g. 'user: {line.strip()[:30]}'"
+            )
+    conversation = Conversation.of(messages, title=title)
+    if conversation.turn_count == 0:
+        raise ConversationFormatError("the conversation has no user message: add at least one line 'user: ...'")
+    return conversation

@@ -1,0 +1,144 @@
+"""The window explorer's widgets: sliders, a conversation picker and text boxes over the pure view.
+
+Every change of a control recomputes :func:`windowmem.explorer.view.explorer_view` and
+puts :func:`~windowmem.explorer.view.render_html` into one HTML widget; nothing here
+knows how a window memory works. CSS classes (``wm-window``, ``wm-turn-slider``, …)
+name the controls for the browser tests.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import ipywidgets as widgets
+from IPython.display import HTML, display
+
+from windowmem.conversation import Conversation
+from windowmem.errors import WindowMemError
+from windowmem.explorer.view import ReplayCache, conversation_from_text, explorer_view, render_error, render_html
+
+#: The conversation picker's entry for a conversation the learner types or pastes.
+OWN = "your own (type it below)"
+
+OWN_PLACEHOLDER = (
+    "One message per line, or paste a conversation file's JSON:\n"
+    "system: You are the support assistant for TuTienda.\n"
+    "user: Hi, I'm Marta, my order is #6023.\n"
+    "assistant: Hi Marta! How can I help?\n"
+    "user: What was my order number?"
+)
+
+
+class WindowExplorer:
+    """Sliders for Context Window Length and turn over a choice of *conversations*.
+
+    *start*, *window*, *turn* and *fact* set what it shows first; *max_window* is the
+    window slider's top. :meth:`snapshot_html` is that first view as static HTML.
+    """
+
+    def __init__(
+        self,
+        conversations: Mapping[str, Conversation],
+        *,
+        start: str,
+        window: int = 5,
+        turn: int = 1,
+        fact: str = "",
+        max_window: int = 50,
+        counter_name: str = "Qwen tokens",
+    ) -> None:
+        if start not in conversations:
+            raise WindowMemError(f"start={start!r} is not one of the conversations: {', '.join(conversations)}")
+        self._caches = {name: ReplayCache(c) for name, c in conversations.items()}
+        self._own_cache: ReplayCache | None = None
+        self.counter_name = counter_name
+        first = self._caches[start].conversation
+        self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation")
+        self.own_text = widgets.Textarea(
+            placeholder=OWN_PLACEHOLDER, continuous_update=False, rows=6,
+            layout=widgets.Layout(width="98%", display="none"),
+        )
+        self.window = widgets.IntSlider(
+            value=window, min=0, max=max(max_window, window), description="Window length",
+            continuous_update=True, style={"description_width": "initial"},
+        )
+        self.turn = widgets.IntSlider(
+            value=min(max(turn, 1), first.turn_count), min=1, max=first.turn_count,
+            description="Turn", continuous_update=True,
+        )
+        self.fact = widgets.Text(value=fact, description="Fact", placeholder="e.g. #6023")
+        self.output = widgets.HTML()
+        for control, css in ((self.conversation, "wm-conversation"), (self.own_text, "wm-own-text"),
+                             (self.window, "wm-window"), (self.turn, "wm-turn-slider"),
+                             (self.fact, "wm-fact-text"), (self.output, "wm-output")):
+            control.add_class(css)
+        self.conversation.observe(self._on_conversation, names="value")
+        self.own_text.observe(self._on_conversation, names="value")
+        for control in (self.window, self.turn, self.fact):
+            control.observe(self._refresh, names="value")
+        self.box = widgets.VBox([
+            widgets.HBox([self.conversation, self.fact]),
+            self.own_text,
+            widgets.HBox([self.window, self.turn]),
+            self.output,
+        ])
+        self._refresh()
+
+    def _cache(self) -> ReplayCache:
+        if self.conversation.value != OWN:
+            return self._caches[self.conversation.value]
+        if self._own_cache is None:
+            raise WindowMemError("type or paste a conversation in the box above to explore it")
+        return self._own_cache
+
+    def _on_conversation(self, _change=None) -> None:
+        own = self.conversation.value == OWN
+        self.own_text.layout.display = "" if own else "none"
+        self._own_cache = None
+        if own and self.own_text.value.strip():
+            try:
+                self._own_cache = ReplayCache(conversation_from_text(self.own_text.value))
+            except WindowMemError as exc:
+                self.output.value = render_error(str(exc))
+                return
+        try:
+            turns = self._cache().conversation.turn_count
+        except WindowMemError as exc:
+            self.output.value = render_error(str(exc))
+            return
+        # Changing the slider's range fires its own update; hold it so the view renders once.
+        with self.turn.hold_trait_notifications():
+            self.turn.max = turns
+            self.turn.value = min(self.turn.value, turns)
+        self._refresh()
+
+    def current_html(self) -> str:
+        """The HTML of what the controls select now (an error pane for bad input)."""
+        try:
+            cache = self._cache()
+            view = explorer_view(cache.conversation, cache.views(self.window.value), self.turn.value,
+                                 self.fact.value, window=self.window.value,
+                                 title=self.conversation.value)
+        except WindowMemError as exc:
+            return render_error(str(exc))
+        return render_html(view, self.counter_name)
+
+    def _refresh(self, _change=None) -> None:
+        self.output.value = self.current_html()
+
+    def snapshot_html(self) -> str:
+        """The current view as static HTML, captioned for readers with no running kernel."""
+        caption = (
+            "<p><i>Static snapshot of the explorer's starting view, for reading without a running "
+            "kernel; run the notebook to move the sliders.</i></p>"
+        )
+        return caption + self.current_html()
+
+    def show(self) -> None:
+        """Display the static snapshot, then the live explorer."""
+        display(HTML(self.snapshot_html()))
+        bundle = self.box._repr_mimebundle_()
+        # The widget's default text form repeats every child's state; a reader without a
+        # kernel is better served by one line (the snapshot above carries the content).
+        bundle["text/plain"] = "Window explorer (live: needs a running kernel)"
+        display(bundle, raw=True)

@@ -1,0 +1,71 @@
+"""Fixtures for the real-browser tests: one JupyterLab and one Chromium per test session.
+
+Where Chromium is absent the tests skip, saying why; in CI (``CI=true``) they fail
+instead, since there a skip would hide a broken set-up.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lab_harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    VIEWPORT,
+    copy_notebooks,
+    in_ci,
+    start_lab,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> Path:
+    """Debian's Chromium, or a skip (outside CI) saying how to get it."""
+    if not CHROMIUM.exists():
+        message = f"{CHROMIUM} is missing: run `apt-get update && apt-get install -y chromium`"
+        if in_ci():
+            pytest.fail(f"browser tests must run in CI, but {message}")
+        pytest.skip(message)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def lab_server(chromium_path, tmp_path_factory):
+    """JupyterLab on a free loopback port, serving a scratch copy of course/."""
+    scratch = tmp_path_factory.mktemp("jupyterlab")
+    root = copy_notebooks(REPO / "course", scratch / "course")
+    server = start_lab(root, scratch)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    """Headless Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(chromium_path), headless=True, args=list(CHROMIUM_ARGS)
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser tab with the course's viewport; closed after the test."""
+    context = browser.new_context(viewport=VIEWPORT)
+    tab = context.new_page()
+    try:
+        yield tab
+    finally:
+        context.close()

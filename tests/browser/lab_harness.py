@@ -1,0 +1,221 @@
+"""Drive a real JupyterLab in headless Chromium: start a private server, open, run, interact.
+
+Any lesson's browser test reuses these. A server runs on a free loopback port with no
+token, private config/settings/workspace/runtime folders (so nothing of the machine's
+own Jupyter set-up leaks in), no news pop-up, and its root in a scratch copy of the
+notebooks, so the autosave of a browser-run notebook never touches the repository.
+Playwright drives Debian's ``/usr/bin/chromium``; no browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Flags Chromium needs as root in a container with a small /dev/shm and no GPU.
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage")
+#: Where screenshots go: never into git. Override with WINDOWMEM_ARTIFACTS.
+ARTIFACTS = Path(os.environ.get("WINDOWMEM_ARTIFACTS", Path(tempfile.gettempdir()) / "windowmem-artifacts"))
+VIEWPORT = {"width": 1400, "height": 1000}
+
+#: JupyterLab user settings that keep runs repeatable: every cell stays in the DOM (so a
+#: test can read any output), and no news or update notifications cover the page.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+
+def in_ci() -> bool:
+    """True where CI runs the suite (``CI=true``): browser tests must run there, not skip."""
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class LabServer:
+    """A running JupyterLab: its base *url*, its *root* folder, its process and log."""
+
+    url: str
+    root: Path
+    process: subprocess.Popen
+    log_path: Path
+
+    def log_tail(self, chars: int = 3000) -> str:
+        """The end of the server's log, for failure messages."""
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def stop(self) -> None:
+        """Stop the server and its kernels (its own process group), by PID."""
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=5)
+
+
+def start_lab(root: Path, scratch: Path, timeout_s: float = 90) -> LabServer:
+    """Start JupyterLab serving *root*, with its private folders under *scratch*."""
+    for name, settings in LAB_SETTINGS.items():
+        path = scratch / "settings" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+    for folder in ("config", "runtime", "workspaces"):
+        (scratch / folder).mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    env = {
+        **os.environ,
+        # The kernel spec runs "python": make it this interpreter, with windowmem installed.
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        "JUPYTER_CONFIG_DIR": str(scratch / "config"),
+        "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
+    }
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=", f"--ServerApp.root_dir={root}",
+        f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
+        f"--LabApp.user_settings_dir={scratch / 'settings'}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    log_path = scratch / "jupyterlab.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+    server = LabServer(f"http://127.0.0.1:{port}", root, process, log_path)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/api/status", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.25)
+    server.stop()
+    raise RuntimeError(f"JupyterLab did not answer within {timeout_s:.0f} s:\n{server.log_tail()}")
+
+
+def copy_notebooks(source: Path, destination: Path) -> Path:
+    """A scratch copy of the notebooks in *source* (the browser's autosave writes there)."""
+    shutil.copytree(source, destination, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    return destination
+
+
+def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
+    """Open *relative_path* in JupyterLab and wait until its kernel is idle."""
+    page.goto(f"{server.url}/lab/tree/{relative_path}")
+    page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=timeout_s * 1000)
+    wait_for_kernel_idle(page, timeout_s)
+
+
+def wait_for_kernel_idle(page, timeout_s: float = 60) -> None:
+    """Wait until the notebook's kernel is started and idle."""
+    page.wait_for_function(
+        """() => {
+            const status = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+            return status !== null && status.getAttribute('data-status') === 'idle';
+        }""",
+        timeout=timeout_s * 1000,
+    )
+
+
+def run_menu_command(page, menu: str, item: str) -> None:
+    """Click *item* in the menu bar's *menu*, as a person would."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{re.escape(menu)}$")).first.click()
+    page.locator(".lm-Menu-item:visible", has_text=re.compile(rf"^{re.escape(item)}")).first.click()
+
+
+def run_all_cells(page, timeout_s: float = 300) -> None:
+    """Run every cell (Run > Run All Cells) and wait until each code cell has run."""
+    run_menu_command(page, "Run", "Run All Cells")
+    page.wait_for_function(
+        """() => {
+            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')];
+            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+        }""",
+        timeout=timeout_s * 1000,
+    )
+    wait_for_kernel_idle(page, timeout_s)
+
+
+def error_outputs(page) -> list[str]:
+    """The text of every traceback the notebook shows (empty when all cells succeeded)."""
+    texts = page.locator(".jp-OutputArea-output").all_inner_texts()
+    return [t for t in texts if "Traceback" in t or re.search(r"^\w+Error\b", t, re.M)]
+
+
+def slider(page, css_class: str):
+    """The ipywidgets slider carrying *css_class* (set in Python with ``add_class``)."""
+    return page.locator(f".widget-slider.{css_class}").first
+
+
+def slider_value(page, css_class: str) -> int:
+    """The integer the slider's readout shows."""
+    return int(slider(page, css_class).locator(".widget-readout").inner_text().strip())
+
+
+def type_slider_value(page, css_class: str, value: int) -> None:
+    """Type *value* into the slider's readout and press Enter, as a person can."""
+    readout = slider(page, css_class).locator(".widget-readout")
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(value))
+    page.keyboard.press("Enter")
+
+
+def nudge_slider(page, css_class: str, steps: int) -> None:
+    """Move the slider's handle *steps* notches with the arrow keys (negative: left)."""
+    handle = slider(page, css_class).locator(".noUi-handle")
+    handle.focus()
+    key = "ArrowRight" if steps > 0 else "ArrowLeft"
+    for _ in range(abs(steps)):
+        page.keyboard.press(key)
+
+
+def drag_slider_to_fraction(page, css_class: str, fraction: float) -> None:
+    """Drag the slider's handle with the mouse to *fraction* (0 to 1) of the track."""
+    track = slider(page, css_class).locator(".noUi-base")
+    handle = slider(page, css_class).locator(".noUi-handle")
+    box, grip = track.bounding_box(), handle.bounding_box()
+    page.mouse.move(grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + fraction * box["width"], grip["y"] + grip["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def screenshot(page, name: str) -> Path:
+    """Save a full-page PNG screenshot under the artifacts folder; its path."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
