@@ -3,6 +3,10 @@
 It wraps LangChain JS ``BufferWindowMemory`` with ``k = contextWindowLength``: every
 message is stored, and a load returns the last ``2k`` messages, whatever their roles.
 ``k = 0`` loads everything (JavaScript's ``slice(-0)`` is the whole array).
+
+Counting messages can cut a tool exchange in two; the n8n agent then removes the
+broken pieces at the window's edges (:func:`drop_orphaned_tool_messages`). Where the
+buffers live and when they vanish is modelled in :mod:`windowmem.policies.n8n_store`.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from windowmem.messages import Message
+from windowmem.messages import Message, Role
 from windowmem.policies.base import Unit, WindowPolicy, check_size
 
 
@@ -29,6 +33,7 @@ class N8nSimpleMemory(WindowPolicy):
     product: ClassVar[str] = "n8n Simple Memory"
     unit: ClassVar[Unit] = Unit.INTERACTIONS
     default_size: ClassVar[int] = 5
+    accepted_sizes: ClassVar[str] = "a whole number of interactions >= 0: 0 loads every message"
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name)
@@ -37,3 +42,42 @@ class N8nSimpleMemory(WindowPolicy):
         if self.size == 0:
             return tuple(stored)
         return tuple(stored[-2 * self.size :])
+
+
+def drop_orphaned_tool_messages(messages: Sequence[Message]) -> tuple[Message, ...]:
+    """*messages* without the tool exchanges that a count-based cut broke at its edges.
+
+    The n8n agent runs this on the loaded window before calling the model, because a
+    model API rejects a tool result without the call that asked for it, and a call
+    without its results. At the start, tool results whose call was cut off are
+    dropped. At the end, an assistant message whose tool calls are not all answered
+    is dropped with the partial results after it. Exchanges inside the window are
+    left alone.
+
+    >>> from windowmem.messages import user, assistant, tool
+    >>> window = [tool("42 °C", "c1"), assistant("It is hot."), user("u2"), assistant("a2")]
+    >>> [m.content for m in drop_orphaned_tool_messages(window)]
+    ['It is hot.', 'u2', 'a2']
+    >>> [m.content for m in drop_orphaned_tool_messages([user("u1"), assistant("", ["c1"])])]
+    ['u1']
+    """
+    start = 0
+    while start < len(messages) and messages[start].role is Role.TOOL:
+        start += 1
+    kept = tuple(messages[start:])
+    last_call = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].calls_tool), None)
+    if last_call is None:
+        return kept
+    results = kept[last_call + 1 :]
+    if any(m.role is not Role.TOOL for m in results):
+        return kept  # the exchange was answered and followed by more: not at the edge
+    if _answers_all(kept[last_call].tool_calls, results):
+        return kept
+    return kept[:last_call]
+
+
+def _answers_all(call_ids: Sequence[str], results: Sequence[Message]) -> bool:
+    """True when *results* answer every call in *call_ids* (results without an id answer one call each)."""
+    answered = {m.tool_call_id for m in results if m.tool_call_id is not None}
+    anonymous = sum(1 for m in results if m.tool_call_id is None)
+    return sum(1 for call in call_ids if call not in answered) <= anonymous

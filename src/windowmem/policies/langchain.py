@@ -1,0 +1,95 @@
+"""LangChain's ``BufferWindowMemory``, in JavaScript and in Python: the last ``2k`` messages.
+
+Both store every message and cut when they load, counting messages, never roles:
+``k`` is meant as "interactions" but a tool exchange makes a turn longer than two.
+The two differ only at the edges. JavaScript loads ``messages.slice(-k * 2)``, so
+``k = 0`` loads everything (``slice(-0)`` is ``slice(0)``), a negative ``k`` drops
+messages from the *start*, and a fractional ``k`` is truncated after doubling.
+Python loads ``messages[-2k:] if k > 0 else []``: zero or a negative ``k`` loads nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+from windowmem.errors import PolicyError
+from windowmem.messages import Message
+from windowmem.policies.base import Unit, WindowPolicy, check_size
+
+
+def js_slice_start(length: int, start: float) -> int:
+    """Where JavaScript's ``array.slice(start)`` begins on an array of *length* items.
+
+    ``start`` is truncated toward zero; a negative start counts from the end and is
+    clamped at 0; a start past the end gives an empty slice.
+
+    >>> js_slice_start(5, -3), js_slice_start(5, -0.0), js_slice_start(5, 2), js_slice_start(5, -9)
+    (2, 0, 2, 0)
+    """
+    relative = math.trunc(start)
+    if relative < 0:
+        return max(length + relative, 0)
+    return min(relative, length)
+
+
+@dataclass(frozen=True)
+class LangChainJsBufferWindow(WindowPolicy):
+    """LangChain JS ``BufferWindowMemory``: load ``messages.slice(-k * 2)`` (k may be 0, negative or fractional).
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
+    >>> [m.content for m in LangChainJsBufferWindow(1).window(chat)]
+    ['a2', 'u3']
+    >>> [m.content for m in LangChainJsBufferWindow(1.5).window(chat)]
+    ['u2', 'a2', 'u3']
+    >>> [m.content for m in LangChainJsBufferWindow(-1).window(chat)]
+    ['u2', 'a2', 'u3']
+    """
+
+    size: float = 5
+    name: ClassVar[str] = "langchain-js"
+    product: ClassVar[str] = "LangChain JS BufferWindowMemory"
+    unit: ClassVar[Unit] = Unit.INTERACTIONS
+    default_size: ClassVar[int] = 5
+    accepted_sizes: ClassVar[str] = (
+        "any finite number: 0 loads everything, a negative k drops 2|k| messages from the start, "
+        "a fraction is truncated after doubling (1.5 -> last 3)"
+    )
+
+    def __post_init__(self) -> None:
+        size = self.size
+        if isinstance(size, bool) or not isinstance(size, (int, float)) or not math.isfinite(size):
+            raise PolicyError(f"{self.name}: k must be a finite number, got {size!r}")
+
+    def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
+        return tuple(stored[js_slice_start(len(stored), -self.size * 2) :])
+
+
+@dataclass(frozen=True)
+class LangChainPyBufferWindow(WindowPolicy):
+    """LangChain Python ``ConversationBufferWindowMemory``: load ``messages[-2k:] if k > 0 else []``.
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [m for t in range(1, 6) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+    >>> [m.content for m in LangChainPyBufferWindow(3).window(chat)][:2]
+    ['u3', 'a3']
+    >>> LangChainPyBufferWindow(0).window(chat)
+    ()
+    """
+
+    size: int = 5
+    name: ClassVar[str] = "langchain-py"
+    product: ClassVar[str] = "LangChain Python ConversationBufferWindowMemory"
+    unit: ClassVar[Unit] = Unit.INTERACTIONS
+    default_size: ClassVar[int] = 5
+    accepted_sizes: ClassVar[str] = "any whole number: k <= 0 loads nothing"
+
+    def __post_init__(self) -> None:
+        check_size(self.size, policy=self.name, allow_negative=True)
+
+    def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
+        if self.size <= 0:
+            return ()
+        return tuple(stored[-2 * self.size :])

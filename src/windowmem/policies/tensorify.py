@@ -1,0 +1,45 @@
+"""Tensorify's Window Memory node: the last ``windowSize`` messages (documented only).
+
+What is documented: ``windowSize`` counts messages, default 20; buffers are keyed by a
+``sessionKey`` template (without one, every user shares ``agent_memory:{workflow_id}``,
+see :mod:`windowmem.session_keys`); ``persistent`` (default true) keeps them in the
+workflow's SQLite state across restarts.
+
+What is not known, because no source is public: whether the window is cut when
+saving or when loading, whether system messages are stored or protected, whether a
+tool result can be cut from its call, and what a ``windowSize`` of 0 does. This model
+takes the plainest reading: store everything, load the last ``windowSize`` messages
+whatever their roles, and accept only sizes of at least 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Sequence
+
+from windowmem.messages import Message
+from windowmem.policies.base import Unit, WindowPolicy, check_size
+
+
+@dataclass(frozen=True)
+class TensorifyWindowMemory(WindowPolicy):
+    """Tensorify Window Memory with ``windowSize`` = *size*: the last *size* messages (default 20).
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("u1"), assistant("a1"), user("u2")]
+    >>> [m.content for m in TensorifyWindowMemory(2).window(chat)]
+    ['a1', 'u2']
+    """
+
+    size: int = 20
+    name: ClassVar[str] = "tensorify"
+    product: ClassVar[str] = "Tensorify Window Memory"
+    unit: ClassVar[Unit] = Unit.MESSAGES
+    default_size: ClassVar[int] = 20
+    accepted_sizes: ClassVar[str] = "a whole number of messages >= 1"
+
+    def __post_init__(self) -> None:
+        check_size(self.size, policy=self.name, allow_zero=False)
+
+    def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
+        return tuple(stored[-self.size :])
