@@ -239,7 +239,7 @@ def _messages_html(view: ExplorerView) -> str:
         rows.append(
             f'<tr class="{"wm-new" if is_new else ""}">'
             f'<td class="wm-role wm-role-{message.role.value}">{message.role.value}</td>'
-            f"<td>{_highlight(message.content, view.fact)}</td><td class="wm-where">{where}</td></tr>"
+            f'<td>{_highlight(message.content, view.fact)}</td><td class="wm-where">{where}</td></tr>'
         )
     return f'<div class="wm-messages"><table>{"".join(rows)}</table></div>'
 
