@@ -1,0 +1,204 @@
+"""The twelve-question agent under a token budget: its reads, its policy, its bill, its trace.
+
+For each task question the agent searches and reads the top chunks until it has read
+the one that holds the answer; each read is one call, charged the whole window. When the
+window goes over budget the policy truncates or compacts it. At the end it answers from
+what the window holds (searching again first under a retrieve policy) in one last call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Iterator
+
+from windowmem.budget.corpus import Corpus
+from windowmem.budget.mulberry32 import mulberry32
+from windowmem.budget.policies import LOSSY_DROP_BELOW, SUMMARY_SEED, Policy, Summariser, policy_named, summariser_named
+from windowmem.budget.prepared import Prepared, prepare
+from windowmem.budget.prompts import SYSTEM_PROMPT, answers_text, search_call, summary_line, summary_text, task_prompt
+from windowmem.budget.window import Bill, Event, Item, ItemKind, Step, facts_held, used
+from windowmem.errors import PolicyError
+from windowmem.tokens import count_text
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One run: its settings, the task, which questions were answered, the bill and the trace."""
+
+    corpus: str
+    budget: int
+    policy: Policy
+    summariser: Summariser
+    seed: int
+    task: tuple[int, ...]
+    answered_questions: tuple[int, ...]
+    bill: Bill
+    trace: tuple[Step, ...]
+
+    @property
+    def answered(self) -> int:
+        """How many task questions were answered."""
+        return len(self.answered_questions)
+
+    def facts_known(self) -> tuple[int, ...]:
+        """How many facts the window held after each step: the curve a lesson plots."""
+        return tuple(len(step.facts) for step in self.trace)
+
+    def as_dict(self, *, trace: bool = False) -> dict[str, Any]:
+        """The result as plain JSON-ready values; the step trace only when asked for."""
+        summary: dict[str, Any] = {
+            "corpus": self.corpus,
+            "budget": self.budget,
+            "policy": self.policy.value,
+            "summariser": self.summariser.value,
+            "seed": self.seed,
+            "task": list(self.task),
+            "answered": self.answered,
+            "answered_questions": list(self.answered_questions),
+            "input_tokens": self.bill.input_tokens,
+            "output_tokens": self.bill.output_tokens,
+            "calls": self.bill.calls,
+            "reads": self.bill.reads,
+            "compactions": self.bill.compactions,
+            "peak": self.bill.peak,
+        }
+        if trace:
+            summary["trace"] = [
+                {"step": s.number, "event": s.event.value, "question": s.question, "detail": s.detail,
+                 "used": s.used, "facts": sorted(s.facts), "input_tokens": s.bill.input_tokens}
+                for s in self.trace
+            ]
+        return summary
+
+
+def check_budget(budget: object) -> int:
+    """*budget* as a whole number of tokens of at least 1, or a PolicyError saying so."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise PolicyError(f"the budget must be a whole number of tokens, at least 1; got {budget!r}")
+    return budget
+
+
+class _Agent:
+    """The mutable state of one run; :func:`run_task` is its only user."""
+
+    def __init__(self, prepared: Prepared, budget: int, policy: Policy, summariser: Summariser, seed: int) -> None:
+        self.prepared, self.budget, self.policy, self.summariser = prepared, budget, policy, summariser
+        self.draws: Iterator[float] = mulberry32(seed)
+        questions = prepared.corpus.questions
+        task_text = task_prompt(questions[q].question for q in prepared.task)
+        self.window: list[Item] = [Item(ItemKind.SYSTEM, count_text(SYSTEM_PROMPT)), Item(ItemKind.TASK, count_text(task_text))]
+        self.bill = Bill()
+        self.trace: list[Step] = []
+        self._changed(Event.START, None, "system prompt and task")
+
+    def _note(self, event: Event, question: int | None, detail: str) -> None:
+        self.trace.append(Step(len(self.trace), event, question, detail, tuple(self.window), self.bill))
+
+    def _changed(self, event: Event, question: int | None, detail: str) -> None:
+        # The peak counts every state the window passes through, over budget or not.
+        self.bill = self.bill.seen(used(self.window))
+        self._note(event, question, detail)
+
+    def _call(self, output: str, question: int | None, detail: str) -> None:
+        self.bill = self.bill.charge(used(self.window), count_text(output))
+        self._note(Event.CALL, question, detail)
+
+    def _line(self, question: int) -> str:
+        q = self.prepared.corpus.questions[question]
+        return summary_line(q.question, q.answer)
+
+    def _summary(self, lines: tuple[int, ...]) -> Item:
+        text = summary_text(self._line(q) for q in lines)
+        return Item(ItemKind.SUMMARY, count_text(text), frozenset(lines), lines=lines)
+
+    def truncate(self, question: int | None) -> None:
+        while used(self.window) > self.budget:
+            oldest = next((k for k, item in enumerate(self.window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY)), None)
+            # The read just added is the last item and is never dropped.
+            if oldest is None or oldest == len(self.window) - 1:
+                return
+            item = self.window[oldest]
+            if item.kind is ItemKind.SUMMARY and len(item.lines) > 1:
+                self.window[oldest] = self._summary(item.lines[1:])
+                self._changed(Event.TRUNCATE, question, f"dropped the summary's line for question {item.lines[0]}")
+            else:
+                del self.window[oldest]
+                what = f"read of chunk {item.chunk}" if item.kind is ItemKind.READ else "empty summary"
+                self._changed(Event.TRUNCATE, question, f"dropped the {what}")
+
+    def compact(self, question: int | None) -> None:
+        reads = [item for item in self.window if item.kind is ItemKind.READ]
+        if len(reads) < 2:
+            self.truncate(question)
+            return
+        lines: list[int] = [q for item in self.window if item.kind is ItemKind.SUMMARY for q in item.lines]
+        for read in reads[:-1]:
+            lines.extend(q for q in sorted(read.facts) if q not in lines)
+        if self.summariser is Summariser.LOSSY:
+            # Every line is drawn for again at every compaction, old summary lines too.
+            lines = [q for q in lines if next(self.draws) >= LOSSY_DROP_BELOW]
+        summary = self._summary(tuple(lines))
+        self._call(summary_text(self._line(q) for q in summary.lines), question, f"summarise {len(reads) - 1} reads")
+        self.bill = replace(self.bill, compactions=self.bill.compactions + 1)
+        self.window = [self.window[0], self.window[1], summary, reads[-1]]
+        self._changed(Event.COMPACT, question, f"summary of {len(summary.lines)} facts replaces the earlier reads")
+        self.truncate(question)
+
+    def read(self, question: int) -> None:
+        text = self.prepared.corpus.questions[question].question
+        relevant = self.prepared.relevant[question]
+        for chunk in self.prepared.top_chunks[question]:
+            self._call(search_call(text), question, f"search for question {question}")
+            holds = chunk in relevant
+            self.bill = replace(self.bill, reads=self.bill.reads + 1)
+            facts = frozenset({question}) if holds else frozenset()
+            self.window.append(Item(ItemKind.READ, self.prepared.chunks[chunk].tokens, facts, chunk=chunk))
+            self._changed(Event.READ, question, f"read chunk {chunk}" + (" (holds the answer)" if holds else ""))
+            if self.policy.bounded and used(self.window) > self.budget:
+                if self.policy.compacts:
+                    self.compact(question)
+                else:
+                    self.truncate(question)
+            if holds:
+                return
+
+    def answer_all(self) -> tuple[int, ...]:
+        answered = []
+        for question in self.prepared.task:
+            if self.policy.retrieves and question not in facts_held(self.window):
+                self.read(question)
+            held = question in facts_held(self.window)
+            if held:
+                answered.append(question)
+            self._note(Event.ANSWER, question, "answered" if held else "fact not in the window")
+        questions = self.prepared.corpus.questions
+        positions = {q: n for n, q in enumerate(self.prepared.task, 1)}
+        self._call(answers_text((positions[q], questions[q].answer) for q in answered), None, "write the answers")
+        return tuple(answered)
+
+
+def run_task(
+    corpus: Corpus | Prepared,
+    budget: int,
+    policy: str | Policy,
+    summariser: str | Summariser = Summariser.PERFECT,
+    seed: int = SUMMARY_SEED,
+) -> TaskResult:
+    """Run the task on *corpus* with a window of *budget* tokens under *policy*.
+
+    >>> from windowmem.budget.corpus import help_centre
+    >>> result = run_task(help_centre(), 1500, "truncate")
+    >>> result.answered <= len(result.task), result.bill.peak > 1500
+    (True, True)
+    """
+    prepared = corpus if isinstance(corpus, Prepared) else prepare(corpus)
+    if not prepared.task:
+        raise PolicyError(f"corpus {prepared.corpus.name!r} has no question whose answer search ranks in the top three")
+    agent = _Agent(prepared, check_budget(budget), policy_named(policy), summariser_named(summariser), seed)
+    for question in prepared.task:
+        agent.read(question)
+    answered = agent.answer_all()
+    return TaskResult(
+        prepared.corpus.name, budget, agent.policy, agent.summariser, seed, prepared.task, answered, agent.bill, tuple(agent.trace)
+    )
