@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
+import importlib.util
 import io
 import json
 import re
@@ -32,11 +34,14 @@ from typing import Any, NoReturn, Sequence
 
 from windowmem.conversation import Conversation, load_conversation
 from windowmem.errors import WindowMemError
-from windowmem.policies.base import TokenCounter, Unit, WindowPolicy
+from windowmem.policies.base import TokenCounter, WindowPolicy
 from windowmem.tokens import COUNTER_NAMES, count_messages, counter_by_name
 
 #: Exit status for bad input, as argparse uses.
 USAGE_ERROR = 2
+
+#: The module that adds ``windowmem budget`` (written separately; optional here).
+BUDGET_CLI = "windowmem.budget.cli"
 
 #: How wide the user-message column of a replay table is.
 TABLE_MESSAGE_WIDTH = 44
@@ -76,9 +81,9 @@ def _build_policy(name: str, size: int | None, tokens: str | None) -> tuple[Wind
     """The policy asked for, and the counter a replay should bill with."""
     registry = _registry()
     counter = counter_by_name(tokens) if tokens is not None else None
-    info = {row.name: row for row in registry.policy_infos()}.get(name)
     options: dict[str, Any] = {}
-    if counter is not None and info is not None and Unit(info.unit) is Unit.TOKENS:
+    # Only token-limited policies take a counter; for the others --tokens sets the bill's unit.
+    if counter is not None and "counter" in registry.options_of(registry.policy_class(name)):
         options["counter"] = counter
     policy = registry.make_policy(name, size, **options)
     if counter is None:
@@ -182,18 +187,27 @@ def _add_policy_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_budget(subparsers: argparse._SubParsersAction) -> None:
-    # The budget command lives in its own package; the CLI works without it.
+    # The budget command lives in its own package; the CLI works without it. A module
+    # that exists but fails to import is a real bug, so only absence is tolerated.
     try:
-        from windowmem.budget import cli as budget_cli
-    except ModuleNotFoundError as exc:
-        if exc.name in ("windowmem.budget", "windowmem.budget.cli"):
-            return
-        raise
-    budget_cli.register(subparsers)
+        spec = importlib.util.find_spec(BUDGET_CLI)
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None:
+        return
+    importlib.import_module(BUDGET_CLI).register(subparsers)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``windowmem`` argument parser with every subcommand."""
+def _may_run_budget(argv: Sequence[str] | None) -> bool:
+    # Importing the budget package loads pandas (about half a second): only pay for it
+    # when the command line could be asking for `budget` or for the list of commands.
+    words = list(sys.argv[1:] if argv is None else argv)
+    commands = [w for w in words if not w.startswith("-")]
+    return not commands or commands[0] == "budget" or "-h" in words or "--help" in words
+
+
+def build_parser(with_budget: bool = True) -> argparse.ArgumentParser:
+    """The ``windowmem`` argument parser with every subcommand (``budget`` where installed)."""
     parser = _Parser(prog="windowmem", description="Exact models of AI-agent window memories, and what they cost.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -214,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     examples = subparsers.add_parser("examples", help="list the sample conversations shipped with windowmem")
     examples.set_defaults(func=run_examples)
 
-    _add_budget(subparsers)
+    if with_budget:
+        _add_budget(subparsers)
     return parser
 
 
@@ -225,7 +240,7 @@ def _one_line(message: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; 0 on success, 2 on bad input (one line on stderr, nothing on stdout)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(with_budget=_may_run_budget(argv)).parse_args(argv)
         output = args.func(args)
     except WindowMemError as exc:
         print(f"windowmem: error: {_one_line(str(exc))}", file=sys.stderr)
