@@ -110,3 +110,37 @@ def test_peers_n8n_run_k5_start_of_turn_7_loads_u2_to_a6():
     chat = [m for t in range(1, 8) for m in (user(f"u{t}"), assistant(f"a{t}"))]
     view = turn_view(chat, N8nSimpleMemory(5), 7)
     assert [m.content for m in view.window] == [f"{r}{t}" for t in range(2, 7) for r in ("u", "a")]
+
+
+def test_sample_conversations_load_and_their_anchor_facts_live_in_turn_1_only():
+    from windowmem.examples import example_names
+
+    assert set(example_names()) == {"marta", "empanadas", "mentioned_at_start", "tool_use", "support_60"}
+    for name in example_names():
+        chat = load_example(name)
+        fact = ANCHOR_FACTS[name]
+        holders = [t.number for t in chat.interactions if any(fact in m.content for m in t.messages)]
+        assert holders == [1], (name, holders)
+
+
+def test_the_shipped_long_chat_is_the_seeded_generator_output():
+    from windowmem.examples import EXAMPLE_SEED, generated_support
+
+    shipped = load_example("support_60")
+    generated = generated_support(60, EXAMPLE_SEED)
+    assert shipped.messages == generated.messages and shipped.turn_count == 60
+    assert generated_support(60, EXAMPLE_SEED + 1).messages != shipped.messages
+
+
+def test_the_tool_chat_links_every_result_to_a_call():
+    chat = load_example("tool_use")
+    calls = [c for m in chat.messages for c in m.tool_calls]
+    answered = [m.tool_call_id for m in chat.messages if m.role is Role.TOOL]
+    assert calls == answered and len(set(calls)) == len(calls) >= 3
+
+
+def test_unknown_example_names_the_choices():
+    from windowmem.errors import WindowMemError
+
+    with pytest.raises(WindowMemError, match="no sample conversation called 'maria'.*marta"):
+        load_example("maria")

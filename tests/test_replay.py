@@ -1,0 +1,192 @@
+"""Replay: each turn's sent array equals the definition, turn bookkeeping is right, bad input is named."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
+
+from windowmem.conversation import Conversation
+from windowmem.errors import PolicyError, WindowMemError
+from windowmem.examples import load_example
+from windowmem.messages import Role, assistant, interactions, system, user
+from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.registry import POLICIES, make_policy
+from windowmem.replay import (
+    FRAME_COLUMNS,
+    TurnView,
+    fact_visible,
+    iter_turn_views,
+    replay,
+    replay_frame,
+    turn_runs,
+    turn_view,
+    visible_turns,
+)
+from windowmem.tokens import count_messages, count_words
+
+
+def expected_sent(messages, policy, turn):
+    """The definition, computed from scratch: system + window over earlier turns + the new user message."""
+    first_system = next((m for m in messages if m.role is Role.SYSTEM), None)
+    all_turns = interactions(messages)
+    earlier = [m for t in all_turns[: turn - 1] for m in t.messages]
+    window = policy.window(earlier)
+    opening = all_turns[turn - 1].user_message
+    return ((first_system,) if first_system else ()) + window + ((opening,) if opening else ())
+
+
+@PROPERTY_SETTINGS
+@given(conversations(max_turns=8), st.sampled_from(sorted(POLICIES)), st.integers(-2, 12))
+def test_incremental_replay_equals_the_definition_for_every_policy(messages, name, size):
+    try:
+        policy = make_policy(name, size)
+    except PolicyError:
+        assume(False)
+    views = replay(messages, policy, count_words)
+    assert len(views) == len(interactions(messages))
+    for view in views:
+        sent = expected_sent(messages, policy, view.turn)
+        assert view.sent == sent
+        assert view.input_tokens == sum(count_words(m) for m in sent)
+        assert all(m.role is not Role.SYSTEM for m in view.window)
+
+
+@PROPERTY_SETTINGS
+@given(st.integers(0, 15), st.integers(1, 20))
+def test_n8n_replay_of_plain_turns_matches_the_arithmetic(window, turn_count):
+    views = replay(turns(turn_count), N8nSimpleMemory(window))
+    for view in views:
+        assert view.visible_turns == visible_turns(window, view.turn)
+        assert view.partial_turns == ()
+        assert set(view.visible_turns) | set(view.evicted_turns) == set(range(1, view.turn))
+        assert not set(view.visible_turns) & set(view.evicted_turns)
+
+
+@PROPERTY_SETTINGS
+@given(conversations(max_turns=8), st.integers(1, 6))
+def test_turn_bookkeeping_follows_the_messages_in_the_window(messages, window):
+    all_turns = interactions(messages)
+    for view in replay(messages, N8nSimpleMemory(window)):
+        earlier = [m for t in all_turns[: view.turn - 1] for m in t.messages]
+        # n8n's window is a suffix of what was stored: the turn of each message is known by position.
+        owners = [t.number for t in all_turns[: view.turn - 1] for _ in t.messages][len(earlier) - len(view.window):]
+        assert view.visible_turns == tuple(sorted(set(owners)))
+        expected_partial = tuple(
+            n for n in sorted(set(owners)) if owners.count(n) < len(all_turns[n - 1].messages)
+        )
+        assert view.partial_turns == expected_partial
+        assert view.evicted_turns == tuple(n for n in range(1, view.turn) if n not in owners)
+
+
+def test_peers_tool_slice_leaves_turn_1_partly_visible():
+    # peers.md: k=2 over [u1, ai(call), tool, a1, u2, a2] loads [tool, a1, u2, a2].
+    view = turn_view(chat("[u1, ai(call), tool, a1, u2, a2, u3]"), N8nSimpleMemory(2), 3)
+    assert contents(view.window) == ["tool", "a1", "u2", "a2"]
+    assert view.visible_turns == (1, 2)
+    assert view.partial_turns == (1,)
+    assert view.evicted_turns == ()
+
+
+def test_identical_messages_are_attributed_to_their_own_turns():
+    same = [m for _ in range(6) for m in (user("ok"), assistant("ok"))]
+    view = turn_view(same + [user("ok")], N8nSimpleMemory(2), 7)
+    assert view.visible_turns == (5, 6)
+    assert view.evicted_turns == (1, 2, 3, 4)
+
+
+def test_a_greeting_turn_sends_no_user_message():
+    conversation = [system("S"), assistant("Welcome to TuTienda!"), user("Hi"), assistant("Hello")]
+    first, second = replay(conversation, N8nSimpleMemory(5))
+    assert first.new_message is None and contents(first.sent) == ["S"]
+    assert contents(second.sent) == ["S", "Welcome to TuTienda!", "Hi"]
+    assert second.visible_turns == (1,)
+
+
+def test_only_the_first_system_message_is_sent_and_none_is_stored():
+    conversation = [system("S1"), user("u1"), assistant("a1"), system("S2"), user("u2")]
+    view = turn_view(conversation, N8nSimpleMemory(5), 2)
+    assert contents(view.sent) == ["S1", "u1", "a1", "u2"]
+
+
+def test_marta_frame_reads_like_the_seed_table():
+    frame = replay_frame(load_example("marta"), N8nSimpleMemory(5))
+    assert tuple(frame.columns) == FRAME_COLUMNS
+    assert frame["visible"].tolist() == ["none", "1", "1–2", "1–3", "1–4", "1–5", "2–6"]
+    assert frame["evicted"].tolist() == ["none"] * 6 + ["1"]
+    assert frame["interactions in window"].tolist() == [0, 1, 2, 3, 4, 5, 5]
+    assert frame["messages in window"].tolist() == [0, 2, 4, 6, 8, 10, 10]
+    assert frame["user message"].iloc[0] == "Hi, I'm Marta, my order is #6023."
+    assert frame["cumulative input tokens"].iloc[-1] == frame["input tokens"].sum()
+
+
+@settings(PROPERTY_SETTINGS, max_examples=60)  # a DataFrame per example: fewer suffice
+@given(conversations(max_turns=10, tools=True), st.integers(1, 4))
+def test_frame_ranges_agree_with_the_views(messages, window):
+    frame = replay_frame(messages, N8nSimpleMemory(window), count_words)
+    views = replay(messages, N8nSimpleMemory(window), count_words)
+    assert frame["visible"].tolist() == [turn_runs(v.visible_turns) for v in views]
+    assert frame["evicted"].tolist() == [turn_runs(v.evicted_turns) for v in views]
+    assert frame["input tokens"].tolist() == [v.input_tokens for v in views]
+
+
+def test_turn_runs_of_scattered_turns():
+    assert turn_runs([9, 1, 2, 3, 7, 8, 5]) == "1–3, 5, 7–9"
+    assert turn_runs(()) == "none"
+
+
+def test_turn_view_equals_the_full_replay_at_that_turn():
+    marta = load_example("marta")
+    full = replay(marta, N8nSimpleMemory(3))
+    assert [turn_view(marta, N8nSimpleMemory(3), t) for t in range(1, 8)] == list(full)
+    assert isinstance(full[0], TurnView)
+
+
+def test_iter_turn_views_is_lazy():
+    views = iter_turn_views(turns(2_000), N8nSimpleMemory(5))
+    assert next(views).turn == 1 and next(views).turn == 2
+
+
+def test_a_list_of_messages_and_a_conversation_replay_alike():
+    messages = load_example("tool_use").messages
+    assert replay(messages, N8nSimpleMemory(2)) == replay(Conversation(messages), N8nSimpleMemory(2))
+
+
+def test_input_tokens_count_the_sent_array_with_the_given_counter():
+    view = turn_view(load_example("marta"), N8nSimpleMemory(5), 2)
+    assert view.input_tokens == 4
+    words = turn_view(load_example("marta"), N8nSimpleMemory(5), 2, count_words)
+    assert words.input_tokens == sum(len(m.content.split()) for m in words.sent)
+    assert count_messages(view.sent[0]) == 1
+
+
+@pytest.mark.parametrize("turn", [0, 8, -1, "3", 2.0, True])
+def test_turn_view_refuses_a_turn_outside_the_conversation(turn):
+    with pytest.raises(WindowMemError, match="turn"):
+        turn_view(load_example("marta"), N8nSimpleMemory(5), turn)
+
+
+@pytest.mark.parametrize("window", [-1, 2.5, "5", True, None])
+def test_visible_turns_refuses_a_bad_window(window):
+    with pytest.raises(PolicyError, match="Context Window Length"):
+        visible_turns(window, 3)
+
+
+@pytest.mark.parametrize("turn", [0, -2, 1.5])
+def test_visible_turns_refuses_a_bad_turn(turn):
+    with pytest.raises(WindowMemError, match="turn must be a whole number"):
+        visible_turns(5, turn)
+
+
+def test_fact_visible_needs_a_needle():
+    view = turn_view(load_example("marta"), N8nSimpleMemory(5), 2)
+    with pytest.raises(WindowMemError, match="non-empty string"):
+        fact_visible(view, "")
+
+
+def test_replay_refuses_what_is_not_a_conversation_or_a_policy():
+    with pytest.raises(WindowMemError, match="load_conversation"):
+        replay("marta.json", N8nSimpleMemory(5))  # type: ignore[arg-type]
+    with pytest.raises(PolicyError, match="make_policy"):
+        replay(load_example("marta"), 5)  # type: ignore[arg-type]
