@@ -168,9 +168,13 @@ def load_corpus(path: str | Path) -> Corpus:
     return corpus_from_dict(_read_json(location), location.stem)
 
 
+def help_centre_folder() -> Path:
+    """Where the shipped help-centre corpus lives: one ``.txt`` per article and ``questions.json``."""
+    return Path(str(files("windowmem") / "data" / "help_centre"))
+
+
 @lru_cache(maxsize=1)
 def help_centre() -> Corpus:
     """The course's own corpus: six TuTienda help-centre articles and their questions."""
-    folder = Path(str(files("windowmem") / "data" / "help_centre"))
-    corpus = _load_folder(folder)
+    corpus = _load_folder(help_centre_folder())
     return Corpus(HELP_CENTRE, corpus.articles, corpus.questions)
