@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from windowmem.messages import Message
@@ -51,3 +51,22 @@ def test_peers_vectors_are_what_llama_index_returns(history, limit):
 def test_llama_index_rejects_a_zero_limit_as_we_do():
     with pytest.raises(ValueError):
         memory_module.ChatMemoryBuffer.from_defaults(token_limit=0, tokenizer_fn=split_words)
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=60)
+@given(messages=st.one_of(conversations(), message_lists()), limit=st.integers(1, 60))
+def test_joined_counting_with_qwen_matches_llama_index_with_the_qwen_tokenizer(messages, limit):
+    tokens = pytest.importorskip("windowmem.tokens")
+    qwen = tokens._qwen_tokenizer()
+
+    def qwen_tokens(text: str) -> list[int]:
+        return qwen.encode(text, allowed_special=set(), disallowed_special=())
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        memory = memory_module.ChatMemoryBuffer.from_defaults(token_limit=limit, tokenizer_fn=qwen_tokens)
+        for message in messages:
+            memory.put(llm_types.ChatMessage(role=message.role.value, content=message.content))
+        expected = [(m.role.value, m.content) for m in memory.get()]
+    policy = LlamaIndexChatMemoryBuffer(limit, counter=tokens.qwen_counter(), count_joined=True)
+    assert roles_and_contents(policy.window(messages)) == expected

@@ -8,9 +8,10 @@ even alone over the limit, so the model, not the memory, reports an oversized in
 System messages get no protection.
 
 LlamaIndex counts the tokens of the window's contents joined by single spaces. With
-the default word counter that is the sum of each message's words; set
-``count_joined=True`` to count the joined text itself, as LlamaIndex does, when a
-subword tokenizer may merge tokens across the joins.
+the default word counter that is the sum of each message's words. A subword tokenizer
+can count the joins too: in Qwen2.5, ``"x"`` is 1 token but ``"x "`` is 2, so an empty
+message (an assistant turn that only calls a tool) costs a token once joined. Set
+``count_joined=True`` to count the joined text itself, exactly as LlamaIndex does.
 """
 
 from __future__ import annotations
