@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import PROPERTY_SETTINGS
-from windowmem.budget import Event, ItemKind, Policy, Summariser, help_centre, prepare, run_task
+from windowmem.budget import Event, trace_table, ItemKind, Policy, Summariser, help_centre, prepare, run_task
 from windowmem.budget.mulberry32 import mulberry32
 from windowmem.budget.prompts import summary_line, summary_text
 from windowmem.errors import PolicyError
@@ -173,3 +173,13 @@ def test_a_step_is_looked_up_by_number():
     middle = result.trace[len(result.trace) // 2]
     assert result.trace[middle.number] is middle
     assert result.facts_known()[middle.number] == len(middle.facts)
+
+
+def test_trace_table_is_the_trace():
+    result = run_task(PREPARED, 900, "retrieve")
+    frame = trace_table(result)
+    assert list(frame["step"]) == list(range(len(result.trace)))
+    assert tuple(frame["facts_known"]) == result.facts_known()
+    assert list(frame["used"]) == [step.used for step in result.trace]
+    assert frame["input_tokens"].iloc[-1] == result.bill.input_tokens
+    assert frame["question"].isna().sum() == 2  # the start and the final answers call

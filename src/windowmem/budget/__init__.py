@@ -13,7 +13,7 @@ from windowmem.budget.corpus import HELP_CENTRE, Article, Corpus, CorpusFormatEr
 from windowmem.budget.engine import TaskResult, run_task
 from windowmem.budget.policies import Policy, Summariser
 from windowmem.budget.prepared import Prepared, prepare
-from windowmem.budget.table import reference_table
+from windowmem.budget.table import reference_table, trace_table
 from windowmem.budget.window import Bill, Event, Item, ItemKind, Step
 
 __all__ = [
@@ -36,4 +36,5 @@ __all__ = [
     "prepare",
     "reference_table",
     "run_task",
+    "trace_table",
 ]

@@ -8,14 +8,15 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-import pandas as pd
+from typing import TYPE_CHECKING, Iterable
 
 from windowmem.budget.corpus import Corpus
-from windowmem.budget.engine import run_task
+from windowmem.budget.engine import TaskResult, run_task
 from windowmem.budget.policies import SUMMARY_SEED, Policy, Summariser, policy_named, summariser_named
 from windowmem.budget.prepared import Prepared, prepare
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The budgets the chapter compares.
 REFERENCE_BUDGETS = (1000, 1500, 2000, 3000)
@@ -30,8 +31,11 @@ def reference_table(
     policies: Iterable[str | Policy] = tuple(Policy),
     summarisers: Iterable[str | Summariser] = tuple(Summariser),
     seed: int = SUMMARY_SEED,
-) -> pd.DataFrame:
+) -> "pd.DataFrame":
     """A run per budget and policy, and per summariser for the policies that compact."""
+    # pandas takes half a second to import: only pay for it when a table is asked for.
+    import pandas as pd
+
     prepared = corpus if isinstance(corpus, Prepared) else prepare(corpus)
     chosen_policies = [policy_named(p) for p in policies]
     chosen_summarisers = [summariser_named(s) for s in summarisers]
@@ -43,3 +47,31 @@ def reference_table(
                 result = run_task(prepared, budget, policy, summariser, seed)
                 rows.append({**result.as_dict(), "policy": policy.value, "summariser": summariser.value})
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def trace_table(result: TaskResult) -> "pd.DataFrame":
+    """One row per step of *result*: the event, the window's size, the facts it holds, the bill so far.
+
+    >>> from windowmem.budget.corpus import help_centre
+    >>> frame = trace_table(run_task(help_centre(), 1000, "truncate"))
+    >>> list(frame.columns), frame["event"].iloc[0]
+    (['step', 'event', 'question', 'detail', 'used', 'facts_known', 'facts', 'input_tokens'], 'start')
+    """
+    import pandas as pd
+
+    rows = [
+        {
+            "step": step.number,
+            "event": step.event.value,
+            "question": step.question,
+            "detail": step.detail,
+            "used": step.used,
+            "facts_known": len(step.facts),
+            "facts": tuple(sorted(step.facts)),
+            "input_tokens": step.bill.input_tokens,
+        }
+        for step in result.trace
+    ]
+    frame = pd.DataFrame(rows)
+    frame["question"] = frame["question"].astype("Int64")  # the start and the final call have none
+    return frame
