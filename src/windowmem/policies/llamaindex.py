@@ -17,7 +17,6 @@ message (an assistant turn that only calls a tool) costs a token once joined. Se
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import ClassVar, Sequence
 
 from windowmem.errors import PolicyError
@@ -55,22 +54,42 @@ class LlamaIndexChatMemoryBuffer(WindowPolicy):
             raise PolicyError(f"{self.name}: counter must be a function of one message, got {self.counter!r}")
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
-        messages = tuple(stored)
-        tokens_from = self._tokens_from(messages)
-        count = len(messages)
-        while count > 1 and tokens_from(len(messages) - count) > self.size:
-            count -= 1
-            while count > 1 and messages[-count].role in _NOT_A_START:
-                count -= 1
-        return messages[len(messages) - count :]
-
-    def _tokens_from(self, messages: tuple[Message, ...]):
-        """A function: start index -> tokens of ``messages[start:]``, as LlamaIndex counts them."""
         if self.count_joined:
-            def joined(start: int) -> int:
-                text = " ".join(m.content for m in messages[start:])
-                return self.counter(Message(Role.USER, text))
-            return joined
-        # Suffix sums make each step O(1); LlamaIndex re-tokenizes the window each time.
-        suffix = list(accumulate((self.counter(m) for m in reversed(messages)), initial=0))[::-1]
-        return suffix.__getitem__
+            return tuple(stored[self._start_by_dropping(stored) :])
+        return tuple(stored[self._start_from_the_end(stored) :])
+
+    def _start_by_dropping(self, stored: Sequence[Message]) -> int:
+        """Where the window starts, found as LlamaIndex finds it: drop from the front, recount."""
+        count = len(stored)
+        while count > 1 and self._joined_tokens(stored[len(stored) - count :]) > self.size:
+            count -= 1
+            while count > 1 and stored[-count].role in _NOT_A_START:
+                count -= 1
+        return len(stored) - count
+
+    def _joined_tokens(self, window: Sequence[Message]) -> int:
+        return self.counter(Message(Role.USER, " ".join(m.content for m in window)))
+
+    def _start_from_the_end(self, stored: Sequence[Message]) -> int:
+        """The same start, found in O(window) for a counter that adds up message by message.
+
+        Dropping from the front only ever stops at index 0, at a message that is neither
+        an assistant nor a tool message, or at the last message; and once the tokens from
+        some start fit, they fit from every later one. So the window starts at the first
+        such stop at or after the earliest start whose tokens fit.
+        """
+        last = len(stored) - 1
+        if last < 0:
+            return 0
+        earliest, total = len(stored), 0
+        while earliest > 0:
+            total += self.counter(stored[earliest - 1])
+            if total > self.size:
+                break
+            earliest -= 1
+        if earliest == 0:
+            return 0
+        for index in range(earliest, last):
+            if stored[index].role not in _NOT_A_START:
+                return index
+        return last

@@ -17,7 +17,6 @@ history before each model call. Its rules, read from ``langchain_core.messages.u
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import ClassVar, Iterable, Sequence
 
 from windowmem.errors import ConversationFormatError, PolicyError
@@ -78,32 +77,30 @@ class TrimMessages(WindowPolicy):
         role_set(self.end_on, option="end_on")
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
-        messages = list(stored)
+        # Index arithmetic instead of copies: a load costs O(window), not O(history).
+        end = len(stored)
         end_roles = role_set(self.end_on, option="end_on")
         if end_roles:
-            while messages and messages[-1].role not in end_roles:
-                messages.pop()
+            while end > 0 and stored[end - 1].role not in end_roles:
+                end -= 1
 
         protected: Message | None = None
-        budget = self.size
-        if self.include_system and messages and messages[0].role is Role.SYSTEM:
-            protected, messages = messages[0], messages[1:]
+        begin, budget = 0, self.size
+        if self.include_system and end > 0 and stored[0].role is Role.SYSTEM:
+            protected, begin = stored[0], 1
             budget = max(0, self.size - self.counter(protected))
 
-        kept = self._newest_run_within(messages, budget)
+        start = end
+        total = 0
+        while start > begin:
+            total += self.counter(stored[start - 1])
+            if total > budget:
+                break
+            start -= 1
 
         start_roles = role_set(self.start_on, option="start_on")
         if start_roles:
-            first = next((i for i, m in enumerate(kept) if m.role in start_roles), len(kept))
-            kept = kept[first:]
-        return (protected, *kept) if protected is not None else tuple(kept)
-
-    def _newest_run_within(self, messages: list[Message], budget: int) -> list[Message]:
-        """The longest suffix of *messages* whose tokens add up to at most *budget*."""
-        totals = accumulate(self.counter(m) for m in reversed(messages))
-        fitting = 0
-        for total in totals:
-            if total > budget:
-                break
-            fitting += 1
-        return messages[len(messages) - fitting :]
+            while start < end and stored[start].role not in start_roles:
+                start += 1
+        kept = tuple(stored[start:end])
+        return (protected, *kept) if protected is not None else kept
