@@ -10,7 +10,7 @@ from windowmem.policies import Memory, SpringAi1xMessageWindow, SpringAiMessageW
 
 from strategies import chat, contents, turns
 
-ONE_ADD_PER_MESSAGE = tuple(" ".join(m.content for m in [message]) for message in turns(7))
+ONE_ADD_PER_MESSAGE = tuple(message.content for message in turns(7))  # seven turns, one add per message
 
 #: (maxMessages, the add calls, result in 2.0.1, result in 1.1.8 or None when not run).
 SPRING_TABLE = [
