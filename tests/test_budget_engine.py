@@ -154,6 +154,11 @@ def test_a_bad_budget_is_refused(budget):
         run_task(PREPARED, budget, "truncate")
 
 
+def test_a_bad_seed_is_refused():
+    with pytest.raises(PolicyError, match="seed must be a whole number"):
+        run_task(PREPARED, 1000, "compact", "lossy", seed="23")
+
+
 def test_unknown_policy_and_summariser_list_the_names():
     with pytest.raises(PolicyError, match="use one of unbounded, truncate, compact, retrieve, compact\\+retrieve"):
         run_task(PREPARED, 1000, "forget")

@@ -6,7 +6,7 @@ replays windows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from windowmem.budget.bm25 import BM25Index, build_index
@@ -46,21 +46,35 @@ class Prepared:
 
 
 @lru_cache(maxsize=8)
-def _searched(corpus: Corpus) -> tuple[tuple[int, ...], tuple[Chunk, ...], BM25Index, tuple, tuple, tuple]:
+def _searched(corpus: Corpus) -> Prepared:
+    """*corpus* pieced, chunked, indexed and every question ranked; no task chosen yet."""
     pieced = [piece_text(article.text) for article in corpus.articles]
     chunks = chunk_corpus(pieced, CHUNK_TOKENS)
     index = build_index([chunk.text for chunk in chunks])
     rankings = [index.rank(question.question) for question in corpus.questions]
     relevant = tuple(frozenset(relevant_chunks(question, chunks)) for question in corpus.questions)
-    ranks = tuple(first_relevant_rank(ranking, wanted) for ranking, wanted in zip(rankings, relevant))
-    top = tuple(ranking[:SEARCH_DEPTH] for ranking in rankings)
-    return tuple(p.total_tokens for p in pieced), chunks, index, top, relevant, ranks
+    return Prepared(
+        corpus=corpus,
+        article_tokens=tuple(article.total_tokens for article in pieced),
+        chunks=chunks,
+        index=index,
+        top_chunks=tuple(ranking[:SEARCH_DEPTH] for ranking in rankings),
+        relevant=relevant,
+        answer_rank=tuple(first_relevant_rank(ranking, wanted) for ranking, wanted in zip(rankings, relevant)),
+        task=(),
+    )
 
 
 @lru_cache(maxsize=16)
 def prepare(corpus: Corpus, task_size: int = TASK_QUESTIONS) -> Prepared:
-    """Chunk and index *corpus*, rank every question, and select a task of *task_size* questions."""
-    article_tokens, chunks, index, top, relevant, ranks = _searched(corpus)
-    qualifies = [rank is not None and rank < SEARCH_DEPTH for rank in ranks]
+    """Chunk and index *corpus*, rank every question, and select a task of *task_size* questions.
+
+    >>> from windowmem.budget.corpus import help_centre
+    >>> prepared = prepare(help_centre(), 6)
+    >>> [prepared.corpus.questions[q].article for q in prepared.task]
+    [0, 1, 2, 3, 4, 5]
+    """
+    searched = _searched(corpus)
+    qualifies = [rank is not None and rank < SEARCH_DEPTH for rank in searched.answer_rank]
     task = select_task([question.article for question in corpus.questions], qualifies, task_size)
-    return Prepared(corpus, article_tokens, chunks, index, top, relevant, ranks, task)
+    return replace(searched, task=task)
