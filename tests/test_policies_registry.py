@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from windowmem.errors import PolicyError
 from windowmem.policies import POLICIES, Memory, TensorifyWindowMemory, make_policy, policy_infos
@@ -79,7 +79,7 @@ def test_tensorify_loads_the_last_window_size_messages():
 
 
 @pytest.mark.parametrize("name", EXPECTED_NAMES)
-@PROPERTY_SETTINGS
+@settings(parent=PROPERTY_SETTINGS, max_examples=60)  # nine policies: keep the total modest
 @given(messages=conversations())
 def test_every_window_is_an_ordered_selection_of_what_was_added(name, messages):
     policy = make_policy(name, 6 if POLICIES[name].unit is not Unit.TOKENS else 12)
