@@ -7,6 +7,7 @@ import pytest
 from windowmem.errors import PolicyError
 from windowmem.messages import system
 from windowmem.policies import Memory, SpringAi1xMessageWindow, SpringAiMessageWindow
+from windowmem.policies.spring_ai import advisor_prompt
 
 from strategies import chat, contents, turns
 
@@ -101,3 +102,12 @@ def test_system_message_equality_is_role_and_text():
     memory.add(system("Be brief."))
     memory.add(system("Be brief."))
     assert contents(memory.load()) == ["Be brief.", "Be brief."]
+
+
+def test_the_advisor_puts_the_first_system_message_first():
+    memory = Memory(SpringAiMessageWindow(20))
+    memory.add(*chat("S1 u1 a1"))
+    memory.add(*chat("S2"))
+    assert contents(memory.load()) == ["u1", "a1", "S2"]
+    assert contents(advisor_prompt(memory.load(), chat("u2"))) == ["S2", "u1", "a1", "u2"]
+    assert contents(advisor_prompt(chat("u1 S1 a1 S2"))) == ["S1", "u1", "a1", "S2"]

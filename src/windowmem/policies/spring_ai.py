@@ -12,6 +12,9 @@ stored (``saveAll``); ``get`` returns what is stored, so the window is the store
    keeps going until the window starts at a user message, so a turn is never cut in
    half and the window can end up shorter than the limit. When system messages alone
    reach the limit, both leave nothing else.
+
+What the model then receives is the stored window followed by the new prompt, with the
+first system message moved to the front (:func:`advisor_prompt`).
 """
 
 from __future__ import annotations
@@ -44,6 +47,20 @@ def replace_system_messages(stored: Sequence[Message], added: Sequence[Message])
     )
     kept = [m for m in stored if not (brings_new_system and m.role is Role.SYSTEM)]
     return [*kept, *added]
+
+
+def advisor_prompt(memory: Sequence[Message], instructions: Sequence[Message] = ()) -> tuple[Message, ...]:
+    """What the chat memory advisor sends: the *memory*, then the new *instructions*, first system message first.
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> [m.content for m in advisor_prompt([user("u1"), assistant("a1"), system("S2")], [user("u2")])]
+    ['S2', 'u1', 'a1', 'u2']
+    """
+    messages = [*memory, *instructions]
+    first_system = next((i for i, m in enumerate(messages) if m.role is Role.SYSTEM), None)
+    if first_system is not None:
+        messages.insert(0, messages.pop(first_system))
+    return tuple(messages)
 
 
 @dataclass(frozen=True)

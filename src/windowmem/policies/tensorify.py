@@ -9,7 +9,9 @@ What is not known, because no source is public: whether the window is cut when
 saving or when loading, whether system messages are stored or protected, whether a
 tool result can be cut from its call, and what a ``windowSize`` of 0 does. This model
 takes the plainest reading: store everything, load the last ``windowSize`` messages
-whatever their roles, and accept only sizes of at least 1.
+whatever their roles, and accept only sizes of at least 1. ("Older messages are
+dropped" could mean either cut; for a last-N window the two differ in what is stored,
+never in what the agent receives.)
 """
 
 from __future__ import annotations
