@@ -1,0 +1,191 @@
+"""Helpers for assignment tests: generate a release, autograde notebooks, read the scores.
+
+Everything happens in a throwaway nbgrader course directory with its own SQLite
+gradebook, built from the repository's ``nbgrader_config.py`` and ``source/``, so a
+test never writes a gradebook or a log into the repository.
+
+A typical test::
+
+    course = GradingCourse.create(tmp_path, "lesson03_window_buffer")
+    course.submit("alice", notebook_json)           # a dict, as json.load gives it
+    course.autograde("alice")
+    course.scores("alice")                          # {grade_id: Score(...)}
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import shutil
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterator
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+Notebook = dict[str, Any]
+
+
+@lru_cache(maxsize=1)
+def release_script() -> ModuleType:
+    """``scripts/release_assignments.py``, imported as a module."""
+    path = REPO_ROOT / "scripts" / "release_assignments.py"
+    spec = importlib.util.spec_from_file_location("release_assignments", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("release_assignments", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fast_nbformat() -> None:
+    # The autograder package keeps nbformat's import quick (see autograder/startup.py);
+    # use it when it is there, and carry on at normal speed when it is not.
+    try:
+        import autograder.startup  # noqa: F401
+    except ImportError:
+        pass
+
+
+def read_notebook(path: Path) -> Notebook:
+    """A notebook file as plain JSON data."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def nbgrader_meta(cell: dict[str, Any]) -> dict[str, Any]:
+    """A cell's nbgrader metadata ({} for an ordinary cell)."""
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def cell_text(cell: dict[str, Any]) -> str:
+    """A cell's source as one string (notebook files may store it as a list of lines)."""
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def cells_by_id(nb: Notebook) -> dict[str, dict[str, Any]]:
+    """The notebook's nbgrader cells, keyed by grade_id."""
+    return {nbgrader_meta(c)["grade_id"]: c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")}
+
+
+def graded_points(nb: Notebook, *, autograded_only: bool = True) -> dict[str, float]:
+    """Points per grade_id of the graded cells (test cells; with manual cells if asked)."""
+    out = {}
+    for cell in nb["cells"]:
+        meta = nbgrader_meta(cell)
+        if not meta.get("grade"):
+            continue
+        if autograded_only and meta.get("solution"):
+            continue  # a graded answer cell is graded by hand
+        out[meta["grade_id"]] = float(meta.get("points", 0))
+    return out
+
+
+def with_cell_source(nb: Notebook, grade_id: str, source: str) -> Notebook:
+    """A copy of *nb* whose cell *grade_id* holds *source* (a student's edited answer)."""
+    out = copy.deepcopy(nb)
+    cell = cells_by_id(out).get(grade_id)
+    if cell is None:
+        raise KeyError(f"no cell with grade_id {grade_id!r}")
+    cell["source"] = source
+    return out
+
+
+def generate_release(assignment: str, out_dir: Path) -> Path:
+    """Generate the clean student version of *assignment* into ``out_dir/assignment``."""
+    _fast_nbformat()
+    return release_script().generate(assignment, Path(out_dir))
+
+
+@dataclass(frozen=True)
+class Score:
+    """One graded cell's result: the points it earned automatically, of how many."""
+
+    auto_score: float | None
+    max_score: float
+
+
+@dataclass(frozen=True)
+class GradingCourse:
+    """A temporary nbgrader course for one assignment, generated and ready to grade."""
+
+    root: Path
+    assignment: str
+
+    @classmethod
+    def create(cls, workdir: Path, assignment: str) -> "GradingCourse":
+        """Generate *assignment* in a course under *workdir*, with its gradebook and clean release."""
+        _fast_nbformat()
+        root = Path(workdir) / "course"
+        root.mkdir(parents=True)
+        release_script().generate(assignment, root / "clean_release", course_root=root)
+        return cls(root, assignment)
+
+    @property
+    def release_dir(self) -> Path:
+        """What students receive: nbgrader's release, cleaned by the release script."""
+        return self.root / "clean_release" / self.assignment
+
+    @property
+    def db_url(self) -> str:
+        return f"sqlite:///{(self.root / 'gradebook.db').resolve()}"
+
+    def notebook_names(self) -> list[str]:
+        """The assignment's notebooks, by file name."""
+        return sorted(p.name for p in self.release_dir.glob("*.ipynb"))
+
+    def release_notebook(self, name: str | None = None) -> Notebook:
+        """The generated student version of a notebook (the only one if *name* is None)."""
+        return read_notebook(self.release_dir / (name or self._only_notebook()))
+
+    def source_notebook(self, name: str | None = None) -> Notebook:
+        """The instructor version of a notebook (the only one if *name* is None)."""
+        return read_notebook(self.root / "source" / self.assignment / (name or self._only_notebook()))
+
+    def _only_notebook(self) -> str:
+        names = self.notebook_names()
+        if len(names) != 1:
+            raise ValueError(f"{self.assignment} has {len(names)} notebooks: name the one you mean")
+        return names[0]
+
+    def submit(self, student: str, notebook: Notebook, name: str | None = None) -> Path:
+        """Hand in *notebook* for *student*, beside a copy of the release's other files."""
+        folder = self.root / "submitted" / student / self.assignment
+        if folder.exists():
+            shutil.rmtree(folder)
+        shutil.copytree(self.release_dir, folder)
+        path = folder / (name or self._only_notebook())
+        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        return path
+
+    def autograde(self, student: str) -> None:
+        """Run nbgrader's autograde on *student*'s submission; raise if nbgrader fails."""
+        release_script()._nbgrader_on_path()
+        from nbgrader.apps import NbGraderAPI
+
+        api = NbGraderAPI(config=release_script().course_config(self.root))
+        result = api.autograde(self.assignment, student, force=True, create=True)
+        if not result["success"]:
+            raise AssertionError(f"autograde of {student} failed:\n{result['error']}\n{result['log']}")
+
+    def scores(self, student: str, name: str | None = None) -> dict[str, Score]:
+        """*student*'s score per grade_id, read from the gradebook."""
+        from nbgrader.api import Gradebook
+
+        notebook_id = Path(name or self._only_notebook()).stem
+        with Gradebook(self.db_url) as gradebook:
+            submission = gradebook.find_submission_notebook(notebook_id, self.assignment, student)
+            return {grade.name: Score(grade.auto_score, grade.max_score) for grade in submission.grades}
+
+    def autograded_notebook(self, student: str, name: str | None = None) -> Notebook:
+        """The executed notebook nbgrader graded for *student*."""
+        return read_notebook(self.root / "autograded" / student / self.assignment / (name or self._only_notebook()))
+
+
+def iter_files(folder: Path) -> Iterator[Path]:
+    """Every file under *folder*, sorted."""
+    return iter(sorted(p for p in Path(folder).rglob("*") if p.is_file()))
