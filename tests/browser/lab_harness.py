@@ -156,7 +156,16 @@ def run_menu_command(page, menu: str, item: str) -> None:
 
 
 def run_all_cells(page, timeout_s: float = 300) -> None:
-    """Run every cell (Run > Run All Cells) and wait until each code cell has run."""
+    """Run every cell (Run > Run All Cells) and wait until each code cell has run.
+
+    Stored outputs are cleared first, so a stored execution count cannot pass for a new one.
+    """
+    run_menu_command(page, "Edit", "Clear Outputs of All Cells")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')]
+                 .every(p => !/\\[\\d+\\]/.test(p.textContent))""",
+        timeout=timeout_s * 1000,
+    )
     run_menu_command(page, "Run", "Run All Cells")
     page.wait_for_function(
         """() => {

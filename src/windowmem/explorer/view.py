@@ -192,12 +192,13 @@ STYLE = """
 .wm-figure{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;min-width:150px}
 .wm-figure b{display:block;font-size:18px;font-variant-numeric:tabular-nums}
 .wm-messages{max-height:400px;overflow:auto;border:1px solid #d0d7de;border-radius:6px;margin:4px 0;padding:0}
-.wm-messages table{border-collapse:collapse;width:100%}
-.wm-messages td{padding:3px 8px;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left}
+.wm-explorer .wm-messages table{border-collapse:collapse;width:100%;margin:0;font-size:13px}
+.wm-explorer .wm-messages tr{background:#fff}
+.wm-explorer .wm-messages td{padding:3px 8px;border:none;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left}
 .wm-role,.wm-where{font-weight:600;white-space:nowrap}
 .wm-where{font-weight:400;color:#57606a}
 .wm-role-system{color:#8250df}.wm-role-user{color:#0969da}.wm-role-assistant{color:#1a7f37}.wm-role-tool{color:#9a6700}
-.wm-new td{background:#ddf4ff}
+.wm-explorer .wm-messages tr.wm-new{background:#ddf4ff}
 .wm-fact-yes{color:#1a7f37;font-weight:600}.wm-fact-no{color:#cf222e;font-weight:600}
 .wm-hit{background:#fff8c5}
 .wm-error{color:#cf222e;font-weight:600}
@@ -262,11 +263,16 @@ def render_html(view: ExplorerView, counter_name: str = "tokens") -> str:
         f"<b>{html.escape(view.title or 'conversation')}</b>: Context Window Length <b>{view.window}</b>"
         f"{' (0 loads every message)' if view.window == 0 else ''}, answering turn <b>{view.turn}</b> of {view.turn_count}"
     )
+    parts_sent = " + ".join(
+        part for part, present in (("system", view.sent_turns[:1] == (None,)), ("buffer", view.messages_in_window > 0),
+                                   ("new message", view.sent_turns[-1:] == (view.turn,)))
+        if present
+    )
     figures = (
         f'<div class="wm-figures">'
         f'<div class="wm-figure">messages loaded from the buffer<b class="wm-messages-in-window">{view.messages_in_window}</b>'
         f'from <span class="wm-interactions-in-window">{view.interactions_in_window}</span> interaction(s)</div>'
-        f'<div class="wm-figure">messages sent on this call<b>{len(view.sent)}</b>system + buffer + new message</div>'
+        f'<div class="wm-figure">messages sent on this call<b>{len(view.sent)}</b>{parts_sent}</div>'
         f'<div class="wm-figure">{html.escape(counter_name)} this call<b class="wm-tokens-this-call">{view.tokens_this_call:,}</b></div>'
         f'<div class="wm-figure">running input bill, turns 1&ndash;{view.turn}<b class="wm-running-bill">{view.running_bill:,}</b></div>'
         f"</div>"

@@ -53,7 +53,8 @@ class WindowExplorer:
         self._own_cache: ReplayCache | None = None
         self.counter_name = counter_name
         first = self._caches[start].conversation
-        self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation")
+        self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation",
+                                             style={"description_width": "initial"})
         self.own_text = widgets.Textarea(
             placeholder=OWN_PLACEHOLDER, continuous_update=False, rows=6,
             layout=widgets.Layout(width="98%", display="none"),
