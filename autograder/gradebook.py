@@ -1,0 +1,70 @@
+"""Move a worker's autograde results into the class gradebook, and read scores back.
+
+Only automatic scores and comments are copied: a manual score a grader already entered
+in the class gradebook is kept, and flagged for review as nbgrader itself would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nbgrader.api import Gradebook
+
+
+@dataclass(frozen=True)
+class CellScore:
+    """One graded cell of one student's notebook."""
+
+    grade_id: str
+    score: float
+    max_score: float
+
+
+@dataclass(frozen=True)
+class NotebookScore:
+    """One student's notebook total and its cells."""
+
+    score: float
+    max_score: float
+    cells: tuple[CellScore, ...]  # autograded cells
+    manual: tuple[str, ...] = ()  # cells waiting for a grader
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        """The autograded cells that did not earn full points."""
+        return tuple(c.grade_id for c in self.cells if c.score < c.max_score)
+
+
+def merge_student(class_url: str, worker_url: str, assignment: str, student_id: str, notebooks: tuple[str, ...]) -> None:
+    """Copy *student_id*'s autograded *notebooks* from the worker gradebook into the class one."""
+    with Gradebook(worker_url) as source, Gradebook(class_url) as target:
+        submitted = source.find_submission(assignment, student_id)
+        target.update_or_create_student(student_id)
+        target.update_or_create_submission(assignment, student_id, timestamp=submitted.timestamp)
+        for notebook in notebooks:
+            graded = source.find_submission_notebook(notebook, assignment, student_id)
+            merged = target.find_submission_notebook(notebook, assignment, student_id)
+            merged.late_submission_penalty = graded.late_submission_penalty
+            for grade in graded.grades:
+                into = target.find_grade(grade.name, notebook, assignment, student_id)
+                into.auto_score = grade.auto_score
+                into.needs_manual_grade = into.manual_score is not None or grade.auto_score is None
+            for comment in graded.comments:
+                target.find_comment(comment.name, notebook, assignment, student_id).auto_comment = comment.auto_comment
+        target.db.commit()
+
+
+def notebook_score(class_url: str, assignment: str, student_id: str, notebook: str) -> NotebookScore:
+    """*student_id*'s score on *notebook* as the class gradebook holds it."""
+    with Gradebook(class_url) as gradebook:
+        submitted = gradebook.find_submission_notebook(notebook, assignment, student_id)
+        grades = sorted(submitted.grades, key=lambda g: g.name)
+        cells = tuple(CellScore(g.name, float(g.score), float(g.max_score)) for g in grades if not g.needs_manual_grade)
+        manual = tuple(g.name for g in grades if g.needs_manual_grade)
+        return NotebookScore(float(submitted.score), float(submitted.max_score), cells, manual)
+
+
+def max_scores(class_url: str, assignment: str) -> dict[str, float]:
+    """Each notebook's maximum score in *assignment*."""
+    with Gradebook(class_url) as gradebook:
+        return {nb.name: float(nb.max_score) for nb in gradebook.find_assignment(assignment).notebooks}

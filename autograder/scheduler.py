@@ -1,0 +1,103 @@
+"""Run grading jobs on every core, killing any that outlive their wall clock.
+
+Workers are forked from a forkserver that has already imported nbgrader, so each student
+costs a fork rather than a fresh interpreter. A worker that overruns is killed together
+with its kernel's process group (the kernel runs in its own session, so killing the
+worker alone would leave a looping kernel behind).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from autograder.worker import Job, run
+
+#: How often the parent checks on its workers, in seconds.
+POLL_INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One job's end: how long it took and whether the parent had to kill it."""
+
+    job: Job
+    seconds: float
+    killed: bool
+    exitcode: int | None
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def start_forkserver() -> multiprocessing.context.BaseContext:
+    """Start (once) the server workers fork from, preloaded and warmed; call early, it works in the background."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["autograder.warmup", "autograder.worker"])
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return context
+
+
+def run_all(
+    jobs: Sequence[Job],
+    workers: int,
+    wall_clock: Callable[[Job], float],
+    on_finished: Callable[[Finished], None],
+) -> None:
+    """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends."""
+    context = start_forkserver()
+    pending = list(jobs)
+    running: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, workers):
+                job = pending.pop(0)
+                process = context.Process(target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False)
+                process.start()
+                running.append((job, process, time.monotonic()))
+            still: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
+            for job, process, started in running:
+                elapsed = time.monotonic() - started
+                if not process.is_alive():
+                    process.join()
+                    on_finished(Finished(job, elapsed, False, process.exitcode))
+                elif elapsed > wall_clock(job):
+                    _kill(job, process)
+                    on_finished(Finished(job, elapsed, True, process.exitcode))
+                else:
+                    still.append((job, process, started))
+            running = still
+            if running:
+                time.sleep(POLL_INTERVAL)
+    finally:
+        for job, process, _ in running:  # interrupted (Ctrl-C): leave no kernels behind
+            _kill(job, process)
+
+
+def _kill(job: Job, process: multiprocessing.process.BaseProcess) -> None:
+    process.kill()
+    process.join()
+    kill_kernel_group(job)
+
+
+def kill_kernel_group(job: Job) -> None:
+    """SIGKILL the process group of the job's kernel, if it recorded one."""
+    try:
+        pgid = int(job.kernel_pid_file.read_text())
+    except (FileNotFoundError, ValueError):
+        return
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    except PermissionError as error:  # not ours: never kill what we did not start
+        print(f"autograder: could not kill kernel group {pgid}: {error}", file=sys.stderr)
