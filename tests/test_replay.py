@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -11,6 +14,7 @@ from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.examples import load_example
 from windowmem.messages import Role, assistant, interactions, system, user
+from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.registry import POLICIES, make_policy
 from windowmem.replay import (
@@ -190,3 +194,30 @@ def test_replay_refuses_what_is_not_a_conversation_or_a_policy():
         replay("marta.json", N8nSimpleMemory(5))  # type: ignore[arg-type]
     with pytest.raises(PolicyError, match="make_policy"):
         replay(load_example("marta"), 5)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class EveryOtherMessage(WindowPolicy):
+    """A made-up policy whose window is not a suffix: every other stored message, newest kept."""
+
+    size: int = 0
+    name: ClassVar[str] = "every-other"
+    product: ClassVar[str] = "test policy"
+    unit: ClassVar[Unit] = Unit.MESSAGES
+    default_size: ClassVar[int] = 0
+
+    def load(self, stored):
+        return tuple(stored)[::-2][::-1]
+
+
+@PROPERTY_SETTINGS
+@given(conversations(max_turns=8))
+def test_turn_bookkeeping_for_a_window_that_is_not_a_suffix(messages):
+    all_turns = interactions(messages)
+    for view in replay(messages, EveryOtherMessage(), count_words):
+        owners = [t.number for t in all_turns[: view.turn - 1] for _ in t.messages][::-2][::-1]
+        assert view.visible_turns == tuple(sorted(set(owners)))
+        assert view.partial_turns == tuple(
+            n for n in sorted(set(owners)) if owners.count(n) < len(all_turns[n - 1].messages)
+        )
+        assert view.input_tokens == sum(count_words(m) for m in view.sent)

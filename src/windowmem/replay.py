@@ -23,13 +23,14 @@ so replaying *N* turns costs O(N × window), not O(N²).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import is_
 from typing import Iterable, Iterator, Sequence
 
 import pandas as pd
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
-from windowmem.messages import Message
+from windowmem.messages import Interaction, Message
 from windowmem.policies.base import Memory, TokenCounter, WindowPolicy
 from windowmem.tokens import count_messages
 
@@ -92,21 +93,29 @@ def _check_policy(policy: object) -> WindowPolicy:
     return policy
 
 
-def _locate(window: Sequence[Message], history: Sequence[tuple[Message, int]]) -> list[int]:
+def _locate(window: Sequence[Message], history: Sequence[Message], owners: Sequence[int]) -> list[int]:
     """The turn of each window message, matched as a subsequence of *history* from its end.
 
-    Windows are suffixes of what was stored (or close to it), so the walk back is about
-    as long as the window. A message that is not in the history gets turn 0.
+    For windows that are not a plain suffix of what was stored. Messages are matched by
+    identity first (equal texts in different turns stay apart), by value if a policy
+    returned copies. A message found in neither way gets turn 0.
     """
+    by_identity = _match_backwards(window, history, owners, lambda a, b: a is b)
+    if all(by_identity):
+        return by_identity
+    return _match_backwards(window, history, owners, lambda a, b: a is b or a == b)
+
+
+def _match_backwards(window, history, owners, same) -> list[int]:  # type: ignore[no-untyped-def]
     turns = [0] * len(window)
     cursor = len(history) - 1
     for i in range(len(window) - 1, -1, -1):
         wanted = window[i]
         j = cursor
-        while j >= 0 and not (history[j][0] is wanted or history[j][0] == wanted):
+        while j >= 0 and not same(history[j], wanted):
             j -= 1
         if j >= 0:
-            turns[i] = history[j][1]
+            turns[i] = owners[j]
             cursor = j - 1
     return turns
 
@@ -123,25 +132,65 @@ def iter_turn_views(
     head = (system_message,) if system_message is not None else ()
     head_tokens = sum(counter(m) for m in head)
     memory = Memory(policy)
-    history: list[tuple[Message, int]] = []
-    turn_sizes: list[int] = []
+    stored = _StoredTurns()
     for interaction in conversation.interactions:
-        turn = interaction.number
         opening = interaction.user_message
         new = (opening,) if opening is not None else ()
         window = memory.load()
+        visible, partial, window_tokens = stored.account(window, counter)
+        tokens = head_tokens + window_tokens + sum(counter(m) for m in new)
+        yield TurnView(interaction.number, head + window + new, window, visible, partial, tokens, opening)
+        for message in interaction.messages:
+            memory.add(message)
+        stored.append(interaction, counter)
+
+
+class _StoredTurns:
+    """Every message a replay has stored, with its turn and running token total.
+
+    Most policies load a suffix of what was stored; for those the visible and partial
+    turns and the window's tokens come from the bookkeeping in O(1) plus one identity
+    check of the window against the stored tail, instead of a walk over the window.
+    """
+
+    __slots__ = ("messages", "owners", "tokens_before", "turn_starts", "turn_sizes")
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.owners: list[int] = []  # the turn of messages[i]
+        self.tokens_before: list[int] = [0]  # tokens of messages[:i]
+        self.turn_starts: list[int] = []  # index of turn t's first message, at t - 1
+        self.turn_sizes: list[int] = []
+
+    def append(self, interaction: Interaction, counter: TokenCounter) -> None:
+        self.turn_starts.append(len(self.messages))
+        self.turn_sizes.append(len(interaction.messages))
+        total = self.tokens_before[-1]
+        for message in interaction.messages:
+            self.messages.append(message)
+            self.owners.append(interaction.number)
+            total += counter(message)
+            self.tokens_before.append(total)
+
+    def account(
+        self, window: tuple[Message, ...], counter: TokenCounter
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """Visible turns, partial turns and tokens of *window*."""
+        size = len(window)
+        if size == 0:
+            return (), (), 0
+        start = len(self.messages) - size
+        if start >= 0 and all(map(is_, window, self.messages[start:])):
+            first, last = self.owners[start], self.owners[-1]
+            partial = (first,) if start > self.turn_starts[first - 1] else ()
+            return tuple(range(first, last + 1)), partial, self.tokens_before[-1] - self.tokens_before[start]
         in_window: dict[int, int] = {}
-        for owner in _locate(window, history):
+        for owner in _locate(window, self.messages, self.owners):
             if owner:
                 in_window[owner] = in_window.get(owner, 0) + 1
         visible = tuple(sorted(in_window))
-        partial = tuple(t for t in visible if in_window[t] < turn_sizes[t - 1])
-        tokens = head_tokens + sum(counter(m) for m in window) + sum(counter(m) for m in new)
-        yield TurnView(turn, head + window + new, window, visible, partial, tokens, opening)
-        for message in interaction.messages:
-            memory.add(message)
-            history.append((message, turn))
-        turn_sizes.append(len(interaction.messages))
+        partial = tuple(t for t in visible if in_window[t] < self.turn_sizes[t - 1])
+        return visible, partial, sum(counter(m) for m in window)
 
 
 def replay(
