@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from windowmem.conversation import Conversation, loads_conversation
-from windowmem.errors import ConversationFormatError
+from windowmem.errors import ConversationFormatError, WindowMemError
 from windowmem.messages import ROLE_ALIASES, Message
 from windowmem.policies.base import TokenCounter
 from windowmem.policies.n8n import N8nSimpleMemory
@@ -136,9 +136,9 @@ def explorer_view(
     """
     conversation = as_conversation(conversation)
     if not views:
-        raise ValueError("the conversation has no turns: give it at least one user message")
+        raise WindowMemError("the conversation has no turns: give it at least one user message")
     if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= len(views):
-        raise ValueError(f"turn {turn!r} is out of range: pick a turn from 1 to {len(views)}")
+        raise WindowMemError(f"turn {turn!r} is out of range: pick a turn from 1 to {len(views)}")
     view = views[turn - 1]
     visible, partial = set(view.visible_turns), set(view.partial_turns)
     turns = conversation.interactions
