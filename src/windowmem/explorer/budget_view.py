@@ -237,9 +237,9 @@ def _figures_html(view: BudgetView) -> str:
         f'<div class="wm-figure">facts held<b class="wm-facts-held">{len(view.facts_held)} / {view.task_size}</b>'
         f"questions answerable now</div>"
         f'<div class="wm-figure">input bill so far<b class="wm-running-bill">{view.input_tokens:,}</b>'
-        f'{view.calls} call(s), {view.reads} read(s)</div>'
+        f'{view.calls} call(s), {view.reads} read(s), {view.compactions} compaction(s)</div>'
         f'<div class="wm-figure">whole task<b class="wm-final-bill">{view.final_input_tokens:,}</b>'
-        f"{view.final_answered} of {view.task_size} answered, {view.compactions} compaction(s) so far</div>"
+        f"input tokens; {view.final_answered} of {view.task_size} answered at the end</div>"
         "</div>"
     )
 
