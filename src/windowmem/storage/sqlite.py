@@ -85,6 +85,9 @@ class SqliteRepository:
             raise
 
     def _ensure_schema(self) -> None:
+        # An existing store needs no write lock to open: only a new file takes one.
+        if self._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return
         with self._write() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == SCHEMA_VERSION:
@@ -106,7 +109,7 @@ class SqliteRepository:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction holding the database's write lock from its first statement."""
-        with self._lock:
+        with self._lock, self._explained():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -117,8 +120,23 @@ class SqliteRepository:
             self._db.execute("COMMIT")
 
     def _read(self, sql: str, parameters: tuple[object, ...]) -> list[tuple]:
-        with self._lock:
+        with self._lock, self._explained():
             return self._db.execute(sql, parameters).fetchall()
+
+    @contextmanager
+    def _explained(self) -> Iterator[None]:
+        """SQLite's errors as StorageErrors that say what to do."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StorageError(
+                    f"{self.path}: database is locked: another process held the write lock for longer "
+                    "than busy_timeout; nothing was written, so retry, or raise busy_timeout"
+                ) from exc
+            raise StorageError(f"{self.path}: SQLite refused the operation ({exc})") from exc
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: SQLite refused the operation ({exc}); nothing was written") from exc
 
     @property
     def schema_version(self) -> int:
