@@ -2,7 +2,8 @@
 
 Every model call is billed for everything it is sent. With one call per turn, the
 conversation's input bill is the sum over turns of the size of that turn's ``sent``
-array (see :mod:`windowmem.replay`). A bigger window keeps more of the past in view and
+array (see :mod:`windowmem.replay`; a tool-using turn's extra calls are not counted, so
+for such chats this is a lower bound). A bigger window keeps more of the past in view and
 makes every later call dearer; these functions put numbers on that trade.
 
 >>> from windowmem.messages import user, assistant

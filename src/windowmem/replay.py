@@ -7,6 +7,13 @@ message. Before turn *t* the memory holds every message of turns 1..t-1, added o
 message at a time, so a policy that trims on write (Spring AI, Semantic Kernel) sees
 the same sequence of writes as it would in production.
 
+Only the conversation's first system message is sent, on every call; system messages
+later in the file are neither stored nor sent, because an agent's system prompt is its
+configuration, not part of the chat history. A turn that opens with an assistant
+message (a greeting) sends no new user message. A turn that uses tools is counted as
+one call, the one that answers the user message; the further calls an agent makes
+after each tool result are not modelled.
+
 A replay keeps one :class:`~windowmem.policies.base.Memory` and adds to it as it goes,
 so replaying *N* turns costs O(N × window), not O(N²).
 
