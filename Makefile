@@ -35,7 +35,7 @@ build: $(STAMP)
 test: $(STAMP)
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
-	  $(BIN)/python -m pytest -n 2 --nbval-sanitize-with tests/nbval_sanitize.cfg ; \
+	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra ; \
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 
 ## test-fast: the library's tests only, no services or browser
