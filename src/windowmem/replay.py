@@ -38,7 +38,7 @@ import pandas as pd
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.messages import Interaction, Message
-from windowmem.policies.base import Memory, TokenCounter, WindowPolicy
+from windowmem.policies.base import Memory, TokenCounter, WindowPolicy, check_size
 from windowmem.tokens import count_messages
 
 #: What a turn range shows when it holds no turns at all.
@@ -257,10 +257,7 @@ def visible_turns(window: int, turn: int) -> tuple[int, ...]:
     >>> visible_turns(3, 5), visible_turns(5, 1), visible_turns(0, 4)
     ((2, 3, 4), (), (1, 2, 3))
     """
-    if isinstance(window, bool) or not isinstance(window, int):
-        raise PolicyError(f"Context Window Length must be a whole number, got {window!r}")
-    if window < 0:
-        raise PolicyError(f"Context Window Length must not be negative, got {window}")
+    check_size(window, policy="Context Window Length")
     if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
         raise WindowMemError(f"turn must be a whole number from 1, got {turn!r}")
     first = 1 if window == 0 else max(1, turn - window)
@@ -313,35 +310,40 @@ def smallest_window_recalling(
 
 
 def turn_runs(turns: Iterable[int]) -> str:
-    """Sorted turn numbers written as runs: ``"2–6"``, ``"1–3, 5"``, or ``"none"``.
+    """Turn numbers written as runs: ``"2–6"``, ``"1–3, 5"``, or ``"none"``.
 
     >>> turn_runs([2, 3, 4, 5, 6]), turn_runs([5, 1, 2, 3]), turn_runs([4]), turn_runs([])
     ('2–6', '1–3, 5', '4', 'none')
     """
-    ordered = sorted(set(turns))
-    if not ordered:
-        return NO_TURNS
-    runs: list[str] = []
-    start = previous = ordered[0]
-    for t in ordered[1:] + [None]:
-        if t is not None and t == previous + 1:
-            previous = t
-            continue
-        runs.append(str(start) if start == previous else f"{start}–{previous}")
-        if t is not None:
-            start = previous = t
-    return ", ".join(runs)
+    return _write_spans(_spans(sorted(set(turns))))
 
 
-def _evicted_runs(visible: Sequence[int], turn: int) -> str:
-    # Gaps between visible turns, without listing every evicted turn one by one.
-    gaps: list[str] = []
+def _spans(ordered: Sequence[int]) -> list[tuple[int, int]]:
+    """The maximal runs of consecutive numbers in sorted *ordered*, as (first, last)."""
+    spans: list[tuple[int, int]] = []
+    for t in ordered:
+        if spans and t == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], t)
+        else:
+            spans.append((t, t))
+    return spans
+
+
+def _gaps(spans: Sequence[tuple[int, int]], turn: int) -> list[tuple[int, int]]:
+    """The runs of turns 1..turn-1 that *spans* leave out: the evicted turns, run by run."""
+    gaps: list[tuple[int, int]] = []
     expected = 1
-    for t in [*sorted(visible), turn]:
-        if t > expected:
-            gaps.append(str(expected) if t - 1 == expected else f"{expected}–{t - 1}")
-        expected = t + 1
-    return ", ".join(gaps) if gaps else NO_TURNS
+    for first, last in [*spans, (turn, turn)]:
+        if first > expected:
+            gaps.append((expected, first - 1))
+        expected = last + 1
+    return gaps
+
+
+def _write_spans(spans: Sequence[tuple[int, int]]) -> str:
+    if not spans:
+        return NO_TURNS
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans)
 
 
 #: The columns of :func:`replay_frame`, in order.
@@ -375,12 +377,14 @@ def replay_frame(
     total = 0
     for view in iter_turn_views(conversation, policy, counter):
         total += view.input_tokens
+        visible = _spans(view.visible_turns)
         rows.append(
             (
                 view.turn,
                 view.new_message.content if view.new_message is not None else "",
-                turn_runs(view.visible_turns),
-                _evicted_runs(view.visible_turns, view.turn),
+                _write_spans(visible),
+                # Written from the gaps, so a long replay never lists evicted turns one by one.
+                _write_spans(_gaps(visible, view.turn)),
                 len(view.window),
                 len(view.visible_turns),
                 view.input_tokens,
