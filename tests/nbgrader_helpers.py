@@ -15,6 +15,7 @@ A typical test::
 from __future__ import annotations
 
 import copy
+import fcntl
 import importlib.util
 import json
 import shutil
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -189,3 +190,30 @@ class GradingCourse:
 def iter_files(folder: Path) -> Iterator[Path]:
     """Every file under *folder*, sorted."""
     return iter(sorted(p for p in Path(folder).rglob("*") if p.is_file()))
+
+
+def built_once(request: Any, tmp_path_factory: Any, name: str, build: Callable[[Path], None]) -> Path:
+    """A folder that *build* fills once per test run, even when pytest-xdist splits the tests.
+
+    Under xdist every worker asks for it; the first one builds it while holding a lock
+    in the run's shared temporary folder, and the others wait and reuse it. Without
+    xdist it is an ordinary fresh temporary folder.
+    """
+    if getattr(request.config, "workerinput", None) is None:
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    shared = tmp_path_factory.getbasetemp().parent  # one per run, shared by its workers
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (folder / ".built").exists():
+                if folder.exists():
+                    shutil.rmtree(folder)  # a worker that failed half-way: start again
+                folder.mkdir()
+                build(folder)
+                (folder / ".built").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return folder

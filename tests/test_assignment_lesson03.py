@@ -16,6 +16,7 @@ import pytest
 from nbgrader_helpers import (
     REPO_ROOT,
     GradingCourse,
+    built_once,
     cell_text,
     cells_by_id,
     graded_points,
@@ -337,17 +338,23 @@ def test_release_is_what_generation_makes_now(graded):
 # ---------------------------------------------------------------- the nbgrader round trip
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, source_nb) -> GradingCourse:
-    """One course with every student autograded: the solution, the blank release, the mutants."""
-    course = GradingCourse.create(tmp_path_factory.mktemp("lesson03"), ASSIGNMENT)
+def grade_everyone(workdir: Path) -> None:
+    """Autograde, in a course under *workdir*: the solution, the blank release, the mutants."""
+    source_nb = read_notebook(SOURCE_DIR / NOTEBOOK)
+    course = GradingCourse.create(workdir, ASSIGNMENT)
     course.submit("solution", course.source_notebook())
     course.submit("untouched", course.release_notebook())
     for student, (grade_id, source, _) in MUTANTS.items():
         course.submit(student, with_cell_source(source_nb, grade_id, source.strip("\n")))
     for student in ("solution", "untouched", *MUTANTS):
         course.autograde(student)
-    return course
+
+
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory) -> GradingCourse:
+    """One course with every student autograded, built once per test run."""
+    workdir = built_once(request, tmp_path_factory, "lesson03-graded", grade_everyone)
+    return GradingCourse(workdir / "course", ASSIGNMENT)
 
 
 def autograded_cells(scores):
