@@ -18,9 +18,7 @@ makes every later call dearer; these functions put numbers on that trade.
 from __future__ import annotations
 
 from itertools import accumulate
-from typing import Callable, Iterable, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
@@ -28,6 +26,9 @@ from windowmem.messages import Message
 from windowmem.policies.base import TokenCounter, WindowPolicy
 from windowmem.replay import as_conversation, iter_turn_views
 from windowmem.tokens import count_messages
+
+if TYPE_CHECKING:  # pandas takes half a second to import: only the frame functions need it
+    import pandas as pd
 
 #: Builds a policy of a given size, e.g. ``N8nSimpleMemory`` or ``lambda k: make_policy("n8n", k)``.
 PolicyFactory = Callable[[int], WindowPolicy]
@@ -116,6 +117,8 @@ def cost_by_window(
         if not calls:
             raise WindowMemError("the conversation has no turns, so there is no call to cost")
         rows.append((size, sum(calls) / len(calls), max(calls), sum(calls), calls[-1]))
+    import pandas as pd
+
     return pd.DataFrame.from_records(rows, columns=list(COST_BY_WINDOW_COLUMNS))
 
 
@@ -152,6 +155,8 @@ def cost_by_conversation_length(
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= turn_count:
             raise WindowMemError(f"conversation length {n!r} is out of range: pick whole numbers from 1 to {turn_count}")
         rows.append((n, windowed[n - 1], windowed_bill[n - 1], unbounded[n - 1], unbounded_bill[n - 1]))
+    import pandas as pd
+
     return pd.DataFrame.from_records(rows, columns=list(COST_BY_LENGTH_COLUMNS))
 
 

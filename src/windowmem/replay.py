@@ -31,15 +31,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import is_
-from typing import Iterable, Iterator, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.messages import Interaction, Message
 from windowmem.policies.base import Memory, TokenCounter, WindowPolicy, check_size
 from windowmem.tokens import count_messages
+
+if TYPE_CHECKING:  # pandas takes half a second to import: only the frame functions need it
+    import pandas as pd
 
 #: What a turn range shows when it holds no turns at all.
 NO_TURNS = "none"
@@ -391,6 +392,8 @@ def replay_frame(
                 total,
             )
         )
+    import pandas as pd
+
     return pd.DataFrame.from_records(rows, columns=list(FRAME_COLUMNS))
 
 
