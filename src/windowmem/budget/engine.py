@@ -14,7 +14,8 @@ figures (budget 1,500) settle:
   lines included: 7 answered (keeping old lines without a draw gives 8);
 * leaves merge across paragraph boundaries: 208 chunks (merging inside a paragraph
   only gives 256);
-* the peak includes the moment a read has landed and the window is over budget.
+* the peak includes the moment a read has landed and the window is over budget, as
+  the specification says; no published figure but the unbounded peak depends on it.
 """
 
 from __future__ import annotations
