@@ -221,3 +221,8 @@ def test_turn_bookkeeping_for_a_window_that_is_not_a_suffix(messages):
             n for n in sorted(set(owners)) if owners.count(n) < len(all_turns[n - 1].messages)
         )
         assert view.input_tokens == sum(count_words(m) for m in view.sent)
+
+
+def test_iter_turn_views_refuses_bad_input_before_iterating():
+    with pytest.raises(PolicyError):
+        iter_turn_views(load_example("marta"), "n8n")  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import is_
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
@@ -114,7 +114,12 @@ def _locate(window: Sequence[Message], history: Sequence[Message], owners: Seque
     return _match_backwards(window, history, owners, lambda a, b: a is b or a == b)
 
 
-def _match_backwards(window, history, owners, same) -> list[int]:  # type: ignore[no-untyped-def]
+def _match_backwards(
+    window: Sequence[Message],
+    history: Sequence[Message],
+    owners: Sequence[int],
+    same: Callable[[Message, Message], bool],
+) -> list[int]:
     turns = [0] * len(window)
     cursor = len(history) - 1
     for i in range(len(window) - 1, -1, -1):
@@ -133,9 +138,11 @@ def iter_turn_views(
     policy: WindowPolicy,
     counter: TokenCounter = count_messages,
 ) -> Iterator[TurnView]:
-    """The :class:`TurnView` of every turn, in order, computed lazily."""
-    conversation = as_conversation(conversation)
-    policy = _check_policy(policy)
+    """The :class:`TurnView` of every turn, in order, computed lazily (bad input fails at once)."""
+    return _turn_views(as_conversation(conversation), _check_policy(policy), counter)
+
+
+def _turn_views(conversation: Conversation, policy: WindowPolicy, counter: TokenCounter) -> Iterator[TurnView]:
     system_message = conversation.system_message
     head = (system_message,) if system_message is not None else ()
     head_tokens = sum(counter(m) for m in head)
