@@ -168,18 +168,16 @@ class _StoredTurns:
     check of the window against the stored tail, instead of a walk over the window.
     """
 
-    __slots__ = ("messages", "owners", "tokens_before", "turn_starts", "turn_sizes")
+    __slots__ = ("messages", "owners", "tokens_before", "turn_starts")
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.owners: list[int] = []  # the turn of messages[i]
         self.tokens_before: list[int] = [0]  # tokens of messages[:i]
         self.turn_starts: list[int] = []  # index of turn t's first message, at t - 1
-        self.turn_sizes: list[int] = []
 
     def append(self, interaction: Interaction, counter: TokenCounter) -> None:
         self.turn_starts.append(len(self.messages))
-        self.turn_sizes.append(len(interaction.messages))
         total = self.tokens_before[-1]
         for message in interaction.messages:
             self.messages.append(message)
@@ -204,8 +202,13 @@ class _StoredTurns:
             if owner:
                 in_window[owner] = in_window.get(owner, 0) + 1
         visible = tuple(sorted(in_window))
-        partial = tuple(t for t in visible if in_window[t] < self.turn_sizes[t - 1])
+        partial = tuple(t for t in visible if in_window[t] < self.turn_size(t))
         return visible, partial, sum(counter(m) for m in window)
+
+    def turn_size(self, turn: int) -> int:
+        """How many messages turn *turn* stored."""
+        end = self.turn_starts[turn] if turn < len(self.turn_starts) else len(self.messages)
+        return end - self.turn_starts[turn - 1]
 
 
 def replay(
