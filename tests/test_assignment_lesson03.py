@@ -368,6 +368,12 @@ def test_the_solution_scores_full_marks(graded, source_nb):
     lost = {k: (s.auto_score, s.max_score) for k, s in scores.items() if s.auto_score != s.max_score}
     assert lost == {}, f"the instructor solution loses points: {lost}"
     assert sum(s.auto_score for s in scores.values()) == sum(graded_points(source_nb).values())
+    # top to bottom in a clean kernel: no cell fails or writes to stderr, checks included
+    for i, cell in enumerate(graded.autograded_notebook("solution")["cells"]):
+        for output in cell.get("outputs", []):
+            where = nbgrader_meta(cell).get("grade_id") or cell.get("id") or i
+            assert output["output_type"] != "error", f"{where}: {output.get('ename')}: {output.get('evalue')}"
+            assert output.get("name") != "stderr", f"{where} writes to stderr: {output.get('text')}"
 
 
 @pytest.mark.slow
