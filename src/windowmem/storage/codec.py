@@ -22,6 +22,7 @@ from windowmem.storage.base import StorageError
 
 #: The role names a store may hold (the CHECK constraint of the SQL tables).
 ROLE_NAMES: tuple[str, ...] = tuple(role.value for role in Role)
+_ROLES = {role.value: role for role in Role}
 
 
 def message_to_json(message: Message) -> str:
@@ -47,6 +48,9 @@ def tool_calls_to_json(message: Message) -> str:
 
 def message_from_row(role: str, content: str, tool_calls: str | list[str] | None, tool_call_id: str | None) -> Message:
     """The message stored in a SQL row; *tool_calls* is the JSON list column (or an already-decoded list)."""
+    # Most rows are plain text with no tool calls: skip the JSON decoder for them.
+    if tool_calls in ("[]", []) and role in _ROLES and isinstance(content, str) and tool_call_id is None:
+        return Message(_ROLES[role], content)
     if isinstance(tool_calls, str):
         try:
             tool_calls = json.loads(tool_calls)
