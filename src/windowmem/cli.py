@@ -34,7 +34,8 @@ from typing import Any, NoReturn, Sequence
 
 from windowmem.conversation import Conversation, load_conversation
 from windowmem.errors import WindowMemError
-from windowmem.policies.base import TokenCounter, WindowPolicy
+from windowmem.policies.base import Memory, TokenCounter, WindowPolicy
+from windowmem.policies.registry import make_policy, options_of, policy_class, policy_infos
 from windowmem.tokens import COUNTER_NAMES, count_messages, counter_by_name
 
 #: Exit status for bad input, as argparse uses.
@@ -71,21 +72,14 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
-def _registry() -> Any:
-    from windowmem.policies import registry
-
-    return registry
-
-
 def _build_policy(name: str, size: int | None, tokens: str | None) -> tuple[WindowPolicy, TokenCounter]:
     """The policy asked for, and the counter a replay should bill with."""
-    registry = _registry()
     counter = counter_by_name(tokens) if tokens is not None else None
     options: dict[str, Any] = {}
     # Only token-limited policies take a counter; for the others --tokens sets the bill's unit.
-    if counter is not None and "counter" in registry.options_of(registry.policy_class(name)):
+    if counter is not None and "counter" in options_of(policy_class(name)):
         options["counter"] = counter
-    policy = registry.make_policy(name, size, **options)
+    policy = make_policy(name, size, **options)
     if counter is None:
         counter = getattr(policy, "counter", None) or count_messages
     return policy, counter
@@ -106,8 +100,6 @@ def _json(data: object) -> str:
 
 def run_window(args: argparse.Namespace) -> str:
     """The text ``windowmem window`` prints."""
-    from windowmem.policies.base import Memory
-
     conversation = _load(args.file)
     policy, _ = _build_policy(args.policy, args.size, args.tokens)
     total = len(conversation.messages)
@@ -162,7 +154,7 @@ def _shorten(text: str, width: int) -> str:
 
 def run_policies(args: argparse.Namespace) -> str:
     """The text ``windowmem policies`` prints: name, unit, default size and product."""
-    rows = [(row.name, str(row.unit), str(row.default_size), row.product) for row in _registry().policy_infos()]
+    rows = [(row.name, str(row.unit), str(row.default_size), row.product) for row in policy_infos()]
     header = ("name", "unit", "default", "product")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
