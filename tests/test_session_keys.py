@@ -70,6 +70,13 @@ class TestRenderKey:
         with pytest.raises(SessionKeyError, match="names joined by dots"):
             render_key("user:{{ input..body }}", request(user_id=1))
 
+    @pytest.mark.parametrize("template", ["user:{{ input.body.user_id", "user:input.body.user_id }}"])
+    def test_unbalanced_braces_are_refused_not_treated_as_constant(self, template: str) -> None:
+        with pytest.raises(SessionKeyError, match="unmatched"):
+            render_key(template, request(user_id=1))
+        with pytest.raises(SessionKeyError, match="unmatched"):
+            is_shared_key(template)
+
     def test_numbers_render_like_text_ids(self) -> None:
         assert render_key(PER_USER.template, request(user_id=42)) == render_key(
             PER_USER.template, request(user_id="42")

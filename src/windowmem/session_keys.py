@@ -145,8 +145,7 @@ def render_key(template: str, request: Mapping[str, Any]) -> str:
     >>> render_key("thread:{{ input.body.thread_id }}", {"input": {"body": {"thread_id": "t-9"}}})
     'thread:t-9'
     """
-    if not isinstance(template, str):
-        raise SessionKeyError(f"a session key template is text, got {type(template).__name__}")
+    check_template(template)
 
     def fill(match: re.Match[str]) -> str:
         path = match.group(1)
@@ -164,6 +163,24 @@ def render_key(template: str, request: Mapping[str, Any]) -> str:
     return _PLACEHOLDER.sub(fill, template)
 
 
+def check_template(template: str) -> str:
+    """*template* if its ``{{ }}`` pairs are balanced, else a SessionKeyError pointing at the stray brace.
+
+    >>> check_template("user:{{ body.id }}")
+    'user:{{ body.id }}'
+    """
+    if not isinstance(template, str):
+        raise SessionKeyError(f"a session key template is text, got {type(template).__name__}")
+    leftover = _PLACEHOLDER.sub("", template)
+    for brace in ("{{", "}}"):
+        if brace in leftover:
+            raise SessionKeyError(
+                f"session key template {template!r} has an unmatched {brace!r}: write each field as "
+                "{{ path.to.field }}"
+            )
+    return template
+
+
 def placeholders(template: str) -> tuple[str, ...]:
     """The field paths a template reads, in order.
 
@@ -179,7 +196,7 @@ def is_shared_key(template: str) -> bool:
     >>> is_shared_key("global"), is_shared_key(PER_USER.template)
     (True, False)
     """
-    return not placeholders(template)
+    return not placeholders(check_template(template))
 
 
 def shared_key_problem(template: str) -> str | None:
