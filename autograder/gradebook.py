@@ -6,9 +6,11 @@ in the class gradebook is kept, and flagged for review as nbgrader itself would.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from nbgrader.api import Gradebook
+from sqlalchemy.exc import SAWarning
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,9 @@ class NotebookScore:
 
 def merge_student(class_url: str, worker_url: str, assignment: str, student_id: str, notebooks: tuple[str, ...]) -> None:
     """Copy *student_id*'s autograded *notebooks* from the worker gradebook into the class one."""
-    with Gradebook(worker_url) as source, Gradebook(class_url) as target:
+    with warnings.catch_warnings(), Gradebook(worker_url) as source, Gradebook(class_url) as target:
+        # nbgrader's update_or_create_submission trips SQLAlchemy's autoflush warnings; harmless
+        warnings.simplefilter("ignore", SAWarning)
         submitted = source.find_submission(assignment, student_id)
         target.update_or_create_student(student_id)
         target.update_or_create_submission(assignment, student_id, timestamp=submitted.timestamp)

@@ -21,7 +21,7 @@ def collect_zip(archive: Path, assignment: str, into: Path, named_regexp: str | 
     ``file_id``, optional ``timestamp``), matched against each extracted file's path; the
     default accepts the submitted layout zipped as is.
     """
-    from nbgrader.plugins import ExtractorPlugin, FileNameCollector
+    from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 
     if into.exists():
         shutil.rmtree(into)
@@ -29,7 +29,7 @@ def collect_zip(archive: Path, assignment: str, into: Path, named_regexp: str | 
     downloaded.mkdir(parents=True)
     shutil.copy2(archive, downloaded / archive.name)
     ExtractorPlugin().extract(str(downloaded), str(extracted))
-    collector = FileNameCollector(named_regexp=named_regexp or layout_regexp(assignment))
+    collector = FileNameCollectorPlugin(named_regexp=named_regexp or layout_regexp(assignment))
     collected = 0
     for path in sorted(p for p in extracted.rglob("*") if p.is_file() and "__MACOSX" not in p.parts):
         info = collector.collect(str(path))
