@@ -135,6 +135,24 @@ bill_unbounded = 3200.0
 ''',
         {"test_bill_by_hand"},
     ),
+    "bill_counted_once": (
+        "bill_by_hand_answer",
+        '''
+# counts the final window once instead of summing the window over the calls
+window_sizes_unbounded = [1200, 1200, 1200, 1200, 1200]
+bill_unbounded = 1200
+''',
+        {"test_sizes_by_hand", "test_bill_by_hand"},  # and nothing else: A2 does not lean on A1
+    ),
+    "kept_the_first_reads": (
+        "truncation_by_hand_answer",
+        '''
+survivors_at_800 = ["Q1", "Q2"]
+window_sizes_truncated = [100, 400, 650, 550, 650]
+bill_truncated = 2350
+''',
+        {"test_survivors_by_hand"},  # and nothing else: B2 does not lean on B1
+    ),
     "forgetful_research_agent": (
         "choose_answer",
         '''
