@@ -192,6 +192,11 @@ class Recording(InMemoryRepository):
         self.calls.append(("save_all", len(messages)))
         super().save_all(conversation_id, messages)
 
+    def update(self, conversation_id: str, change: Any) -> list[Message]:
+        stored = super().update(conversation_id, change)
+        self.calls.append(("update", len(stored)))
+        return stored
+
     def load_tail(self, conversation_id: str, n: int) -> list[Message]:
         self.calls.append(("load_tail", n))
         return super().load_tail(conversation_id, n)
@@ -215,8 +220,8 @@ def test_a_write_windowed_policy_rewrites_the_trimmed_window() -> None:
     chat = WindowedChatMemory(SpringAiMessageWindow(4), repo)
     for question, answer in seven_turns()[:3]:
         chat.add("c", [question, answer])
-    # each add loads the stored window, trims it with the new pair, and replaces it
-    assert repo.calls == [("find", None), ("save_all", 2), ("find", None), ("save_all", 4), ("find", None), ("save_all", 4)]
+    # each add is one atomic update: read the stored window, trim it with the new pair, replace it
+    assert repo.calls == [("update", 2), ("update", 4), ("update", 4)]
 
 
 def test_a_token_window_reads_everything() -> None:

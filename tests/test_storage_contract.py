@@ -267,6 +267,66 @@ def test_threads_appending_at_once_lose_nothing(repository: ChatMemoryRepository
         assert question[:-1] == answer[:-1]
 
 
+def test_update_replaces_with_what_the_change_makes(repository: ChatMemoryRepository) -> None:
+    repository.append("c", turns("u1", "a1", "u2"))
+    result = repository.update("c", lambda stored: [*stored[-2:], assistant("a2")])
+    assert contents(result) == ["a1", "u2", "a2"]
+    assert contents(repository.find_by_conversation_id("c")) == ["a1", "u2", "a2"]
+    repository.append("c", turns("u3"))  # appends continue after an update
+    assert contents(repository.load_tail("c", 2)) == ["a2", "u3"]
+
+
+def test_update_of_a_new_conversation_starts_from_nothing(repository: ChatMemoryRepository) -> None:
+    seen: list[list[Message]] = []
+    repository.update("new", lambda stored: seen.append(stored) or turns("u1"))
+    assert seen == [[]]
+    assert repository.find_conversation_ids() == ["new"]
+
+
+def test_update_to_nothing_removes_the_conversation(repository: ChatMemoryRepository) -> None:
+    repository.append("c", turns("u1"))
+    assert repository.update("c", lambda stored: []) == []
+    assert repository.find_conversation_ids() == []
+
+
+def test_a_failing_or_bad_change_leaves_the_conversation_as_it_was(repository: ChatMemoryRepository) -> None:
+    repository.append("c", turns("u1", "a1"))
+
+    def explode(stored: list[Message]) -> list[Message]:
+        raise RuntimeError("policy bug")
+
+    with pytest.raises(RuntimeError, match="policy bug"):
+        repository.update("c", explode)
+    with pytest.raises(StorageError, match="not a Message"):
+        repository.update("c", lambda stored: [*stored, "text"])
+    assert contents(repository.find_by_conversation_id("c")) == ["u1", "a1"]
+    repository.append("c", turns("u2"))  # still usable
+    assert contents(repository.find_by_conversation_id("c")) == ["u1", "a1", "u2"]
+
+
+def test_concurrent_updates_do_not_lose_each_other(repository: ChatMemoryRepository) -> None:
+    # Each update reads the list and writes it back one longer: a lost update would show
+    # as a shorter list. Appends run at the same time and must survive too.
+    workers, rounds = 4, 12
+
+    def grow(number: int) -> None:
+        for step in range(rounds):
+            repository.update("c", lambda stored: [*stored, user(f"w{number}-{step}")])
+            repository.append("c", [assistant(f"w{number}-{step}-append")])
+
+    threads = [threading.Thread(target=grow, args=(n,)) for n in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = contents(repository.find_by_conversation_id("c"))
+    assert len(stored) == workers * rounds * 2
+    for number in range(workers):
+        assert [t for t in stored if t.startswith(f"w{number}-") and not t.endswith("append")] == [
+            f"w{number}-{step}" for step in range(rounds)
+        ]
+
+
 # --- round trip of arbitrary messages ----------------------------------------------------
 
 # Any Unicode except lone surrogates (not encodable) and NUL (PostgreSQL text refuses it;

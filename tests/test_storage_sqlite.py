@@ -61,6 +61,46 @@ def test_processes_appending_concurrently_lose_and_mix_nothing(tmp_path: Path) -
         assert repo.find_conversation_ids() == sorted(["shared", *(f"own-{w}" for w in range(writers))])
 
 
+def add_turns_through_a_write_windowed_memory(path: str, writer: int, turns: int, start: multiprocessing.synchronize.Event) -> None:
+    """Child: a Spring AI memory (it rewrites the stored window on every add) on the shared file."""
+    from windowmem.chat_memory import WindowedChatMemory
+    from windowmem.policies import SpringAiMessageWindow
+
+    repo = SqliteRepository(path, durable=False)
+    memory = WindowedChatMemory(SpringAiMessageWindow(10_000), repo)
+    start.wait()
+    for turn in range(turns):
+        memory.add("support", [user(f"w{writer}-t{turn}-q"), assistant(f"w{writer}-t{turn}-a")])
+    repo.close()
+
+
+@pytest.mark.slow
+def test_processes_adding_through_a_write_windowed_memory_lose_no_turn(tmp_path: Path) -> None:
+    # Each add reads the stored window, trims it and writes it back: done as two separate
+    # steps, two processes would overwrite each other's turns.
+    path = str(tmp_path / "spring.db")
+    SqliteRepository(path).close()
+    writers, turns = 3, 30
+    start = SPAWN.Event()
+    children = [
+        SPAWN.Process(target=add_turns_through_a_write_windowed_memory, args=(path, w, turns, start))
+        for w in range(writers)
+    ]
+    for child in children:
+        child.start()
+    start.set()
+    for child in children:
+        child.join(timeout=120)
+        assert child.exitcode == 0
+    with SqliteRepository(path) as repo:
+        stored = [m.content for m in repo.find_by_conversation_id("support")]
+    assert len(stored) == writers * turns * 2
+    for writer in range(writers):
+        assert [t for t in stored if t.startswith(f"w{writer}-")] == [
+            f"w{writer}-t{t}-{part}" for t in range(turns) for part in ("q", "a")
+        ]
+
+
 # --- a writer killed with SIGKILL --------------------------------------------------------
 
 BATCH = 40  # messages per transaction: large enough that a kill often lands inside one

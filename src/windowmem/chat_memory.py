@@ -5,7 +5,8 @@ How the two meet depends on when the policy cuts:
 
 * a policy that cuts **on write** (Spring AI, Semantic Kernel) is applied at each
   ``add``: load what is stored, let the policy trim it with the new messages, and
-  ``save_all`` the result, so the store never holds more than the window;
+  store the result in its place, as one atomic ``update``, so the store never holds
+  more than the window and concurrent adds are not lost;
 * a policy that cuts **on load** (n8n, LangChain, LlamaIndex, ...) stores every
   message: ``add`` appends, and ``get`` reads only the tail the policy can use (the
   last ``2k`` messages for a window of ``k`` interactions), so a turn costs the same
@@ -69,7 +70,7 @@ class WindowedChatMemory:
     def __init__(self, policy: WindowPolicy, repository: ChatMemoryRepository) -> None:
         if not isinstance(policy, WindowPolicy):
             raise TypeError(f"policy must be a WindowPolicy, got {type(policy).__name__}: see windowmem.policies")
-        missing = [name for name in ("append", "load_tail", "save_all") if not hasattr(repository, name)]
+        missing = [name for name in ("append", "load_tail", "update") if not hasattr(repository, name)]
         if missing:
             raise TypeError(
                 f"{type(repository).__name__} is not a ChatMemoryRepository (no {', '.join(missing)}): "
@@ -84,8 +85,8 @@ class WindowedChatMemory:
         conversation_id = check_conversation_id(conversation_id)
         added = check_messages(messages)
         if self.policy.trims_on_write:
-            stored = self.repository.find_by_conversation_id(conversation_id)
-            self.repository.save_all(conversation_id, list(self.policy.write(stored, added)))
+            # One atomic read-trim-write: two processes adding at once both keep their messages.
+            self.repository.update(conversation_id, lambda stored: self.policy.write(stored, added))
         else:
             self.repository.append(conversation_id, added)
 

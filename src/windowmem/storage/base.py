@@ -10,7 +10,14 @@ The four Spring AI operations are there (``find_conversation_ids``,
 avoid rewriting or rereading the whole history every turn:
 
 * ``append(id, messages)`` adds messages at the end in time proportional to what is added;
-* ``load_tail(id, n)`` returns the last *n* messages in time proportional to *n*.
+* ``load_tail(id, n)`` returns the last *n* messages in time proportional to *n*;
+
+and one that lets a memory that windows on write stay correct when two processes add
+to one conversation at once:
+
+* ``update(id, change)`` reads the messages, stores ``change(messages)`` in their place
+  and returns it, as one atomic step (a plain load then ``save_all`` could lose the
+  other process's messages).
 
 Every repository follows the same contract, checked by one shared test suite:
 unknown ids read as empty, a conversation with no messages is not listed, ids are
@@ -19,7 +26,7 @@ listed in sorted order, and messages come back equal to what went in.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Iterable, Protocol, Sequence, runtime_checkable
 
 from windowmem.errors import SessionKeyError, WindowMemError
 from windowmem.messages import Message
@@ -27,6 +34,10 @@ from windowmem.messages import Message
 
 class StorageError(WindowMemError):
     """A repository could not read or write: a bad location, a corrupt or foreign store."""
+
+
+#: A pure function from a conversation's stored messages to what should be stored instead.
+Change = Callable[[list[Message]], Sequence[Message]]
 
 
 @runtime_checkable
@@ -56,6 +67,11 @@ class ChatMemoryRepository(Protocol):
     def load_tail(self, conversation_id: str, n: int) -> list[Message]:
         """The last *n* messages of a conversation in order (fewer if it is shorter)."""
         ...
+
+    def update(self, conversation_id: str, change: Change) -> list[Message]:
+        """Replace the messages with ``change(messages)`` atomically; return what is now stored."""
+        ...
+
 
 
 def check_conversation_id(conversation_id: object) -> str:
@@ -105,6 +121,13 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def checked_change(change: Change, stored: list[Message]) -> list[Message]:
+    """What *change* makes of *stored*, checked like any messages about to be saved."""
+    if not callable(change):
+        raise StorageError(f"update needs a function of the stored messages, got {type(change).__name__}")
+    return check_messages(change(list(stored)))
 
 
 def check_tail_size(n: object) -> int:

@@ -17,7 +17,7 @@ import threading
 from typing import Sequence
 
 from windowmem.messages import Message
-from windowmem.storage.base import check_conversation_id, check_messages, check_tail_size
+from windowmem.storage.base import Change, check_conversation_id, check_messages, check_tail_size, checked_change
 
 
 class InMemoryRepository:
@@ -65,6 +65,16 @@ class InMemoryRepository:
             return []
         with self._lock:
             return list(self._conversations.get(conversation_id, ())[-n:])
+
+    def update(self, conversation_id: str, change: Change) -> list[Message]:
+        conversation_id = check_conversation_id(conversation_id)
+        with self._lock:
+            new = checked_change(change, self._conversations.get(conversation_id, []))
+            if new:
+                self._conversations[conversation_id] = new
+            else:
+                self._conversations.pop(conversation_id, None)
+            return list(new)
 
     def __repr__(self) -> str:
         return f"InMemoryRepository({len(self._conversations)} conversations)"

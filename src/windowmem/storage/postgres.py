@@ -20,7 +20,14 @@ import threading
 from typing import Any, Sequence
 
 from windowmem.messages import Message
-from windowmem.storage.base import StorageError, check_conversation_id, check_messages, check_tail_size
+from windowmem.storage.base import (
+    Change,
+    StorageError,
+    check_conversation_id,
+    check_messages,
+    check_tail_size,
+    checked_change,
+)
 from windowmem.storage.codec import ROLE_NAMES, message_from_row, tool_calls_to_json
 
 #: The schema this code writes; stored in ``<prefix>_schema``.
@@ -168,6 +175,29 @@ class PostgresRepository:
             )
             rows = cur.fetchall()
         return [message_from_row(*row) for row in reversed(rows)]
+
+    def update(self, conversation_id: str, change: Change) -> list[Message]:
+        conversation_id = check_conversation_id(conversation_id)
+        with self._transaction() as cur:
+            # Touching the counter row locks it (creating it if need be) until we commit, so
+            # appends and other updates of this conversation wait for us.
+            cur.execute(
+                f"INSERT INTO {self._conversations} (id, next_position) VALUES (%s, 0)"
+                f" ON CONFLICT (id) DO UPDATE SET next_position = {self._conversations}.next_position",
+                (conversation_id,),
+            )
+            cur.execute(
+                f"SELECT role, content, tool_calls, tool_call_id FROM {self._messages}"
+                " WHERE conversation_id = %s ORDER BY position",
+                (conversation_id,),
+            )
+            new = _check_no_nul(checked_change(change, [message_from_row(*row) for row in cur.fetchall()]))
+            cur.execute(
+                f"UPDATE {self._conversations} SET next_position = %s WHERE id = %s", (len(new), conversation_id)
+            )
+            cur.execute(f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,))
+            self._insert(cur, conversation_id, 0, new)
+        return new
 
     def _insert(self, cur: Any, conversation_id: str, start: int, items: list[Message]) -> None:
         cur.executemany(

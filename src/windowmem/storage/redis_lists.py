@@ -8,7 +8,8 @@ Keys, all under *prefix* (default ``windowmem:``):
   needs no ``KEYS`` scan of the whole server.
 
 Every write is one ``MULTI``/``EXEC`` block, so a reader never sees a conversation
-half-replaced and the id set never disagrees with the lists.
+half-replaced and the id set never disagrees with the lists; ``update`` adds ``WATCH``
+and retries when another client wrote the list between its read and its write.
 """
 
 from __future__ import annotations
@@ -16,8 +17,19 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from windowmem.messages import Message
-from windowmem.storage.base import StorageError, check_conversation_id, check_messages, check_tail_size
+from windowmem.storage.base import (
+    Change,
+    StorageError,
+    check_conversation_id,
+    check_messages,
+    check_tail_size,
+    checked_change,
+)
 from windowmem.storage.codec import message_from_json, message_to_json
+
+
+#: How many times an update is retried when another client writes the conversation meanwhile.
+UPDATE_ATTEMPTS = 100
 
 
 def _import_redis() -> Any:
@@ -38,6 +50,7 @@ class RedisRepository:
         self.prefix = prefix
         self._ids_key = f"{prefix}conversations"
         self._redis_error = redis.RedisError
+        self._watch_error = redis.WatchError
         try:
             self._client = redis.Redis.from_url(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout)
             self._client.ping()
@@ -114,6 +127,36 @@ class RedisRepository:
         if n == 0:
             return []
         return [message_from_json(item) for item in self._run(lambda: self._client.lrange(key, -n, -1))]
+
+    def update(self, conversation_id: str, change: Change) -> list[Message]:
+        conversation_id = check_conversation_id(conversation_id)
+        key = self._key(conversation_id)
+
+        def read_change_write() -> list[Message]:
+            # Optimistic: WATCH the list, and if another client writes it before EXEC,
+            # read again and redo the change.
+            for _ in range(UPDATE_ATTEMPTS):
+                with self._client.pipeline(transaction=True) as multi:
+                    try:
+                        multi.watch(key)
+                        stored = [message_from_json(item) for item in multi.lrange(key, 0, -1)]
+                        new = checked_change(change, stored)
+                        multi.multi()
+                        multi.delete(key)
+                        if new:
+                            multi.rpush(key, *(message_to_json(m) for m in new))
+                            multi.sadd(self._ids_key, conversation_id)
+                        else:
+                            multi.srem(self._ids_key, conversation_id)
+                        multi.execute()
+                        return new
+                    except self._watch_error:
+                        continue
+            raise StorageError(
+                f"conversation {conversation_id!r} kept changing under {UPDATE_ATTEMPTS} attempts to update it; retry"
+            )
+
+        return self._run(read_change_write)
 
     def close(self) -> None:
         """Close the connection pool."""

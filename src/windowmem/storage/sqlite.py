@@ -34,7 +34,14 @@ from pathlib import Path
 from typing import Iterator, Sequence
 
 from windowmem.messages import Message
-from windowmem.storage.base import StorageError, check_conversation_id, check_messages, check_tail_size
+from windowmem.storage.base import (
+    Change,
+    StorageError,
+    check_conversation_id,
+    check_messages,
+    check_tail_size,
+    checked_change,
+)
 from windowmem.storage.codec import ROLE_NAMES, message_from_row, tool_calls_to_json
 
 #: The schema this code writes; stored in ``PRAGMA user_version``.
@@ -187,6 +194,18 @@ class SqliteRepository:
             (conversation_id, n),
         )
         return [message_from_row(*row) for row in reversed(rows)]
+
+    def update(self, conversation_id: str, change: Change) -> list[Message]:
+        conversation_id = check_conversation_id(conversation_id)
+        with self._write() as db:
+            # The write lock is held from the read on: no other process can add in between.
+            rows = db.execute(
+                f"SELECT {_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY position", (conversation_id,)
+            ).fetchall()
+            new = checked_change(change, [message_from_row(*row) for row in rows])
+            db.execute("DELETE FROM messages WHERE conversation_id = ?", (conversation_id,))
+            db.executemany(_INSERT, _rows(conversation_id, 0, new))
+        return new
 
     def close(self) -> None:
         """Close the connection; the repository cannot be used afterwards."""
