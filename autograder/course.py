@@ -161,6 +161,18 @@ def build_course(repo_root: Path, assignment: str, out: Path, settings: Settings
     return Course(root, assignment, expected, code_cells, config)
 
 
+def assignment_notebooks(repo_root: Path, assignment: str) -> list[Path]:
+    """The instructor notebooks of *assignment*, or a GradingSetupError saying which exist."""
+    notebooks = sorted((repo_root / "source" / assignment).glob("*.ipynb"))
+    if not notebooks:
+        available = sorted(p.name for p in (repo_root / "source").glob("*") if p.is_dir() and any(p.glob("*.ipynb")))
+        raise GradingSetupError(
+            f"no notebooks in {repo_root / 'source' / assignment}; run from the repository root (or give --repo) "
+            f"and check the assignment name (available: {', '.join(available) or 'none'})"
+        )
+    return notebooks
+
+
 def guarded_imports(code: str) -> set[str]:
     """Modules of the guarded packages that *code* imports.
 

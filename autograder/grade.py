@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from autograder.course import Course, Settings, build_course, db_url
+from autograder.course import Course, Settings, assignment_notebooks, build_course, db_url
 from autograder.errors import GradingSetupError
 from autograder.gradebook import max_scores, merge_student, notebook_score
 from autograder.report import GradeRow, write_reports
@@ -46,6 +46,7 @@ def grade_class(
         raise GradingSetupError(f"--submissions {submissions} does not exist")
     if submissions.is_dir() and out.is_relative_to(submissions):
         raise GradingSetupError(f"--out {out} is inside --submissions; choose a folder outside it")
+    assignment_notebooks(repo_root, assignment)
     out.mkdir(parents=True, exist_ok=True)
     start_forkserver()  # warms up in the background while the course is built
     if submissions.is_file():

@@ -156,7 +156,7 @@ def _is_locked_setup(cell: NotebookNode) -> bool:
 def import_lines(code: str) -> list[str]:
     """The top-level import statements of *code*, one per line.
 
-    >>> import_lines("from pathlib import Path\nx = 1\nimport json as j")
+    >>> import_lines("from pathlib import Path\\nx = 1\\nimport json as j")
     ['from pathlib import Path', 'import json as j']
     """
     try:
