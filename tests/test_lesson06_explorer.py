@@ -108,7 +108,7 @@ def test_html_escapes_question_text(runs):
 def test_bad_input_says_what_to_do(runs):
     result = runs.run(1500, "truncate")
     with pytest.raises(ValueError, match="pick a step from 0 to"):
-        budget_view(result, len(result.trace), choice="truncate", scale=2000)
+        budget_view(result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared)
     with pytest.raises(PolicyError, match="use one of"):
         choice_named("forget everything")
     with pytest.raises(PolicyError, match="budget"):

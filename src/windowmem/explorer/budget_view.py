@@ -8,8 +8,9 @@ they use, which of the task's facts the window holds, and the bill so far.
 live widget's content and the static snapshot a notebook stores for readers without a
 kernel. All the budget logic is :mod:`windowmem.budget`'s; this module only arranges it.
 
+>>> from windowmem.budget import help_centre
 >>> runs = RunCache(help_centre())
->>> view = budget_view(runs.run(1500, "truncate"), step=-1, choice="truncate", scale=runs.scale(1500))
+>>> view = budget_view(runs.run(1500, "truncate"), -1, choice="truncate", scale=runs.scale(1500), prepared=runs.prepared)
 >>> view.step == view.step_count - 1, len(view.facts_held) == view.final_answered
 (True, True)
 """
@@ -20,7 +21,7 @@ import html
 from dataclasses import dataclass
 from typing import Mapping
 
-from windowmem.budget import Corpus, ItemKind, Policy, Prepared, Summariser, TaskResult, help_centre, prepare, run_task
+from windowmem.budget import Corpus, ItemKind, Policy, Prepared, Summariser, TaskResult, prepare, run_task
 from windowmem.budget.engine import check_budget
 from windowmem.errors import PolicyError
 
@@ -136,13 +137,12 @@ def _label(result: TaskResult, prepared: Prepared, kind: ItemKind, chunk: int | 
     return f"chunk {chunk} of “{title}”"
 
 
-def budget_view(result: TaskResult, step: int, *, choice: str, scale: int, prepared: Prepared | None = None) -> BudgetView:
+def budget_view(result: TaskResult, step: int, *, choice: str, scale: int, prepared: Prepared) -> BudgetView:
     """The explorer's view of *result* after trace step *step* (negative counts from the end).
 
     *choice* is the menu label the run was made with; *scale* the token count the window
-    bar spans; *prepared* the corpus the run used (the help-centre corpus by default).
+    bar spans; *prepared* the corpus the run was made on (it names the chunks' articles).
     """
-    prepared = prepared if prepared is not None else prepare(help_centre())
     count = len(result.trace)
     if isinstance(step, bool) or not isinstance(step, int) or not -count <= step < count:
         raise ValueError(f"step {step!r} is out of range: pick a step from 0 to {count - 1}")
