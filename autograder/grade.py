@@ -174,7 +174,9 @@ def _replace_tree(source: Path, target: Path) -> None:
 
 
 def _save_log(result: dict | None, path: Path, worker_output: Path) -> None:
-    parts = [f"== worker output (stdout, stderr, kernel)\n{worker_output.read_text(errors='replace')[-200_000:]}"] if worker_output.exists() else []
+    timing = ", ".join(f"{k} {v:.2f} s" for k, v in ((result or {}).get("seconds") or {}).items())
+    parts = [f"== seconds: {timing}"] if timing else []
+    parts += [f"== worker output (stdout, stderr, kernel)\n{worker_output.read_text(errors='replace')[-200_000:]}"] if worker_output.exists() else []
     for step in ("autograde", "feedback"):
         if result and result.get(step):
             parts.append(f"== nbgrader {step}\n{result[step].get('log') or ''}\n{result[step].get('error') or ''}")

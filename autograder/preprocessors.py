@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
@@ -19,6 +20,41 @@ from autograder import kernel_guard
 
 #: Name of the guard module inside the student's kernel.
 GUARD_MODULE = "_autograder_guard"
+#: Kernels started ahead of time by :func:`prestart_kernel`, taken by the next execution.
+_PRESTARTED: list[AsyncKernelManager] = []
+#: What nbgrader's Execute passes to a Python kernel.
+KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
+
+
+def prestart_kernel(kernel_name: str = "python3", cwd: str | None = None) -> int | None:
+    """Start a kernel now, so it boots while nbgrader sanitizes the notebook; the next run uses it.
+
+    The kernel moves to the notebook's folder before the first cell (nbgrader recreates
+    that folder, so it cannot be the kernel's starting directory). Returns its process group.
+    """
+    manager = AsyncKernelManager(kernel_name=kernel_name)
+    run_sync(manager.start_kernel)(extra_arguments=KERNEL_ARGUMENTS, cwd=cwd)
+    _PRESTARTED.append(manager)
+    return _process_group(manager)
+
+
+def shut_down_prestarted() -> None:
+    """Stop kernels started ahead of time that no execution took (grading failed before running)."""
+    while _PRESTARTED:
+        run_sync(_PRESTARTED.pop().shutdown_kernel)(now=True)
+
+
+def _process_group(manager: AsyncKernelManager) -> int | None:
+    provisioner = manager.provisioner
+    return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)
+
+
+def _take_prestarted(kernel_name: str) -> AsyncKernelManager | None:
+    for manager in _PRESTARTED:
+        if manager.kernel_name == kernel_name:
+            _PRESTARTED.remove(manager)
+            return manager
+    return None
 
 
 def cell_label(cell: NotebookNode, index: int | None = None) -> str:
@@ -54,9 +90,13 @@ class GuardedExecute(Execute):
         self._guard_started = False
         self._stopped_by: str | None = None
         self.report: dict = {"timeouts": [], "kernel_killed": None, "kernel_died": None, "restored": []}
+        self._workdir = (resources or {}).get("metadata", {}).get("path")
+        prestarted = _take_prestarted(nb.metadata.get("kernelspec", {}).get("name", "python3")) if km is None else None
         try:
-            return super().preprocess(nb, resources, km)
+            return super().preprocess(nb, resources, prestarted or km)
         finally:
+            if prestarted is not None:  # nbclient leaves a kernel it did not start running
+                self._shut_down(prestarted)
             if self.report_dir:
                 notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
                 Path(self.report_dir, f"{notebook}.json").write_text(json.dumps(self.report, indent=1))
@@ -97,6 +137,12 @@ class GuardedExecute(Execute):
             self._stopped_by = f"not run: the kernel died while running {label}"
             cell.outputs.append(error_output("DeadKernelError", f"the kernel died while running {label}"))
 
+    def _shut_down(self, manager: AsyncKernelManager) -> None:
+        if self.kc is not None:
+            self.kc.stop_channels()
+        if run_sync(manager.is_alive)():
+            run_sync(manager.shutdown_kernel)(now=self._stopped_by is not None)
+
     def _kill_kernel(self) -> None:
         try:
             run_sync(self.km.shutdown_kernel)(now=True)
@@ -108,12 +154,13 @@ class GuardedExecute(Execute):
     def _start_guard(self) -> None:
         self._guard_started = True
         if self.kernel_pid_file:
-            pgid = getattr(self.km.provisioner, "pgid", None) or getattr(self.km.provisioner, "pid", None)
-            Path(self.kernel_pid_file).write_text(str(pgid))
+            Path(self.kernel_pid_file).write_text(str(_process_group(self.km)))
         source = Path(kernel_guard.__file__).read_text()
+        move = f"    os.chdir({self._workdir!r})\n" if self._workdir else ""
         code = (
             "def _autograder_setup():\n"
-            "    import sys, types\n"
+            "    import os, sys, types\n"
+            f"{move}"
             f"    module = types.ModuleType({GUARD_MODULE!r})\n"
             f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
             f"    sys.modules[{GUARD_MODULE!r}] = module\n"

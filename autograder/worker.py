@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 import traceback
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
 from autograder.course import db_url
+from autograder.preprocessors import prestart_kernel, shut_down_prestarted
 
 #: Files the worker leaves for the parent in its folder.
 RESULT_FILE = "result.json"
@@ -68,9 +72,6 @@ def run(job: Job) -> None:
     result: dict = {"autograde": None, "feedback": None, "crash": None}
     _capture_output(job.output_file)
     try:
-        from nbgrader.apps import NbGraderAPI
-        from nbgrader.coursedir import CourseDirectory
-
         config = Config()
         config.merge(job.config)
         config.CourseDirectory.root = str(job.work_root)
@@ -79,12 +80,21 @@ def run(job: Job) -> None:
         config.GuardedExecute.kernel_pid_file = str(job.kernel_pid_file)
         config.GuardedExecute.report_dir = str(job.work_root / REPORT_DIR)
         api = NbGraderAPI(CourseDirectory(config=config), config=config)
+        job.kernel_pid_file.write_text(str(prestart_kernel(cwd=str(job.work_root))))
+        started = time.perf_counter()
         result["autograde"] = api.autograde(job.assignment, job.student_id, force=True, create=True)
+        result["seconds"] = {"autograde": time.perf_counter() - started}
         if result["autograde"]["success"]:
+            started = time.perf_counter()
             result["feedback"] = api.generate_feedback(job.assignment, job.student_id, force=True)
+            result["seconds"]["feedback"] = time.perf_counter() - started
     except BaseException:  # noqa: BLE001 - the parent must learn about any failure
         result["crash"] = traceback.format_exc()
     finally:
+        try:
+            shut_down_prestarted()
+        except Exception:  # noqa: BLE001 - the parent kills the process group if need be
+            result.setdefault("warnings", []).append(traceback.format_exc())
         job.result_file.write_text(json.dumps(result))
 
 

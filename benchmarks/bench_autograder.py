@@ -1,0 +1,175 @@
+"""How fast the autograder grades a class, against the floor and against stock nbgrader.
+
+Prints figures; asserts nothing. A generated class of ``--students`` submissions (40 by
+default; correct, blank, always-equal and deleted-test notebooks in turn, none looping)
+is graded four ways, each timed from the shell's point of view (wall seconds, so tool
+start-up counts):
+
+* floor: the same submitted notebooks executed bare with nbclient, one process, one
+  notebook after another (kernel start + the student's cells), and on every core;
+* ``python -m autograder grade`` with ``--jobs 1`` and with ``--jobs`` = every core;
+* stock ``nbgrader autograde`` over the whole class (its only mode: one student after
+  another), and on every core as one stock process per slice of the class sharing the
+  gradebook (what an instructor could script by hand).
+
+It also times ``import nbformat`` in a fresh interpreter with and without
+``autograder.startup`` (see that module). Usage::
+
+    .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT / "tests" / "fixtures"))
+
+ASSIGNMENT = "lesson03_window_buffer"
+NOTEBOOK = "window_buffer"
+#: The students the generated class cycles through: every notebook runs to its end.
+KINDS = ("correct", "blank", "always_equal", "tests_deleted")
+BIN = Path(sys.executable).parent
+
+
+def make_class(folder: Path, students: int) -> list[Path]:
+    """*students* submissions in nbgrader's layout; their notebook paths."""
+    import make_submissions
+
+    kinds = folder / "_kinds"
+    make_submissions.make_class(kinds, ASSIGNMENT)
+    paths = []
+    for number in range(students):
+        kind = KINDS[number % len(KINDS)]
+        target = folder / "class" / f"s{number:03d}_{kind}" / ASSIGNMENT
+        target.mkdir(parents=True)
+        shutil.copy(kinds / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb", target)
+        paths.append(target / f"{NOTEBOOK}.ipynb")
+    shutil.rmtree(kinds)
+    return paths
+
+
+def run_bare(path: str) -> None:
+    """Execute one submitted notebook with nbclient next to the assignment's data files."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory() as here:
+        shutil.copytree(REPO_ROOT / "source" / ASSIGNMENT / "data", Path(here) / "data")
+        notebook = nbformat.read(path, as_version=4)
+        NotebookClient(notebook, timeout=600, allow_errors=True, resources={"metadata": {"path": here}}).execute()
+
+
+def floor(paths: list[Path], workers: int) -> float:
+    """Wall seconds to execute every notebook bare, *workers* at a time (pool start-up included)."""
+    start = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(run_bare, [str(p) for p in paths]))
+    return time.perf_counter() - start
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess]:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    return time.perf_counter() - start, done
+
+
+def autograder(classdir: Path, out: Path, jobs: int) -> float:
+    seconds, done = timed([sys.executable, "-m", "autograder", "grade", ASSIGNMENT, "--submissions", str(classdir),
+                           "--out", str(out), "--jobs", str(jobs), "--no-progress"], REPO_ROOT)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"autograder failed:\n{done.stderr[-3000:]}")
+    return seconds
+
+
+def stock_course(classdir: Path, course: Path) -> None:
+    """A plain nbgrader course over the class: its defaults, the repo's source, a fresh gradebook."""
+    shutil.copytree(REPO_ROOT / "source" / ASSIGNMENT, course / "source" / ASSIGNMENT)
+    shutil.copytree(classdir, course / "submitted")
+    (course / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.CourseDirectory.root = {str(course)!r}\n"
+        f"c.CourseDirectory.db_url = 'sqlite:///{course}/gradebook.db'\nc.Exchange.root = {str(course / 'exchange')!r}\n"
+    )
+    seconds, done = timed([str(BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force"], course)
+    if done.returncode:
+        raise RuntimeError(f"nbgrader generate_assignment failed:\n{done.stderr[-3000:]}")
+
+
+def stock(classdir: Path, course: Path, slices: int) -> float:
+    """Wall seconds for stock ``nbgrader autograde`` with the class split into *slices* concurrent processes."""
+    stock_course(classdir, course)
+    students = sorted(p.name for p in classdir.iterdir())
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+    commands = []
+    for index in range(slices):
+        others = [s for i, s in enumerate(students) if i % slices != index]
+        exclude = [f"--CourseDirectory.student_id_exclude={','.join(others)}"] if others else []
+        commands.append([str(BIN / "nbgrader"), "autograde", ASSIGNMENT, *exclude])
+    start = time.perf_counter()
+    running = [subprocess.Popen(c, cwd=course, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
+    codes = [p.wait() for p in running]
+    seconds = time.perf_counter() - start
+    graded = len(list((course / "autograded").glob(f"*/{ASSIGNMENT}/{NOTEBOOK}.ipynb")))
+    if graded != len(students):
+        print(f"  (stock, {slices} process(es): only {graded} of {len(students)} autograded; exit codes {codes})")
+    return seconds
+
+
+def import_seconds(code: str, repeats: int = 3) -> float:
+    return statistics.median(timed([sys.executable, "-c", code], REPO_ROOT)[0] for _ in range(repeats))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--skip-stock", action="store_true", help="do not time stock nbgrader (the slowest part)")
+    args = parser.parse_args(argv)
+    cores = len(os.sched_getaffinity(0))
+    n = args.students
+
+    plain = import_seconds("import nbformat")
+    fixed = import_seconds("import autograder.startup, nbformat")
+    print(f"import nbformat in a fresh interpreter: {plain:.2f} s stock, {fixed:.2f} s with autograder.startup")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        paths = make_class(root, n)
+        classdir = root / "class"
+        print(f"class: {n} submissions ({', '.join(KINDS)} in turn); {cores} cores")
+        rows = []
+        for label, seconds in (
+            ("floor: nbclient, 1 process", floor(paths, 1)),
+            (f"floor: nbclient, {cores} processes", floor(paths, cores)),
+            ("autograder --jobs 1", autograder(classdir, root / "out1", 1)),
+            (f"autograder --jobs {cores}", autograder(classdir, root / f"out{cores}", cores)),
+        ):
+            rows.append((label, seconds))
+            print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission")
+        if not args.skip_stock:
+            for slices in (1, cores):
+                label = f"stock nbgrader autograde, {slices} process(es)"
+                seconds = stock(classdir, root / f"stock{slices}", slices)
+                rows.append((label, seconds))
+                print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission")
+        table = dict(rows)
+        one, many = table["autograder --jobs 1"], table[f"autograder --jobs {cores}"]
+        print(f"autograder vs floor, one core: {one / table['floor: nbclient, 1 process']:.2f}x;"
+              f" on {cores} cores: {many / table[f'floor: nbclient, {cores} processes']:.2f}x")
+        print(f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)")
+        if not args.skip_stock:
+            print(f"stock nbgrader vs autograder, one core: {table['stock nbgrader autograde, 1 process(es)'] / one:.2f}x slower")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
