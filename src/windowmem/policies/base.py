@@ -65,6 +65,14 @@ class WindowPolicy(ABC):
         """What the memory stores after *added* is saved (only called when ``trims_on_write``)."""
         return (*stored, *added)
 
+    def tail_needed(self) -> int | None:
+        """How many of the newest stored messages ``load`` can return; None if it may need them all.
+
+        Reading or keeping only this tail gives the same window as keeping everything,
+        which is what lets a store or a session stay proportional to the window.
+        """
+        return None
+
     def window(self, messages: Iterable[Message]) -> tuple[Message, ...]:
         """What the memory returns after *messages* were added to it one at a time."""
         memory = Memory(self)
@@ -77,29 +85,44 @@ class Memory:
     """One session's buffer under a policy: add messages, load the window.
 
     Load-windowed policies append in O(1) and load in O(window); write-windowed
-    policies keep at most about a window's worth of messages.
+    policies keep at most about a window's worth of messages. By default the memory
+    keeps every message, as n8n and LangChain do; ``keep_all=False`` keeps only the tail
+    the policy can ever load (:meth:`WindowPolicy.tail_needed`), so a long session holds
+    O(window) messages and loads exactly the same windows.
 
     >>> from windowmem.policies.n8n import N8nSimpleMemory
     >>> from windowmem.messages import user, assistant
     >>> memory = Memory(N8nSimpleMemory(1))
     >>> memory.add(user("a"), assistant("b"), user("c"), assistant("d"))
-    >>> [m.content for m in memory.load()]
-    ['c', 'd']
+    >>> [m.content for m in memory.load()], len(memory)
+    (['c', 'd'], 4)
+    >>> lean = Memory(N8nSimpleMemory(1), keep_all=False)
+    >>> for i in range(1000):
+    ...     lean.add(user(str(i)))
+    >>> [m.content for m in lean.load()], len(lean) < 25
+    (['998', '999'], True)
     """
 
-    __slots__ = ("policy", "_stored")
+    __slots__ = ("policy", "_stored", "_keep")
 
-    def __init__(self, policy: WindowPolicy) -> None:
+    def __init__(self, policy: WindowPolicy, *, keep_all: bool = True) -> None:
         self.policy = policy
         self._stored: list[Message] | tuple[Message, ...] = () if policy.trims_on_write else []
+        # None keeps everything; n keeps at least the newest n, trimming in amortised O(1).
+        self._keep = None if keep_all or policy.trims_on_write else policy.tail_needed()
 
     def add(self, *messages: Message) -> None:
         """Save *messages* as one write (one ``add`` call in Spring AI terms)."""
         if self.policy.trims_on_write:
             self._stored = self.policy.write(self._stored, messages)
-        else:
-            assert isinstance(self._stored, list)
-            self._stored.extend(messages)
+            return
+        stored = self._stored
+        assert isinstance(stored, list)
+        stored.extend(messages)
+        keep = self._keep
+        # Trim only when twice the tail has piled up, so each message is moved at most once.
+        if keep is not None and len(stored) > 2 * keep + 16:
+            del stored[: len(stored) - keep]
 
     def load(self) -> tuple[Message, ...]:
         """The window the model would receive from this memory now."""

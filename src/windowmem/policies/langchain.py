@@ -63,6 +63,12 @@ class LangChainJsBufferWindow(WindowPolicy):
         if isinstance(size, bool) or not isinstance(size, (int, float)) or not math.isfinite(size):
             raise PolicyError(f"{self.name}: k must be a finite number, got {size!r}")
 
+    def tail_needed(self) -> int | None:
+        # slice(-2k) keeps the last trunc(2k) for a positive whole count; 0 keeps
+        # everything and a positive start (k < 0) drops from the front: both need all.
+        keep = math.trunc(self.size * 2)
+        return keep if keep > 0 else None
+
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         return tuple(stored[js_slice_start(len(stored), -self.size * 2) :])
 
@@ -88,6 +94,9 @@ class LangChainPyBufferWindow(WindowPolicy):
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name, allow_negative=True)
+
+    def tail_needed(self) -> int | None:
+        return 2 * self.size if self.size > 0 else 0
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         if self.size <= 0:

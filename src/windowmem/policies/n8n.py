@@ -38,6 +38,9 @@ class N8nSimpleMemory(WindowPolicy):
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name)
 
+    def tail_needed(self) -> int | None:
+        return 2 * self.size if self.size > 0 else None
+
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         if self.size == 0:
             return tuple(stored)

@@ -43,5 +43,8 @@ class TensorifyWindowMemory(WindowPolicy):
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name, allow_zero=False)
 
+    def tail_needed(self) -> int | None:
+        return self.size
+
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         return tuple(stored[-self.size :])
