@@ -21,6 +21,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,8 +133,13 @@ def copy_notebooks(source: Path, destination: Path) -> Path:
 
 
 def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
-    """Open *relative_path* in JupyterLab and wait until its kernel is idle."""
-    page.goto(f"{server.url}/lab/tree/{relative_path}")
+    """Open *relative_path* alone in a fresh JupyterLab workspace and wait until its kernel is idle.
+
+    A new workspace per call keeps notebooks opened by earlier tests out of this page
+    (JupyterLab would otherwise restore them as tabs beside this one).
+    """
+    workspace = f"test-{uuid.uuid4().hex[:12]}"
+    page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relative_path}")
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=timeout_s * 1000)
     wait_for_kernel_idle(page, timeout_s)
 

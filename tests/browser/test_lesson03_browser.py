@@ -67,6 +67,14 @@ def test_lesson3_explorer_follows_its_sliders(lab_server, page):
     assert ANCHOR_FACTS["marta"] in explorer.inner_text()
     screenshot(page, "lesson03-explorer-window0-turn3")
 
+    # The long generated chat, at the far end of both sliders.
+    page.locator(".wm-conversation select").select_option(label="support_500")
+    type_slider_value(page, "wm-window", 50)
+    type_slider_value(page, "wm-turn-slider", 500)
+    wait_for_view(page, 50, 500)
+    assert explorer_readout(page)[0] == turn_runs(visible_turns(50, 500))
+    screenshot(page, "lesson03-explorer-window50-turn500")
+
 
 def test_lesson3_explorer_reads_a_typed_conversation(lab_server, page):
     """Choosing "your own" and typing lines replaces the conversation and resizes the turn slider."""

@@ -242,7 +242,7 @@ def _messages_html(view: ExplorerView) -> str:
         )
     return (
         '<div class="wm-messages" style="max-height:400px;overflow:auto;border:1px solid #d0d7de;border-radius:6px">'
-        f'<table style="border-collapse:collapse;width:100%;margin:0;font-size:13px">{"".join(rows)}</table></div>'
+        f'<table style="border-collapse:collapse;table-layout:auto;width:100%;margin:0;font-size:13px">{"".join(rows)}</table></div>'
     )
 
 
