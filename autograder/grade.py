@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ def grade_class(
 
     course = build_course(repo_root, assignment, out, settings)
     students = find_class(submissions, assignment, course.expected)
+    if not students:
+        raise GradingSetupError(f"no student folders in {submissions}; expected <student_id>/{assignment}/*.ipynb inside it")
     rows: list[GradeRow] = []
     maxima = max_scores(db_url(course.gradebook), assignment)
     (out / "logs").mkdir(exist_ok=True)
@@ -123,7 +126,7 @@ def _collect(course: Course, student: StudentSubmission, done: Finished, maxima:
         if score.manual:
             tests += f"; to grade by hand: {', '.join(score.manual)}"
         feedback = result.get("feedback") or {}
-        no_feedback = "" if feedback.get("success") else f"feedback not generated: {_last_line(feedback.get('error') or feedback.get('log'))}"
+        no_feedback = "" if feedback.get("success") else f"feedback not generated: {_error_message(feedback.get('error') or feedback.get('log'))}"
         detail = _join(happened, f"{score.score:g}/{score.max_score:g} points; {tests}", nb.detail, no_feedback)
         rows.append(GradeRow(sid, aid, nb.notebook, score.score, score.max_score, status, detail, score.cells))
     shutil.rmtree(job.work_root, ignore_errors=True)
@@ -138,10 +141,10 @@ def _failure(done: Finished, result: dict | None, settings: Settings, course: Co
     if result is None:
         return "error", f"the grading worker died (exit code {done.exitcode}) before reporting; see logs/"
     if result.get("crash"):
-        return "error", f"the grading worker crashed: {_last_line(result['crash'])}"
+        return "error", f"the grading worker crashed: {_error_message(result['crash'])}; see logs/"
     autograde = result.get("autograde") or {}
     if not autograde.get("success"):
-        return "error", f"nbgrader autograde failed: {_last_line(autograde.get('error') or autograde.get('log'))}"
+        return "error", f"nbgrader could not autograde it: {_error_message(autograde.get('error') or autograde.get('log'))}; see logs/"
     return None
 
 
@@ -185,12 +188,23 @@ def _save_log(result: dict | None, path: Path, worker_output: Path) -> None:
     path.write_text("\n".join(parts) or "no result from the worker\n")
 
 
-def _last_line(text: str | None) -> str:
-    """The most telling line of an nbgrader log: its last error, else its last line."""
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    errors = [line for line in lines if "Error" in line or "error" in line or "Exception" in line]
-    chosen = (errors or lines or ["no message"])[-1]
-    return chosen[:300]
+def _error_message(text: str | None) -> str:
+    """The last exception an nbgrader log or traceback reports, with its message, on one line.
+
+    >>> _error_message("[ERROR] oops\\nTraceback ...\\nnbgrader.x.NbGraderException: Notebooks use\\na newer format\\n\\n[ERROR] see log")
+    'NbGraderException: Notebooks use a newer format'
+    """
+    lines = (text or "").splitlines()
+    starts = [i for i, line in enumerate(lines) if re.match(r"^[\w.]+(Error|Exception|Exit|Interrupt): ", line)]
+    if not starts:
+        meaningful = [line.strip() for line in lines if line.strip()]
+        return (meaningful or ["no message"])[-1][:300]
+    message = []
+    for line in lines[starts[-1]:]:
+        if not line.strip() or line.startswith("["):
+            break
+        message.append(line.strip())
+    return re.sub(r"^[\w.]*\.(?=\w+(Error|Exception|Exit|Interrupt): )", "", " ".join(message))[:300]
 
 
 def _join(*parts: str) -> str:

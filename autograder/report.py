@@ -66,7 +66,8 @@ def save_histogram(frame: pd.DataFrame, path: Path) -> None:
 
     scored = frame.dropna(subset=["score"])
     totals = scored.groupby("student_id")[["score", "max_score"]].sum()
-    maximum = float(frame.groupby("student_id")["max_score"].sum().max() or 1.0)
+    maximum = float(frame.groupby("student_id")["max_score"].sum().max())
+    maximum = maximum if maximum > 0 else 1.0  # also catches NaN: nothing to plot
     figure, axes = plt.subplots(figsize=(6, 3.5), dpi=100)
     axes.hist(totals["score"], bins=min(20, max(5, int(maximum))), range=(0, maximum), color="#4477aa", edgecolor="white")
     unscored = frame.loc[frame["score"].isna(), "student_id"].nunique()

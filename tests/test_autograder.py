@@ -137,6 +137,12 @@ def test_unreadable_notebooks_are_malformed_not_zero(graded_class, student, says
     assert says in result.detail
 
 
+def test_a_notebook_nbgrader_refuses_is_an_error_with_its_reason(graded_class):
+    result = row(graded_class, "future_metadata")
+    assert result.status == "error" and pd.isna(result.score)
+    assert "newer version of the nbgrader metadata format" in result.detail
+
+
 def test_nothing_handed_in_is_missing(graded_class):
     result = row(graded_class, "nothing_handed_in")
     assert result.status == "missing" and pd.isna(result.score) and "no window_buffer.ipynb" in result.detail
