@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import random
+import shutil
+import subprocess
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +18,7 @@ from windowmem.session_keys import (
     PER_USER,
     SHARED,
     is_shared_key,
+    js_number_text,
     lookup,
     n8n_buffer_key,
     n8n_node_scope,
@@ -148,6 +154,29 @@ class TestN8nSessionId:
     def test_numbers_are_stringified_so_42_and_text_42_share(self, source: str) -> None:
         assert n8n_session_id(42, source) == n8n_session_id("42", source) == "42"
 
+    @pytest.mark.parametrize(
+        "number, javascript",
+        [  # what String(x) prints in JavaScript (ECMAScript Number::toString)
+            (7.0, "7"),
+            (-2.0, "-2"),
+            (-0.0, "0"),
+            (123.456, "123.456"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (0.00001, "0.00001"),
+            (0.000001, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.5e-10, "1.5e-10"),
+            (1e16, "10000000000000000"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e300, "1.5e+300"),
+            (2.0**53, "9007199254740992"),
+        ],
+    )
+    def test_floats_are_written_as_javascript_writes_them(self, number: float, javascript: str) -> None:
+        assert js_number_text(number) == javascript
+        assert n8n_session_id(number) == javascript
+
     def test_number_text_follows_javascript(self) -> None:
         assert n8n_session_id(7.0) == "7"
         assert n8n_session_id(2.5) == "2.5"
@@ -201,3 +230,32 @@ class TestN8nBufferKey:
     def test_bad_parts_are_refused(self, workflow: object, session: object) -> None:
         with pytest.raises(SessionKeyError):
             n8n_buffer_key(workflow, session)  # type: ignore[arg-type]
+
+
+# --- against JavaScript itself, where Node.js is installed --------------------------------
+
+NODE = shutil.which("node")
+#: The one seed for the random numbers and names sent to Node.
+DIFFERENTIAL_SEED = 20261130
+
+
+@pytest.mark.skipif(NODE is None, reason="Node.js is not installed: the JavaScript cross-check needs `node`")
+def test_numbers_and_node_names_match_javascript() -> None:
+    rng = random.Random(DIFFERENTIAL_SEED)
+    numbers = [rng.uniform(-1, 1) * 10 ** rng.randint(-12, 25) for _ in range(400)]
+    numbers += [float(rng.randint(-10**6, 10**6)) for _ in range(50)] + [1e21, 1e-7, 0.000001, 5e-324]
+    alphabet = "aZ09_- #()ñé中🧠\t.:/"
+    names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(200)]
+    script = (
+        "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify({numbers: input.numbers.map(String),"
+        " names: input.names.map(n => n.replace(/[^A-Za-z0-9_-]/g, '_'))}));"
+    )
+    result = subprocess.run(
+        [NODE, "-e", script],
+        input=json.dumps({"numbers": numbers, "names": names}),
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    javascript = json.loads(result.stdout)
+    assert [js_number_text(x) for x in numbers] == javascript["numbers"]
+    assert [n8n_safe_name(n) for n in names] == javascript["names"]

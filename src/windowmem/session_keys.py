@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
 
@@ -126,13 +127,42 @@ def key_text(value: Any, *, what: str) -> str:
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             raise SessionKeyError(f"{what} is {value!r}, which cannot name a session: pass an id")
-        return str(int(value)) if value.is_integer() and abs(value) < 1e21 else repr(value)
+        return js_number_text(value)
     if value is None:
         raise SessionKeyError(f"{what} is null: pass the id of the user or thread, not null")
     raise SessionKeyError(
         f"{what} is a {type(value).__name__}, not text or a number: pass one id field "
         "(for example body.user_id), not a whole object or list"
     )
+
+
+def js_number_text(number: float) -> str:
+    """*number* as JavaScript's ``String(number)`` writes it (ECMAScript Number::toString).
+
+    Both languages print the shortest digits that read back as the same float; they
+    differ in where they switch to exponent notation and how they write the exponent.
+
+    >>> [js_number_text(x) for x in (7.0, 0.00001, 1e-7, 1e21, 2.5e-3)]
+    ['7', '0.00001', '1e-7', '1e+21', '0.0025']
+    """
+    if number == 0:
+        return "0"  # JavaScript prints -0 as "0" too
+    sign = "-" if number < 0 else ""
+    shortest = Decimal(repr(abs(number))).normalize()
+    digits = "".join(map(str, shortest.as_tuple().digits))
+    k = len(digits)
+    n = k + shortest.as_tuple().exponent  # the decimal point sits after n digits
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = f"{digits[:n]}.{digits[n:]}"
+    elif -6 < n <= 0:
+        text = "0." + "0" * -n + digits
+    else:
+        exponent = n - 1
+        mantissa = digits if k == 1 else f"{digits[0]}.{digits[1:]}"
+        text = f"{mantissa}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
+    return sign + text
 
 
 def render_key(template: str, request: Mapping[str, Any]) -> str:
