@@ -19,7 +19,8 @@ NOTEBOOK = "06_token_budget_and_context_drift.ipynb"
 def wait_for_view(page, budget: int, choice: str, step: int):
     """The live explorer's pane once it shows *budget*, *choice* and *step* (the kernel answered)."""
     pane = page.locator(f'.wm-budget-output .wm-budget[data-budget="{budget}"][data-step="{step}"][data-choice="{choice}"]')
-    pane.wait_for(timeout=20_000)
+    # Generous: on a loaded CI machine the kernel may take a while to answer a slider.
+    pane.wait_for(timeout=60_000)
     return pane
 
 

@@ -200,8 +200,8 @@ STYLE = """
 .wm-dot.wm-held{background:#2da44e;color:#fff}.wm-dot.wm-gone{background:#eaeef2;color:#8c959f}
 .wm-items{max-height:320px;overflow:auto;border:1px solid #d0d7de;border-radius:6px}
 .wm-items table{border-collapse:collapse;width:100%}
-.wm-items td,.wm-items th{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}
-.wm-items td.wm-num{text-align:right;font-variant-numeric:tabular-nums}
+.wm-budget .wm-items table td,.wm-budget .wm-items table th{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}
+.wm-budget .wm-items table td.wm-num{text-align:right;font-variant-numeric:tabular-nums}
 </style>
 """
 
@@ -239,7 +239,7 @@ def _figures_html(view: BudgetView) -> str:
         f'<div class="wm-figure">input bill so far<b class="wm-running-bill">{view.input_tokens:,}</b>'
         f'{view.calls} call(s), {view.reads} read(s), {view.compactions} compaction(s)</div>'
         f'<div class="wm-figure">whole task<b class="wm-final-bill">{view.final_input_tokens:,}</b>'
-        f"input tokens; {view.final_answered} of {view.task_size} answered at the end</div>"
+        f"{view.final_answered} of {view.task_size} answered at the end</div>"
         "</div>"
     )
 
