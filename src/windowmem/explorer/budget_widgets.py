@@ -10,10 +10,10 @@ browser tests.
 from __future__ import annotations
 
 import ipywidgets as widgets
-from IPython.display import HTML, display
 
 from windowmem.budget import Corpus, Prepared
 from windowmem.explorer.budget_view import CHOICES, RunCache, budget_view, render_budget_html
+from windowmem.explorer.live import show_live, snapshot
 
 #: The budget slider's range and notch, in tokens.
 BUDGET_MIN, BUDGET_MAX, BUDGET_STEP = 200, 3200, 50
@@ -71,17 +71,8 @@ class BudgetExplorer:
 
     def snapshot_html(self) -> str:
         """The current view as static HTML, captioned for readers with no running kernel."""
-        caption = (
-            "<p><i>Static snapshot of the explorer's starting view, for reading without a running "
-            "kernel; run the notebook to move the sliders.</i></p>"
-        )
-        return caption + self.current_html()
+        return snapshot(self.current_html())
 
     def show(self) -> None:
         """Display the static snapshot, then the live explorer."""
-        display(HTML(self.snapshot_html()))
-        bundle = self.box._repr_mimebundle_()
-        # The widget's default text form repeats every child's state; one line serves a
-        # reader without a kernel better (the snapshot above carries the content).
-        bundle["text/plain"] = "Token-budget explorer (live: needs a running kernel)"
-        display(bundle, raw=True)
+        show_live(self.box, self.current_html(), "Token-budget explorer (live: needs a running kernel)")

@@ -1,0 +1,33 @@
+"""Showing an explorer in a notebook: a static snapshot first, then the live widgets.
+
+A notebook's stored outputs are read by people with no running kernel (on GitHub, in a
+course site): for them the snapshot carries the content, and the live widgets' text form
+is one line instead of every child's state.
+"""
+
+from __future__ import annotations
+
+from IPython.display import HTML, display
+
+#: The caption above every snapshot, so nobody mistakes it for the live explorer.
+SNAPSHOT_CAPTION = (
+    "<p><i>Static snapshot of the explorer's starting view, for reading without a running "
+    "kernel; run the notebook to move the sliders.</i></p>"
+)
+
+
+def snapshot(current_html: str) -> str:
+    """*current_html* captioned as a static snapshot.
+
+    >>> snapshot("<b>view</b>").endswith("<b>view</b>")
+    True
+    """
+    return SNAPSHOT_CAPTION + current_html
+
+
+def show_live(box, current_html: str, label: str) -> None:
+    """Display the snapshot of *current_html*, then the live widget *box*, whose text form is *label*."""
+    display(HTML(snapshot(current_html)))
+    bundle = box._repr_mimebundle_()
+    bundle["text/plain"] = label
+    display(bundle, raw=True)
