@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import sys
@@ -82,6 +83,8 @@ def grade_class(
         run_all(queue, jobs or default_jobs(), lambda job: settings.wall_clock(course.code_cells), finished)
     finally:
         bar.close()
+    with contextlib.suppress(OSError):  # empty once every worker's folder has been collected
+        (out / "work").rmdir()
     return ClassResult(tuple(rows), out, write_reports(rows, out))
 
 

@@ -76,9 +76,10 @@ class GuardedExecute(Execute):
     Before the first cell it snapshots ``builtins`` and the guarded packages in the
     kernel (see :mod:`autograder.kernel_guard`); before each graded code cell it restores
     them and re-runs the imports of the locked setup cells, so the tests see the names
-    the instructor imported, not a student's replacements. A cell that outlives ``timeout`` is interrupted as usual; if the kernel ignores
-    the interrupt, it is killed and every later cell gets an error output (so it scores 0
-    instead of passing with no output). What happened is written to ``report_dir``.
+    the instructor imported, not a student's replacements. A cell that outlives
+    ``timeout`` is interrupted as usual; if the kernel ignores the interrupt, it is killed
+    and every later cell gets an error output (so it scores 0 instead of passing with no
+    output). What happened is written to ``report_dir``.
     """
 
     guarded_roots = List(Unicode(), ["windowmem"], help="Packages whose attributes are restored before tests").tag(config=True)
@@ -89,6 +90,7 @@ class GuardedExecute(Execute):
     def preprocess(self, nb, resources=None, km=None):
         self._guard_started = False
         self._stopped_by: str | None = None
+        self._running = "a cell"
         self.report: dict = {"timeouts": [], "kernel_killed": None, "kernel_died": None, "restored": []}
         self._workdir = (resources or {}).get("metadata", {}).get("path")
         prestarted = _take_prestarted(nb.metadata.get("kernelspec", {}).get("name", "python3")) if km is None else None
@@ -121,7 +123,7 @@ class GuardedExecute(Execute):
         return cell, resources
 
     async def _async_handle_timeout(self, timeout, cell=None):
-        label = getattr(self, "_running", None) or "a cell"
+        label = self._running
         self.report["timeouts"].append({"cell": label, "seconds": timeout})
         return await super()._async_handle_timeout(timeout, cell)
 
