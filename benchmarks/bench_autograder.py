@@ -12,8 +12,9 @@ start-up counts):
   another), and on every core as one stock process per slice of the class sharing the
   gradebook (what an instructor could script by hand).
 
-It also times ``import nbformat`` in a fresh interpreter with and without
-``autograder.startup`` (see that module). Usage::
+It also times the tools' start-up costs the autograder removes: ``import nbformat`` in a
+fresh interpreter with and without ``autograder.startup``, and creating a gradebook with
+nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
 
     .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock]
 """
@@ -129,6 +130,27 @@ def import_seconds(code: str, repeats: int = 3) -> float:
     return statistics.median(timed([sys.executable, "-c", code], REPO_ROOT)[0] for _ in range(repeats))
 
 
+NEW_GRADEBOOK = """
+import os, sys, tempfile, time
+from pathlib import Path
+import autograder
+os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
+import nbgrader.api
+from autograder.course import alembic_head
+if {in_process}:
+    nbgrader.api.get_alembic_version = alembic_head
+start = time.perf_counter()
+nbgrader.api.Gradebook("sqlite:///" + tempfile.mkdtemp() + "/gradebook.db").close()
+print(time.perf_counter() - start)
+"""
+
+
+def new_gradebook_seconds(in_process: bool) -> float:
+    """Seconds nbgrader takes to create a gradebook (it asks ``alembic heads`` in a subprocess)."""
+    code = NEW_GRADEBOOK.format(in_process=in_process)
+    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=40)
@@ -141,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     plain = import_seconds("import sys; sys.modules.pop('rfc3987_syntax', None); import nbformat")
     fixed = import_seconds("import autograder.startup, nbformat")
     print(f"import nbformat in a fresh interpreter: {plain:.2f} s stock, {fixed:.2f} s with autograder.startup", flush=True)
+
+    print(f"create a gradebook: {new_gradebook_seconds(False):.2f} s stock, "
+          f"{new_gradebook_seconds(True):.2f} s with the schema version read in-process", flush=True)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
