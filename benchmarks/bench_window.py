@@ -11,6 +11,7 @@ contender plays one agent session turn by turn: load the window, then store the 
 turn. Contenders:
 
 * windowmem ``Memory(N8nSimpleMemory(50))``: ``load()``, then ``add(user(q), assistant(a))``;
+  "window only" is ``Memory(..., keep_all=False)``, which keeps just the tail n8n can load;
   and the same with the messages built beforehand ("prebuilt"), to time store and load alone;
 * windowmem ``iter_turn_views``: the full replay, building each turn's sent array,
   visible/partial turns and token count;
@@ -103,12 +104,12 @@ def iterator_step(views: Iterator[object]) -> Callable[[int], object]:
 
 # --- the contenders ------------------------------------------------------------------
 
-def windowmem_memory(pairs: list[tuple[str, str]], window: int) -> Callable[[int], object]:
+def windowmem_memory(pairs: list[tuple[str, str]], window: int, keep_all: bool = True) -> Callable[[int], object]:
     from windowmem.messages import assistant, user
     from windowmem.policies.base import Memory
     from windowmem.policies.n8n import N8nSimpleMemory
 
-    memory = Memory(N8nSimpleMemory(window))
+    memory = Memory(N8nSimpleMemory(window), keep_all=keep_all)
 
     def step(i: int) -> object:
         loaded = memory.load()
@@ -260,6 +261,7 @@ def session_memory(pairs: list[tuple[str, str]], window: int) -> dict[str, tuple
     out = {}
     for name, build in (
         ("windowmem Memory", run_steps(lambda: windowmem_memory(pairs, window))),
+        ("windowmem Memory, window only", run_steps(lambda: windowmem_memory(pairs, window, keep_all=False))),
         ("windowmem replay", run_replay),
         ("LangChain window memory", run_steps(lambda: langchain_window(pairs, window))),
         ("LangChain trim_messages", run_trim_history),
@@ -304,6 +306,9 @@ def main() -> None:
     theirs = [m for q, a in pairs for m in (HumanMessage(q), AIMessage(a))]
     timings = {
         "windowmem Memory": best_of(lambda: windowmem_memory(pairs, args.window), turn_count),
+        "windowmem Memory, window only": best_of(
+            lambda: windowmem_memory(pairs, args.window, keep_all=False), turn_count
+        ),
         "LangChain window memory": best_of(lambda: langchain_window(pairs, args.window), turn_count),
         "windowmem Memory, prebuilt": best_of(lambda: windowmem_memory_prebuilt(ours, args.window), turn_count),
         "LangChain window, prebuilt": best_of(lambda: langchain_window_prebuilt(theirs, args.window), turn_count),
@@ -313,16 +318,16 @@ def main() -> None:
     per_call = trim_per_call(pairs, args.window, sizes)
     setup = replay_setup_seconds(ours)
 
-    print("ms per 1,000 turns               start    middle       end   whole run (s)")
+    print("ms per 1,000 turns                 start    middle       end   whole run (s)")
     for name, t in timings.items():
-        print(f"{name:<28} {ms(t['start'])} {ms(t['middle'])} {ms(t['end'])}   {t['total']:9.2f}")
+        print(f"{name:<30} {ms(t['start'])} {ms(t['middle'])} {ms(t['end'])}   {t['total']:9.2f}")
     # A block's middle turn is (a + z) / 2, when the history holds a + z messages.
     trim_blocks = {
         label: per_call[min(per_call, key=lambda size: abs(size - (a + z)))] * BLOCK
         for label, a, z in blocks(turn_count)
     }
     trim_total = extrapolated_trim_run(per_call, turn_count)
-    print(f"{'LangChain trim_messages *':<28} {ms(trim_blocks['start'])} {ms(trim_blocks['middle'])} "
+    print(f"{'LangChain trim_messages *':<30} {ms(trim_blocks['start'])} {ms(trim_blocks['middle'])} "
           f"{ms(trim_blocks['end'])}   {trim_total:9.2f}")
     print("\n* trim_messages was not run over the whole conversation: one call was timed "
           "(fastest of several) with a stored history of")
@@ -339,6 +344,7 @@ def main() -> None:
                 f"{a['total'] / b['total']:.1f}x over the run")
 
     print(ratio("LangChain window memory", "windowmem Memory") + "  (messages built from text on each turn)")
+    print(ratio("LangChain window memory", "windowmem Memory, window only") + "  (keeps only the loadable tail)")
     print(ratio("LangChain window, prebuilt", "windowmem Memory, prebuilt") + "  (store and load only)")
     print(ratio("LangChain window memory", "windowmem replay") + "  (replay also builds each turn's sent array)")
     base = timings["windowmem Memory"]
@@ -348,10 +354,12 @@ def main() -> None:
     print("memory held by one session at the end (tracemalloc)   held MB   peak MB")
     memory = session_memory(pairs, args.window)
     for name, (held, peak) in memory.items():
-        print(f"{name:<52} {held / 1e6:8.1f}  {peak / 1e6:8.1f}")
+        print(f"{name:<52} {held / 1e6:8.3f}  {peak / 1e6:8.3f}")
     ours, theirs = memory["windowmem Memory"][0], memory["LangChain window memory"][0]
     print(f"LangChain window memory / windowmem Memory: {theirs / ours:.1f}x the memory")
-    print("(every contender stores all messages, as n8n and LangChain do; the texts themselves are")
+    lean = memory["windowmem Memory, window only"][0]
+    print(f"LangChain window memory / windowmem Memory, window only: {theirs / lean:.0f}x the memory")
+    print("(every contender but 'window only' stores all messages, as n8n and LangChain do; the texts are")
     print(" built before tracing and shared, so the figures are the cost of the session's objects)")
 
 
