@@ -3,17 +3,15 @@
 The class is built from release/ and source/ by tests/fixtures/make_submissions.py, and
 graded once per session with the real command (``python -m autograder grade ...``).
 Expected scores come from the source notebook's points, not from a previous run.
+Re-runs, zip input and the wall clock are in test_autograder_runs.py (so pytest-xdist's
+``--dist loadscope`` runs them beside this module).
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
-import os
 import re
-import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pandas as pd
@@ -23,25 +21,9 @@ from nbgrader_helpers import cell_text, graded_points, read_notebook
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
 import make_submissions  # noqa: E402
+from grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT, grade, tree_hashes  # noqa: E402
 
 pytestmark = pytest.mark.slow
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-ASSIGNMENT = "lesson03_window_buffer"
-NOTEBOOK = "window_buffer"
-#: Seconds a cell may run in these tests: above any honest cell on a loaded 2-core machine.
-CELL_TIMEOUT = 10
-
-
-def grade(submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
-    """Run the instructor's command from the repository root."""
-    command = [sys.executable, "-m", "autograder", "grade", ASSIGNMENT, "--submissions", str(submissions),
-               "--out", str(out), "--timeout", str(CELL_TIMEOUT), *extra]
-    return subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
-
-
-def tree_hashes(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def visible_text(path: Path) -> str:
@@ -208,63 +190,3 @@ def test_summary_per_question_and_histogram(graded_class, points):
 def test_nothing_is_written_into_the_repository(graded_class):
     for leftover in ("gradebook.db", "autograded", "feedback", "submitted"):
         assert not (REPO_ROOT / leftover).exists(), leftover
-
-
-def test_second_run_gives_the_same_grades(tmp_path):
-    submissions = some_students(tmp_path, "correct", "monkeypatch", "not_json", "wrong_name")
-    out = tmp_path / "out"
-    first = grade(submissions, out, "--no-progress")
-    grades_first = (out / "grades.csv").read_text()
-    second = grade(submissions, out, "--no-progress")
-    assert (first.returncode, second.returncode) == (1, 1), second.stderr[-2000:]
-    assert (out / "grades.csv").read_text() == grades_first
-
-
-def test_lms_zip_download(tmp_path, points):
-    make_submissions.make_class(tmp_path / "all", ASSIGNMENT)
-    archive = tmp_path / "download.zip"
-    with zipfile.ZipFile(archive, "w") as zipped:
-        for student in ("correct", "empty_file"):
-            for path in (tmp_path / "all" / student).rglob("*.ipynb"):
-                zipped.write(path, f"class-download/{path.relative_to(tmp_path / 'all')}")
-    out = tmp_path / "out"
-    run = grade(archive, out, "--no-progress")
-    grades = pd.read_csv(out / "grades.csv").set_index("student_id")
-    assert run.returncode == 1
-    assert (grades.loc["correct", "status"], grades.loc["correct", "score"]) == ("graded", sum(points.values()))
-    assert grades.loc["empty_file", "status"] == "malformed"
-
-
-def test_wall_clock_kills_worker_and_kernel(tmp_path):
-    submissions = some_students(tmp_path, "loop_ignores_interrupt")
-    out = tmp_path / "out"
-    # the cell limit is far away: only the per-student wall clock can stop this student
-    command = [sys.executable, "-m", "autograder", "grade", ASSIGNMENT, "--submissions", str(submissions), "--out", str(out),
-               "--timeout", "600", "--student-timeout", "20", "--no-progress"]
-    subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
-    result = pd.read_csv(out / "grades.csv").iloc[0]
-    assert result.status == "timed_out" and pd.isna(result.score)
-    assert "20 s limit" in result.detail
-    assert processes_working_in(out) == [], "the student's kernel outlived the run"
-
-
-def some_students(tmp_path: Path, *students: str) -> Path:
-    """A class folder holding only *students* of the fixture class."""
-    make_submissions.make_class(tmp_path / "all", ASSIGNMENT)
-    submissions = tmp_path / "class"
-    submissions.mkdir()
-    for student in students:
-        (tmp_path / "all" / student).rename(submissions / student)
-    return submissions
-
-
-def processes_working_in(folder: Path) -> list[int]:
-    """Processes whose current directory is inside *folder* (a kernel runs in the notebook's)."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")).is_relative_to(folder):
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found

@@ -1,0 +1,60 @@
+"""The autograder run again on the same output, on an LMS zip, and against a student who never stops."""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nbgrader_helpers import graded_points, read_notebook
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
+import make_submissions  # noqa: E402
+from grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, processes_working_in  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def points() -> dict[str, float]:
+    return graded_points(read_notebook(REPO_ROOT / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
+
+
+def test_second_run_gives_the_same_grades(tmp_path):
+    submissions = tmp_path / "class"
+    make_submissions.make_class(submissions, ASSIGNMENT, only=("correct", "monkeypatch", "not_json", "wrong_name"))
+    out = tmp_path / "out"
+    first = grade(submissions, out, "--no-progress")
+    grades_first = (out / "grades.csv").read_text()
+    second = grade(submissions, out, "--no-progress")
+    assert (first.returncode, second.returncode) == (1, 1), second.stderr[-2000:]
+    assert (out / "grades.csv").read_text() == grades_first
+
+
+def test_lms_zip_download(tmp_path, points):
+    make_submissions.make_class(tmp_path / "class", ASSIGNMENT, only=("correct", "empty_file"))
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in (tmp_path / "class").rglob("*.ipynb"):
+            zipped.write(path, f"class-download/{path.relative_to(tmp_path / 'class')}")
+    out = tmp_path / "out"
+    run = grade(archive, out, "--no-progress")
+    grades = pd.read_csv(out / "grades.csv").set_index("student_id")
+    assert run.returncode == 1
+    assert (grades.loc["correct", "status"], grades.loc["correct", "score"]) == ("graded", sum(points.values()))
+    assert grades.loc["empty_file", "status"] == "malformed"
+
+
+def test_wall_clock_kills_worker_and_kernel(tmp_path):
+    submissions = tmp_path / "class"
+    make_submissions.make_class(submissions, ASSIGNMENT, only=("loop_ignores_interrupt",))
+    out = tmp_path / "out"
+    # the cell limit is far away: only the per-student wall clock can stop this student
+    grade(submissions, out, "--student-timeout", "20", "--no-progress", timeout=600)
+    result = pd.read_csv(out / "grades.csv").iloc[0]
+    assert result.status == "timed_out" and pd.isna(result.score)
+    assert "20 s limit" in result.detail
+    assert processes_working_in(out) == [], "the student's kernel outlived the run"
