@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 
 ## course: set up, then open the course in JupyterLab (SQLite is the default store; no server needed)
 course: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=course 03_window_buffer_memory.ipynb
+	cd course && $(abspath $(BIN))/jupyter lab 03_window_buffer_memory.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
 
 ## release: regenerate the student versions in release/ from source/ (nbgrader)
 release: $(STAMP)
