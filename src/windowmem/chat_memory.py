@@ -25,7 +25,6 @@ How the two meet depends on when the policy cuts:
 
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
 from windowmem.messages import Message
@@ -36,32 +35,18 @@ from windowmem.storage.base import ChatMemoryRepository, check_conversation_id, 
 def tail_needed(policy: WindowPolicy) -> int | None:
     """How many of the newest stored messages *policy*'s load can return, or None if it may need all.
 
-    Reading only this tail gives the same window as reading everything. A policy may
-    say so itself with a ``tail_needed()`` method; otherwise the message-count windows
-    windowmem knows are answered here, and any other policy (token windows, unknown
-    ones) gets None: read everything, which is always correct.
+    Reading only this tail gives the same window as reading everything; each policy
+    knows its own (:meth:`~windowmem.policies.base.WindowPolicy.tail_needed`), and a
+    token window or an unknown policy says None: read everything, which is always correct.
 
     >>> from windowmem.policies import N8nSimpleMemory
     >>> tail_needed(N8nSimpleMemory(5)), tail_needed(N8nSimpleMemory(0))
     (10, None)
     """
-    own = getattr(policy, "tail_needed", None)
-    if callable(own):
-        bound = own()
-        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int) or bound < 0):
-            raise TypeError(f"{type(policy).__name__}.tail_needed() returned {bound!r}, not a count or None")
-        return bound
-    size = policy.size
-    if policy.name in ("n8n", "langchain-js"):
-        # JavaScript's messages.slice(-2k): a positive whole start keeps the last trunc(2k);
-        # 0 (k = 0, or |2k| < 1) keeps everything; a positive start (k < 0) drops from the front.
-        keep = math.trunc(size * 2)
-        return keep if keep > 0 else None
-    if policy.name == "langchain-py":
-        return 2 * size if size > 0 else 0
-    if policy.name == "tensorify":
-        return size
-    return None
+    bound = policy.tail_needed()
+    if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int) or bound < 0):
+        raise TypeError(f"{type(policy).__name__}.tail_needed() returned {bound!r}, not a count or None")
+    return bound
 
 
 class WindowedChatMemory:
