@@ -194,7 +194,7 @@ class TestWidgets:
         from windowmem.explorer.widgets import WindowExplorer
 
         return WindowExplorer({"marta": marta, "empanadas": load_example("empanadas")},
-                              start="marta", window=5, turn=7, fact="#6023")
+                              start="marta", window=5, turn=7, fact="#6023", facts=ANCHOR_FACTS)
 
     def test_starts_on_the_worked_example(self, explorer, marta):
         expected = ReplayCache(marta)
@@ -214,6 +214,7 @@ class TestWidgets:
         explorer.conversation.value = "empanadas"
         assert (explorer.turn.max, explorer.turn.value) == (5, 5)
         assert 'data-turn="5"' in explorer.output.value
+        assert explorer.fact.value == "Carlos Ruiz" and 'data-fact-visible="true"' in explorer.output.value
 
     def test_typed_conversation_and_its_errors(self, explorer):
         from windowmem.explorer.widgets import OWN

@@ -69,7 +69,10 @@ def test_lesson3_explorer_follows_its_sliders(lab_server, page):
 
     # The long generated chat, at the far end of both sliders.
     page.locator(".wm-conversation select").select_option(label="support_500")
+    # The turn slider's new range comes back from the kernel with the new view: wait for it.
+    page.locator(".wm-output .wm-explorer", has_text="support_500").wait_for(timeout=20_000)
     type_slider_value(page, "wm-window", 50)
+    wait_for_view(page, 50, 3)
     type_slider_value(page, "wm-turn-slider", 500)
     wait_for_view(page, 50, 500)
     assert explorer_readout(page)[0] == turn_runs(visible_turns(50, 500))

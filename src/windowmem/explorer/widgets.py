@@ -33,7 +33,8 @@ class WindowExplorer:
     """Sliders for Context Window Length and turn over a choice of *conversations*.
 
     *start*, *window*, *turn* and *fact* set what it shows first; *max_window* is the
-    window slider's top. :meth:`snapshot_html` is that first view as static HTML.
+    window slider's top. *facts* maps a conversation's name to the fact to follow when
+    the learner picks it. :meth:`snapshot_html` is the current view as static HTML.
     """
 
     def __init__(
@@ -46,11 +47,13 @@ class WindowExplorer:
         fact: str = "",
         max_window: int = 50,
         counter_name: str = "Qwen tokens",
+        facts: Mapping[str, str] | None = None,
     ) -> None:
         if start not in conversations:
             raise WindowMemError(f"start={start!r} is not one of the conversations: {', '.join(conversations)}")
         self._caches = {name: ReplayCache(c) for name, c in conversations.items()}
         self._own_cache: ReplayCache | None = None
+        self._facts = dict(facts or {})
         self.counter_name = counter_name
         first = self._caches[start].conversation
         self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation",
@@ -107,10 +110,13 @@ class WindowExplorer:
         except WindowMemError as exc:
             self.output.value = render_error(str(exc))
             return
-        # Changing the slider's range fires its own update; hold it so the view renders once.
-        with self.turn.hold_trait_notifications():
+        # Changing the slider's range and the fact fires their own updates; hold them so
+        # the view renders once.
+        with self.turn.hold_trait_notifications(), self.fact.hold_trait_notifications():
             self.turn.max = turns
             self.turn.value = min(self.turn.value, turns)
+            if self.conversation.value in self._facts:
+                self.fact.value = self._facts[self.conversation.value]
         self._refresh()
 
     def current_html(self) -> str:
