@@ -31,7 +31,7 @@ def ms(seconds: float) -> float:
 
 def update(cache: ReplayCache, window: int, turn: int, fact: str) -> str:
     """One widget event's pure work: the view at (window, turn) and its HTML."""
-    view = explorer_view(cache.conversation, cache.views(window), turn, fact, window=window)
+    view = explorer_view(cache, window, turn, fact)
     return render_html(view, "Qwen tokens")
 
 

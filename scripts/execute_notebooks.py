@@ -4,8 +4,10 @@ Usage: ``python scripts/execute_notebooks.py [course | NOTEBOOK.ipynb ...]``
 
 Each notebook runs top to bottom in a fresh kernel of this Python (its directory as the
 working directory), the same way nbval re-runs it in ``tests/test_notebooks.py``. Saved
-widget state (``metadata.widgets``) is dropped: it goes stale as soon as a kernel
-restarts and only bloats the diff. A notebook whose cell raises is left untouched and the
+widget state (``metadata.widgets``), widget model ids and per-cell execution timestamps
+are left out: the first two point at kernel objects that are gone once the kernel stops
+(JupyterLab hides a widget output whose model id is empty, instead of reporting a missing
+model), timestamps change on every run, and all of them only churn the diff. A notebook whose cell raises is left untouched and the
 script exits 1, naming it.
 """
 
@@ -36,11 +38,19 @@ def notebooks_in(targets: list[str]) -> list[Path]:
     return [p for p in found if ".ipynb_checkpoints" not in p.parts]
 
 
-def strip_widget_state(notebook) -> None:
-    """Drop saved ipywidgets state, which no kernel can reconnect to."""
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def strip_run_state(notebook) -> None:
+    """Drop saved widget state, widget model ids and execution timestamps: none is the lesson's content."""
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
         cell.metadata.pop("widgets", None)
+        cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view is not None:
+                view["model_id"] = ""
 
 
 def execute_in_place(path: Path) -> float:
@@ -54,10 +64,11 @@ def execute_in_place(path: Path) -> float:
         notebook,
         timeout=CELL_TIMEOUT_S,
         kernel_name="python3",
+        record_timing=False,
         resources={"metadata": {"path": str(path.parent.resolve())}},
     )
     client.execute()
-    strip_widget_state(notebook)
+    strip_run_state(notebook)
     nbformat.write(notebook, path)
     return time.perf_counter() - started
 

@@ -43,8 +43,7 @@ def marta() -> Conversation:
 
 
 def view_of(conversation, window, turn, fact="", counter=count_words):
-    cache = ReplayCache(conversation, counter)
-    return explorer_view(cache.conversation, cache.views(window), turn, fact, window=window)
+    return explorer_view(ReplayCache(conversation, counter), window, turn, fact)
 
 
 class TestWorkedExample:
@@ -145,7 +144,7 @@ class TestTurnRange:
 
     def test_conversation_without_turns_is_refused(self):
         with pytest.raises(WindowMemError, match="no turns"):
-            explorer_view([system("only a system message")], (), 1, window=5)
+            view_of([system("only a system message")], 5, 1)
 
 
 class TestTypedConversation:
@@ -197,8 +196,7 @@ class TestWidgets:
                               start="marta", window=5, turn=7, fact="#6023", facts=ANCHOR_FACTS)
 
     def test_starts_on_the_worked_example(self, explorer, marta):
-        expected = ReplayCache(marta)
-        view = explorer_view(marta, expected.views(5), 7, "#6023", window=5, title="marta")
+        view = explorer_view(ReplayCache(marta), 5, 7, "#6023", title="marta")
         assert explorer.output.value == render_html(view, "Qwen tokens")
         assert explorer.snapshot_html().endswith(explorer.output.value)
 

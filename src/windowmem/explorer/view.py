@@ -12,7 +12,7 @@ All the memory logic is :mod:`windowmem.replay`'s; this module only arranges it.
 
 >>> from windowmem.messages import user, assistant
 >>> chat = [m for t in range(1, 8) for m in (user(f"u{t} #6023" if t == 1 else f"u{t}"), assistant(f"a{t}"))]
->>> view = explorer_view(chat, ReplayCache(chat).views(5), turn=7, fact="#6023", window=5)
+>>> view = explorer_view(ReplayCache(chat), window=5, turn=7, fact="#6023")
 >>> view.visible, view.evicted, view.fact_visible, view.fact_turns
 ('2–6', '1', False, (1,))
 """
@@ -42,7 +42,8 @@ class ReplayCache:
     """A conversation's replays under n8n Simple Memory, one per window size, each computed once.
 
     Moving the turn slider then only indexes a replay; moving the window slider replays
-    the conversation once per new size.
+    the conversation once per new size. The conversation's turns, and the turn each of
+    its messages belongs to, are worked out once too.
 
     >>> from windowmem.messages import user, assistant
     >>> cache = ReplayCache([user("a"), assistant("b"), user("c")])
@@ -53,6 +54,10 @@ class ReplayCache:
     def __init__(self, conversation: Conversation | Sequence[Message], counter: TokenCounter | None = None) -> None:
         self.conversation = as_conversation(conversation)
         self.counter = counter if counter is not None else qwen_counter()
+        self.turns = self.conversation.interactions
+        # Memories hand back the very Message objects they were given, so identity finds
+        # a sent message's turn even when two turns say the same words.
+        self.turn_of = {id(m): t.number for t in self.turns for m in t.messages}
         self._views: dict[int, tuple[TurnView, ...]] = {}
 
     def views(self, window: int) -> tuple[TurnView, ...]:
@@ -121,27 +126,26 @@ def _status(number: int, turn: int, visible: set[int], partial: set[int]) -> str
 
 
 def explorer_view(
-    conversation: Conversation | Sequence[Message],
-    views: Sequence[TurnView],
+    replays: ReplayCache,
+    window: int,
     turn: int,
     fact: str = "",
     *,
-    window: int,
     title: str | None = None,
 ) -> ExplorerView:
-    """The explorer's view of *turn* (from 1), given *views*, the replay at Context Window Length *window*.
+    """The explorer's view of *turn* (from 1) at Context Window Length *window*.
 
     The running bill adds up the input tokens of every call from turn 1 to *turn*.
     *title* names the conversation (its own title by default).
     """
-    conversation = as_conversation(conversation)
+    views = replays.views(window)
     if not views:
         raise WindowMemError("the conversation has no turns: give it at least one user message")
     if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= len(views):
         raise WindowMemError(f"turn {turn!r} is out of range: pick a turn from 1 to {len(views)}")
     view = views[turn - 1]
     visible, partial = set(view.visible_turns), set(view.partial_turns)
-    turns = conversation.interactions
+    turns = replays.turns
     timeline = tuple(
         TimelineMark(
             t.number,
@@ -151,11 +155,8 @@ def explorer_view(
         for t in turns
     )
     needle = fact.strip()
-    # Memories hand back the very Message objects they were given, so identity finds each
-    # sent message's turn even when two turns say the same words.
-    owner = {id(m): t.number for t in turns for m in t.messages}
     return ExplorerView(
-        title=conversation.title if title is None else title,
+        title=replays.conversation.title if title is None else title,
         window=window,
         turn=turn,
         turn_count=len(views),
@@ -169,7 +170,7 @@ def explorer_view(
         fact=needle,
         fact_visible=fact_visible(view, needle) if needle else None,
         fact_turns=tuple(t.number for t in turns if needle and any(needle in m.content for m in t.messages)),
-        sent_turns=tuple(owner.get(id(m)) for m in view.sent),
+        sent_turns=tuple(replays.turn_of.get(id(m)) for m in view.sent),
     )
 
 
@@ -189,7 +190,7 @@ _STATUS_LABEL = {
 }
 _ROLE_COLOUR = {"system": "#8250df", "user": "#0969da", "assistant": "#1a7f37", "tool": "#9a6700"}
 _MARK = "display:inline-block;border-radius:4px;padding:1px 6px;min-width:14px;text-align:center;margin:0 3px 3px 0;"
-_COMPACT_MARK = "display:inline-block;width:9px;height:9px;margin:0 2px 2px 0;border-radius:2px;font-size:0;overflow:hidden;"
+_COMPACT_MARK = "display:inline-block;width:9px;height:9px;margin:1px;font-size:0;"
 _SECTION = "margin:12px 0 4px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#57606a"
 _FIGURE = "display:inline-block;vertical-align:top;border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;margin:0 8px 8px 0;min-width:150px"
 _NUMBER = "display:block;font-size:18px;font-weight:600"
@@ -210,10 +211,14 @@ def _section(title: str) -> str:
 
 
 def _timeline_html(view: ExplorerView) -> str:
-    mark_style = _COMPACT_MARK if view.turn_count > LABELLED_TIMELINE_TURNS else _MARK
+    # A long conversation's timeline is hundreds of marks, resent on every update: keep
+    # each one short (no preview on hover, a terse style).
+    compact = view.turn_count > LABELLED_TIMELINE_TURNS
+    mark_style = _COMPACT_MARK if compact else _MARK
     marks = " ".join(
         f'<span class="wm-turn wm-{m.status}" style="{mark_style}{_STATUS_STYLE[m.status]}" '
-        f'title="turn {m.number} ({_STATUS_LABEL[m.status]}): {html.escape(m.preview)}">{m.number}</span>'
+        f'title="turn {m.number} ({_STATUS_LABEL[m.status]}){"" if compact else ": " + html.escape(m.preview)}">'
+        f"{m.number}</span>"
         for m in view.timeline
     )
     key = " &middot; ".join(

@@ -122,9 +122,7 @@ class WindowExplorer:
     def current_html(self) -> str:
         """The HTML of what the controls select now (an error pane for bad input)."""
         try:
-            cache = self._cache()
-            view = explorer_view(cache.conversation, cache.views(self.window.value), self.turn.value,
-                                 self.fact.value, window=self.window.value,
+            view = explorer_view(self._cache(), self.window.value, self.turn.value, self.fact.value,
                                  title=self.conversation.value)
         except WindowMemError as exc:
             return render_error(str(exc))
