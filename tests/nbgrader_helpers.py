@@ -18,6 +18,7 @@ import copy
 import fcntl
 import importlib.util
 import json
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -29,6 +30,17 @@ from typing import Any, Callable, Iterator
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 Notebook = dict[str, Any]
+
+SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+
+#: A part's heading in an assignment notebook, e.g. ``## Part A: ... (12 points)``.
+PART_HEADING = re.compile(r"^## (Part [A-Z]).*\((\d+) points\)", re.M)
+
+
+def assignment_notebooks() -> list[tuple[str, str]]:
+    """Every (assignment, notebook file name) under ``source/``, sorted."""
+    return sorted((nb.parent.name, nb.name) for nb in (REPO_ROOT / "source").glob("*/*.ipynb"))
 
 
 @lru_cache(maxsize=1)
@@ -84,6 +96,23 @@ def graded_points(nb: Notebook, *, autograded_only: bool = True) -> dict[str, fl
             continue  # a graded answer cell is graded by hand
         out[meta["grade_id"]] = float(meta.get("points", 0))
     return out
+
+
+def part_points(nb: Notebook) -> dict[str, tuple[int, float]]:
+    """Per part heading, in order: the points it states and the points of the graded cells under it."""
+    points = graded_points(nb, autograded_only=False)
+    parts: dict[str, tuple[int, float]] = {}
+    current = None
+    for cell in nb["cells"]:
+        heading = PART_HEADING.search(cell_text(cell)) if cell["cell_type"] == "markdown" else None
+        if heading:
+            current = heading.group(1)
+            parts[current] = (int(heading.group(2)), 0.0)
+        grade_id = nbgrader_meta(cell).get("grade_id")
+        if current and grade_id in points:
+            stated, total = parts[current]
+            parts[current] = (stated, total + points[grade_id])
+    return parts
 
 
 def with_cell_source(nb: Notebook, grade_id: str, source: str) -> Notebook:
@@ -185,6 +214,78 @@ class GradingCourse:
     def autograded_notebook(self, student: str, name: str | None = None) -> Notebook:
         """The executed notebook nbgrader graded for *student*."""
         return read_notebook(self.root / "autograded" / student / self.assignment / (name or self._only_notebook()))
+
+
+#: A student who gets something wrong: (answer cell they edit, its new source, cells that must score 0).
+Mutant = tuple[str, str, set[str]]
+
+
+def grade_everyone(workdir: Path, assignment: str, mutants: dict[str, Mutant]) -> GradingCourse:
+    """Autograde, in a course under *workdir*: the instructor solution, the untouched release, each mutant."""
+    course = GradingCourse.create(workdir, assignment)
+    source = course.source_notebook()
+    course.submit("solution", source)
+    course.submit("untouched", course.release_notebook())
+    for student, (grade_id, answer, _) in mutants.items():
+        course.submit(student, with_cell_source(source, grade_id, answer.strip("\n")))
+    for student in ("solution", "untouched", *mutants):
+        course.autograde(student)
+    return course
+
+
+def graded_once(request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]) -> GradingCourse:
+    """The course :func:`grade_everyone` makes for *assignment*, built once per test run (see :func:`built_once`)."""
+    workdir = built_once(request, tmp_path_factory, f"{assignment}-graded", lambda folder: grade_everyone(folder, assignment, mutants))
+    return GradingCourse(workdir / "course", assignment)
+
+
+def always_equal_cheat(function_source: str) -> str:
+    """An answer cell that cheats: *function_source* returns a list equal to anything, and type checks pass."""
+    return (
+        '''
+class SameAsAnything(list):
+    """A list that claims to equal whatever it is compared with."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = None
+
+
+'''
+        + function_source.strip("\n")
+        + '''
+
+
+# and hide it from type checks in every later cell
+type = lambda obj, *rest: list  # noqa: E731
+isinstance = lambda obj, cls: True  # noqa: E731
+'''
+    )
+
+
+def error_outputs(cell: dict[str, Any]) -> list[dict[str, Any]]:
+    """The error outputs of an executed code cell."""
+    return [output for output in cell.get("outputs", []) if output["output_type"] == "error"]
+
+
+def check_scores_nothing(scores: dict[str, Score]) -> None:
+    """Raise AssertionError unless there are scores and every one of them is zero."""
+    if not scores or any(score.auto_score != 0 for score in scores.values()):
+        raise AssertionError(f"expected every cell to score 0: {scores}")
+
+
+def check_loses_exactly(scores: dict[str, Score], affected: set[str], student: str) -> None:
+    """Raise AssertionError unless the *affected* cells score 0 and every other cell scores full marks."""
+    zero = {k for k, s in scores.items() if s.auto_score == 0}
+    full = {k for k, s in scores.items() if s.auto_score == s.max_score}
+    if zero != affected:
+        raise AssertionError(f"{student}: lost {sorted(zero)}, expected to lose {sorted(affected)}")
+    if full != set(scores) - affected:
+        raise AssertionError(f"{student}: partial marks on {sorted(set(scores) - zero - full)}")
 
 
 def iter_files(folder: Path) -> Iterator[Path]:

@@ -1,4 +1,7 @@
-"""Lesson 3's nbgrader assignment: its structure, its release, and an nbgrader round trip.
+"""Lesson 3's nbgrader assignment: its grade contract, model answer, data and an nbgrader round trip.
+
+What every assignment must be (schema, test cells, parts, a clean and current release)
+is checked for this one too, in ``test_assignments.py``.
 
 The round trip grades, in one throwaway course, the instructor notebook (full marks),
 the untouched release (zero, without crashing) and students who make typical mistakes
@@ -9,23 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-from nbgrader_helpers import (
-    REPO_ROOT,
-    GradingCourse,
-    built_once,
-    cell_text,
-    cells_by_id,
-    graded_points,
-    iter_files,
-    nbgrader_meta,
-    read_notebook,
-    release_script,
-    with_cell_source,
-)
+from nbgrader_helpers import HIDDEN_MARKERS, REPO_ROOT, cell_text, cells_by_id, graded_points, nbgrader_meta, part_points, read_notebook
+from nbgrader_helpers import GradingCourse, graded_once  # the round trip
+from nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
 
 ASSIGNMENT = "lesson03_window_buffer"
 NOTEBOOK = "window_buffer.ipynb"
@@ -59,9 +51,6 @@ GRADE_CONTRACT = {
     "colleague_answer": 4,
 }
 
-SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
-HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
-
 #: Every Part A cell whose value comes from buffer_turns.
 BUFFER_TURNS_CELLS = {
     "test_buffer_turns_seed",
@@ -90,29 +79,12 @@ def buffer_turns(window: int, turn: int) -> list[int]:
     ),
     "always_equal": (
         "buffer_turns_answer",
-        '''
-class SameAsAnything(list):
-    """A list that claims to equal whatever it is compared with."""
-
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    __hash__ = None
-
-
+        always_equal_cheat('''
 def buffer_turns(window: int, turn: int) -> list[int]:
     if window < 0 or turn < 1:
         raise ValueError("bad window or turn")
     return SameAsAnything()
-
-
-# and hide it from type checks in every later cell
-type = lambda obj, *rest: list  # noqa: E731
-isinstance = lambda obj, cls: True  # noqa: E731
-''',
+'''),
         BUFFER_TURNS_CELLS,
     ),
     "float_window": (
@@ -161,93 +133,13 @@ def source_nb() -> dict:
     return read_notebook(SOURCE_DIR / NOTEBOOK)
 
 
-@pytest.fixture(scope="module")
-def release_nb() -> dict:
-    return read_notebook(RELEASE_DIR / NOTEBOOK)
-
-
 # ---------------------------------------------------------------- the source notebook
 
 
 def test_grade_ids_and_points_are_the_contract(source_nb):
     points = graded_points(source_nb, autograded_only=False)
     assert points == {k: float(v) for k, v in GRADE_CONTRACT.items()}
-
-
-def test_cells_follow_nbgrader_schema_3(source_nb):
-    assert source_nb["metadata"]["kernelspec"]["name"] == "python3"
-    ids = [nbgrader_meta(c)["grade_id"] for c in source_nb["cells"] if nbgrader_meta(c)]
-    assert len(ids) == len(set(ids)), "grade_ids must be unique"
-    for cell in source_nb["cells"]:
-        meta = nbgrader_meta(cell)
-        if not meta:
-            continue
-        assert meta["schema_version"] == 3 and meta["task"] is False
-        assert re.fullmatch(r"[a-z][a-z0-9_]*", meta["grade_id"]), meta["grade_id"]
-        if meta["grade"] and not meta["solution"]:  # a test cell
-            assert meta["locked"] and meta["points"] > 0, meta["grade_id"]
-        if meta["solution"]:
-            assert not meta["locked"], meta["grade_id"]
-        if not meta["grade"] and not meta["solution"]:
-            assert meta["locked"], f"{meta['grade_id']}: instructions and setup are locked"
-
-
-def test_every_test_cell_opens_with_a_docstring_and_hides_tests(source_nb):
-    for cell in source_nb["cells"]:
-        meta = nbgrader_meta(cell)
-        if cell["cell_type"] != "code" or not meta.get("grade"):
-            continue
-        first_line = cell_text(cell).splitlines()[0]
-        assert re.fullmatch(r'""".+"""', first_line), f"{meta['grade_id']}: start with a one-line docstring"
-        text = cell_text(cell)
-        assert all(marker in text for marker in HIDDEN_MARKERS), f"{meta['grade_id']} has no hidden tests"
-        visible = text.split(HIDDEN_MARKERS[0])[0]
-        assert re.search(r"\bassert\b|AssertionError", visible), f"{meta['grade_id']}: students should see at least one check"
-
-
-def test_answer_cells_hold_their_solution_between_markers(source_nb):
-    answers = [c for c in source_nb["cells"] if nbgrader_meta(c).get("solution")]
-    assert answers
-    for cell in answers:
-        if cell["cell_type"] == "code":
-            text = cell_text(cell)
-            begin, end = (text.index(m) for m in SOLUTION_MARKERS)
-            assert begin < end and text[begin:end].count("\n") > 1, nbgrader_meta(cell)["grade_id"]
-
-
-def test_a_self_check_cell_comes_before_each_group_of_tests(source_nb):
-    cells = source_nb["cells"]
-    for i, cell in enumerate(cells):
-        meta = nbgrader_meta(cell)
-        is_test = cell["cell_type"] == "code" and meta.get("grade")
-        previous_is_test = i > 0 and nbgrader_meta(cells[i - 1]).get("grade")
-        if is_test and not previous_is_test:
-            before = cells[i - 1]
-            assert before["cell_type"] == "code" and not nbgrader_meta(before), (
-                f"{meta['grade_id']}: put a visible, ungraded check cell before it"
-            )
-
-
-def test_part_headings_state_their_points(source_nb):
-    points = graded_points(source_nb, autograded_only=False)
-    parts: dict[str, tuple[int, float]] = {}
-    current = None
-    for cell in source_nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            heading = re.search(r"^## (Part [A-Z]).*\((\d+) points\)", cell_text(cell), re.M)
-            if heading:
-                current = heading.group(1)
-                parts[current] = (int(heading.group(2)), 0.0)
-        grade_id = nbgrader_meta(cell).get("grade_id")
-        if current and grade_id in points:
-            stated, total = parts[current]
-            parts[current] = (stated, total + points[grade_id])
-    assert set(parts) == {"Part A", "Part B", "Part C"}
-    for part, (stated, total) in parts.items():
-        assert stated == total, f"{part}'s heading says {stated} points, its cells add up to {total}"
-    intro = cell_text(source_nb["cells"][0])
-    for part, (stated, _) in parts.items():
-        assert f"{part} ({stated} points)" in intro, f"the introduction should give {part}'s points"
+    assert list(part_points(source_nb)) == ["Part A", "Part B", "Part C"]
 
 
 def test_model_answer_quotes_the_measured_figures(source_nb):
@@ -276,85 +168,18 @@ def test_model_answer_quotes_the_measured_figures(source_nb):
 # ---------------------------------------------------------------- the release
 
 
-def test_release_has_the_source_cells_in_order(source_nb, release_nb):
-    def ids(nb):
-        return [nbgrader_meta(c).get("grade_id") or c.get("id") for c in nb["cells"]]
-
-    assert ids(release_nb) == ids(source_nb)
-    released = cells_by_id(release_nb)
-    for grade_id, cell in cells_by_id(source_nb).items():
-        meta = nbgrader_meta(cell)
-        if meta["solution"] and cell["cell_type"] == "code":
-            assert "raise NotImplementedError()" in cell_text(released[grade_id])
-        if meta["solution"] and cell["cell_type"] == "markdown":
-            assert cell_text(released[grade_id]).strip() == "YOUR ANSWER HERE"
-
-
-def test_release_leaks_no_solution_no_hidden_test_and_no_widget_state(source_nb, release_nb):
-    for path in iter_files(RELEASE_DIR):
-        text = path.read_text(encoding="utf-8")
-        for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS"):
-            assert marker not in text, f"{path.name} contains {marker!r}"
-    assert "widgets" not in release_nb["metadata"]
-    released = cells_by_id(release_nb)
-    for grade_id, cell in cells_by_id(source_nb).items():
-        text = cell_text(cell)
-        secret = ""
-        for begin, end in (SOLUTION_MARKERS, HIDDEN_MARKERS):
-            if begin in text:
-                secret += text.split(begin, 1)[1].split(end, 1)[0]
-        if nbgrader_meta(cell)["solution"] and cell["cell_type"] == "markdown":
-            secret += text
-        public = text
-        for begin, end in (SOLUTION_MARKERS, HIDDEN_MARKERS):
-            if begin in public:
-                public = public.split(begin, 1)[0] + public.split(end, 1)[1]
-        if nbgrader_meta(cell)["solution"] and cell["cell_type"] == "markdown":
-            public = ""
-        student_sees = cell_text(released[grade_id])
-        for line in secret.splitlines():
-            line = line.strip()
-            # short lines such as `_turn += 1`, and lines students are shown anyway, prove nothing
-            if len(line) > 12 and line not in public:
-                assert line not in student_sees, f"{grade_id} leaks: {line}"
-    for cell in release_nb["cells"]:
-        assert "widgets" not in cell.get("metadata", {})
-        assert not cell.get("outputs"), "the release carries no outputs"
-
-
 def test_release_ships_the_conversation_unchanged():
     shipped = RELEASE_DIR / "data" / "tutienda_long_chat.json"
     assert shipped.read_bytes() == (SOURCE_DIR / "data" / "tutienda_long_chat.json").read_bytes()
 
 
-@pytest.mark.slow
-def test_release_is_what_generation_makes_now(graded):
-    # `graded` generated the assignment afresh with the release script's own code
-    assert release_script().differences(graded.release_dir, RELEASE_DIR) == [], (
-        "release/ is stale: run python scripts/release_assignments.py"
-    )
-
-
 # ---------------------------------------------------------------- the nbgrader round trip
-
-
-def grade_everyone(workdir: Path) -> None:
-    """Autograde, in a course under *workdir*: the solution, the blank release, the mutants."""
-    source_nb = read_notebook(SOURCE_DIR / NOTEBOOK)
-    course = GradingCourse.create(workdir, ASSIGNMENT)
-    course.submit("solution", course.source_notebook())
-    course.submit("untouched", course.release_notebook())
-    for student, (grade_id, source, _) in MUTANTS.items():
-        course.submit(student, with_cell_source(source_nb, grade_id, source.strip("\n")))
-    for student in ("solution", "untouched", *MUTANTS):
-        course.autograde(student)
 
 
 @pytest.fixture(scope="module")
 def graded(request, tmp_path_factory) -> GradingCourse:
-    """One course with every student autograded, built once per test run."""
-    workdir = built_once(request, tmp_path_factory, "lesson03-graded", grade_everyone)
-    return GradingCourse(workdir / "course", ASSIGNMENT)
+    """One course with the solution, the blank release and every mutant autograded, built once per test run."""
+    return graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
 
 
 def autograded_cells(scores):
@@ -378,22 +203,15 @@ def test_the_solution_scores_full_marks(graded, source_nb):
 
 @pytest.mark.slow
 def test_the_untouched_release_scores_zero(graded):
-    scores = autograded_cells(graded.scores("untouched"))
-    assert scores and all(s.auto_score == 0 for s in scores.values()), scores
-    executed = graded.autograded_notebook("untouched")
-    setup = cells_by_id(executed)["setup"]
-    assert not [o for o in setup["outputs"] if o["output_type"] == "error"], "the setup cell must run on a blank release"
+    check_scores_nothing(autograded_cells(graded.scores("untouched")))
+    setup = cells_by_id(graded.autograded_notebook("untouched"))["setup"]
+    assert not error_outputs(setup), "the setup cell must run on a blank release"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
 def test_a_mistake_loses_exactly_the_affected_points(graded, student):
-    _, _, affected = MUTANTS[student]
-    scores = autograded_cells(graded.scores(student))
-    zero = {k for k, s in scores.items() if s.auto_score == 0}
-    full = {k for k, s in scores.items() if s.auto_score == s.max_score}
-    assert zero == affected, f"{student}: lost {sorted(zero)}, expected to lose {sorted(affected)}"
-    assert full == set(scores) - affected
+    check_loses_exactly(autograded_cells(graded.scores(student)), MUTANTS[student][2], student)
 
 
 @pytest.mark.slow
@@ -404,7 +222,7 @@ def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(graded, so
     text = cell_text(cells_by_id(source_nb)[grade_id])
     hidden_from = text[: text.index(HIDDEN_MARKERS[0])].count("\n") + 1  # 1-based line of the marker
     executed = cells_by_id(graded.autograded_notebook(student))[grade_id]
-    errors = [o for o in executed["outputs"] if o["output_type"] == "error"]
+    errors = error_outputs(executed)
     assert errors, f"{student} should fail {grade_id}"
     traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(errors[0]["traceback"]))
     failing_line = int(re.search(r"In\[\d+\], line (\d+)", traceback).group(1))

@@ -1,4 +1,7 @@
-"""Lesson 6's nbgrader assignment: its structure, its release, and an nbgrader round trip.
+"""Lesson 6's nbgrader assignment: its grade contract, hand-worked figures, model answer and a round trip.
+
+What every assignment must be (schema, test cells, parts, a clean and current release)
+is checked for this one too, in ``test_assignments.py``.
 
 Built on the lesson 3 assignment's harness (``nbgrader_helpers``): one throwaway course
 grades the instructor notebook (full marks), the untouched release (zero, without
@@ -8,29 +11,14 @@ points of the questions affected, and keeps the rest).
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from nbgrader_helpers import (
-    REPO_ROOT,
-    GradingCourse,
-    cell_text,
-    cells_by_id,
-    generate_release,
-    graded_points,
-    iter_files,
-    nbgrader_meta,
-    read_notebook,
-    release_script,
-    with_cell_source,
-)
+from nbgrader_helpers import REPO_ROOT, cell_text, cells_by_id, graded_points, part_points, read_notebook
+from nbgrader_helpers import GradingCourse, graded_once  # the round trip
+from nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
 
 ASSIGNMENT = "lesson06_token_budget"
-NOTEBOOK = "token_budget.ipynb"
-SOURCE_DIR = REPO_ROOT / "source" / ASSIGNMENT
-RELEASE_DIR = REPO_ROOT / "release" / ASSIGNMENT
-HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / "token_budget.ipynb"
 
 #: The graded cells and their points: the grading pipeline and gradebooks rely on these names.
 GRADE_CONTRACT = {
@@ -104,27 +92,10 @@ def facts_after_truncation(base_tokens, reads, budget):
     ),
     "always_equal": (
         "facts_after_truncation_answer",
-        '''
-class SameAsAnything(list):
-    """A list that claims to equal whatever it is compared with."""
-
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    __hash__ = None
-
-
+        always_equal_cheat('''
 def facts_after_truncation(base_tokens, reads, budget):
     return SameAsAnything()
-
-
-# and hide it from type checks in every later cell
-type = lambda obj, *rest: list  # noqa: E731
-isinstance = lambda obj, cls: True  # noqa: E731
-''',
+'''),
         {"test_truncation_task", "test_truncation_any"},
     ),
     "float_bill": (
@@ -183,12 +154,7 @@ policy_compliance = AnyPolicy("retrieve, or whatever you like")
 
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
-    return read_notebook(SOURCE_DIR / NOTEBOOK)
-
-
-@pytest.fixture(scope="module")
-def release_nb() -> dict:
-    return read_notebook(RELEASE_DIR / NOTEBOOK)
+    return read_notebook(SOURCE_NOTEBOOK)
 
 
 # ---------------------------------------------------------------- the source notebook
@@ -196,39 +162,7 @@ def release_nb() -> dict:
 
 def test_grade_ids_and_points_are_the_contract(source_nb):
     assert graded_points(source_nb, autograded_only=False) == {k: float(v) for k, v in GRADE_CONTRACT.items()}
-
-
-def test_part_headings_and_introduction_state_the_points(source_nb):
-    points = graded_points(source_nb, autograded_only=False)
-    stated, totals, current = {}, {}, None
-    for cell in source_nb["cells"]:
-        heading = re.search(r"^## (Part [A-Z]).*\((\d+) points\)", cell_text(cell), re.M) if cell["cell_type"] == "markdown" else None
-        if heading:
-            current = heading.group(1)
-            stated[current], totals[current] = int(heading.group(2)), 0.0
-        grade_id = nbgrader_meta(cell).get("grade_id")
-        if current and grade_id in points:
-            totals[current] += points[grade_id]
-    assert stated == totals and set(stated) == {"Part A", "Part B", "Part C"}
-    intro = cell_text(source_nb["cells"][0])
-    assert all(f"{part} ({n} points)" in intro for part, n in stated.items())
-
-
-def test_test_cells_open_with_a_docstring_show_a_check_and_hide_the_rest(source_nb):
-    cells = source_nb["cells"]
-    for i, cell in enumerate(cells):
-        meta = nbgrader_meta(cell)
-        if cell["cell_type"] != "code" or not meta.get("grade"):
-            continue
-        text = cell_text(cell)
-        assert meta["locked"] and re.fullmatch(r'""".+"""', text.splitlines()[0]), meta["grade_id"]
-        assert all(m in text for m in HIDDEN_MARKERS) and "assert" in text.split(HIDDEN_MARKERS[0])[0], meta["grade_id"]
-        # Hidden expectations are computed in the cell, never by the library a student can patch.
-        assert "windowmem" not in text.split(HIDDEN_MARKERS[0])[1], meta["grade_id"]
-        if not nbgrader_meta(cells[i - 1]).get("grade"):
-            assert cells[i - 1]["cell_type"] == "code" and not nbgrader_meta(cells[i - 1]), (
-                f"{meta['grade_id']}: put a visible, ungraded check cell before it"
-            )
+    assert list(part_points(source_nb)) == ["Part A", "Part B", "Part C"]
 
 
 def test_the_hidden_tests_expect_the_hand_worked_figures(source_nb):
@@ -256,50 +190,13 @@ def test_model_answer_quotes_the_measured_figures(source_nb):
     assert f"reads {table.loc['retrieve', 'reads']} chunks instead of {table.loc['unbounded', 'reads']}" in answer
 
 
-# ---------------------------------------------------------------- the release
-
-
-def test_release_matches_the_source_and_leaks_nothing(source_nb, release_nb):
-    def ids(nb):
-        return [nbgrader_meta(c).get("grade_id") or c.get("id") for c in nb["cells"]]
-
-    assert ids(release_nb) == ids(source_nb)
-    released = cells_by_id(release_nb)
-    for grade_id, cell in cells_by_id(source_nb).items():
-        meta, student_sees = nbgrader_meta(cell), cell_text(released[grade_id])
-        if meta["solution"]:
-            expected_stub = "raise NotImplementedError()" if cell["cell_type"] == "code" else "YOUR ANSWER HERE"
-            assert expected_stub in student_sees, grade_id
-        if meta["grade"] and cell["cell_type"] == "code":
-            hidden = cell_text(cell).split(HIDDEN_MARKERS[0], 1)[1].split(HIDDEN_MARKERS[1], 1)[0]
-            assert not [line for line in hidden.splitlines() if len(line.strip()) > 12 and line in student_sees], grade_id
-    for path in iter_files(RELEASE_DIR):
-        text = path.read_text(encoding="utf-8")
-        assert not any(m in text for m in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS")), path.name
-    assert "widgets" not in release_nb["metadata"]
-    assert all(not c.get("outputs") and "widgets" not in c.get("metadata", {}) for c in release_nb["cells"])
-
-
-@pytest.mark.slow
-def test_release_is_what_generation_makes_now(tmp_path):
-    fresh = generate_release(ASSIGNMENT, tmp_path)
-    assert release_script().differences(fresh, RELEASE_DIR) == [], "release/ is stale: run python scripts/release_assignments.py"
-
-
 # ---------------------------------------------------------------- the nbgrader round trip
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, source_nb) -> GradingCourse:
-    """One course with every student autograded: the solution, the blank release, the mutants."""
-    course = GradingCourse.create(tmp_path_factory.mktemp("lesson06"), ASSIGNMENT)
-    course.submit("solution", course.source_notebook())
-    course.submit("untouched", course.release_notebook())
-    for student, (grade_id, source, _) in MUTANTS.items():
-        course.submit(student, with_cell_source(source_nb, grade_id, source.strip("\n")))
-    for student in ("solution", "untouched", *MUTANTS):
-        course.autograde(student)
-    return course
+def graded(request, tmp_path_factory) -> GradingCourse:
+    """One course with the solution, the blank release and every mutant autograded, built once per test run."""
+    return graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
 
 
 def autograded(scores):
@@ -315,19 +212,13 @@ def test_the_solution_scores_full_marks(graded, source_nb):
 
 @pytest.mark.slow
 def test_the_untouched_release_scores_zero_and_its_setup_runs(graded):
-    scores = autograded(graded.scores("untouched"))
-    assert scores and all(s.auto_score == 0 for s in scores.values()), scores
+    check_scores_nothing(autograded(graded.scores("untouched")))
     executed = cells_by_id(graded.autograded_notebook("untouched"))
     for setup in ("setup", "reference_table"):
-        assert not [o for o in executed[setup]["outputs"] if o["output_type"] == "error"], setup
+        assert not error_outputs(executed[setup]), f"{setup} must run on a blank release"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
 def test_a_mistake_loses_exactly_the_affected_points(graded, student):
-    _, _, affected = MUTANTS[student]
-    scores = autograded(graded.scores(student))
-    zero = {k for k, s in scores.items() if s.auto_score == 0}
-    full = {k for k, s in scores.items() if s.auto_score == s.max_score}
-    assert zero == affected, f"{student}: lost {sorted(zero)}, expected to lose {sorted(affected)}"
-    assert full == set(scores) - affected
+    check_loses_exactly(autograded(graded.scores(student)), MUTANTS[student][2], student)
