@@ -17,6 +17,9 @@ from windowmem.conversation import Conversation
 from windowmem.errors import WindowMemError
 from windowmem.explorer.view import ReplayCache, conversation_from_text, explorer_view, render_error, render_html
 
+#: What the explorer's token figures count (ReplayCache's default counter).
+COUNTER_LABEL = "Qwen tokens"
+
 #: The conversation picker's entry for a conversation the learner types or pastes.
 OWN = "your own (type it below)"
 
@@ -46,7 +49,6 @@ class WindowExplorer:
         turn: int = 1,
         fact: str = "",
         max_window: int = 50,
-        counter_name: str = "Qwen tokens",
         facts: Mapping[str, str] | None = None,
     ) -> None:
         if start not in conversations:
@@ -54,7 +56,6 @@ class WindowExplorer:
         self._caches = {name: ReplayCache(c) for name, c in conversations.items()}
         self._own_cache: ReplayCache | None = None
         self._facts = dict(facts or {})
-        self.counter_name = counter_name
         first = self._caches[start].conversation
         self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation",
                                              style={"description_width": "initial"})
@@ -126,7 +127,7 @@ class WindowExplorer:
                                  title=self.conversation.value)
         except WindowMemError as exc:
             return render_error(str(exc))
-        return render_html(view, self.counter_name)
+        return render_html(view, COUNTER_LABEL)
 
     def _refresh(self, _change=None) -> None:
         self.output.value = self.current_html()
