@@ -20,6 +20,7 @@ NOTEBOOKS = sorted((REPO / "course").glob("*.ipynb"))
 SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
 #: A whole lesson runs in well under a minute here; this only stops a hung kernel.
 NOTEBOOK_TIMEOUT_S = 900
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def notebook_json(path: Path) -> dict:
@@ -38,6 +39,15 @@ def test_notebook_is_committed_clean(notebook: Path) -> None:
         f"{notebook.name}: execution counts {counts} show it was not run top to bottom in one "
         "fresh kernel; run scripts/execute_notebooks.py"
     )
+    stamped = [c["source"][:40] for c in code_cells if "execution" in c.get("metadata", {})]
+    assert not stamped, f"{notebook.name}: execution timestamps churn the diff; run scripts/execute_notebooks.py"
+    widget_ids = [
+        o["data"][WIDGET_VIEW]["model_id"]
+        for c in code_cells
+        for o in c.get("outputs", [])
+        if WIDGET_VIEW in o.get("data", {}) and o["data"][WIDGET_VIEW].get("model_id")
+    ]
+    assert not widget_ids, f"{notebook.name}: stale widget model ids {widget_ids[:3]}; run scripts/execute_notebooks.py"
     errors = [c["source"][:80] for c in code_cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors, f"{notebook.name}: cells stored with errors: {errors}"
 
