@@ -76,7 +76,13 @@ def grade_class(
     bar.update(len(students) - len(queue))
 
     def finished(done: Finished) -> None:
-        rows.extend(_collect(course, planned[done.job.student_id], done, maxima, settings, out))
+        student = planned[done.job.student_id]
+        try:
+            rows.extend(_collect(course, student, done, maxima, settings, out))
+        except Exception as error:  # noqa: BLE001 - one student's bookkeeping must not stop the class
+            detail = f"graded, but the results could not be collected: {type(error).__name__}: {error}"
+            rows.extend(GradeRow(student.student_id, assignment, nb.notebook, None, maxima[nb.notebook], "error", detail)
+                        for nb in student.gradable)
         bar.update(1)
 
     try:

@@ -59,24 +59,28 @@ def run_all(
     running: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
     try:
         while pending or running:
-            while pending and len(running) < max(1, workers):
-                job = pending.pop(0)
-                process = context.Process(target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False)
-                process.start()
-                running.append((job, process, time.monotonic()))
+            finished: list[Finished] = []
             still: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
             for job, process, started in running:
                 elapsed = time.monotonic() - started
                 if not process.is_alive():
                     process.join()
-                    on_finished(Finished(job, elapsed, False, process.exitcode))
+                    finished.append(Finished(job, elapsed, False, process.exitcode))
                 elif elapsed > wall_clock(job):
                     _kill(job, process)
-                    on_finished(Finished(job, elapsed, True, process.exitcode))
+                    finished.append(Finished(job, elapsed, True, process.exitcode))
                 else:
                     still.append((job, process, started))
             running = still
-            if running:
+            # refill the free slots first: the callbacks (gradebook merges) then overlap with grading
+            while pending and len(running) < max(1, workers):
+                job = pending.pop(0)
+                process = context.Process(target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False)
+                process.start()
+                running.append((job, process, time.monotonic()))
+            for done in finished:
+                on_finished(done)
+            if running and not finished:
                 time.sleep(POLL_INTERVAL)
     finally:
         for job, process, _ in running:  # interrupted (Ctrl-C): leave no kernels behind
