@@ -33,9 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from autograder.grade import grade_class  # after argparse: --help stays instant
 
-    if args.jobs is not None and args.jobs < 1:
-        print("autograder: --jobs must be at least 1", file=sys.stderr)
-        return 2
+    for option, value in (("--jobs", args.jobs), ("--timeout", args.timeout), ("--student-timeout", args.student_timeout)):
+        if value is not None and value < 1:
+            print(f"autograder: {option} must be at least 1, got {value}", file=sys.stderr)
+            return 2
     submissions = args.submissions
     out = args.out or submissions.resolve().parent / f"{submissions.resolve().stem}-graded"
     settings = Settings(cell_timeout=args.timeout, student_timeout=args.student_timeout)
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = {s: sum(r.status == s for r in result.rows) for s in STATUSES}
     print(f"graded {len({r.student_id for r in result.rows})} students into {result.reports['grades']}")
     print("  " + ", ".join(f"{n} {s}" for s, n in counts.items()))
-    for row in result.rows:
+    for row in sorted(result.rows, key=lambda r: (r.student_id, r.notebook)):
         if row.status != "graded":
             print(f"  {row.student_id}/{row.notebook}: {row.status}: {row.detail}")
     print(f"  summary: {result.reports['questions']}, {result.reports['histogram']}; feedback under {result.out / 'course' / 'feedback'}")

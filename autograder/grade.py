@@ -46,6 +46,8 @@ def grade_class(
     submissions, out = submissions.resolve(), out.resolve()
     if not submissions.exists():
         raise GradingSetupError(f"--submissions {submissions} does not exist")
+    if submissions.is_file() and submissions.suffix.lower() != ".zip":
+        raise GradingSetupError(f"--submissions {submissions} is a file but not a .zip; give a folder or an LMS zip download")
     if submissions.is_dir() and out.is_relative_to(submissions):
         raise GradingSetupError(f"--out {out} is inside --submissions; choose a folder outside it")
     assignment_notebooks(repo_root, assignment)

@@ -16,6 +16,8 @@ from typing import Mapping
 
 import nbformat
 
+from autograder.errors import GradingSetupError
+
 #: Folders that editors and OSes leave beside notebooks.
 IGNORED_DIRS = frozenset({".ipynb_checkpoints", "__MACOSX", "__pycache__"})
 
@@ -96,7 +98,7 @@ def find_class(
     *expected* maps each notebook name (without ``.ipynb``) to its nbgrader cell ids.
     """
     if not submissions.is_dir():
-        raise FileNotFoundError(f"--submissions {submissions} is not a folder; give the folder holding <student_id>/{assignment}/")
+        raise GradingSetupError(f"--submissions {submissions} is not a folder; give the folder holding <student_id>/{assignment}/")
     students = sorted(p for p in submissions.iterdir() if p.is_dir() and p.name not in IGNORED_DIRS and not p.name.startswith("."))
     return tuple(plan_student(folder, assignment, expected) for folder in students)
 

@@ -16,6 +16,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from autograder import cli, course, kernel_guard, preprocessors, report, submissions
+from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
 
@@ -95,7 +96,7 @@ def test_checkpoints_are_ignored_and_a_missing_folder_is_explained(tmp_path):
 
 
 def test_find_class_refuses_a_missing_folder(tmp_path):
-    with pytest.raises(FileNotFoundError, match="not a folder"):
+    with pytest.raises(GradingSetupError, match="not a folder"):
         submissions.find_class(tmp_path / "nope", "hw", EXPECTED)
 
 
@@ -235,7 +236,12 @@ def test_a_row_needs_a_known_status():
 def test_cli_rejects_bad_input_with_a_message(tmp_path, capsys):
     (tmp_path / "class").mkdir()
     assert cli.main(["grade", "hw", "--submissions", str(tmp_path / "class"), "--jobs", "0"]) == 2
-    assert "--jobs must be at least 1" in capsys.readouterr().err
+    assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
+    assert cli.main(["grade", "hw", "--submissions", str(tmp_path / "class"), "--timeout", "0"]) == 2
+    assert "--timeout must be at least 1" in capsys.readouterr().err
+    (tmp_path / "grades.txt").write_text("")
+    assert cli.main(["grade", "lesson03_window_buffer", "--submissions", str(tmp_path / "grades.txt"), "--repo", str(REPO_ROOT)]) == 2
+    assert "not a .zip" in capsys.readouterr().err
     assert cli.main(["grade", "no_such_assignment", "--submissions", str(tmp_path / "class"), "--repo", str(REPO_ROOT)]) == 2
     assert "available: lesson03_window_buffer" in capsys.readouterr().err
     inside = ["grade", "lesson03_window_buffer", "--submissions", str(tmp_path / "class"), "--out", str(tmp_path / "class" / "o")]
