@@ -74,6 +74,29 @@ class ChatMemoryRepository(Protocol):
 
 
 
+class ClosesOnExit:
+    """Lets a repository with a ``close()`` be used in a ``with`` block that closes it."""
+
+    def close(self) -> None:  # pragma: no cover - every repository that mixes this in defines it
+        raise NotImplementedError
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def import_driver(module: str, repository: str, package: str) -> object:
+    """The client library *module* a server repository needs, or a StorageError saying how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # pragma: no cover - the stores extra is part of the test install
+        raise StorageError(f"{repository} needs {package}: pip install 'windowmem[stores]'") from None
+
+
 def check_conversation_id(conversation_id: object) -> str:
     """*conversation_id* if it is non-empty text, else a SessionKeyError saying what to pass.
 

@@ -21,6 +21,8 @@ from typing import Any, Sequence
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
+    ClosesOnExit,
+    import_driver,
     Change,
     StorageError,
     check_conversation_id,
@@ -37,14 +39,10 @@ _PREFIX = re.compile(r"[a-z_][a-z0-9_]{0,40}")
 
 
 def _import_psycopg() -> Any:
-    try:
-        import psycopg
-    except ImportError:  # pragma: no cover - the stores extra is part of the test install
-        raise StorageError("PostgresRepository needs psycopg 3: pip install 'windowmem[stores]'") from None
-    return psycopg
+    return import_driver("psycopg", "PostgresRepository", "psycopg 3")
 
 
-class PostgresRepository:
+class PostgresRepository(ClosesOnExit):
     """Conversations in the PostgreSQL database at *dsn*, in tables named ``<prefix>_...``."""
 
     def __init__(self, dsn: str, *, prefix: str = "windowmem", connect_timeout: float = 10.0) -> None:
@@ -214,12 +212,6 @@ class PostgresRepository:
         """Close the connection."""
         with self._lock:
             self._db.close()
-
-    def __enter__(self) -> "PostgresRepository":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"PostgresRepository(prefix={self.prefix!r})"

@@ -18,6 +18,8 @@ from typing import Any, Sequence
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
+    ClosesOnExit,
+    import_driver,
     Change,
     StorageError,
     check_conversation_id,
@@ -33,14 +35,10 @@ UPDATE_ATTEMPTS = 100
 
 
 def _import_redis() -> Any:
-    try:
-        import redis
-    except ImportError:  # pragma: no cover - the stores extra is part of the test install
-        raise StorageError("RedisRepository needs redis-py: pip install 'windowmem[stores]'") from None
-    return redis
+    return import_driver("redis", "RedisRepository", "redis-py")
 
 
-class RedisRepository:
+class RedisRepository(ClosesOnExit):
     """Conversations in the Redis server at *url*, under keys starting with *prefix*."""
 
     def __init__(self, url: str, *, prefix: str = "windowmem:", socket_timeout: float = 10.0) -> None:
@@ -161,12 +159,6 @@ class RedisRepository:
     def close(self) -> None:
         """Close the connection pool."""
         self._client.close()
-
-    def __enter__(self) -> "RedisRepository":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"RedisRepository(prefix={self.prefix!r})"

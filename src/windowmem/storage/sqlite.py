@@ -35,6 +35,7 @@ from typing import Iterator, Sequence
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
+    ClosesOnExit,
     Change,
     StorageError,
     check_conversation_id,
@@ -63,7 +64,7 @@ _COLUMNS = "role, content, tool_calls, tool_call_id"
 _INSERT = f"INSERT INTO messages (conversation_id, position, {_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
 
 
-class SqliteRepository:
+class SqliteRepository(ClosesOnExit):
     """Conversations in the SQLite file at *path* (``":memory:"`` for a private in-memory one).
 
     One instance holds one connection, guarded by a lock so threads may share it.
@@ -211,12 +212,6 @@ class SqliteRepository:
         """Close the connection; the repository cannot be used afterwards."""
         with self._lock:
             self._db.close()
-
-    def __enter__(self) -> "SqliteRepository":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"SqliteRepository({self.path!r})"
