@@ -52,9 +52,7 @@ def nbgrader_config(root: Path, assignment: str, settings: Settings, repo_config
     """The course's nbgrader configuration: the repo's, with grading hardened and paths under *root*."""
     from autograder.preprocessors import CapOutput, GuardedExecute, HideHiddenTests
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-    from nbgrader.preprocessors import (
-        AssignLatePenalties, CheckCellMetadata, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades,
-    )
+    from nbgrader.preprocessors import AssignLatePenalties, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades
 
     c = Config()
     c.merge(repo_config)
@@ -72,9 +70,11 @@ def nbgrader_config(root: Path, assignment: str, settings: Settings, repo_config
     c.GuardedExecute.guarded_imports = list(guarded_imports)
     c.LimitOutput.max_lines = settings.max_output_lines
     c.CapOutput.max_chars = settings.max_output_chars
+    # nbgrader's list, with Execute hardened, outputs capped, and without a second
+    # CheckCellMetadata: the sanitizing pass just checked the same metadata
     c.Autograde.autograde_preprocessors = [
         GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, CapOutput,
-        SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
+        SaveAutoGrades, AssignLatePenalties,
     ]
     c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
     return c

@@ -32,6 +32,7 @@ class Snapshot:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - a broken import is the notebook's to report
                 pass
+        self.last_restored: list[str] = []
         self.builtins = {k: v for k, v in vars(builtins).items() if k not in KERNEL_MANAGED_BUILTINS}
         self.modules: dict[str, tuple[ModuleType, dict]] = {}
         self.classes: list[tuple[type, dict]] = []
@@ -45,8 +46,9 @@ class Snapshot:
                     self.classes.append((value, dict(vars(value))))
 
     def restore(self) -> list[str]:
-        """Put back every replaced attribute; the names of what was restored."""
+        """Put back every replaced attribute; the names of what was restored (kept in ``last_restored``)."""
         restored: list[str] = []
+        self.last_restored = restored
         current = vars(builtins)
         for key, value in self.builtins.items():
             if current.get(key, _MISSING) is not value:

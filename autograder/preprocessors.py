@@ -112,8 +112,7 @@ class GuardedExecute(Execute):
             self._start_guard()
         self._running = cell_label(cell, index)
         if cell.cell_type == "code" and utils.is_grade(cell):
-            self._restore_guarded_state()
-            self._reimport_locked_names(index)
+            self._restore_guarded_state(index)
         try:
             return super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
@@ -143,7 +142,8 @@ class GuardedExecute(Execute):
         if self.kc is not None:
             self.kc.stop_channels()
         if run_sync(manager.is_alive)():
-            run_sync(manager.shutdown_kernel)(now=self._stopped_by is not None)
+            # the notebook is done: no need to wait for a graceful exit (about 0.3 s per student)
+            run_sync(manager.shutdown_kernel)(now=True)
 
     def _kill_kernel(self) -> None:
         try:
@@ -172,9 +172,12 @@ class GuardedExecute(Execute):
         )
         self._run_silently(code)
 
-    def _restore_guarded_state(self) -> None:
-        expression = f"__import__('sys').modules[{GUARD_MODULE!r}].SNAPSHOT.restore()"
-        reply = self._run_silently("", user_expressions={"restored": expression})
+    def _restore_guarded_state(self, index: int) -> None:
+        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel."""
+        guard = f"__import__('sys').modules[{GUARD_MODULE!r}]"
+        imports = [line for cell in self.nb.cells[:index] if _is_locked_setup(cell) for line in import_lines(cell.source)]
+        code = "\n".join([f"{guard}.SNAPSHOT.restore()", *imports])
+        reply = self._run_silently(code, user_expressions={"restored": f"{guard}.SNAPSHOT.last_restored"})
         result = (reply or {}).get("content", {}).get("user_expressions", {}).get("restored", {})
         if result.get("status") != "ok":
             return
@@ -185,12 +188,6 @@ class GuardedExecute(Execute):
         for name in restored:
             if name not in self.report["restored"]:
                 self.report["restored"].append(name)
-
-    def _reimport_locked_names(self, index: int) -> None:
-        """Rebind the names the instructor's locked cells import, in case a student rebound them."""
-        imports = [line for cell in self.nb.cells[:index] if _is_locked_setup(cell) for line in import_lines(cell.source)]
-        if imports:
-            self._run_silently("\n".join(imports))
 
     def _run_silently(self, code: str, **kwargs) -> dict | None:
         """Run *code* in the kernel without touching the notebook or its history."""
