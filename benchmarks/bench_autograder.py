@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
               f" on {cores} cores: {many / table[f'floor: nbclient, {cores} processes']:.2f}x")
         print(f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)")
         if not args.skip_stock:
-            print(f"stock nbgrader vs autograder, one core: {table['stock nbgrader autograde, 1 process(es)'] / one:.2f}x slower")
+            stock_one = table["stock nbgrader autograde, 1 process(es)"]
+            print(f"stock nbgrader autograde takes {stock_one / one:.2f}x the autograder's time on one core"
+                  " (it writes no feedback, and gives deleted tests and loops silent zeros)")
     return 0
 
 
