@@ -116,7 +116,10 @@ def alembic_head() -> str:
 
     config = AlembicConfig()
     config.set_main_option("script_location", ALEMBIC_DIR)
-    return ScriptDirectory.from_config(config).get_current_head()
+    head = ScriptDirectory.from_config(config).get_current_head()
+    if head is None:
+        raise RuntimeError("nbgrader's alembic scripts name no head revision: reinstall nbgrader")
+    return head
 
 
 def prepare_nbgrader() -> None:
@@ -183,7 +186,7 @@ def guarded_imports(code: str) -> set[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return set()
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)

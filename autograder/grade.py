@@ -103,6 +103,7 @@ def _queue_student(course: Course, student: StudentSubmission, out: Path) -> Job
         shutil.rmtree(submitted)
     submitted.mkdir(parents=True)
     for nb in student.gradable:
+        assert nb.path is not None  # gradable notebooks are the ones that were found
         shutil.copyfile(nb.path, submitted / f"{nb.notebook}.ipynb")
     timestamp = student.folder / course.assignment / "timestamp.txt"
     if timestamp.is_file():
@@ -136,7 +137,7 @@ def _collect(course: Course, student: StudentSubmission, done: Finished, maxima:
         tests = f"failed: {', '.join(score.failed)}" if score.failed else "every autograded test passed"
         if score.manual:
             tests += f"; to grade by hand: {', '.join(score.manual)}"
-        feedback = result.get("feedback") or {}
+        feedback = (result or {}).get("feedback") or {}
         no_feedback = "" if feedback.get("success") else f"feedback not generated: {_error_message(feedback.get('error') or feedback.get('log'))}"
         detail = _join(happened, f"{score.score:g}/{score.max_score:g} points; {tests}", nb.detail, no_feedback)
         rows.append(GradeRow(sid, aid, nb.notebook, score.score, score.max_score, status, detail, score.cells))

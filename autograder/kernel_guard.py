@@ -65,10 +65,12 @@ class Snapshot:
         for cls, namespace in self.classes:
             label = f"{cls.__module__}.{cls.__qualname__}"
             for key in [k for k in vars(cls) if k not in namespace]:
-                _try(delattr, cls, key) and restored.append(f"{label}.{key}")
+                if _try(delattr, cls, key):
+                    restored.append(f"{label}.{key}")
             for key, value in namespace.items():
                 if vars(cls).get(key, _MISSING) is not value:
-                    _try(setattr, cls, key, value) and restored.append(f"{label}.{key}")
+                    if _try(setattr, cls, key, value):
+                        restored.append(f"{label}.{key}")
         return restored
 
 

@@ -37,7 +37,7 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def start_forkserver() -> multiprocessing.context.BaseContext:
+def start_forkserver() -> multiprocessing.context.ForkServerContext:
     """Start (once) the server workers fork from, preloaded and warmed; call early, it works in the background."""
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["autograder.warmup", "autograder.worker"])

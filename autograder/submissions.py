@@ -126,8 +126,8 @@ def plan_student(folder: Path, assignment: str, expected: Mapping[str, frozenset
     for name in sorted(expected):
         path = by_name.get(name) or renamed.get(name)
         if path is None:
-            found = ", ".join(_rel(p, assignment_dir) for p in unclaimed) or "no notebooks"
-            planned.append(PlannedNotebook(student_id, name, None, "missing", f"no {name}.ipynb in {student_id}/{assignment}/ (found: {found})"))
+            present = ", ".join(_rel(p, assignment_dir) for p in unclaimed) or "no notebooks"
+            planned.append(PlannedNotebook(student_id, name, None, "missing", f"no {name}.ipynb in {student_id}/{assignment}/ (found: {present})"))
             continue
         note = f"submitted as '{_rel(path, assignment_dir)}', graded as {name}.ipynb" if path.stem != name or path.parent != assignment_dir else ""
         problem = notebook_problem(path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import difflib
 import zipfile
 from pathlib import Path
 
@@ -31,7 +32,9 @@ def test_second_run_gives_the_same_grades(tmp_path):
     grades_first = (out / "grades.csv").read_text()
     second = grade(submissions, out, "--no-progress")
     assert (first.returncode, second.returncode) == (1, 1), second.stderr[-2000:]
-    assert (out / "grades.csv").read_text() == grades_first
+    grades_second = (out / "grades.csv").read_text()
+    changed = "\n".join(difflib.unified_diff(grades_first.splitlines(), grades_second.splitlines(), "first", "second", lineterm=""))
+    assert grades_second == grades_first, changed
 
 
 def test_lms_zip_download(tmp_path, points):

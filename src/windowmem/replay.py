@@ -195,7 +195,7 @@ class _StoredTurns:
         start = len(self.messages) - size
         if start >= 0 and all(map(is_, window, self.messages[start:])):
             first, last = self.owners[start], self.owners[-1]
-            partial = (first,) if start > self.turn_starts[first - 1] else ()
+            partial: tuple[int, ...] = (first,) if start > self.turn_starts[first - 1] else ()
             return tuple(range(first, last + 1)), partial, self.tokens_before[-1] - self.tokens_before[start]
         in_window: dict[int, int] = {}
         for owner in _locate(window, self.messages, self.owners):

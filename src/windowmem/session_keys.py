@@ -151,7 +151,9 @@ def js_number_text(number: float) -> str:
     shortest = Decimal(repr(abs(number))).normalize()
     digits = "".join(map(str, shortest.as_tuple().digits))
     k = len(digits)
-    n = k + shortest.as_tuple().exponent  # the decimal point sits after n digits
+    exponent = shortest.as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite float never normalises to NaN or infinity
+    n = k + exponent  # the decimal point sits after n digits
     if k <= n <= 21:
         text = digits + "0" * (n - k)
     elif 0 < n <= 21:

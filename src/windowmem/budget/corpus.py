@@ -76,13 +76,15 @@ def _need(condition: bool, where: str, problem: str) -> None:
 
 def _text_field(entry: Mapping[str, Any], key: str, where: str) -> str:
     value = entry.get(key)
-    _need(isinstance(value, str) and value.strip() != "", f"{where}.{key}", "must be a non-empty string")
+    if not isinstance(value, str) or value.strip() == "":
+        raise CorpusFormatError(f"{where}.{key}: must be a non-empty string")
     return value
 
 
 def _int_field(entry: Mapping[str, Any], key: str, where: str) -> int:
     value = entry.get(key)
-    _need(isinstance(value, int) and not isinstance(value, bool), f"{where}.{key}", f"must be a whole number, got {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise CorpusFormatError(f"{where}.{key}: must be a whole number, got {value!r}")
     return value
 
 

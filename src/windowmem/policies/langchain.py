@@ -48,7 +48,7 @@ class LangChainJsBufferWindow(WindowPolicy):
     ['u2', 'a2', 'u3']
     """
 
-    size: float = 5
+    size: float = 5  # type: ignore[assignment]  # a JavaScript number: k = 1.5 is legal there
     name: ClassVar[str] = "langchain-js"
     product: ClassVar[str] = "LangChain JS BufferWindowMemory"
     unit: ClassVar[Unit] = Unit.INTERACTIONS

@@ -116,7 +116,7 @@ def check_conversation_id(conversation_id: object) -> str:
     return conversation_id
 
 
-def check_messages(messages: Iterable[Message]) -> list[Message]:
+def check_messages(messages: Message | Iterable[Message]) -> list[Message]:
     """*messages* as a list, or a StorageError naming the first item that is not a Message."""
     if isinstance(messages, Message):
         return [messages]
