@@ -13,22 +13,19 @@ interaction: agents send them beside the buffer on every call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Iterable, Sequence
 
 from windowmem.errors import ConversationFormatError
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """Who wrote a message."""
 
     SYSTEM = "system"
     USER = "user"
     ASSISTANT = "assistant"
     TOOL = "tool"
-
-    def __str__(self) -> str:  # "user", not "Role.USER", in tables and errors
-        return self.value
 
 
 #: Spellings of roles found in other libraries' exports, mapped to ours.

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from windowmem.errors import PolicyError
 
@@ -23,7 +23,7 @@ SUMMARY_SEED = 23
 LOSSY_DROP_BELOW = 0.25
 
 
-class Policy(str, Enum):
+class Policy(StrEnum):
     """A rule for a window that has gone over its token budget."""
 
     UNBOUNDED = "unbounded"
@@ -31,9 +31,6 @@ class Policy(str, Enum):
     COMPACT = "compact"
     RETRIEVE = "retrieve"
     COMPACT_RETRIEVE = "compact+retrieve"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def bounded(self) -> bool:
@@ -51,14 +48,11 @@ class Policy(str, Enum):
         return self in (Policy.RETRIEVE, Policy.COMPACT_RETRIEVE)
 
 
-class Summariser(str, Enum):
+class Summariser(StrEnum):
     """How faithfully a compaction keeps the facts it summarises."""
 
     PERFECT = "perfect"
     LOSSY = "lossy"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def policy_named(name: str | Policy) -> Policy:

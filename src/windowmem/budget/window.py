@@ -8,20 +8,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Iterable
 
 
-class ItemKind(str, Enum):
+class ItemKind(StrEnum):
     """What an item of the window is."""
 
     SYSTEM = "system"
     TASK = "task"
     READ = "read"
     SUMMARY = "summary"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ class Bill:
         return self if window_tokens <= self.peak else replace(self, peak=window_tokens)
 
 
-class Event(str, Enum):
+class Event(StrEnum):
     """What happened at one step of a run."""
 
     START = "start"
@@ -86,9 +83,6 @@ class Event(str, Enum):
     TRUNCATE = "truncate"
     COMPACT = "compact"
     ANSWER = "answer"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Callable, ClassVar, Iterable, Sequence
 
 from windowmem.errors import PolicyError
@@ -20,15 +20,12 @@ from windowmem.messages import Message
 TokenCounter = Callable[[Message], int]
 
 
-class Unit(str, Enum):
+class Unit(StrEnum):
     """What a policy's size counts."""
 
     INTERACTIONS = "interactions"
     MESSAGES = "messages"
     TOKENS = "tokens"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def check_size(size: object, *, policy: str, allow_zero: bool = True, allow_negative: bool = False) -> int:
