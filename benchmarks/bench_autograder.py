@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO_ROOT / "tests" / "fixtures"))
+sys.path.insert(0, str(REPO_ROOT))
 
 ASSIGNMENT = "lesson03_window_buffer"
 NOTEBOOK = "window_buffer"
@@ -44,7 +44,7 @@ BIN = Path(sys.executable).parent
 
 def make_class(folder: Path, students: int) -> list[Path]:
     """*students* submissions in nbgrader's layout; their notebook paths."""
-    import make_submissions
+    from tests.fixtures import make_submissions
 
     kinds = folder / "_kinds"
     make_submissions.make_class(kinds, ASSIGNMENT)

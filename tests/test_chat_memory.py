@@ -9,7 +9,7 @@ from typing import Any, Iterator, Sequence
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import conversations, message_lists
+from tests.strategies import conversations, message_lists
 
 from windowmem.chat_memory import WindowedChatMemory, tail_needed
 from windowmem.errors import SessionKeyError

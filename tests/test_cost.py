@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import PROPERTY_SETTINGS, conversations, turns
+from tests.strategies import PROPERTY_SETTINGS, conversations, turns
 
 from windowmem.conversation import Conversation
 from windowmem.cost import (

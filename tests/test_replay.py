@@ -8,7 +8,7 @@ from typing import ClassVar
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
+from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError

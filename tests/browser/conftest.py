@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_harness import (
+from tests.browser.lab_harness import (
     CHROMIUM,
     CHROMIUM_ARGS,
     VIEWPORT,

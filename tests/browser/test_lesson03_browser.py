@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab_harness import (
+from tests.browser.lab_harness import (
     error_outputs,
     nudge_slider,
     open_notebook,

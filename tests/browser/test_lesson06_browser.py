@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab_harness import error_outputs, nudge_slider, open_notebook, run_all_cells, screenshot, slider_value, type_slider_value
+from tests.browser.lab_harness import error_outputs, nudge_slider, open_notebook, run_all_cells, screenshot, slider_value, type_slider_value
 from windowmem.budget import help_centre, prepare, run_task
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

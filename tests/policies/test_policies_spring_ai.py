@@ -9,7 +9,7 @@ from windowmem.messages import system
 from windowmem.policies import Memory, SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.spring_ai import advisor_prompt
 
-from strategies import chat, contents, turns
+from tests.strategies import chat, contents, turns
 
 ONE_ADD_PER_MESSAGE = tuple(message.content for message in turns(7))  # seven turns, one add per message
 

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from nbgrader_helpers import cell_text, graded_points, read_notebook
+from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
 
-sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import make_submissions  # noqa: E402
-from grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT, grade, tree_hashes  # noqa: E402
+from tests.fixtures import make_submissions
+from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT, grade, tree_hashes
 
 pytestmark = pytest.mark.slow
 

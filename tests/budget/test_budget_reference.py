@@ -12,7 +12,7 @@ import pytest
 
 from windowmem.budget import load_corpus, prepare, reference_table, run_task
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "agent-context" / "corpus.json"
 
 pytestmark = pytest.mark.skipif(

@@ -11,7 +11,7 @@ from windowmem.errors import PolicyError
 from windowmem.policies import POLICIES, Memory, TensorifyWindowMemory, make_policy, policy_infos
 from windowmem.policies.base import Unit
 
-from strategies import PROPERTY_SETTINGS, contents, conversations, turns
+from tests.strategies import PROPERTY_SETTINGS, contents, conversations, turns
 
 EXPECTED_NAMES = (
     "n8n",

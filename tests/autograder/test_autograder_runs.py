@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import difflib
 import zipfile
 from pathlib import Path
@@ -10,11 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nbgrader_helpers import graded_points, read_notebook
+from tests.nbgrader_helpers import graded_points, read_notebook
 
-sys.path.insert(0, str(Path(__file__).parent / "fixtures"))
-import make_submissions  # noqa: E402
-from grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, processes_working_in  # noqa: E402
+from tests.fixtures import make_submissions
+from tests.fixtures.grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, processes_working_in
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from windowmem.budget import help_centre, run_task
 from windowmem.budget.cli import register
 from windowmem.budget.corpus import help_centre_folder
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "agent-context" / "corpus.json"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "agent-context" / "corpus.json"
 BILL_KEYS = {"answered", "input_tokens", "output_tokens", "calls", "reads", "compactions", "peak", "task"}
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from nbgrader_helpers import REPO_ROOT, cell_text, cells_by_id, graded_points, part_points, read_notebook
-from nbgrader_helpers import GradingCourse, graded_once  # the round trip
-from nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
+from tests.nbgrader_helpers import REPO_ROOT, cell_text, cells_by_id, graded_points, part_points, read_notebook
+from tests.nbgrader_helpers import GradingCourse, graded_once  # the round trip
+from tests.nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
 
 ASSIGNMENT = "lesson06_token_budget"
 SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / "token_budget.ipynb"

@@ -15,9 +15,9 @@ import re
 
 import pytest
 
-from nbgrader_helpers import HIDDEN_MARKERS, REPO_ROOT, cell_text, cells_by_id, graded_points, nbgrader_meta, part_points, read_notebook
-from nbgrader_helpers import GradingCourse, graded_once  # the round trip
-from nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
+from tests.nbgrader_helpers import HIDDEN_MARKERS, REPO_ROOT, cell_text, cells_by_id, graded_points, nbgrader_meta, part_points, read_notebook
+from tests.nbgrader_helpers import GradingCourse, graded_once  # the round trip
+from tests.nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
 
 ASSIGNMENT = "lesson03_window_buffer"
 NOTEBOOK = "window_buffer.ipynb"

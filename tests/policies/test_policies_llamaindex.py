@@ -8,7 +8,7 @@ from windowmem.errors import PolicyError
 from windowmem.messages import assistant, user
 from windowmem.policies import LlamaIndexChatMemoryBuffer, Memory
 
-from strategies import chat, contents
+from tests.strategies import chat, contents
 
 
 @pytest.mark.parametrize(

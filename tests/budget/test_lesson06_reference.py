@@ -15,7 +15,7 @@ import pytest
 
 from windowmem.budget import load_corpus, prepare, reference_table, run_task
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "agent-context" / "corpus.json"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "agent-context" / "corpus.json"
 
 pytestmark = pytest.mark.skipif(
     not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: lesson 6's reference checks need ../shared"

@@ -11,7 +11,7 @@ from windowmem.messages import Role, assistant, tool, user
 from windowmem.policies import Memory, N8nSimpleMemory, drop_orphaned_tool_messages
 from windowmem.policies.n8n_store import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
 
-from strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
+from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 
 
 def test_default_window_is_five_interactions():

@@ -8,7 +8,7 @@ from windowmem.errors import PolicyError
 from windowmem.policies import Memory, SemanticKernelTruncation
 from windowmem.policies.semantic_kernel import reduce_history, truncation_start
 
-from strategies import chat, contents
+from tests.strategies import chat, contents
 
 PEERS_VECTORS = [
     ("[u1,a1,u2,a2,u3,a3]", 3, 0, "a2 u3 a3"),

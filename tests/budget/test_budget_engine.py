@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from strategies import PROPERTY_SETTINGS
+from tests.strategies import PROPERTY_SETTINGS
 from windowmem.budget import Event, trace_table, ItemKind, Policy, Summariser, help_centre, prepare, run_task
 from windowmem.budget.mulberry32 import mulberry32
 from windowmem.budget.prompts import summary_line, summary_text

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from windowmem.messages import Message
 from windowmem.policies import LlamaIndexChatMemoryBuffer
 
-from strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, roles_and_contents
+from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, roles_and_contents
 
 memory_module = pytest.importorskip("llama_index.core.memory")
 llm_types = pytest.importorskip("llama_index.core.base.llms.types")

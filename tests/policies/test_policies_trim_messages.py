@@ -8,7 +8,7 @@ from windowmem.errors import PolicyError
 from windowmem.messages import system, user
 from windowmem.policies import TrimMessages, count_one, count_words
 
-from strategies import chat, contents
+from tests.strategies import chat, contents
 
 HISTORY = chat("[s,u1,a1,u2,a2,u3,a3]")
 

@@ -8,7 +8,7 @@ from windowmem.errors import PolicyError
 from windowmem.policies import LangChainJsBufferWindow, LangChainPyBufferWindow, N8nSimpleMemory
 from windowmem.policies.langchain import js_slice_start
 
-from strategies import chat, contents, turns
+from tests.strategies import chat, contents, turns
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from strategies import PROPERTY_SETTINGS, message_lists
+from tests.strategies import PROPERTY_SETTINGS, message_lists
 from windowmem.chat_memory import tail_needed
 from windowmem.messages import user
 from windowmem.policies.base import Memory

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from nbgrader_helpers import (
+from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
     SOLUTION_MARKERS,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from windowmem.messages import Message, Role
 from windowmem.policies import LangChainPyBufferWindow, TrimMessages, count_one, count_words
 
-from strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, roles_and_contents
+from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, roles_and_contents
 
 lc_messages = pytest.importorskip("langchain_core.messages")
 buffer_window = pytest.importorskip("langchain_classic.memory.buffer_window")
