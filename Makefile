@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course build test test-fast bench release clean-venv
+.PHONY: course build check test test-fast bench release clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,14 @@ build: $(STAMP)
 	$(BIN)/python scripts/execute_notebooks.py course
 	$(MAKE) release
 
-## test: set up, start the services the tests need, run every test
-test: $(STAMP)
+## check: formatting, lint and types (ruff format, ruff check, mypy as configured in pyproject)
+check: $(STAMP)
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/python -m mypy
+
+## test: set up, check, start the services the tests need, run every test
+test: check
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
 	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra ; \

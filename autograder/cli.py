@@ -13,17 +13,49 @@ from autograder.report import STATUSES
 
 def parser() -> argparse.ArgumentParser:
     """The command line: one sub-command, ``grade``."""
-    top = argparse.ArgumentParser(prog="autograder", description="Grade a class's nbgrader submissions with one command.")
+    top = argparse.ArgumentParser(
+        prog="autograder", description="Grade a class's nbgrader submissions with one command."
+    )
     commands = top.add_subparsers(dest="command", required=True)
-    grade = commands.add_parser("grade", help="autograde every student, write grades.csv, feedback and a summary")
-    grade.add_argument("assignment", help="assignment name, a folder of source/ (e.g. lesson03_window_buffer)")
-    grade.add_argument("--submissions", required=True, type=Path, help="folder of <student_id>/<assignment>/*.ipynb, or an LMS .zip")
-    grade.add_argument("--out", type=Path, help="where the gradebook, feedback and reports go (default: <submissions>-graded beside it)")
+    grade = commands.add_parser(
+        "grade", help="autograde every student, write grades.csv, feedback and a summary"
+    )
+    grade.add_argument(
+        "assignment", help="assignment name, a folder of source/ (e.g. lesson03_window_buffer)"
+    )
+    grade.add_argument(
+        "--submissions",
+        required=True,
+        type=Path,
+        help="folder of <student_id>/<assignment>/*.ipynb, or an LMS .zip",
+    )
+    grade.add_argument(
+        "--out",
+        type=Path,
+        help="where the gradebook, feedback and reports go (default: <submissions>-graded beside it)",
+    )
     grade.add_argument("--jobs", type=int, help="students graded at once (default: every core)")
-    grade.add_argument("--timeout", type=int, default=30, help="seconds one cell may run before it is interrupted (default 30)")
-    grade.add_argument("--student-timeout", type=int, help="seconds one student may take in all before the worker is killed")
-    grade.add_argument("--zip-regexp", help="nbgrader FileNameCollector.named_regexp for LMS file names inside the zip")
-    grade.add_argument("--repo", type=Path, default=Path.cwd(), help="repository root holding source/ and nbgrader_config.py (default: .)")
+    grade.add_argument(
+        "--timeout",
+        type=int,
+        default=30,
+        help="seconds one cell may run before it is interrupted (default 30)",
+    )
+    grade.add_argument(
+        "--student-timeout",
+        type=int,
+        help="seconds one student may take in all before the worker is killed",
+    )
+    grade.add_argument(
+        "--zip-regexp",
+        help="nbgrader FileNameCollector.named_regexp for LMS file names inside the zip",
+    )
+    grade.add_argument(
+        "--repo",
+        type=Path,
+        default=Path.cwd(),
+        help="repository root holding source/ and nbgrader_config.py (default: .)",
+    )
     grade.add_argument("--no-progress", action="store_true", help="do not draw the progress bar")
     return top
 
@@ -33,7 +65,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from autograder.grade import grade_class  # after argparse: --help stays instant
 
-    for option, value in (("--jobs", args.jobs), ("--timeout", args.timeout), ("--student-timeout", args.student_timeout)):
+    for option, value in (
+        ("--jobs", args.jobs),
+        ("--timeout", args.timeout),
+        ("--student-timeout", args.student_timeout),
+    ):
         if value is not None and value < 1:
             print(f"autograder: {option} must be at least 1, got {value}", file=sys.stderr)
             return 2
@@ -42,17 +78,27 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(cell_timeout=args.timeout, student_timeout=args.student_timeout)
     try:
         result = grade_class(
-            args.assignment, submissions, out, repo_root=args.repo, jobs=args.jobs,
-            settings=settings, zip_regexp=args.zip_regexp, progress=not args.no_progress,
+            args.assignment,
+            submissions,
+            out,
+            repo_root=args.repo,
+            jobs=args.jobs,
+            settings=settings,
+            zip_regexp=args.zip_regexp,
+            progress=not args.no_progress,
         )
     except GradingSetupError as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 2
     counts = {s: sum(r.status == s for r in result.rows) for s in STATUSES}
-    print(f"graded {len({r.student_id for r in result.rows})} students into {result.reports['grades']}")
+    print(
+        f"graded {len({r.student_id for r in result.rows})} students into {result.reports['grades']}"
+    )
     print("  " + ", ".join(f"{n} {s}" for s, n in counts.items()))
     for row in sorted(result.rows, key=lambda r: (r.student_id, r.notebook)):
         if row.status != "graded":
             print(f"  {row.student_id}/{row.notebook}: {row.status}: {row.detail}")
-    print(f"  summary: {result.reports['questions']}, {result.reports['histogram']}; feedback under {result.out / 'course' / 'feedback'}")
+    print(
+        f"  summary: {result.reports['questions']}, {result.reports['histogram']}; feedback under {result.out / 'course' / 'feedback'}"
+    )
     return 0 if counts["graded"] == len(result.rows) else 1

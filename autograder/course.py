@@ -43,16 +43,29 @@ class Settings:
         return 60.0 + self.cell_timeout * 2 + 2.0 * code_cells
 
 
+#: The settings `grade` uses when the instructor changes none (frozen, so safe to share).
+DEFAULT_SETTINGS = Settings()
+
+
 def db_url(path: Path) -> str:
     """SQLAlchemy URL of the SQLite gradebook at *path* (absolute paths need 4 slashes)."""
     return "sqlite:///" + str(path.resolve())
 
 
-def nbgrader_config(root: Path, assignment: str, settings: Settings, repo_config: Config, *, guarded_imports=()) -> Config:
+def nbgrader_config(
+    root: Path, assignment: str, settings: Settings, repo_config: Config, *, guarded_imports=()
+) -> Config:
     """The course's nbgrader configuration: the repo's, with grading hardened and paths under *root*."""
-    from autograder.preprocessors import CapOutput, GuardedExecute, HideHiddenTests
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-    from nbgrader.preprocessors import AssignLatePenalties, GetGrades, IgnorePattern, LimitOutput, SaveAutoGrades
+    from nbgrader.preprocessors import (
+        AssignLatePenalties,
+        GetGrades,
+        IgnorePattern,
+        LimitOutput,
+        SaveAutoGrades,
+    )
+
+    from autograder.preprocessors import CapOutput, GuardedExecute, HideHiddenTests
 
     c = Config()
     c.merge(repo_config)
@@ -73,8 +86,13 @@ def nbgrader_config(root: Path, assignment: str, settings: Settings, repo_config
     # nbgrader's list, with Execute hardened, outputs capped, and without a second
     # CheckCellMetadata: the sanitizing pass just checked the same metadata
     c.Autograde.autograde_preprocessors = [
-        GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, CapOutput,
-        SaveAutoGrades, AssignLatePenalties,
+        GuardedExecute,
+        IgnorePattern,
+        ClearMetadataPreprocessor,
+        LimitOutput,
+        CapOutput,
+        SaveAutoGrades,
+        AssignLatePenalties,
     ]
     c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
     return c
@@ -149,18 +167,32 @@ def build_course(repo_root: Path, assignment: str, out: Path, settings: Settings
     course_source = root / "source" / assignment
     if course_source.exists():
         shutil.rmtree(course_source)
-    shutil.copytree(source, course_source, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(
+        source, course_source, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
 
     cells = [json.loads(p.read_text("utf-8"))["cells"] for p in notebooks]
     expected = {p.stem: frozenset(_grade_ids(c)) for p, c in zip(notebooks, cells)}
     code_cells = sum(1 for nb in cells for cell in nb if cell["cell_type"] == "code")
-    imports = sorted({m for nb in cells for cell in nb if cell["cell_type"] == "code" for m in guarded_imports("".join(cell["source"]))})
+    imports = sorted(
+        {
+            m
+            for nb in cells
+            for cell in nb
+            if cell["cell_type"] == "code"
+            for m in guarded_imports("".join(cell["source"]))
+        }
+    )
 
-    config = nbgrader_config(root, assignment, settings, load_repo_config(repo_root), guarded_imports=imports)
+    config = nbgrader_config(
+        root, assignment, settings, load_repo_config(repo_root), guarded_imports=imports
+    )
     api = NbGraderAPI(CourseDirectory(config=config), config=config)
     result = api.generate_assignment(assignment, force=True, create=True)
     if not result["success"]:
-        raise GradingSetupError(f"nbgrader generate_assignment failed for {assignment}:\n{result['error'] or result['log']}")
+        raise GradingSetupError(
+            f"nbgrader generate_assignment failed for {assignment}:\n{result['error'] or result['log']}"
+        )
     return Course(root, assignment, expected, code_cells, config)
 
 
@@ -168,7 +200,11 @@ def assignment_notebooks(repo_root: Path, assignment: str) -> list[Path]:
     """The instructor notebooks of *assignment*, or a GradingSetupError saying which exist."""
     notebooks = sorted((repo_root / "source" / assignment).glob("*.ipynb"))
     if not notebooks:
-        available = sorted(p.name for p in (repo_root / "source").glob("*") if p.is_dir() and any(p.glob("*.ipynb")))
+        available = sorted(
+            p.name
+            for p in (repo_root / "source").glob("*")
+            if p.is_dir() and any(p.glob("*.ipynb"))
+        )
         raise GradingSetupError(
             f"no notebooks in {repo_root / 'source' / assignment}; run from the repository root (or give --repo) "
             f"and check the assignment name (available: {', '.join(available) or 'none'})"
@@ -196,4 +232,8 @@ def guarded_imports(code: str) -> set[str]:
 
 
 def _grade_ids(cells: list[dict]) -> list[str]:
-    return [c["metadata"]["nbgrader"]["grade_id"] for c in cells if "grade_id" in c.get("metadata", {}).get("nbgrader", {})]
+    return [
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in cells
+        if "grade_id" in c.get("metadata", {}).get("nbgrader", {})
+    ]

@@ -37,7 +37,9 @@ class NotebookScore:
         return tuple(c.grade_id for c in self.cells if c.score < c.max_score)
 
 
-def merge_student(class_url: str, worker_url: str, assignment: str, student_id: str, notebooks: tuple[str, ...]) -> None:
+def merge_student(
+    class_url: str, worker_url: str, assignment: str, student_id: str, notebooks: tuple[str, ...]
+) -> None:
     """Copy *student_id*'s autograded *notebooks* from the worker gradebook into the class one."""
     with warnings.catch_warnings(), Gradebook(worker_url) as source, Gradebook(class_url) as target:
         # nbgrader's update_or_create_submission trips SQLAlchemy's autoflush warnings; harmless
@@ -54,16 +56,24 @@ def merge_student(class_url: str, worker_url: str, assignment: str, student_id: 
                 into.auto_score = grade.auto_score
                 into.needs_manual_grade = into.manual_score is not None or grade.auto_score is None
             for comment in graded.comments:
-                target.find_comment(comment.name, notebook, assignment, student_id).auto_comment = comment.auto_comment
+                target.find_comment(
+                    comment.name, notebook, assignment, student_id
+                ).auto_comment = comment.auto_comment
         target.db.commit()
 
 
-def notebook_score(class_url: str, assignment: str, student_id: str, notebook: str) -> NotebookScore:
+def notebook_score(
+    class_url: str, assignment: str, student_id: str, notebook: str
+) -> NotebookScore:
     """*student_id*'s score on *notebook* as the class gradebook holds it."""
     with Gradebook(class_url) as gradebook:
         submitted = gradebook.find_submission_notebook(notebook, assignment, student_id)
         grades = sorted(submitted.grades, key=lambda g: g.name)
-        cells = tuple(CellScore(g.name, float(g.score), float(g.max_score)) for g in grades if not g.needs_manual_grade)
+        cells = tuple(
+            CellScore(g.name, float(g.score), float(g.max_score))
+            for g in grades
+            if not g.needs_manual_grade
+        )
         manual = tuple(g.name for g in grades if g.needs_manual_grade)
         return NotebookScore(float(submitted.score), float(submitted.max_score), cells, manual)
 
@@ -71,4 +81,6 @@ def notebook_score(class_url: str, assignment: str, student_id: str, notebook: s
 def max_scores(class_url: str, assignment: str) -> dict[str, float]:
     """Each notebook's maximum score in *assignment*."""
     with Gradebook(class_url) as gradebook:
-        return {nb.name: float(nb.max_score) for nb in gradebook.find_assignment(assignment).notebooks}
+        return {
+            nb.name: float(nb.max_score) for nb in gradebook.find_assignment(assignment).notebooks
+        }

@@ -20,7 +20,9 @@ from types import ModuleType
 _MISSING = object()
 #: Builtins ipykernel and IPython rebind on every execution (input forwarding, display):
 #: theirs to manage, so never restored.
-KERNEL_MANAGED_BUILTINS = frozenset({"input", "raw_input", "getpass", "get_ipython", "display", "exit", "quit", "__IPYTHON__"})
+KERNEL_MANAGED_BUILTINS = frozenset(
+    {"input", "raw_input", "getpass", "get_ipython", "display", "exit", "quit", "__IPYTHON__"}
+)
 
 
 class Snapshot:
@@ -33,7 +35,9 @@ class Snapshot:
             except Exception:  # noqa: BLE001 - a broken import is the notebook's to report
                 pass
         self.last_restored: list[str] = []
-        self.builtins = {k: v for k, v in vars(builtins).items() if k not in KERNEL_MANAGED_BUILTINS}
+        self.builtins = {
+            k: v for k, v in vars(builtins).items() if k not in KERNEL_MANAGED_BUILTINS
+        }
         self.modules: dict[str, tuple[ModuleType, dict]] = {}
         self.classes: list[tuple[type, dict]] = []
         for name, module in list(sys.modules.items()):

@@ -8,8 +8,8 @@ import os
 import signal
 from pathlib import Path
 
-from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from jupyter_client.manager import AsyncKernelManager
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
@@ -67,7 +67,9 @@ def cell_label(cell: NotebookNode, index: int | None = None) -> str:
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
     """An ``error`` output, which nbgrader scores as a failed test."""
-    return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
+    return NotebookNode(
+        output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"]
+    )
 
 
 class GuardedExecute(Execute):
@@ -82,18 +84,35 @@ class GuardedExecute(Execute):
     output). What happened is written to ``report_dir``.
     """
 
-    guarded_roots = List(Unicode(), ["windowmem"], help="Packages whose attributes are restored before tests").tag(config=True)
-    guarded_imports = List(Unicode(), [], help="Modules to import before the snapshot").tag(config=True)
-    kernel_pid_file = Unicode("", help="Where to write the kernel's process group id").tag(config=True)
-    report_dir = Unicode("", help="Folder for one JSON report per notebook of what happened while it ran").tag(config=True)
+    guarded_roots = List(
+        Unicode(), ["windowmem"], help="Packages whose attributes are restored before tests"
+    ).tag(config=True)
+    guarded_imports = List(Unicode(), [], help="Modules to import before the snapshot").tag(
+        config=True
+    )
+    kernel_pid_file = Unicode("", help="Where to write the kernel's process group id").tag(
+        config=True
+    )
+    report_dir = Unicode(
+        "", help="Folder for one JSON report per notebook of what happened while it ran"
+    ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._guard_started = False
         self._stopped_by: str | None = None
         self._running = "a cell"
-        self.report: dict = {"timeouts": [], "kernel_killed": None, "kernel_died": None, "restored": []}
+        self.report: dict = {
+            "timeouts": [],
+            "kernel_killed": None,
+            "kernel_died": None,
+            "restored": [],
+        }
         self._workdir = (resources or {}).get("metadata", {}).get("path")
-        prestarted = _take_prestarted(nb.metadata.get("kernelspec", {}).get("name", "python3")) if km is None else None
+        prestarted = (
+            _take_prestarted(nb.metadata.get("kernelspec", {}).get("name", "python3"))
+            if km is None
+            else None
+        )
         try:
             return super().preprocess(nb, resources, prestarted or km)
         finally:
@@ -101,7 +120,9 @@ class GuardedExecute(Execute):
                 self._shut_down(prestarted)
             if self.report_dir:
                 notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
-                Path(self.report_dir, f"{notebook}.json").write_text(json.dumps(self.report, indent=1))
+                Path(self.report_dir, f"{notebook}.json").write_text(
+                    json.dumps(self.report, indent=1)
+                )
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped_by is not None:
@@ -132,11 +153,17 @@ class GuardedExecute(Execute):
             self.report["kernel_killed"] = label
             self._stopped_by = f"not run: the kernel was killed after {label} ignored the interrupt at the time limit"
             self._kill_kernel()
-            cell.outputs.append(error_output("CellTimeoutError", f"{label} did not stop when interrupted; kernel killed"))
+            cell.outputs.append(
+                error_output(
+                    "CellTimeoutError", f"{label} did not stop when interrupted; kernel killed"
+                )
+            )
         else:
             self.report["kernel_died"] = label
             self._stopped_by = f"not run: the kernel died while running {label}"
-            cell.outputs.append(error_output("DeadKernelError", f"the kernel died while running {label}"))
+            cell.outputs.append(
+                error_output("DeadKernelError", f"the kernel died while running {label}")
+            )
 
     def _shut_down(self, manager: AsyncKernelManager) -> None:
         if self.kc is not None:
@@ -175,9 +202,16 @@ class GuardedExecute(Execute):
     def _restore_guarded_state(self, index: int) -> None:
         """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel."""
         guard = f"__import__('sys').modules[{GUARD_MODULE!r}]"
-        imports = [line for cell in self.nb.cells[:index] if _is_locked_setup(cell) for line in import_lines(cell.source)]
+        imports = [
+            line
+            for cell in self.nb.cells[:index]
+            if _is_locked_setup(cell)
+            for line in import_lines(cell.source)
+        ]
         code = "\n".join([f"{guard}.SNAPSHOT.restore()", *imports])
-        reply = self._run_silently(code, user_expressions={"restored": f"{guard}.SNAPSHOT.last_restored"})
+        reply = self._run_silently(
+            code, user_expressions={"restored": f"{guard}.SNAPSHOT.last_restored"}
+        )
         result = (reply or {}).get("content", {}).get("user_expressions", {}).get("restored", {})
         if result.get("status") != "ok":
             return
@@ -191,12 +225,19 @@ class GuardedExecute(Execute):
 
     def _run_silently(self, code: str, **kwargs) -> dict | None:
         """Run *code* in the kernel without touching the notebook or its history."""
-        msg_id = self.kc.execute(code, silent=True, store_history=False, allow_stdin=False, **kwargs)
+        msg_id = self.kc.execute(
+            code, silent=True, store_history=False, allow_stdin=False, **kwargs
+        )
         return self.wait_for_reply(msg_id)
 
 
 def _is_locked_setup(cell: NotebookNode) -> bool:
-    return cell.cell_type == "code" and utils.is_locked(cell) and not utils.is_grade(cell) and not utils.is_solution(cell)
+    return (
+        cell.cell_type == "code"
+        and utils.is_locked(cell)
+        and not utils.is_grade(cell)
+        and not utils.is_solution(cell)
+    )
 
 
 def import_lines(code: str) -> list[str]:
@@ -209,7 +250,9 @@ def import_lines(code: str) -> list[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    return [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    return [
+        ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
+    ]
 
 
 class CapOutput(NbGraderPreprocessor):
@@ -237,13 +280,19 @@ class CapOutput(NbGraderPreprocessor):
                             output.data[mime] = self._cap(value)
                         else:
                             del output.data[mime]
-                            output.data.setdefault("text/plain", f"[{mime} output of {len(value):,} characters removed by the autograder]")
+                            output.data.setdefault(
+                                "text/plain",
+                                f"[{mime} output of {len(value):,} characters removed by the autograder]",
+                            )
         return cell, resources
 
     def _cap(self, text: str) -> str:
         if len(text) <= self.max_chars:
             return text
-        return text[: self.max_chars] + f"\n... output truncated by the autograder ({len(text):,} characters in all) ...\n"
+        return (
+            text[: self.max_chars]
+            + f"\n... output truncated by the autograder ({len(text):,} characters in all) ...\n"
+        )
 
 
 class HideHiddenTests(ClearHiddenTests):
@@ -252,9 +301,15 @@ class HideHiddenTests(ClearHiddenTests):
     def preprocess_cell(self, cell, resources, index):
         if not self._remove_hidden_test_region(cell) or cell.cell_type != "code":
             return cell, resources
-        cell.source = cell.source.rstrip("\n") + "\n# (hidden tests ran here; their code is not shown)"
+        cell.source = (
+            cell.source.rstrip("\n") + "\n# (hidden tests ran here; their code is not shown)"
+        )
         for output in cell.get("outputs", []):
-            if output.output_type == "error" and len(output.traceback) > 1:  # one line: ours, no code in it
+            if (
+                output.output_type == "error" and len(output.traceback) > 1
+            ):  # one line: ours, no code in it
                 summary = f"{output.ename}: {output.evalue}".rstrip(": ")
-                output.traceback = [f"{summary} (raised in this cell; hidden test code is not shown)"]
+                output.traceback = [
+                    f"{summary} (raised in this cell; hidden test code is not shown)"
+                ]
         return cell, resources

@@ -33,7 +33,9 @@ class GradeRow:
 
 def grades_frame(rows: list[GradeRow]) -> pd.DataFrame:
     """The rows as ``grades.csv`` holds them, sorted by student and notebook."""
-    frame = pd.DataFrame([{k: v for k, v in asdict(r).items() if k in COLUMNS} for r in rows], columns=list(COLUMNS))
+    frame = pd.DataFrame(
+        [{k: v for k, v in asdict(r).items() if k in COLUMNS} for r in rows], columns=list(COLUMNS)
+    )
     return frame.sort_values(["student_id", "notebook"], kind="stable").reset_index(drop=True)
 
 
@@ -45,7 +47,9 @@ def question_summary(rows: list[GradeRow]) -> pd.DataFrame:
         for c in r.cells
     ]
     if not records:
-        return pd.DataFrame(columns=["notebook", "question", "max_score", "students", "mean_score", "failure_rate"])
+        return pd.DataFrame(
+            columns=["notebook", "question", "max_score", "students", "mean_score", "failure_rate"]
+        )
     cells = pd.DataFrame(records)
     cells["failed"] = cells["score"] < cells["max_score"]
     summary = cells.groupby(["notebook", "question"], sort=True).agg(
@@ -69,9 +73,18 @@ def save_histogram(frame: pd.DataFrame, path: Path) -> None:
     maximum = float(frame.groupby("student_id")["max_score"].sum().max())
     maximum = maximum if maximum > 0 else 1.0  # also catches NaN: nothing to plot
     figure, axes = plt.subplots(figsize=(6, 3.5), dpi=100)
-    axes.hist(totals["score"], bins=min(20, max(5, int(maximum))), range=(0, maximum), color="#4477aa", edgecolor="white")
+    axes.hist(
+        totals["score"],
+        bins=min(20, max(5, int(maximum))),
+        range=(0, maximum),
+        color="#4477aa",
+        edgecolor="white",
+    )
     unscored = frame.loc[frame["score"].isna(), "student_id"].nunique()
-    axes.set_title(f"Scores: {len(totals)} students graded" + (f", {unscored} not scored (see grades.csv)" if unscored else ""))
+    axes.set_title(
+        f"Scores: {len(totals)} students graded"
+        + (f", {unscored} not scored (see grades.csv)" if unscored else "")
+    )
     axes.set_xlabel(f"total score (of {maximum:g})")
     axes.set_ylabel("students")
     figure.tight_layout()
@@ -93,6 +106,8 @@ def write_reports(rows: list[GradeRow], out: Path) -> dict[str, Path]:
     frame.to_csv(paths["grades"], index=False)
     question_summary(rows).to_csv(paths["questions"], index=False)
     counts = frame["status"].value_counts().reindex(list(STATUSES), fill_value=0)
-    counts.rename_axis("status").reset_index(name="notebooks").to_csv(paths["statuses"], index=False)
+    counts.rename_axis("status").reset_index(name="notebooks").to_csv(
+        paths["statuses"], index=False
+    )
     save_histogram(frame, paths["histogram"])
     return paths

@@ -13,8 +13,8 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from autograder.worker import Job, run
 
@@ -75,7 +75,9 @@ def run_all(
             # refill the free slots first: the callbacks (gradebook merges) then overlap with grading
             while pending and len(running) < max(1, workers):
                 job = pending.pop(0)
-                process = context.Process(target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False)
+                process = context.Process(
+                    target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False
+                )
                 process.start()
                 running.append((job, process, time.monotonic()))
             for done in finished:

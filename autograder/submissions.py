@@ -10,9 +10,9 @@ assignment's (it carries the expected nbgrader cell ids, or it is the only candi
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 import nbformat
 
@@ -71,7 +71,11 @@ def notebook_problem(path: Path) -> str | None:
         notebook = nbformat.reads(text, as_version=4)
     except Exception as error:  # noqa: BLE001 - nbformat raises many kinds
         return f"not a readable Jupyter notebook: {type(error).__name__}: {error}"
-    bad = [i + 1 for i, c in enumerate(notebook.cells) if not isinstance(c, dict) or "cell_type" not in c or "source" not in c]
+    bad = [
+        i + 1
+        for i, c in enumerate(notebook.cells)
+        if not isinstance(c, dict) or "cell_type" not in c or "source" not in c
+    ]
     if bad:
         return f"not a readable Jupyter notebook: cells {bad[:5]} lack a type or source"
     return None
@@ -84,7 +88,9 @@ def grade_ids(path: Path) -> frozenset[str]:
         return frozenset(
             c["metadata"]["nbgrader"]["grade_id"]
             for c in cells
-            if isinstance(c, dict) and isinstance(c.get("metadata", {}).get("nbgrader"), dict) and "grade_id" in c["metadata"]["nbgrader"]
+            if isinstance(c, dict)
+            and isinstance(c.get("metadata", {}).get("nbgrader"), dict)
+            and "grade_id" in c["metadata"]["nbgrader"]
         )
     except (ValueError, UnicodeDecodeError, AttributeError, TypeError, KeyError):
         return frozenset()
@@ -98,45 +104,83 @@ def find_class(
     *expected* maps each notebook name (without ``.ipynb``) to its nbgrader cell ids.
     """
     if not submissions.is_dir():
-        raise GradingSetupError(f"--submissions {submissions} is not a folder; give the folder holding <student_id>/{assignment}/")
-    students = sorted(p for p in submissions.iterdir() if p.is_dir() and p.name not in IGNORED_DIRS and not p.name.startswith("."))
+        raise GradingSetupError(
+            f"--submissions {submissions} is not a folder; give the folder holding <student_id>/{assignment}/"
+        )
+    students = sorted(
+        p
+        for p in submissions.iterdir()
+        if p.is_dir() and p.name not in IGNORED_DIRS and not p.name.startswith(".")
+    )
     return tuple(plan_student(folder, assignment, expected) for folder in students)
 
 
-def plan_student(folder: Path, assignment: str, expected: Mapping[str, frozenset[str]]) -> StudentSubmission:
+def plan_student(
+    folder: Path, assignment: str, expected: Mapping[str, frozenset[str]]
+) -> StudentSubmission:
     """Match one student's files to the *expected* notebooks."""
     student_id = folder.name
     assignment_dir = folder / assignment
     if not assignment_dir.is_dir():
         found = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
-        detail = f"no folder {student_id}/{assignment}/; the student folder holds {found or 'nothing'}"
-        return StudentSubmission(student_id, folder, tuple(PlannedNotebook(student_id, n, None, "missing", detail) for n in sorted(expected)))
+        detail = (
+            f"no folder {student_id}/{assignment}/; the student folder holds {found or 'nothing'}"
+        )
+        return StudentSubmission(
+            student_id,
+            folder,
+            tuple(
+                PlannedNotebook(student_id, n, None, "missing", detail) for n in sorted(expected)
+            ),
+        )
 
     files = sorted(
-        p for p in assignment_dir.rglob("*.ipynb") if not (IGNORED_DIRS & set(p.relative_to(assignment_dir).parts[:-1]))
+        p
+        for p in assignment_dir.rglob("*.ipynb")
+        if not (IGNORED_DIRS & set(p.relative_to(assignment_dir).parts[:-1]))
     )
     by_name = {p.stem: p for p in files if p.parent == assignment_dir}
     unclaimed = [p for p in files if p.stem not in expected or p.parent != assignment_dir]
     wanted = sorted(n for n in expected if n not in by_name)
     renamed = _match_renamed(wanted, unclaimed, expected)
     extras = [p for p in unclaimed if p not in renamed.values()]
-    extra_note = f"ignored other notebook(s): {', '.join(_rel(p, assignment_dir) for p in extras)}" if extras else ""
+    extra_note = (
+        f"ignored other notebook(s): {', '.join(_rel(p, assignment_dir) for p in extras)}"
+        if extras
+        else ""
+    )
 
     planned = []
     for name in sorted(expected):
         path = by_name.get(name) or renamed.get(name)
         if path is None:
             present = ", ".join(_rel(p, assignment_dir) for p in unclaimed) or "no notebooks"
-            planned.append(PlannedNotebook(student_id, name, None, "missing", f"no {name}.ipynb in {student_id}/{assignment}/ (found: {present})"))
+            planned.append(
+                PlannedNotebook(
+                    student_id,
+                    name,
+                    None,
+                    "missing",
+                    f"no {name}.ipynb in {student_id}/{assignment}/ (found: {present})",
+                )
+            )
             continue
-        note = f"submitted as '{_rel(path, assignment_dir)}', graded as {name}.ipynb" if path.stem != name or path.parent != assignment_dir else ""
+        note = (
+            f"submitted as '{_rel(path, assignment_dir)}', graded as {name}.ipynb"
+            if path.stem != name or path.parent != assignment_dir
+            else ""
+        )
         problem = notebook_problem(path)
         detail = "; ".join(x for x in (problem, note, extra_note) if x)
-        planned.append(PlannedNotebook(student_id, name, path, "malformed" if problem else None, detail))
+        planned.append(
+            PlannedNotebook(student_id, name, path, "malformed" if problem else None, detail)
+        )
     return StudentSubmission(student_id, folder, tuple(planned))
 
 
-def _match_renamed(wanted: list[str], unclaimed: list[Path], expected: Mapping[str, frozenset[str]]) -> dict[str, Path]:
+def _match_renamed(
+    wanted: list[str], unclaimed: list[Path], expected: Mapping[str, frozenset[str]]
+) -> dict[str, Path]:
     """Pair missing notebook names with misnamed files, only where the pairing is unambiguous."""
     matches: dict[str, Path] = {}
     taken: set[Path] = set()

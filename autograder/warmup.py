@@ -9,11 +9,11 @@ costs about 2 s more than the next one.
 from __future__ import annotations
 
 import nbformat
+from jupyter_client.manager import AsyncKernelManager  # noqa: F401
+from nbclient import NotebookClient  # noqa: F401
 from nbconvert.exporters import HTMLExporter
 from nbgrader.converters import Autograde, GenerateFeedback  # noqa: F401 - imported to be inherited
 from nbgrader.coursedir import CourseDirectory
-from nbclient import NotebookClient  # noqa: F401
-from jupyter_client.manager import AsyncKernelManager  # noqa: F401
 from traitlets.config import Config
 
 from autograder import preprocessors  # noqa: F401
@@ -27,11 +27,19 @@ def render_feedback_once() -> str:
     notebook = nbformat.v4.new_notebook(
         cells=[
             nbformat.v4.new_markdown_cell("# Warm-up\nSome *Markdown* with `code`."),
-            nbformat.v4.new_code_cell("print('warm')\nx = [1, 2]", outputs=[nbformat.v4.new_output("stream", text="warm\n")]),
+            nbformat.v4.new_code_cell(
+                "print('warm')\nx = [1, 2]",
+                outputs=[nbformat.v4.new_output("stream", text="warm\n")],
+            ),
         ],
-        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}, "language_info": {"name": "python"}},
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"},
+        },
     )
-    resources = {"nbgrader": {"notebook": "warmup", "score": 0.0, "max_score": 1.0, "late_penalty": 0.0}}
+    resources = {
+        "nbgrader": {"notebook": "warmup", "score": 0.0, "max_score": 1.0, "late_penalty": 0.0}
+    }
     html, _ = exporter.from_notebook_node(notebook, resources=resources)
     return html
 

@@ -14,7 +14,9 @@ def layout_regexp(assignment: str) -> str:
     return rf".*/(?P<student_id>[^/]+)/{re.escape(assignment)}/(?P<file_id>[^/]+\.ipynb)$"
 
 
-def collect_zip(archive: Path, assignment: str, into: Path, named_regexp: str | None = None) -> Path:
+def collect_zip(
+    archive: Path, assignment: str, into: Path, named_regexp: str | None = None
+) -> Path:
     """Extract *archive* and collect its notebooks as ``into/submitted/<student>/<assignment>/``.
 
     *named_regexp* is nbgrader's ``FileNameCollector.named_regexp`` (groups ``student_id``,
@@ -31,7 +33,9 @@ def collect_zip(archive: Path, assignment: str, into: Path, named_regexp: str | 
     ExtractorPlugin().extract(str(downloaded), str(extracted))
     collector = FileNameCollectorPlugin(named_regexp=named_regexp or layout_regexp(assignment))
     collected = 0
-    for path in sorted(p for p in extracted.rglob("*") if p.is_file() and "__MACOSX" not in p.parts):
+    for path in sorted(
+        p for p in extracted.rglob("*") if p.is_file() and "__MACOSX" not in p.parts
+    ):
         info = collector.collect(str(path))
         if not info:
             continue

@@ -67,7 +67,9 @@ def run_bare(path: str) -> None:
     with tempfile.TemporaryDirectory() as here:
         shutil.copytree(REPO_ROOT / "source" / ASSIGNMENT / "data", Path(here) / "data")
         notebook = nbformat.read(path, as_version=4)
-        NotebookClient(notebook, timeout=600, allow_errors=True, resources={"metadata": {"path": here}}).execute()
+        NotebookClient(
+            notebook, timeout=600, allow_errors=True, resources={"metadata": {"path": here}}
+        ).execute()
 
 
 def floor(paths: list[Path], workers: int) -> float:
@@ -86,8 +88,23 @@ def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedPro
 
 
 def autograder(classdir: Path, out: Path, jobs: int) -> float:
-    seconds, done = timed([sys.executable, "-m", "autograder", "grade", ASSIGNMENT, "--submissions", str(classdir),
-                           "--out", str(out), "--jobs", str(jobs), "--no-progress"], REPO_ROOT)
+    seconds, done = timed(
+        [
+            sys.executable,
+            "-m",
+            "autograder",
+            "grade",
+            ASSIGNMENT,
+            "--submissions",
+            str(classdir),
+            "--out",
+            str(out),
+            "--jobs",
+            str(jobs),
+            "--no-progress",
+        ],
+        REPO_ROOT,
+    )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"autograder failed:\n{done.stderr[-3000:]}")
     return seconds
@@ -101,7 +118,9 @@ def stock_course(classdir: Path, course: Path) -> None:
         f"c = get_config()\nc.CourseDirectory.root = {str(course)!r}\n"
         f"c.CourseDirectory.db_url = 'sqlite:///{course}/gradebook.db'\nc.Exchange.root = {str(course / 'exchange')!r}\n"
     )
-    seconds, done = timed([str(BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force"], course)
+    seconds, done = timed(
+        [str(BIN / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force"], course
+    )
     if done.returncode:
         raise RuntimeError(f"nbgrader generate_assignment failed:\n{done.stderr[-3000:]}")
 
@@ -117,17 +136,26 @@ def stock(classdir: Path, course: Path, slices: int) -> float:
         exclude = [f"--CourseDirectory.student_id_exclude={','.join(others)}"] if others else []
         commands.append([str(BIN / "nbgrader"), "autograde", ASSIGNMENT, *exclude])
     start = time.perf_counter()
-    running = [subprocess.Popen(c, cwd=course, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in commands]
+    running = [
+        subprocess.Popen(
+            c, cwd=course, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for c in commands
+    ]
     codes = [p.wait() for p in running]
     seconds = time.perf_counter() - start
     graded = len(list((course / "autograded").glob(f"*/{ASSIGNMENT}/{NOTEBOOK}.ipynb")))
     if graded != len(students):
-        print(f"  (stock, {slices} process(es): only {graded} of {len(students)} autograded; exit codes {codes})")
+        print(
+            f"  (stock, {slices} process(es): only {graded} of {len(students)} autograded; exit codes {codes})"
+        )
     return seconds
 
 
 def import_seconds(code: str, repeats: int = 3) -> float:
-    return statistics.median(timed([sys.executable, "-c", code], REPO_ROOT)[0] for _ in range(repeats))
+    return statistics.median(
+        timed([sys.executable, "-c", code], REPO_ROOT)[0] for _ in range(repeats)
+    )
 
 
 NEW_GRADEBOOK = """
@@ -148,13 +176,19 @@ print(time.perf_counter() - start)
 def new_gradebook_seconds(in_process: bool) -> float:
     """Seconds nbgrader takes to create a gradebook (it asks ``alembic heads`` in a subprocess)."""
     code = NEW_GRADEBOOK.format(in_process=in_process)
-    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    return float(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=40)
-    parser.add_argument("--skip-stock", action="store_true", help="do not time stock nbgrader (the slowest part)")
+    parser.add_argument(
+        "--skip-stock", action="store_true", help="do not time stock nbgrader (the slowest part)"
+    )
     args = parser.parse_args(argv)
     cores = len(os.sched_getaffinity(0))
     n = args.students
@@ -162,10 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     # pop: measure the stock cost even where scripts/fast_jupyter_startup.py blocked the module
     plain = import_seconds("import sys; sys.modules.pop('rfc3987_syntax', None); import nbformat")
     fixed = import_seconds("import autograder.startup, nbformat")
-    print(f"import nbformat in a fresh interpreter: {plain:.2f} s stock, {fixed:.2f} s with autograder.startup", flush=True)
+    print(
+        f"import nbformat in a fresh interpreter: {plain:.2f} s stock, {fixed:.2f} s with autograder.startup",
+        flush=True,
+    )
 
-    print(f"create a gradebook: {new_gradebook_seconds(False):.2f} s stock, "
-          f"{new_gradebook_seconds(True):.2f} s with the schema version read in-process", flush=True)
+    print(
+        f"create a gradebook: {new_gradebook_seconds(False):.2f} s stock, "
+        f"{new_gradebook_seconds(True):.2f} s with the schema version read in-process",
+        flush=True,
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -177,7 +217,10 @@ def main(argv: list[str] | None = None) -> int:
             ("floor: nbclient, 1 process", lambda: floor(paths, 1)),
             (f"floor: nbclient, {cores} processes", lambda: floor(paths, cores)),
             ("autograder --jobs 1", lambda: autograder(classdir, root / "out1", 1)),
-            (f"autograder --jobs {cores}", lambda: autograder(classdir, root / f"out{cores}", cores)),
+            (
+                f"autograder --jobs {cores}",
+                lambda: autograder(classdir, root / f"out{cores}", cores),
+            ),
         ):
             seconds = measure()
             rows.append((label, seconds))
@@ -190,13 +233,19 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission", flush=True)
         table = dict(rows)
         one, many = table["autograder --jobs 1"], table[f"autograder --jobs {cores}"]
-        print(f"autograder vs floor, one core: {one / table['floor: nbclient, 1 process']:.2f}x;"
-              f" on {cores} cores: {many / table[f'floor: nbclient, {cores} processes']:.2f}x")
-        print(f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)")
+        print(
+            f"autograder vs floor, one core: {one / table['floor: nbclient, 1 process']:.2f}x;"
+            f" on {cores} cores: {many / table[f'floor: nbclient, {cores} processes']:.2f}x"
+        )
+        print(
+            f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)"
+        )
         if not args.skip_stock:
             stock_one = table["stock nbgrader autograde, 1 process(es)"]
-            print(f"stock nbgrader autograde takes {stock_one / one:.2f}x the autograder's time on one core"
-                  " (it writes no feedback, and gives deleted tests and loops silent zeros)")
+            print(
+                f"stock nbgrader autograde takes {stock_one / one:.2f}x the autograder's time on one core"
+                " (it writes no feedback, and gives deleted tests and loops silent zeros)"
+            )
     return 0
 
 

@@ -13,7 +13,13 @@ import time
 import timeit
 from pathlib import Path
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "agent-context" / "corpus.json"
+REFERENCE = (
+    Path(__file__).resolve().parents[1].parent
+    / "shared"
+    / "reference"
+    / "agent-context"
+    / "corpus.json"
+)
 REPEATS = 5
 
 
@@ -31,13 +37,18 @@ def main() -> int:
     from windowmem.tokens import count_text
 
     pandas_time, _ = seconds(lambda: __import__("pandas"))
-    corpus_time, corpus = seconds(lambda: budget.load_corpus(REFERENCE) if REFERENCE.is_file() else budget.help_centre())
+    corpus_time, corpus = seconds(
+        lambda: budget.load_corpus(REFERENCE) if REFERENCE.is_file() else budget.help_centre()
+    )
     tokenizer_time, _ = seconds(lambda: count_text("warm up the tokenizer"))
     prepare_time, prepared = seconds(lambda: prepare(corpus))
     first_table_time, table = seconds(lambda: budget.reference_table(prepared, REFERENCE_BUDGETS))
     cold_total = time.perf_counter() - started
 
-    table_times = [seconds(lambda: budget.reference_table(prepared, REFERENCE_BUDGETS))[0] for _ in range(REPEATS)]
+    table_times = [
+        seconds(lambda: budget.reference_table(prepared, REFERENCE_BUDGETS))[0]
+        for _ in range(REPEATS)
+    ]
     runs = len(table)
     prepare.cache_clear()
     _searched.cache_clear()
@@ -46,18 +57,32 @@ def main() -> int:
     result = budget.run_task(prepared, 1500, "retrieve")
     steps = len(result.trace)
     lookups = 100_000
-    lookup = timeit.timeit(lambda: (result.trace[steps // 2].used, result.trace[steps // 2].facts), number=lookups)
+    lookup = timeit.timeit(
+        lambda: (result.trace[steps // 2].used, result.trace[steps // 2].facts), number=lookups
+    )
 
-    print(f"corpus: {corpus.name} ({len(corpus.articles)} articles, {len(corpus.questions)} questions, {len(prepared.chunks)} chunks)")
+    print(
+        f"corpus: {corpus.name} ({len(corpus.articles)} articles, {len(corpus.questions)} questions, {len(prepared.chunks)} chunks)"
+    )
     print(f"import windowmem.budget          {import_time * 1000:8.1f} ms")
     print(f"import pandas (for the table)    {pandas_time * 1000:8.1f} ms")
     print(f"load corpus                      {corpus_time * 1000:8.1f} ms")
     print(f"load Qwen tokenizer              {tokenizer_time * 1000:8.1f} ms")
-    print(f"prepare (pieces, chunks, BM25)   {prepare_time * 1000:8.1f} ms   again with warm token cache {warm_prepare_time * 1000:.1f} ms")
-    print(f"reference table, {runs} runs       {first_table_time * 1000:8.1f} ms   best of {REPEATS} more {min(table_times) * 1000:.1f} ms")
-    print(f"prepare + first table            {(prepare_time + first_table_time) * 1000:8.1f} ms   (budget: under 2,000 ms on one core)")
-    print(f"cold start to full table         {cold_total * 1000:8.1f} ms   (with every import and the vocabulary load)")
-    print(f"trace lookup (used + facts)      {lookup / lookups * 1e6:8.2f} µs   ({steps} steps in a retrieve run)")
+    print(
+        f"prepare (pieces, chunks, BM25)   {prepare_time * 1000:8.1f} ms   again with warm token cache {warm_prepare_time * 1000:.1f} ms"
+    )
+    print(
+        f"reference table, {runs} runs       {first_table_time * 1000:8.1f} ms   best of {REPEATS} more {min(table_times) * 1000:.1f} ms"
+    )
+    print(
+        f"prepare + first table            {(prepare_time + first_table_time) * 1000:8.1f} ms   (budget: under 2,000 ms on one core)"
+    )
+    print(
+        f"cold start to full table         {cold_total * 1000:8.1f} ms   (with every import and the vocabulary load)"
+    )
+    print(
+        f"trace lookup (used + facts)      {lookup / lookups * 1e6:8.2f} µs   ({steps} steps in a retrieve run)"
+    )
     return 0
 
 

@@ -30,7 +30,13 @@ def ms(seconds: float) -> float:
 def update(runs: RunCache, budget: int, choice: str, step: int) -> str:
     """One widget event's pure work: the view of (budget, choice, step) and its HTML."""
     run = runs.run(budget, choice)
-    view = budget_view(run, min(step, len(run.trace) - 1), choice=choice, scale=runs.scale(budget), prepared=runs.prepared)
+    view = budget_view(
+        run,
+        min(step, len(run.trace) - 1),
+        choice=choice,
+        scale=runs.scale(budget),
+        prepared=runs.prepared,
+    )
     return render_budget_html(view)
 
 
@@ -60,12 +66,20 @@ def main() -> None:
         update(fresh, 200 + 50 * (i % 60), choices[i % len(choices)], 10**6)
         run_moves.append(ms(time.perf_counter() - started))
 
-    print(f"budget explorer update, help-centre corpus ({len(corpus.questions)} questions), HTML {len(html) / 1024:.0f} KiB")
-    print(f"  step slider moved:          median {statistics.median(step_moves):6.2f} ms  "
-          f"max {max(step_moves):6.2f} ms  ({statistics.median(step_moves) / FRAME_MS:.2f} frames)")
-    print(f"  budget or policy moved:     median {statistics.median(run_moves):6.2f} ms  "
-          f"max {max(run_moves):6.2f} ms  ({statistics.median(run_moves) / FRAME_MS:.2f} frames)")
-    print(f"  first view (cold):          {first:6.1f} ms  (chunking, BM25 index and search, one run)")
+    print(
+        f"budget explorer update, help-centre corpus ({len(corpus.questions)} questions), HTML {len(html) / 1024:.0f} KiB"
+    )
+    print(
+        f"  step slider moved:          median {statistics.median(step_moves):6.2f} ms  "
+        f"max {max(step_moves):6.2f} ms  ({statistics.median(step_moves) / FRAME_MS:.2f} frames)"
+    )
+    print(
+        f"  budget or policy moved:     median {statistics.median(run_moves):6.2f} ms  "
+        f"max {max(run_moves):6.2f} ms  ({statistics.median(run_moves) / FRAME_MS:.2f} frames)"
+    )
+    print(
+        f"  first view (cold):          {first:6.1f} ms  (chunking, BM25 index and search, one run)"
+    )
 
 
 if __name__ == "__main__":

@@ -66,12 +66,18 @@ def main() -> None:
         update(fresh, window, args.turns, "#7781")
         window_moves.append(ms(time.perf_counter() - started))
 
-    print(f"explorer update, {args.turns} turns ({len(conversation.messages)} messages), "
-          f"window {args.window}, turn {args.turns}, HTML {len(html) / 1024:.0f} KiB")
-    print(f"  turn slider moved:    median {statistics.median(turn_moves):6.1f} ms  "
-          f"max {max(turn_moves):6.1f} ms  ({statistics.median(turn_moves) / FRAME_MS:.1f} frames)")
-    print(f"  window slider moved:  median {statistics.median(window_moves):6.1f} ms  "
-          f"max {max(window_moves):6.1f} ms  ({statistics.median(window_moves) / FRAME_MS:.1f} frames)")
+    print(
+        f"explorer update, {args.turns} turns ({len(conversation.messages)} messages), "
+        f"window {args.window}, turn {args.turns}, HTML {len(html) / 1024:.0f} KiB"
+    )
+    print(
+        f"  turn slider moved:    median {statistics.median(turn_moves):6.1f} ms  "
+        f"max {max(turn_moves):6.1f} ms  ({statistics.median(turn_moves) / FRAME_MS:.1f} frames)"
+    )
+    print(
+        f"  window slider moved:  median {statistics.median(window_moves):6.1f} ms  "
+        f"max {max(window_moves):6.1f} ms  ({statistics.median(window_moves) / FRAME_MS:.1f} frames)"
+    )
     print(f"  first view (cold):    {first:6.1f} ms  (tokenising every message once)")
 
 

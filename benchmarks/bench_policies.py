@@ -17,7 +17,18 @@ from windowmem.policies import POLICIES, Memory, make_policy
 #: The one seed for this benchmark's synthetic conversation.
 SEED = 20261130
 MESSAGES = 5000
-WORDS = ("order", "refund", "empanadas", "Marta", "shipping", "size", "blue", "tracking", "Medellín", "today")
+WORDS = (
+    "order",
+    "refund",
+    "empanadas",
+    "Marta",
+    "shipping",
+    "size",
+    "blue",
+    "tracking",
+    "Medellín",
+    "today",
+)
 
 
 def synthetic_history(count: int, seed: int = SEED) -> list[Message]:
@@ -38,7 +49,9 @@ def synthetic_history(count: int, seed: int = SEED) -> list[Message]:
 def main() -> None:
     history = synthetic_history(MESSAGES)
     print(f"{MESSAGES} messages (seed {SEED}); sizes are each product's default")
-    print(f"{'policy':<16}{'one load (µs)':>15}{'replay (ms)':>13}{'per message (µs)':>18}{'window':>8}")
+    print(
+        f"{'policy':<16}{'one load (µs)':>15}{'replay (ms)':>13}{'per message (µs)':>18}{'window':>8}"
+    )
     for name in POLICIES:
         policy = make_policy(name)
         memory = Memory(policy)

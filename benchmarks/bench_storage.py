@@ -18,8 +18,8 @@ import statistics
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from windowmem.chat_memory import WindowedChatMemory
 from windowmem.messages import Message, assistant, user
@@ -36,7 +36,18 @@ from windowmem.storage import (
 SEED = 20261130
 LENGTHS = (100, 1_000, 10_000)
 REPEATS = 50
-WORDS = ("pedido", "order", "refund", "empanadas", "Marta", "envío", "size", "tracking", "Medellín", "hoy")
+WORDS = (
+    "pedido",
+    "order",
+    "refund",
+    "empanadas",
+    "Marta",
+    "envío",
+    "size",
+    "tracking",
+    "Medellín",
+    "hoy",
+)
 
 
 def texts(rng: random.Random) -> Iterator[str]:
@@ -58,10 +69,22 @@ def median_microseconds(operation: Callable[[], object], repeats: int = REPEATS)
     return statistics.median(times) * 1e6
 
 
-def backends(folder: Path) -> Iterator[tuple[str, Callable[[], ChatMemoryRepository], Callable[[ChatMemoryRepository], None]]]:
+def backends(
+    folder: Path,
+) -> Iterator[
+    tuple[str, Callable[[], ChatMemoryRepository], Callable[[ChatMemoryRepository], None]]
+]:
     yield "memory", InMemoryRepository, lambda repo: None
-    yield "sqlite (durable)", lambda: SqliteRepository(folder / "durable.db"), lambda repo: repo.close()
-    yield "sqlite (normal)", lambda: SqliteRepository(folder / "normal.db", durable=False), lambda repo: repo.close()
+    yield (
+        "sqlite (durable)",
+        lambda: SqliteRepository(folder / "durable.db"),
+        lambda repo: repo.close(),
+    )
+    yield (
+        "sqlite (normal)",
+        lambda: SqliteRepository(folder / "normal.db", durable=False),
+        lambda repo: repo.close(),
+    )
     tag = uuid.uuid4().hex[:8]
     if os.environ.get("WINDOWMEM_POSTGRES_URL"):
 
@@ -71,7 +94,13 @@ def backends(folder: Path) -> Iterator[tuple[str, Callable[[], ChatMemoryReposit
                     cur.execute(f"DROP TABLE IF EXISTS {repo.prefix}_{table}")
             repo.close()
 
-        yield "postgres", lambda: PostgresRepository(os.environ["WINDOWMEM_POSTGRES_URL"], prefix=f"wm_bench_{tag}"), drop
+        yield (
+            "postgres",
+            lambda: PostgresRepository(
+                os.environ["WINDOWMEM_POSTGRES_URL"], prefix=f"wm_bench_{tag}"
+            ),
+            drop,
+        )
     if os.environ.get("WINDOWMEM_REDIS_URL"):
 
         def flush(repo: RedisRepository) -> None:
@@ -79,14 +108,20 @@ def backends(folder: Path) -> Iterator[tuple[str, Callable[[], ChatMemoryReposit
                 repo._client.delete(key)
             repo.close()
 
-        yield "redis", lambda: RedisRepository(os.environ["WINDOWMEM_REDIS_URL"], prefix=f"wm-bench-{tag}:"), flush
+        yield (
+            "redis",
+            lambda: RedisRepository(os.environ["WINDOWMEM_REDIS_URL"], prefix=f"wm-bench-{tag}:"),
+            flush,
+        )
 
 
 def main() -> None:
     rng = random.Random(SEED)
     turn = [user("¿Dónde está mi pedido #6023?"), assistant("Llega mañana.")]
     print(f"median of {REPEATS} runs, microseconds; seed {SEED}")
-    print(f"{'repository':<18}{'history':>8}{'append 2':>10}{'tail 10':>10}{'read all':>10}{'agent turn':>12}")
+    print(
+        f"{'repository':<18}{'history':>8}{'append 2':>10}{'tail 10':>10}{'read all':>10}{'agent turn':>12}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for name, open_repo, close_repo in backends(Path(folder)):
             repo = open_repo()
@@ -96,10 +131,16 @@ def main() -> None:
                     repo.save_all(conversation, history(length, rng))
                     append = median_microseconds(lambda: repo.append(conversation, turn))
                     tail = median_microseconds(lambda: repo.load_tail(conversation, 10))
-                    full = median_microseconds(lambda: repo.find_by_conversation_id(conversation), repeats=5)
+                    full = median_microseconds(
+                        lambda: repo.find_by_conversation_id(conversation), repeats=5
+                    )
                     chat = WindowedChatMemory(N8nSimpleMemory(5), repo)
-                    agent_turn = median_microseconds(lambda: (chat.add(conversation, turn), chat.get(conversation)))
-                    print(f"{name:<18}{length:>8}{append:>10.0f}{tail:>10.0f}{full:>10.0f}{agent_turn:>12.0f}")
+                    agent_turn = median_microseconds(
+                        lambda: (chat.add(conversation, turn), chat.get(conversation))
+                    )
+                    print(
+                        f"{name:<18}{length:>8}{append:>10.0f}{tail:>10.0f}{full:>10.0f}{agent_turn:>12.0f}"
+                    )
             finally:
                 close_repo(repo)
 

@@ -36,7 +36,7 @@ import gc
 import time
 import tracemalloc
 import warnings
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 #: Turns per timed block.
 BLOCK = 1_000
@@ -53,8 +53,10 @@ TRIM_SECONDS = 0.5
 def texts(turn_count: int) -> list[tuple[str, str]]:
     """Question and reply texts, fixed by their turn number (no randomness to seed)."""
     return [
-        (f"Turn {i}: where is order #{6000 + i % 997}, and can it ship to Medellín?",
-         f"Order #{6000 + i % 997} left the warehouse; Medellín takes {2 + i % 4} business days.")
+        (
+            f"Turn {i}: where is order #{6000 + i % 997}, and can it ship to Medellín?",
+            f"Order #{6000 + i % 997} left the warehouse; Medellín takes {2 + i % 4} business days.",
+        )
         for i in range(turn_count)
     ]
 
@@ -62,7 +64,11 @@ def texts(turn_count: int) -> list[tuple[str, str]]:
 def blocks(turn_count: int) -> list[tuple[str, int, int]]:
     """The three timed stretches of turns: start, middle, end."""
     middle = turn_count // 2
-    return [("start", 0, BLOCK), ("middle", middle, middle + BLOCK), ("end", turn_count - BLOCK, turn_count)]
+    return [
+        ("start", 0, BLOCK),
+        ("middle", middle, middle + BLOCK),
+        ("end", turn_count - BLOCK, turn_count),
+    ]
 
 
 def time_steps(step: Callable[[int], object], turn_count: int) -> dict[str, float]:
@@ -104,7 +110,10 @@ def iterator_step(views: Iterator[object]) -> Callable[[int], object]:
 
 # --- the contenders ------------------------------------------------------------------
 
-def windowmem_memory(pairs: list[tuple[str, str]], window: int, keep_all: bool = True) -> Callable[[int], object]:
+
+def windowmem_memory(
+    pairs: list[tuple[str, str]], window: int, keep_all: bool = True
+) -> Callable[[int], object]:
     from windowmem.messages import assistant, user
     from windowmem.policies.base import Memory
     from windowmem.policies.n8n import N8nSimpleMemory
@@ -195,7 +204,9 @@ def trim_call(history: list[object], window: int) -> object:
     return trim_messages(history, strategy="last", max_tokens=2 * window, token_counter=len)
 
 
-def trim_per_call(pairs: list[tuple[str, str]], window: int, sizes: tuple[int, ...]) -> dict[int, float]:
+def trim_per_call(
+    pairs: list[tuple[str, str]], window: int, sizes: tuple[int, ...]
+) -> dict[int, float]:
     """Seconds per trim_messages call with a history of each size (messages): the fastest call."""
     out = {}
     for size in sizes:
@@ -227,6 +238,7 @@ def extrapolated_trim_run(per_call: dict[int, float], turn_count: int) -> float:
 
 # --- memory ------------------------------------------------------------------------
 
+
 def traced_bytes(build: Callable[[], object]) -> tuple[int, int, object]:
     """(held, peak) bytes allocated while *build* runs; the built object is kept alive."""
     gc.collect()
@@ -244,6 +256,7 @@ def session_memory(pairs: list[tuple[str, str]], window: int) -> dict[str, tuple
             for i in range(len(pairs)):
                 step(i)
             return step
+
         return build
 
     def run_replay() -> object:
@@ -261,7 +274,10 @@ def session_memory(pairs: list[tuple[str, str]], window: int) -> dict[str, tuple
     out = {}
     for name, build in (
         ("windowmem Memory", run_steps(lambda: windowmem_memory(pairs, window))),
-        ("windowmem Memory, window only", run_steps(lambda: windowmem_memory(pairs, window, keep_all=False))),
+        (
+            "windowmem Memory, window only",
+            run_steps(lambda: windowmem_memory(pairs, window, keep_all=False)),
+        ),
         ("windowmem replay", run_replay),
         ("LangChain window memory", run_steps(lambda: langchain_window(pairs, window))),
         ("LangChain trim_messages", run_trim_history),
@@ -274,18 +290,23 @@ def session_memory(pairs: list[tuple[str, str]], window: int) -> dict[str, tuple
 
 # --- report ------------------------------------------------------------------------
 
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:9.1f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--messages", type=int, default=100_000, help="messages in the conversation (even)")
+    parser.add_argument(
+        "--messages", type=int, default=100_000, help="messages in the conversation (even)"
+    )
     parser.add_argument("--window", type=int, default=50, help="window in interactions (n8n's k)")
     args = parser.parse_args()
     turn_count = args.messages // 2
     if turn_count < 3 * BLOCK:
-        parser.error(f"--messages must be at least {6 * BLOCK} so that the three timed blocks do not overlap")
+        parser.error(
+            f"--messages must be at least {6 * BLOCK} so that the three timed blocks do not overlap"
+        )
     import langchain_classic.memory  # noqa: F401  (imported first: it resets warning filters)
 
     warnings.filterwarnings("ignore")  # LangChain's deprecation notices for the classic memories
@@ -294,13 +315,18 @@ def main() -> None:
     import platform
     import sys
 
-    print(f"windowmem window benchmark: {args.messages:,} messages ({turn_count:,} turns), "
-          f"window {args.window} interactions = {2 * args.window} messages")
-    print(f"Python {sys.version.split()[0]} on {platform.machine()}, {platform.processor() or 'cpu'}; "
-          f"times are CPU time of this process, garbage collector off while timing\n")
+    print(
+        f"windowmem window benchmark: {args.messages:,} messages ({turn_count:,} turns), "
+        f"window {args.window} interactions = {2 * args.window} messages"
+    )
+    print(
+        f"Python {sys.version.split()[0]} on {platform.machine()}, {platform.processor() or 'cpu'}; "
+        f"times are CPU time of this process, garbage collector off while timing\n"
+    )
+
+    from langchain_core.messages import AIMessage, HumanMessage
 
     from windowmem.messages import assistant, user
-    from langchain_core.messages import AIMessage, HumanMessage
 
     ours = [m for q, a in pairs for m in (user(q), assistant(a))]
     theirs = [m for q, a in pairs for m in (HumanMessage(q), AIMessage(a))]
@@ -309,10 +335,18 @@ def main() -> None:
         "windowmem Memory, window only": best_of(
             lambda: windowmem_memory(pairs, args.window, keep_all=False), turn_count
         ),
-        "LangChain window memory": best_of(lambda: langchain_window(pairs, args.window), turn_count),
-        "windowmem Memory, prebuilt": best_of(lambda: windowmem_memory_prebuilt(ours, args.window), turn_count),
-        "LangChain window, prebuilt": best_of(lambda: langchain_window_prebuilt(theirs, args.window), turn_count),
-        "windowmem replay": best_of(lambda: iterator_step(windowmem_replay(pairs, args.window)), turn_count),
+        "LangChain window memory": best_of(
+            lambda: langchain_window(pairs, args.window), turn_count
+        ),
+        "windowmem Memory, prebuilt": best_of(
+            lambda: windowmem_memory_prebuilt(ours, args.window), turn_count
+        ),
+        "LangChain window, prebuilt": best_of(
+            lambda: langchain_window_prebuilt(theirs, args.window), turn_count
+        ),
+        "windowmem replay": best_of(
+            lambda: iterator_step(windowmem_replay(pairs, args.window)), turn_count
+        ),
     }
     sizes = tuple(s for s in TRIM_SIZES if s <= args.messages) or (args.messages,)
     per_call = trim_per_call(pairs, args.window, sizes)
@@ -327,29 +361,51 @@ def main() -> None:
         for label, a, z in blocks(turn_count)
     }
     trim_total = extrapolated_trim_run(per_call, turn_count)
-    print(f"{'LangChain trim_messages *':<30} {ms(trim_blocks['start'])} {ms(trim_blocks['middle'])} "
-          f"{ms(trim_blocks['end'])}   {trim_total:9.2f}")
-    print("\n* trim_messages was not run over the whole conversation: one call was timed "
-          "(fastest of several) with a stored history of")
+    print(
+        f"{'LangChain trim_messages *':<30} {ms(trim_blocks['start'])} {ms(trim_blocks['middle'])} "
+        f"{ms(trim_blocks['end'])}   {trim_total:9.2f}"
+    )
+    print(
+        "\n* trim_messages was not run over the whole conversation: one call was timed "
+        "(fastest of several) with a stored history of"
+    )
     print("  " + ", ".join(f"{s:,} messages: {per_call[s] * 1e3:.2f} ms" for s in sizes))
     print("  Its blocks above use the measured size nearest to the block; its whole run is the sum")
     print("  over every turn of the per-call time interpolated linearly between those sizes.")
 
-    print(f"  The replay's start block includes its one-off split of the {args.messages:,} messages into turns,")
+    print(
+        f"  The replay's start block includes its one-off split of the {args.messages:,} messages into turns,"
+    )
     print(f"  {setup * 1e3:.1f} ms when timed on its own.\n")
 
     def ratio(slow: str, fast: str) -> str:
         a, b = timings[slow], timings[fast]
-        return (f"{slow} / {fast}: {a['end'] / b['end']:.1f}x the time at the end, "
-                f"{a['total'] / b['total']:.1f}x over the run")
+        return (
+            f"{slow} / {fast}: {a['end'] / b['end']:.1f}x the time at the end, "
+            f"{a['total'] / b['total']:.1f}x over the run"
+        )
 
-    print(ratio("LangChain window memory", "windowmem Memory") + "  (messages built from text on each turn)")
-    print(ratio("LangChain window memory", "windowmem Memory, window only") + "  (keeps only the loadable tail)")
-    print(ratio("LangChain window, prebuilt", "windowmem Memory, prebuilt") + "  (store and load only)")
-    print(ratio("LangChain window memory", "windowmem replay") + "  (replay also builds each turn's sent array)")
+    print(
+        ratio("LangChain window memory", "windowmem Memory")
+        + "  (messages built from text on each turn)"
+    )
+    print(
+        ratio("LangChain window memory", "windowmem Memory, window only")
+        + "  (keeps only the loadable tail)"
+    )
+    print(
+        ratio("LangChain window, prebuilt", "windowmem Memory, prebuilt")
+        + "  (store and load only)"
+    )
+    print(
+        ratio("LangChain window memory", "windowmem replay")
+        + "  (replay also builds each turn's sent array)"
+    )
     base = timings["windowmem Memory"]
-    print(f"LangChain trim_messages / windowmem Memory: {trim_blocks['end'] / base['end']:.0f}x the time at the end, "
-          f"{trim_total / base['total']:.0f}x over the run (extrapolated)\n")
+    print(
+        f"LangChain trim_messages / windowmem Memory: {trim_blocks['end'] / base['end']:.0f}x the time at the end, "
+        f"{trim_total / base['total']:.0f}x over the run (extrapolated)\n"
+    )
 
     print("memory held by one session at the end (tracemalloc)   held MB   peak MB")
     memory = session_memory(pairs, args.window)
@@ -358,8 +414,12 @@ def main() -> None:
     ours, theirs = memory["windowmem Memory"][0], memory["LangChain window memory"][0]
     print(f"LangChain window memory / windowmem Memory: {theirs / ours:.1f}x the memory")
     lean = memory["windowmem Memory, window only"][0]
-    print(f"LangChain window memory / windowmem Memory, window only: {theirs / lean:.0f}x the memory")
-    print("(every contender but 'window only' stores all messages, as n8n and LangChain do; the texts are")
+    print(
+        f"LangChain window memory / windowmem Memory, window only: {theirs / lean:.0f}x the memory"
+    )
+    print(
+        "(every contender but 'window only' stores all messages, as n8n and LangChain do; the texts are"
+    )
     print(" built before tracing and shared, so the figures are the cost of the session's objects)")
 
 

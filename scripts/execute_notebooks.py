@@ -75,17 +75,26 @@ def execute_in_place(path: Path) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("targets", nargs="*", default=[str(REPO / "course")], help="notebooks or folders (default: course/)")
+    parser.add_argument(
+        "targets",
+        nargs="*",
+        default=[str(REPO / "course")],
+        help="notebooks or folders (default: course/)",
+    )
     args = parser.parse_args(argv)
     # The kernel spec says "python": make that this interpreter, whatever PATH the caller had.
-    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    os.environ["PATH"] = os.pathsep.join(
+        [str(Path(sys.executable).parent), os.environ.get("PATH", "")]
+    )
     failed = []
     for path in notebooks_in(args.targets):
         try:
             seconds = execute_in_place(path)
         except Exception as exc:  # a failing cell: report it and go on with the others
             failed.append(path)
-            print(f"FAILED {path}: {type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}")
+            print(
+                f"FAILED {path}: {type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+            )
             continue
         print(f"executed {path} in {seconds:.1f} s")
     if failed:

@@ -31,7 +31,14 @@ RELEASE = REPO_ROOT / "release"
 CONFIG_FILE = REPO_ROOT / "nbgrader_config.py"
 
 #: Files and folders never copied into a release: editor and Python leftovers.
-NOT_FOR_STUDENTS = (".ipynb_checkpoints", "__pycache__", "*.pyc", ".DS_Store", "gradebook.db*", "*.log")
+NOT_FOR_STUDENTS = (
+    ".ipynb_checkpoints",
+    "__pycache__",
+    "*.pyc",
+    ".DS_Store",
+    "gradebook.db*",
+    "*.log",
+)
 #: Text that would mean a solution or a hidden test leaked into a release.
 LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 
@@ -83,7 +90,9 @@ def run_generate(assignment: str, course_root: Path) -> Path:
     api = NbGraderAPI(config=course_config(course_root))
     result = api.generate_assignment(assignment, force=True, create=True)
     if not result["success"]:
-        raise ReleaseError(f"nbgrader generate_assignment {assignment} failed:\n{result['error']}\n{result['log']}")
+        raise ReleaseError(
+            f"nbgrader generate_assignment {assignment} failed:\n{result['error']}\n{result['log']}"
+        )
     return course_root / "release" / assignment
 
 
@@ -113,10 +122,14 @@ def check_no_leaks(folder: Path) -> None:
             continue
         for marker in LEAK_MARKERS:
             if marker in text:
-                raise ReleaseError(f"{path.relative_to(folder)} still contains {marker!r}: check its cell metadata")
+                raise ReleaseError(
+                    f"{path.relative_to(folder)} still contains {marker!r}: check its cell metadata"
+                )
         if path.suffix == ".ipynb":
             nb = json.loads(text)
-            if "widgets" in nb.get("metadata", {}) or any("widgets" in c.get("metadata", {}) for c in nb["cells"]):
+            if "widgets" in nb.get("metadata", {}) or any(
+                "widgets" in c.get("metadata", {}) for c in nb["cells"]
+            ):
                 raise ReleaseError(f"{path.relative_to(folder)} still holds saved widget state")
 
 
@@ -130,7 +143,9 @@ def remove_leftovers(folder: Path) -> None:
                 path.unlink()
 
 
-def generate(assignment: str, out_dir: Path, source: Path = SOURCE, course_root: Path | None = None) -> Path:
+def generate(
+    assignment: str, out_dir: Path, source: Path = SOURCE, course_root: Path | None = None
+) -> Path:
     """Generate the clean student version of *assignment* into ``out_dir/assignment``.
 
     nbgrader works in *course_root* (a fresh, empty folder, whose gradebook then holds
@@ -154,8 +169,13 @@ def generate(assignment: str, out_dir: Path, source: Path = SOURCE, course_root:
 
 def differences(expected: Path, actual: Path) -> list[str]:
     """Relative paths that differ between two folders (missing, extra or other bytes)."""
+
     def files(folder: Path) -> set[str]:
-        return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else set()
+        return (
+            {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+            if folder.is_dir()
+            else set()
+        )
 
     want, have = files(expected), files(actual)
     out = [f"missing: {name}" for name in sorted(want - have)]
@@ -170,14 +190,23 @@ def differences(expected: Path, actual: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("assignments", nargs="*", metavar="ASSIGNMENT", help="only these (default: every one in source/)")
-    parser.add_argument("--check", action="store_true", help="do not write; exit 1 if release/ is out of date")
+    parser.add_argument(
+        "assignments",
+        nargs="*",
+        metavar="ASSIGNMENT",
+        help="only these (default: every one in source/)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="do not write; exit 1 if release/ is out of date"
+    )
     args = parser.parse_args(argv)
 
     names = assignments()
     unknown = sorted(set(args.assignments) - set(names))
     if unknown:
-        parser.error(f"no assignment {', '.join(unknown)} in source/ (there are: {', '.join(names)})")
+        parser.error(
+            f"no assignment {', '.join(unknown)} in source/ (there are: {', '.join(names)})"
+        )
     everything = not args.assignments
     names = args.assignments or names
     with tempfile.TemporaryDirectory(prefix="release-out-") as tmp:
@@ -188,11 +217,17 @@ def main(argv: list[str] | None = None) -> int:
             problems = [
                 f"{kind} {name}/{path}"
                 for name in names
-                for kind, path in (d.split(" ", 1) for d in differences(fresh / name, RELEASE / name))
+                for kind, path in (
+                    d.split(" ", 1) for d in differences(fresh / name, RELEASE / name)
+                )
             ]
             if everything and RELEASE.is_dir():
-                stale = sorted(p.name for p in RELEASE.iterdir() if p.is_dir() and p.name not in names)
-                problems += [f"unexpected: {name}/ (no such assignment in source/)" for name in stale]
+                stale = sorted(
+                    p.name for p in RELEASE.iterdir() if p.is_dir() and p.name not in names
+                )
+                problems += [
+                    f"unexpected: {name}/ (no such assignment in source/)" for name in stale
+                ]
             for problem in problems:
                 print(f"release/ is out of date: {problem}")
             if problems:

@@ -21,11 +21,12 @@ import json
 import re
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +83,9 @@ def cell_text(cell: dict[str, Any]) -> str:
 
 def cells_by_id(nb: Notebook) -> dict[str, dict[str, Any]]:
     """The notebook's nbgrader cells, keyed by grade_id."""
-    return {nbgrader_meta(c)["grade_id"]: c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")}
+    return {
+        nbgrader_meta(c)["grade_id"]: c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")
+    }
 
 
 def graded_points(nb: Notebook, *, autograded_only: bool = True) -> dict[str, float]:
@@ -147,7 +150,7 @@ class GradingCourse:
     assignment: str
 
     @classmethod
-    def create(cls, workdir: Path, assignment: str) -> "GradingCourse":
+    def create(cls, workdir: Path, assignment: str) -> GradingCourse:
         """Generate *assignment* in a course under *workdir*, with its gradebook and clean release."""
         _fast_nbformat()
         root = Path(workdir) / "course"
@@ -174,7 +177,9 @@ class GradingCourse:
 
     def source_notebook(self, name: str | None = None) -> Notebook:
         """The instructor version of a notebook (the only one if *name* is None)."""
-        return read_notebook(self.root / "source" / self.assignment / (name or self._only_notebook()))
+        return read_notebook(
+            self.root / "source" / self.assignment / (name or self._only_notebook())
+        )
 
     def _only_notebook(self) -> str:
         names = self.notebook_names()
@@ -200,7 +205,9 @@ class GradingCourse:
         api = NbGraderAPI(config=release_script().course_config(self.root))
         result = api.autograde(self.assignment, student, force=True, create=True)
         if not result["success"]:
-            raise AssertionError(f"autograde of {student} failed:\n{result['error']}\n{result['log']}")
+            raise AssertionError(
+                f"autograde of {student} failed:\n{result['error']}\n{result['log']}"
+            )
 
     def scores(self, student: str, name: str | None = None) -> dict[str, Score]:
         """*student*'s score per grade_id, read from the gradebook."""
@@ -209,11 +216,15 @@ class GradingCourse:
         notebook_id = Path(name or self._only_notebook()).stem
         with Gradebook(self.db_url) as gradebook:
             submission = gradebook.find_submission_notebook(notebook_id, self.assignment, student)
-            return {grade.name: Score(grade.auto_score, grade.max_score) for grade in submission.grades}
+            return {
+                grade.name: Score(grade.auto_score, grade.max_score) for grade in submission.grades
+            }
 
     def autograded_notebook(self, student: str, name: str | None = None) -> Notebook:
         """The executed notebook nbgrader graded for *student*."""
-        return read_notebook(self.root / "autograded" / student / self.assignment / (name or self._only_notebook()))
+        return read_notebook(
+            self.root / "autograded" / student / self.assignment / (name or self._only_notebook())
+        )
 
 
 #: A student who gets something wrong: (answer cell they edit, its new source, cells that must score 0).
@@ -233,9 +244,16 @@ def grade_everyone(workdir: Path, assignment: str, mutants: dict[str, Mutant]) -
     return course
 
 
-def graded_once(request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]) -> GradingCourse:
+def graded_once(
+    request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]
+) -> GradingCourse:
     """The course :func:`grade_everyone` makes for *assignment*, built once per test run (see :func:`built_once`)."""
-    workdir = built_once(request, tmp_path_factory, f"{assignment}-graded", lambda folder: grade_everyone(folder, assignment, mutants))
+    workdir = built_once(
+        request,
+        tmp_path_factory,
+        f"{assignment}-graded",
+        lambda folder: grade_everyone(folder, assignment, mutants),
+    )
     return GradingCourse(workdir / "course", assignment)
 
 
@@ -257,13 +275,13 @@ class SameAsAnything(list):
 
 '''
         + function_source.strip("\n")
-        + '''
+        + """
 
 
 # and hide it from type checks in every later cell
 type = lambda obj, *rest: list  # noqa: E731
 isinstance = lambda obj, cls: True  # noqa: E731
-'''
+"""
     )
 
 
@@ -293,7 +311,9 @@ def iter_files(folder: Path) -> Iterator[Path]:
     return iter(sorted(p for p in Path(folder).rglob("*") if p.is_file()))
 
 
-def built_once(request: Any, tmp_path_factory: Any, name: str, build: Callable[[Path], None]) -> Path:
+def built_once(
+    request: Any, tmp_path_factory: Any, name: str, build: Callable[[Path], None]
+) -> Path:
     """A folder that *build* fills once per test run, even when pytest-xdist splits the tests.
 
     Under xdist every worker asks for it; the first one builds it while holding a lock

@@ -18,7 +18,7 @@ every run draws the same examples, with no example database written to disk.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -34,7 +34,18 @@ PROPERTY_SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 
-VOCABULARY = ("order", "refund", "empanadas", "Marta", "shipping", "size", "blue", "yes", "no", "tracking")
+VOCABULARY = (
+    "order",
+    "refund",
+    "empanadas",
+    "Marta",
+    "shipping",
+    "size",
+    "blue",
+    "yes",
+    "no",
+    "tracking",
+)
 
 #: Message text: zero to six words.
 texts = st.lists(st.sampled_from(VOCABULARY), min_size=0, max_size=6).map(" ".join)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.strategies import conversations, message_lists
 
+from tests.strategies import conversations, message_lists
 from windowmem.chat_memory import WindowedChatMemory, tail_needed
 from windowmem.errors import SessionKeyError
 from windowmem.messages import Message, assistant, system, user
@@ -20,7 +21,8 @@ from windowmem.storage import InMemoryRepository, SqliteRepository
 #: Window sizes each registered policy accepts, small enough that windows really cut.
 SIZES: dict[str, st.SearchStrategy[Any]] = {
     "n8n": st.integers(0, 8),
-    "langchain-js": st.integers(-4, 8) | st.floats(-4, 8, allow_nan=False).map(lambda k: round(k, 2)),
+    "langchain-js": st.integers(-4, 8)
+    | st.floats(-4, 8, allow_nan=False).map(lambda k: round(k, 2)),
     "langchain-py": st.integers(-3, 8),
     "trim-messages": st.integers(0, 30),
     "spring-ai": st.integers(1, 12),
@@ -62,8 +64,13 @@ def batches(draw: st.DrawFn) -> list[list[Message]]:
 
 
 @PROPERTY
-@given(policy=policies(load_windowed_only=True), stored=conversations(max_turns=10) | message_lists(max_size=30))
-def test_loading_the_tail_gives_the_same_window_as_loading_everything(policy: Any, stored: Sequence[Message]) -> None:
+@given(
+    policy=policies(load_windowed_only=True),
+    stored=conversations(max_turns=10) | message_lists(max_size=30),
+)
+def test_loading_the_tail_gives_the_same_window_as_loading_everything(
+    policy: Any, stored: Sequence[Message]
+) -> None:
     bound = tail_needed(policy)
     tail = stored if bound is None else stored[len(stored) - min(bound, len(stored)) :]
     assert policy.load(tail) == policy.load(stored)
@@ -111,7 +118,9 @@ def repository(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
 
 @PROPERTY
 @given(policy=policies(), adds=batches())
-def test_get_equals_the_policy_applied_to_the_same_adds(repository: Any, policy: Any, adds: list) -> None:
+def test_get_equals_the_policy_applied_to_the_same_adds(
+    repository: Any, policy: Any, adds: list
+) -> None:
     conversation_id = f"c{next(EXAMPLE_IDS)}"
     chat = WindowedChatMemory(policy, repository)
     reference = Memory(policy)  # the core's in-process session: the definition of the window
@@ -132,9 +141,13 @@ def test_n8n_seed_example_k5_seven_turns(repository: Any) -> None:
     for question, answer in turns[:6]:
         chat.add("chat-marta", [question, answer])
     # at the start of turn 7 the model sees turns 2 to 6
-    assert [m.content for m in chat.get("chat-marta")] == [f"{r}{t}" for t in range(2, 7) for r in "ua"]
+    assert [m.content for m in chat.get("chat-marta")] == [
+        f"{r}{t}" for t in range(2, 7) for r in "ua"
+    ]
     chat.add("chat-marta", list(turns[6]))
-    assert [m.content for m in chat.get("chat-marta")] == [f"{r}{t}" for t in range(3, 8) for r in "ua"]
+    assert [m.content for m in chat.get("chat-marta")] == [
+        f"{r}{t}" for t in range(3, 8) for r in "ua"
+    ]
     assert len(chat.stored("chat-marta")) == 14  # n8n stores every message
 
 

@@ -27,7 +27,9 @@ def run_in_process(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def run_subprocess(*argv: str) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "windowmem", *argv], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "windowmem", *argv], capture_output=True, text=True, timeout=60
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -43,37 +45,49 @@ def contents(out: str) -> list[str]:
 
 def test_window_n8n_k5_after_seven_turns_is_u3_to_a7(tmp_path, capsys):
     # peers.md: k=5, after turn 7 is saved the load is u3 … a7.
-    code, out, err = run_in_process(capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--size", "5")
+    code, out, err = run_in_process(
+        capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--size", "5"
+    )
     assert (code, err) == (0, "")
     assert contents(out) == [f"{r}{t}" for t in range(3, 8) for r in ("u", "a")]
 
 
 def test_window_after_m_stores_only_the_first_m_messages(tmp_path, capsys):
     # Start of turn 7 = after 12 messages: u2 … a6.
-    code, out, _ = run_in_process(capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--after", "12")
+    code, out, _ = run_in_process(
+        capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--after", "12"
+    )
     assert code == 0
     assert contents(out) == [f"{r}{t}" for t in range(2, 7) for r in ("u", "a")]
-    code, out, _ = run_in_process(capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--after", "0")
+    code, out, _ = run_in_process(
+        capsys, "window", seven_turns(tmp_path), "--policy", "n8n", "--after", "0"
+    )
     assert (code, json.loads(out)) == (0, [])
 
 
 def test_window_langchain_js_negative_size_is_the_policys_call(tmp_path, capsys):
     # peers.md: LangChain JS k=-1 loads all but the first 2 messages.
-    code, out, _ = run_in_process(capsys, "window", seven_turns(tmp_path), "--policy", "langchain-js", "--size", "-1")
+    code, out, _ = run_in_process(
+        capsys, "window", seven_turns(tmp_path), "--policy", "langchain-js", "--size", "-1"
+    )
     assert code == 0
     assert contents(out)[0] == "u2" and len(contents(out)) == 12
 
 
 def test_window_stores_system_messages_and_lets_the_policy_keep_them(capsys):
     # Spring AI never evicts system messages; with maxMessages 3 the system message stays.
-    code, out, _ = run_in_process(capsys, "window", MARTA, "--policy", "spring-ai", "--size", "3", "--after", "5")
+    code, out, _ = run_in_process(
+        capsys, "window", MARTA, "--policy", "spring-ai", "--size", "3", "--after", "5"
+    )
     assert code == 0
     assert [m["role"] for m in json.loads(out)][0] == "system"
 
 
 def test_window_prints_tool_fields_when_present(capsys):
     # n8n k=2 after the system message and turn 2 of the tool chat: the last 4 messages, u2, the call, its result, a2.
-    code, out, _ = run_in_process(capsys, "window", TOOL_USE, "--policy", "n8n", "--size", "2", "--after", "9")
+    code, out, _ = run_in_process(
+        capsys, "window", TOOL_USE, "--policy", "n8n", "--size", "2", "--after", "9"
+    )
     assert code == 0
     window = json.loads(out)
     assert [m["role"] for m in window] == ["user", "assistant", "tool", "assistant"]
@@ -87,10 +101,14 @@ def test_window_token_policy_follows_tokens_option(tmp_path, capsys):
     save_conversation([user("one"), assistant("two"), user("three four five")], path)
     # LlamaIndex limit 3 in words: 5 words is over, drop "one"; the window may not start on
     # a reply, so "two" goes too.
-    code, out, _ = run_in_process(capsys, "window", str(path), "--policy", "llamaindex", "--size", "3", "--tokens", "words")
+    code, out, _ = run_in_process(
+        capsys, "window", str(path), "--policy", "llamaindex", "--size", "3", "--tokens", "words"
+    )
     assert code == 0 and contents(out) == ["three four five"]
     # Counting one per message, all three fit.
-    code, out, _ = run_in_process(capsys, "window", str(path), "--policy", "llamaindex", "--size", "3", "--tokens", "messages")
+    code, out, _ = run_in_process(
+        capsys, "window", str(path), "--policy", "llamaindex", "--size", "3", "--tokens", "messages"
+    )
     assert code == 0 and contents(out) == ["one", "two", "three four five"]
 
 
@@ -105,7 +123,9 @@ def test_replay_table_shows_the_seed_worked_example(capsys):
 
 
 def test_replay_json_lists_sent_arrays_and_turns(capsys):
-    code, out, _ = run_in_process(capsys, "replay", MARTA, "--policy", "n8n", "--size", "5", "--format", "json")
+    code, out, _ = run_in_process(
+        capsys, "replay", MARTA, "--policy", "n8n", "--size", "5", "--format", "json"
+    )
     assert code == 0
     turns = json.loads(out)
     assert [t["turn"] for t in turns] == list(range(1, 8))
@@ -117,8 +137,19 @@ def test_replay_json_lists_sent_arrays_and_turns(capsys):
 
 
 def test_replay_csv_with_qwen_tokens(capsys):
-    code, out, _ = run_in_process(capsys, "replay", MARTA, "--policy", "n8n", "--size", "10", "--tokens", "qwen",
-                                  "--format", "csv")
+    code, out, _ = run_in_process(
+        capsys,
+        "replay",
+        MARTA,
+        "--policy",
+        "n8n",
+        "--size",
+        "10",
+        "--tokens",
+        "qwen",
+        "--format",
+        "csv",
+    )
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 7 and rows[-1]["visible"] == "1–6" and rows[-1]["evicted"] == "none"
@@ -153,20 +184,35 @@ def test_whole_number_accepts_integers(text, expected):
 BAD_INPUTS = {
     "unknown policy": (["window", MARTA, "--policy", "memgpt"], "unknown window policy 'memgpt'"),
     "negative size": (["window", MARTA, "--policy", "n8n", "--size", "-1"], "must not be negative"),
-    "fractional size": (["window", MARTA, "--policy", "n8n", "--size", "2.5"], "whole number, got '2.5'"),
+    "fractional size": (
+        ["window", MARTA, "--policy", "n8n", "--size", "2.5"],
+        "whole number, got '2.5'",
+    ),
     "word size": (["replay", MARTA, "--policy", "n8n", "--size", "abc"], "whole number, got 'abc'"),
     "zero where refused": (["replay", MARTA, "--policy", "spring-ai", "--size", "0"], "spring-ai"),
     "malformed json": (["window", "{tmp}/broken.json", "--policy", "n8n"], "not valid JSON"),
     "unknown role": (["replay", "{tmp}/alien.json", "--policy", "n8n"], "unknown role 'wizard'"),
     "missing file": (["window", "{tmp}/nope.json", "--policy", "n8n"], "no such file"),
     "folder as file": (["window", "{tmp}", "--policy", "n8n"], "folder"),
-    "after too far": (["window", MARTA, "--policy", "n8n", "--after", "16"], "--after 16 is out of range"),
-    "after negative": (["window", MARTA, "--policy", "n8n", "--after", "-1"], "--after -1 is out of range"),
-    "unknown counter": (["replay", MARTA, "--policy", "n8n", "--tokens", "gpt"], "invalid choice: 'gpt'"),
+    "after too far": (
+        ["window", MARTA, "--policy", "n8n", "--after", "16"],
+        "--after 16 is out of range",
+    ),
+    "after negative": (
+        ["window", MARTA, "--policy", "n8n", "--after", "-1"],
+        "--after -1 is out of range",
+    ),
+    "unknown counter": (
+        ["replay", MARTA, "--policy", "n8n", "--tokens", "gpt"],
+        "invalid choice: 'gpt'",
+    ),
     "missing policy": (["window", MARTA], "--policy"),
     "no command": ([], "required"),
     "unknown command": (["summarise", MARTA], "invalid choice"),
-    "unknown format": (["replay", MARTA, "--policy", "n8n", "--format", "xml"], "invalid choice: 'xml'"),
+    "unknown format": (
+        ["replay", MARTA, "--policy", "n8n", "--format", "xml"],
+        "invalid choice: 'xml'",
+    ),
 }
 BAD_CASES = sorted(BAD_INPUTS)
 
@@ -193,9 +239,20 @@ def test_help_still_works(capsys):
 
 def test_console_script_and_module_agree(tmp_path):
     script = subprocess.run(
-        [sys.executable, "-c", "import sys; from windowmem.cli import main; sys.exit(main(sys.argv[1:]))",
-         "window", seven_turns(tmp_path), "--policy", "n8n", "--size", "1"],
-        capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from windowmem.cli import main; sys.exit(main(sys.argv[1:]))",
+            "window",
+            seven_turns(tmp_path),
+            "--policy",
+            "n8n",
+            "--size",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     module = run_subprocess("window", seven_turns(tmp_path), "--policy", "n8n", "--size", "1")
     assert script.returncode == module[0] == 0

@@ -7,7 +7,12 @@ import json
 import pytest
 
 from windowmem import Conversation, ConversationFormatError, Role, assistant, system, tool, user
-from windowmem.conversation import dumps_conversation, load_conversation, loads_conversation, save_conversation
+from windowmem.conversation import (
+    dumps_conversation,
+    load_conversation,
+    loads_conversation,
+    save_conversation,
+)
 
 
 def test_list_and_object_forms_load_the_same_messages():
@@ -21,7 +26,12 @@ def test_list_and_object_forms_load_the_same_messages():
 
 def test_round_trip_keeps_tool_links_and_unicode(tmp_path):
     chat = Conversation.of(
-        [user("¿Envían a Medellín? 🚚"), assistant("", tool_calls=["c1"]), tool("sí", "c1"), assistant("Sí.")],
+        [
+            user("¿Envían a Medellín? 🚚"),
+            assistant("", tool_calls=["c1"]),
+            tool("sí", "c1"),
+            assistant("Sí."),
+        ],
         title="tools",
     )
     path = tmp_path / "chat.json"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.strategies import PROPERTY_SETTINGS, conversations, turns
 
+from tests.strategies import PROPERTY_SETTINGS, conversations, turns
 from windowmem.conversation import Conversation
 from windowmem.cost import (
     COST_BY_LENGTH_COLUMNS,
@@ -29,18 +29,28 @@ def test_marta_bill_in_messages_follows_the_seed_table():
     # Seed table at window 5: turn t sees min(t-1, 5) interactions; each call also carries
     # the system message and the new user message.
     expected = [1 + 2 * min(t - 1, 5) + 1 for t in range(1, 8)]
-    assert tokens_per_call(load_example("marta"), N8nSimpleMemory(5)) == expected == [2, 4, 6, 8, 10, 12, 12]
+    assert (
+        tokens_per_call(load_example("marta"), N8nSimpleMemory(5))
+        == expected
+        == [2, 4, 6, 8, 10, 12, 12]
+    )
     assert input_bill(load_example("marta"), N8nSimpleMemory(5)) == 54
 
 
 def uniform_chat(turn_count: int, s: int, u: int, r: int) -> Conversation:
     head = [system(" ".join(["s"] * s))] if s else []
-    body = [m for _ in range(turn_count) for m in (user(" ".join(["u"] * u)), assistant(" ".join(["r"] * r)))]
+    body = [
+        m
+        for _ in range(turn_count)
+        for m in (user(" ".join(["u"] * u)), assistant(" ".join(["r"] * r)))
+    ]
     return Conversation.of(head + body)
 
 
 @PROPERTY_SETTINGS
-@given(st.integers(1, 30), st.integers(0, 12), st.integers(0, 5), st.integers(1, 5), st.integers(0, 5))
+@given(
+    st.integers(1, 30), st.integers(0, 12), st.integers(0, 5), st.integers(1, 5), st.integers(0, 5)
+)
 def test_n8n_bill_equals_the_closed_form(turn_count, window, s, u, r):
     bill = input_bill(uniform_chat(turn_count, s, u, r), N8nSimpleMemory(window), count_words)
     assert bill == n8n_uniform_bill(turn_count, window, s, u, r)
@@ -56,7 +66,9 @@ def test_closed_form_past_the_window_grows_linearly():
 @PROPERTY_SETTINGS
 @given(conversations(max_turns=8, mid_chat_system=False))
 def test_unbounded_equals_n8n_window_0(messages):
-    assert unbounded_tokens_per_call(messages, count_words) == tokens_per_call(messages, N8nSimpleMemory(0), count_words)
+    assert unbounded_tokens_per_call(messages, count_words) == tokens_per_call(
+        messages, N8nSimpleMemory(0), count_words
+    )
 
 
 def test_cost_by_window_grows_with_the_window_and_tops_out_at_unbounded():
@@ -82,7 +94,9 @@ def test_cost_by_window_takes_a_policy_name():
 
 def test_cost_by_conversation_length_equals_the_bill_of_each_prefix():
     chat = load_example("support_60")
-    frame = cost_by_conversation_length(chat, N8nSimpleMemory(5), count_words, lengths=[1, 6, 7, 30, 60])
+    frame = cost_by_conversation_length(
+        chat, N8nSimpleMemory(5), count_words, lengths=[1, 6, 7, 30, 60]
+    )
     assert tuple(frame.columns) == COST_BY_LENGTH_COLUMNS
     for row in frame.itertuples(index=False):
         turns_kept = interactions(chat.messages)[: row[0]]

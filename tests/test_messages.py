@@ -4,12 +4,29 @@ from __future__ import annotations
 
 import pytest
 
-from windowmem import ConversationFormatError, Message, Role, assistant, interactions, system, tool, user
+from windowmem import (
+    ConversationFormatError,
+    Message,
+    Role,
+    assistant,
+    interactions,
+    system,
+    tool,
+    user,
+)
 from windowmem.messages import parse_role, without_system
 
 
 def test_interactions_start_at_user_messages_and_skip_system():
-    chat = [system("S"), user("u1"), assistant("", ["c"]), tool("r", "c"), assistant("a1"), user("u2"), assistant("a2")]
+    chat = [
+        system("S"),
+        user("u1"),
+        assistant("", ["c"]),
+        tool("r", "c"),
+        assistant("a1"),
+        user("u2"),
+        assistant("a2"),
+    ]
     turns = interactions(chat)
     assert [t.number for t in turns] == [1, 2]
     assert [m.content for m in turns[0].messages] == ["u1", "", "r", "a1"]

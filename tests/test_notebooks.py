@@ -31,8 +31,12 @@ def notebook_json(path: Path) -> dict:
 def test_notebook_is_committed_clean(notebook: Path) -> None:
     """No saved widget state, no errors, and every code cell run once, top to bottom."""
     nb = notebook_json(notebook)
-    assert "widgets" not in nb["metadata"], f"{notebook.name}: strip metadata.widgets (scripts/execute_notebooks.py does)"
-    assert nb["metadata"].get("kernelspec", {}).get("name") == "python3", f"{notebook.name}: set the python3 kernelspec"
+    assert "widgets" not in nb["metadata"], (
+        f"{notebook.name}: strip metadata.widgets (scripts/execute_notebooks.py does)"
+    )
+    assert nb["metadata"].get("kernelspec", {}).get("name") == "python3", (
+        f"{notebook.name}: set the python3 kernelspec"
+    )
     code_cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
     counts = [c.get("execution_count") for c in code_cells]
     assert counts == list(range(1, len(code_cells) + 1)), (
@@ -40,15 +44,24 @@ def test_notebook_is_committed_clean(notebook: Path) -> None:
         "fresh kernel; run scripts/execute_notebooks.py"
     )
     stamped = [c["source"][:40] for c in code_cells if "execution" in c.get("metadata", {})]
-    assert not stamped, f"{notebook.name}: execution timestamps churn the diff; run scripts/execute_notebooks.py"
+    assert not stamped, (
+        f"{notebook.name}: execution timestamps churn the diff; run scripts/execute_notebooks.py"
+    )
     widget_ids = [
         o["data"][WIDGET_VIEW]["model_id"]
         for c in code_cells
         for o in c.get("outputs", [])
         if WIDGET_VIEW in o.get("data", {}) and o["data"][WIDGET_VIEW].get("model_id")
     ]
-    assert not widget_ids, f"{notebook.name}: stale widget model ids {widget_ids[:3]}; run scripts/execute_notebooks.py"
-    errors = [c["source"][:80] for c in code_cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not widget_ids, (
+        f"{notebook.name}: stale widget model ids {widget_ids[:3]}; run scripts/execute_notebooks.py"
+    )
+    errors = [
+        c["source"][:80]
+        for c in code_cells
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors, f"{notebook.name}: cells stored with errors: {errors}"
 
 
@@ -57,11 +70,24 @@ def test_notebook_is_committed_clean(notebook: Path) -> None:
 def test_stored_outputs_match_a_fresh_run(notebook: Path) -> None:
     """nbval re-runs the notebook and finds every stored output unchanged."""
     command = [
-        sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
-        "--nbval-sanitize-with", str(SANITIZE), "-p", "no:cacheprovider",
-        "-q", "--no-header", "-o", "addopts=", str(notebook),
+        sys.executable,
+        "-m",
+        "pytest",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-sanitize-with",
+        str(SANITIZE),
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--no-header",
+        "-o",
+        "addopts=",
+        str(notebook),
     ]
-    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=NOTEBOOK_TIMEOUT_S)
+    result = subprocess.run(
+        command, cwd=REPO, capture_output=True, text=True, timeout=NOTEBOOK_TIMEOUT_S
+    )
     assert result.returncode == 0, (
         f"nbval found {notebook.name}'s stored outputs differ from a fresh run (or a cell failed); "
         f"re-run scripts/execute_notebooks.py if the change is intended.\n{result.stdout[-6000:]}{result.stderr[-2000:]}"

@@ -8,8 +8,8 @@ from typing import ClassVar
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 
+from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.examples import load_example
@@ -75,7 +75,9 @@ def test_turn_bookkeeping_follows_the_messages_in_the_window(messages, window):
     for view in replay(messages, N8nSimpleMemory(window)):
         earlier = [m for t in all_turns[: view.turn - 1] for m in t.messages]
         # n8n's window is a suffix of what was stored: the turn of each message is known by position.
-        owners = [t.number for t in all_turns[: view.turn - 1] for _ in t.messages][len(earlier) - len(view.window):]
+        owners = [t.number for t in all_turns[: view.turn - 1] for _ in t.messages][
+            len(earlier) - len(view.window) :
+        ]
         assert view.visible_turns == tuple(sorted(set(owners)))
         expected_partial = tuple(
             n for n in sorted(set(owners)) if owners.count(n) < len(all_turns[n - 1].messages)
@@ -154,7 +156,9 @@ def test_iter_turn_views_is_lazy():
 
 def test_a_list_of_messages_and_a_conversation_replay_alike():
     messages = load_example("tool_use").messages
-    assert replay(messages, N8nSimpleMemory(2)) == replay(Conversation(messages), N8nSimpleMemory(2))
+    assert replay(messages, N8nSimpleMemory(2)) == replay(
+        Conversation(messages), N8nSimpleMemory(2)
+    )
 
 
 def test_input_tokens_count_the_sent_array_with_the_given_counter():

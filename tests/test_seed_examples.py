@@ -8,15 +8,32 @@ from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.messages import Role, assistant, user
 from windowmem.policies.base import Memory
 from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.replay import fact_visible, replay, smallest_window_recalling, turn_view, visible_turns
+from windowmem.replay import (
+    fact_visible,
+    replay,
+    smallest_window_recalling,
+    turn_view,
+    visible_turns,
+)
 
 # The seed's table: the turns in the buffer when each of Marta's turns is processed,
 # at the default Context Window Length 5.
-MARTA_TABLE = {1: (), 2: (1,), 3: (1, 2), 4: (1, 2, 3), 5: (1, 2, 3, 4), 6: (1, 2, 3, 4, 5), 7: (2, 3, 4, 5, 6)}
+MARTA_TABLE = {
+    1: (),
+    2: (1,),
+    3: (1, 2),
+    4: (1, 2, 3),
+    5: (1, 2, 3, 4),
+    6: (1, 2, 3, 4, 5),
+    7: (2, 3, 4, 5, 6),
+}
 
 # The seed's turn-7 message array, written out from the lesson text.
 MARTA_TURN_7_SENT = [
-    ("system", "You are the support assistant for TuTienda. Respond in English, in a warm, direct tone."),
+    (
+        "system",
+        "You are the support assistant for TuTienda. Respond in English, in a warm, direct tone.",
+    ),
     ("user", "Do you ship to Medellín?"),
     ("assistant", "Yes, we cover the whole country, including Medellín."),
     ("user", "Can I pay by bank transfer?"),
@@ -76,7 +93,13 @@ def test_exercise_1_empanadas_turn_5_sees_2_3_4_without_carlos_ruiz():
     assert visible_turns(3, 5) == (2, 3, 4)
     assert not fact_visible(view, "Carlos Ruiz")
     # The solution's turn-by-turn reconstruction.
-    assert [v.visible_turns for v in replay(chat, N8nSimpleMemory(3))] == [(), (1,), (1, 2), (1, 2, 3), (2, 3, 4)]
+    assert [v.visible_turns for v in replay(chat, N8nSimpleMemory(3))] == [
+        (),
+        (1,),
+        (1, 2),
+        (1, 2, 3),
+        (2, 3, 4),
+    ]
 
 
 def test_exercise_3_smallest_window_recalling_the_start_at_turn_12_is_11():
@@ -115,11 +138,19 @@ def test_peers_n8n_run_k5_start_of_turn_7_loads_u2_to_a6():
 def test_sample_conversations_load_and_their_anchor_facts_live_in_turn_1_only():
     from windowmem.examples import example_names
 
-    assert set(example_names()) == {"marta", "empanadas", "mentioned_at_start", "tool_use", "support_60"}
+    assert set(example_names()) == {
+        "marta",
+        "empanadas",
+        "mentioned_at_start",
+        "tool_use",
+        "support_60",
+    }
     for name in example_names():
         chat = load_example(name)
         fact = ANCHOR_FACTS[name]
-        holders = [t.number for t in chat.interactions if any(fact in m.content for m in t.messages)]
+        holders = [
+            t.number for t in chat.interactions if any(fact in m.content for m in t.messages)
+        ]
         assert holders == [1], (name, holders)
 
 

@@ -51,7 +51,10 @@ class TestRenderKey:
 
     def test_header_subscript_like_the_tensorify_example(self) -> None:
         data = {"api_request": {"headers": {"x-tensorify-session-id": "abc"}}}
-        assert render_key('user:{{ api_request.headers["x-tensorify-session-id"] }}', data) == "user:abc"
+        assert (
+            render_key('user:{{ api_request.headers["x-tensorify-session-id"] }}', data)
+            == "user:abc"
+        )
 
     def test_several_placeholders_and_list_index(self) -> None:
         data = {"body": {"org": "acme", "users": [{"id": 7}]}}
@@ -76,7 +79,9 @@ class TestRenderKey:
         with pytest.raises(SessionKeyError, match="names joined by dots"):
             render_key("user:{{ input..body }}", request(user_id=1))
 
-    @pytest.mark.parametrize("template", ["user:{{ input.body.user_id", "user:input.body.user_id }}"])
+    @pytest.mark.parametrize(
+        "template", ["user:{{ input.body.user_id", "user:input.body.user_id }}"]
+    )
     def test_unbalanced_braces_are_refused_not_treated_as_constant(self, template: str) -> None:
         with pytest.raises(SessionKeyError, match="unmatched"):
             render_key(template, request(user_id=1))
@@ -173,7 +178,9 @@ class TestN8nSessionId:
             (2.0**53, "9007199254740992"),
         ],
     )
-    def test_floats_are_written_as_javascript_writes_them(self, number: float, javascript: str) -> None:
+    def test_floats_are_written_as_javascript_writes_them(
+        self, number: float, javascript: str
+    ) -> None:
         assert js_number_text(number) == javascript
         assert n8n_session_id(number) == javascript
 
@@ -204,7 +211,9 @@ class TestN8nBufferKey:
         assert n8n_buffer_key("wf-a", "s") != n8n_buffer_key("wf-b", "s")
 
     def test_node_scope_only_for_v1_4_from_input(self) -> None:
-        assert n8n_node_scope("Agent Memory", type_version=1.4, source="fromInput") == "Agent Memory"
+        assert (
+            n8n_node_scope("Agent Memory", type_version=1.4, source="fromInput") == "Agent Memory"
+        )
         assert n8n_node_scope("Agent Memory", type_version=1.3, source="fromInput") is None
         assert n8n_node_scope("Agent Memory", type_version=1.4, source="customKey") is None
 
@@ -239,11 +248,18 @@ NODE = shutil.which("node")
 DIFFERENTIAL_SEED = 20261130
 
 
-@pytest.mark.skipif(NODE is None, reason="Node.js is not installed: the JavaScript cross-check needs `node`")
+@pytest.mark.skipif(
+    NODE is None, reason="Node.js is not installed: the JavaScript cross-check needs `node`"
+)
 def test_numbers_and_node_names_match_javascript() -> None:
     rng = random.Random(DIFFERENTIAL_SEED)
     numbers = [rng.uniform(-1, 1) * 10 ** rng.randint(-12, 25) for _ in range(400)]
-    numbers += [float(rng.randint(-10**6, 10**6)) for _ in range(50)] + [1e21, 1e-7, 0.000001, 5e-324]
+    numbers += [float(rng.randint(-(10**6), 10**6)) for _ in range(50)] + [
+        1e21,
+        1e-7,
+        0.000001,
+        5e-324,
+    ]
     alphabet = "aZ09_- #()ñé中🧠\t.:/"
     names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(200)]
     script = (

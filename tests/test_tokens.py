@@ -71,12 +71,18 @@ def test_chat_overhead_matches_the_qwen_chat_template():
     with_template = qwen_counter(chat_overhead=True)
     for message in load_example("marta").messages + load_example("tool_use").messages:
         rendered = f"<|im_start|>{message.role.value}\n{message.content}<|im_end|>\n"
-        assert with_template(message) == len(tokenizer.encode(rendered, allowed_special="all")), message
+        assert with_template(message) == len(tokenizer.encode(rendered, allowed_special="all")), (
+            message
+        )
         assert with_template(message) > qwen_counter()(message)
 
 
 def test_message_and_word_counters():
-    assert [count_messages(m) for m in (user(""), assistant("a b c"), tool("{}", "c1"))] == [1, 1, 1]
+    assert [count_messages(m) for m in (user(""), assistant("a b c"), tool("{}", "c1"))] == [
+        1,
+        1,
+        1,
+    ]
     assert count_words(user("  We're Empanadas del Sur,\nmy contact is Carlos Ruiz. ")) == 9
     assert count_words(assistant("", ["call_1"])) == 0
 
@@ -93,7 +99,9 @@ def test_counter_by_name_covers_every_name_and_refuses_others():
     assert counter_by_name("words") is count_words
     assert counter_by_name("qwen")(message) == count_text(message.content)
     assert set(COUNTER_NAMES) == {"messages", "words", "qwen"}
-    with pytest.raises(WindowMemError, match="unknown token counter 'tiktoken'.*messages, words, qwen"):
+    with pytest.raises(
+        WindowMemError, match="unknown token counter 'tiktoken'.*messages, words, qwen"
+    ):
         counter_by_name("tiktoken")
 
 

@@ -2,7 +2,16 @@
 
 from windowmem.conversation import Conversation, load_conversation, save_conversation
 from windowmem.errors import ConversationFormatError, PolicyError, SessionKeyError, WindowMemError
-from windowmem.messages import Interaction, Message, Role, assistant, interactions, system, tool, user
+from windowmem.messages import (
+    Interaction,
+    Message,
+    Role,
+    assistant,
+    interactions,
+    system,
+    tool,
+    user,
+)
 
 __all__ = [
     "Conversation",

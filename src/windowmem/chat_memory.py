@@ -25,7 +25,7 @@ How the two meet depends on when the policy cuts:
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from windowmem.messages import Message
 from windowmem.policies.base import WindowPolicy
@@ -45,7 +45,9 @@ def tail_needed(policy: WindowPolicy) -> int | None:
     """
     bound = policy.tail_needed()
     if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int) or bound < 0):
-        raise TypeError(f"{type(policy).__name__}.tail_needed() returned {bound!r}, not a count or None")
+        raise TypeError(
+            f"{type(policy).__name__}.tail_needed() returned {bound!r}, not a count or None"
+        )
     return bound
 
 
@@ -54,8 +56,12 @@ class WindowedChatMemory:
 
     def __init__(self, policy: WindowPolicy, repository: ChatMemoryRepository) -> None:
         if not isinstance(policy, WindowPolicy):
-            raise TypeError(f"policy must be a WindowPolicy, got {type(policy).__name__}: see windowmem.policies")
-        missing = [name for name in ("append", "load_tail", "update") if not hasattr(repository, name)]
+            raise TypeError(
+                f"policy must be a WindowPolicy, got {type(policy).__name__}: see windowmem.policies"
+            )
+        missing = [
+            name for name in ("append", "load_tail", "update") if not hasattr(repository, name)
+        ]
         if missing:
             raise TypeError(
                 f"{type(repository).__name__} is not a ChatMemoryRepository (no {', '.join(missing)}): "

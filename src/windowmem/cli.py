@@ -30,7 +30,8 @@ import io
 import json
 import re
 import sys
-from typing import Any, NoReturn, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from windowmem.conversation import Conversation, load_conversation
 from windowmem.errors import WindowMemError
@@ -72,7 +73,9 @@ def whole_number(text: str) -> int:
     return int(text)
 
 
-def _build_policy(name: str, size: int | None, tokens: str | None) -> tuple[WindowPolicy, TokenCounter]:
+def _build_policy(
+    name: str, size: int | None, tokens: str | None
+) -> tuple[WindowPolicy, TokenCounter]:
     """The policy asked for, and the counter a replay should bill with."""
     counter = counter_by_name(tokens) if tokens is not None else None
     options: dict[str, Any] = {}
@@ -105,7 +108,9 @@ def run_window(args: argparse.Namespace) -> str:
     total = len(conversation.messages)
     after = total if args.after is None else args.after
     if not 0 <= after <= total:
-        raise WindowMemError(f"--after {after} is out of range: {args.file} has {total} messages, so use 0 to {total}")
+        raise WindowMemError(
+            f"--after {after} is out of range: {args.file} has {total} messages, so use 0 to {total}"
+        )
     memory = Memory(policy)
     for message in conversation.messages[:after]:
         memory.add(message)
@@ -126,7 +131,9 @@ def run_replay(args: argparse.Namespace) -> str:
             turns.append(
                 {
                     "turn": view.turn,
-                    "user_message": view.new_message.content if view.new_message is not None else None,
+                    "user_message": view.new_message.content
+                    if view.new_message is not None
+                    else None,
                     "visible_turns": list(view.visible_turns),
                     "partial_turns": list(view.partial_turns),
                     "evicted_turns": list(view.evicted_turns),
@@ -157,7 +164,9 @@ def run_policies(args: argparse.Namespace) -> str:
     rows = [(row.name, str(row.unit), str(row.default_size), row.product) for row in policy_infos()]
     header = ("name", "unit", "default", "product")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -165,17 +174,33 @@ def run_examples(args: argparse.Namespace) -> str:
     """The text ``windowmem examples`` prints: each sample conversation's name, turns and file."""
     from windowmem.examples import example_names, example_path, load_example
 
-    lines = [f"{name}\t{load_example(name).turn_count} turns\t{example_path(name)}" for name in example_names()]
+    lines = [
+        f"{name}\t{load_example(name).turn_count} turns\t{example_path(name)}"
+        for name in example_names()
+    ]
     return "\n".join(lines) + "\n"
 
 
 def _add_policy_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="conversation JSON: a list of messages or {\"messages\": [...]}")
-    parser.add_argument("--policy", required=True, metavar="NAME", help="a policy name (see `windowmem policies`)")
-    parser.add_argument("--size", type=whole_number, default=None, metavar="N",
-                        help="window size in the policy's unit (default: the policy's default)")
-    parser.add_argument("--tokens", choices=COUNTER_NAMES, default=None,
-                        help="token counter for token-limited policies and for input tokens")
+    parser.add_argument(
+        "file", metavar="FILE", help='conversation JSON: a list of messages or {"messages": [...]}'
+    )
+    parser.add_argument(
+        "--policy", required=True, metavar="NAME", help="a policy name (see `windowmem policies`)"
+    )
+    parser.add_argument(
+        "--size",
+        type=whole_number,
+        default=None,
+        metavar="N",
+        help="window size in the policy's unit (default: the policy's default)",
+    )
+    parser.add_argument(
+        "--tokens",
+        choices=COUNTER_NAMES,
+        default=None,
+        help="token counter for token-limited policies and for input tokens",
+    )
 
 
 def _add_budget(subparsers: argparse._SubParsersAction) -> None:
@@ -200,24 +225,40 @@ def _may_run_budget(argv: Sequence[str] | None) -> bool:
 
 def build_parser(with_budget: bool = True) -> argparse.ArgumentParser:
     """The ``windowmem`` argument parser with every subcommand (``budget`` where installed)."""
-    parser = _Parser(prog="windowmem", description="Exact models of AI-agent window memories, and what they cost.")
+    parser = _Parser(
+        prog="windowmem",
+        description="Exact models of AI-agent window memories, and what they cost.",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    window = subparsers.add_parser("window", help="what a policy's memory returns after storing a conversation")
+    window = subparsers.add_parser(
+        "window", help="what a policy's memory returns after storing a conversation"
+    )
     _add_policy_arguments(window)
-    window.add_argument("--after", type=whole_number, default=None, metavar="M",
-                        help="store only the first M messages (default: all)")
+    window.add_argument(
+        "--after",
+        type=whole_number,
+        default=None,
+        metavar="M",
+        help="store only the first M messages (default: all)",
+    )
     window.set_defaults(func=run_window)
 
-    replay = subparsers.add_parser("replay", help="turn by turn: the turns the model sees and the tokens it is sent")
+    replay = subparsers.add_parser(
+        "replay", help="turn by turn: the turns the model sees and the tokens it is sent"
+    )
     _add_policy_arguments(replay)
     replay.add_argument("--format", choices=("table", "json", "csv"), default="table")
     replay.set_defaults(func=run_replay)
 
-    policies = subparsers.add_parser("policies", help="list the policies with their unit and default size")
+    policies = subparsers.add_parser(
+        "policies", help="list the policies with their unit and default size"
+    )
     policies.set_defaults(func=run_policies)
 
-    examples = subparsers.add_parser("examples", help="list the sample conversations shipped with windowmem")
+    examples = subparsers.add_parser(
+        "examples", help="list the sample conversations shipped with windowmem"
+    )
     examples.set_defaults(func=run_examples)
 
     if with_budget:

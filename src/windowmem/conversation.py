@@ -18,9 +18,10 @@ message (by its position) and the field that is wrong; nothing is half-loaded.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from windowmem.errors import ConversationFormatError
 from windowmem.messages import Interaction, Message, Role, interactions, parse_role
@@ -39,7 +40,7 @@ class Conversation:
     title: str = ""
 
     @classmethod
-    def of(cls, messages: Iterable[Message | dict[str, Any]], title: str = "") -> "Conversation":
+    def of(cls, messages: Iterable[Message | dict[str, Any]], title: str = "") -> Conversation:
         """A conversation from Message objects or file-format dicts."""
         return cls(tuple(_to_message(m, i) for i, m in enumerate(messages)), title)
 
@@ -77,7 +78,9 @@ def _to_message(item: Message | dict[str, Any], index: int) -> Message:
         )
     missing = [key for key in ("role", "content") if key not in item]
     if missing:
-        raise ConversationFormatError(f"{where} has no {' or '.join(missing)}: every message needs a role and a content")
+        raise ConversationFormatError(
+            f"{where} has no {' or '.join(missing)}: every message needs a role and a content"
+        )
     try:
         role = parse_role(item["role"])
     except ConversationFormatError as exc:
@@ -86,7 +89,9 @@ def _to_message(item: Message | dict[str, Any], index: int) -> Message:
     if content is None:
         content = ""
     if not isinstance(content, str):
-        raise ConversationFormatError(f"{where}: content must be a string, got {type(content).__name__}")
+        raise ConversationFormatError(
+            f"{where}: content must be a string, got {type(content).__name__}"
+        )
     calls = item.get("tool_calls", ())
     if not isinstance(calls, (list, tuple)) or not all(isinstance(c, str) for c in calls):
         raise ConversationFormatError(f"{where}: tool_calls must be a list of call ids (strings)")
@@ -136,7 +141,9 @@ def load_conversation(path: str | Path) -> Conversation:
     except FileNotFoundError:
         raise ConversationFormatError(f"{path}: no such file") from None
     except UnicodeDecodeError:
-        raise ConversationFormatError(f"{path}: not UTF-8 text; save the file as UTF-8 JSON") from None
+        raise ConversationFormatError(
+            f"{path}: not UTF-8 text; save the file as UTF-8 JSON"
+        ) from None
     try:
         return loads_conversation(text, title=path.stem)
     except ConversationFormatError as exc:

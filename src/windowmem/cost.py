@@ -17,8 +17,9 @@ makes every later call dearer; these functions put numbers on that trade.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
@@ -92,7 +93,13 @@ def _policy_factory(make_policy: PolicyFactory | str) -> PolicyFactory:
 
 
 #: The columns of :func:`cost_by_window`, in order.
-COST_BY_WINDOW_COLUMNS = ("size", "mean tokens per call", "max tokens per call", "input bill", "last-turn tokens")
+COST_BY_WINDOW_COLUMNS = (
+    "size",
+    "mean tokens per call",
+    "max tokens per call",
+    "input bill",
+    "last-turn tokens",
+)
 
 
 def cost_by_window(
@@ -123,7 +130,13 @@ def cost_by_window(
 
 
 #: The columns of :func:`cost_by_conversation_length`, in order.
-COST_BY_LENGTH_COLUMNS = ("turns", "last-turn tokens", "input bill", "unbounded last-turn tokens", "unbounded input bill")
+COST_BY_LENGTH_COLUMNS = (
+    "turns",
+    "last-turn tokens",
+    "input bill",
+    "unbounded last-turn tokens",
+    "unbounded input bill",
+)
 
 
 def cost_by_conversation_length(
@@ -153,14 +166,20 @@ def cost_by_conversation_length(
     rows = []
     for n in chosen:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= turn_count:
-            raise WindowMemError(f"conversation length {n!r} is out of range: pick whole numbers from 1 to {turn_count}")
-        rows.append((n, windowed[n - 1], windowed_bill[n - 1], unbounded[n - 1], unbounded_bill[n - 1]))
+            raise WindowMemError(
+                f"conversation length {n!r} is out of range: pick whole numbers from 1 to {turn_count}"
+            )
+        rows.append(
+            (n, windowed[n - 1], windowed_bill[n - 1], unbounded[n - 1], unbounded_bill[n - 1])
+        )
     import pandas as pd
 
     return pd.DataFrame.from_records(rows, columns=list(COST_BY_LENGTH_COLUMNS))
 
 
-def n8n_uniform_bill(turns: int, window: int, system_tokens: int, user_tokens: int, reply_tokens: int) -> int:
+def n8n_uniform_bill(
+    turns: int, window: int, system_tokens: int, user_tokens: int, reply_tokens: int
+) -> int:
     """The closed-form input bill of n8n Simple Memory over *turns* identical user/reply turns.
 
     Turn t is sent the system message, min(t-1, window) earlier turns (every earlier turn
@@ -174,8 +193,13 @@ def n8n_uniform_bill(turns: int, window: int, system_tokens: int, user_tokens: i
     >>> n8n_uniform_bill(turns=7, window=5, system_tokens=0, user_tokens=1, reply_tokens=1)
     47
     """
-    for label, value in (("turns", turns), ("window", window), ("system_tokens", system_tokens),
-                         ("user_tokens", user_tokens), ("reply_tokens", reply_tokens)):
+    for label, value in (
+        ("turns", turns),
+        ("window", window),
+        ("system_tokens", system_tokens),
+        ("user_tokens", user_tokens),
+        ("reply_tokens", reply_tokens),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise WindowMemError(f"{label} must be a whole number >= 0, got {value!r}")
     if window == 0 or turns <= window + 1:

@@ -54,7 +54,9 @@ def example_path(name: str) -> Path:
     """The file of the sample conversation *name* (for the command line, say)."""
     names = example_names()
     if name not in names:
-        raise WindowMemError(f"no sample conversation called {name!r}: use one of {', '.join(names)}")
+        raise WindowMemError(
+            f"no sample conversation called {name!r}: use one of {', '.join(names)}"
+        )
     return _folder() / f"{name}.json"
 
 
@@ -67,24 +69,52 @@ def load_example(name: str) -> Conversation:
 # everyday questions, and at the end asks for the order number back.
 _QUESTIONS = (
     ("Do you ship to {city}?", "Yes, we deliver to {city}; it usually takes {days} business days."),
-    ("How much is shipping to {city}?", "Shipping to {city} costs {price} pesos, and it's free over 150,000 pesos."),
+    (
+        "How much is shipping to {city}?",
+        "Shipping to {city} costs {price} pesos, and it's free over 150,000 pesos.",
+    ),
     ("Do you have the {product} in size {size}?", "Yes, the {product} is in stock in size {size}."),
-    ("What colours does the {product} come in?", "The {product} comes in black, white and navy blue."),
+    (
+        "What colours does the {product} come in?",
+        "The {product} comes in black, white and navy blue.",
+    ),
     ("Can I pay in instalments?", "Yes, with a credit card you can pay in up to 12 instalments."),
     ("Can I pay by bank transfer?", "Yes, we accept bank transfer as well as card."),
-    ("How long does a size exchange take?", "Between 3 and 5 business days from when we receive the item."),
+    (
+        "How long does a size exchange take?",
+        "Between 3 and 5 business days from when we receive the item.",
+    ),
     ("How long is the warranty?", "Six months against manufacturing defects."),
-    ("Is the {product} machine washable?", "Yes, on a cold, gentle cycle; please don't tumble-dry it."),
-    ("Do you have a store in {city}?", "Not in {city} yet; our physical store is in Bogotá, in Zona T."),
-    ("Can I return something I bought on sale?", "Yes, sale items can be returned within 30 days, like any other."),
+    (
+        "Is the {product} machine washable?",
+        "Yes, on a cold, gentle cycle; please don't tumble-dry it.",
+    ),
+    (
+        "Do you have a store in {city}?",
+        "Not in {city} yet; our physical store is in Bogotá, in Zona T.",
+    ),
+    (
+        "Can I return something I bought on sale?",
+        "Yes, sale items can be returned within 30 days, like any other.",
+    ),
     ("Do you sell gift cards?", "Yes, from 50,000 to 500,000 pesos, delivered by email."),
     ("What time does customer service close?", "We answer chats every day from 8 a.m. to 8 p.m."),
     ("Is there a discount for a first purchase?", "Yes, 10% off with the code HOLA10."),
-    ("Can someone else receive the parcel for me?", "Yes, any adult at the address can sign for it."),
+    (
+        "Can someone else receive the parcel for me?",
+        "Yes, any adult at the address can sign for it.",
+    ),
     ("Do you restock the {product} often?", "The {product} is restocked every two weeks."),
 )
 _CITIES = ("Medellín", "Cali", "Barranquilla", "Cartagena", "Pereira", "Bucaramanga", "Manizales")
-_PRODUCTS = ("linen shirt", "denim jacket", "white sneakers", "wool scarf", "rain jacket", "leather belt")
+_PRODUCTS = (
+    "linen shirt",
+    "denim jacket",
+    "white sneakers",
+    "wool scarf",
+    "rain jacket",
+    "leather belt",
+)
 
 
 def generated_support(turns: int = 60, seed: int = EXAMPLE_SEED) -> Conversation:
@@ -99,7 +129,9 @@ def generated_support(turns: int = 60, seed: int = EXAMPLE_SEED) -> Conversation
     rng = random.Random(seed)
     order = ANCHOR_FACTS["support_60"]
     messages: list[Message] = [
-        system("You are the support assistant for TuTienda. Respond in English, in a warm, direct tone."),
+        system(
+            "You are the support assistant for TuTienda. Respond in English, in a warm, direct tone."
+        ),
         user(f"Hi, I'm Lucía, I'm writing about my order {order}."),
         assistant(f"Hi Lucía! I have your order {order} noted. How can I help?"),
     ]
@@ -115,6 +147,8 @@ def generated_support(turns: int = 60, seed: int = EXAMPLE_SEED) -> Conversation
         messages += [user(question.format(**fill)), assistant(answer.format(**fill))]
     messages += [
         user("Before I go: which order number did I give you at the beginning?"),
-        assistant("I'm sorry, I no longer have it in our chat. Could you send me the order number again?"),
+        assistant(
+            "I'm sorry, I no longer have it in our chat. Could you send me the order number again?"
+        ),
     ]
     return Conversation(tuple(messages), f"TuTienda support, {turns} generated turns (seed {seed})")

@@ -12,9 +12,9 @@ interaction: agents send them beside the buffer on every call.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Iterable, Sequence
 
 from windowmem.errors import ConversationFormatError
 

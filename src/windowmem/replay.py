@@ -29,9 +29,10 @@ so replaying *N* turns costs O(N × window), not O(N²).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import is_
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
@@ -101,7 +102,9 @@ def _check_policy(policy: object) -> WindowPolicy:
     return policy
 
 
-def _locate(window: Sequence[Message], history: Sequence[Message], owners: Sequence[int]) -> list[int]:
+def _locate(
+    window: Sequence[Message], history: Sequence[Message], owners: Sequence[int]
+) -> list[int]:
     """The turn of each window message, matched as a subsequence of *history* from its end.
 
     For windows that are not a plain suffix of what was stored. Messages are matched by
@@ -142,7 +145,9 @@ def iter_turn_views(
     return _turn_views(as_conversation(conversation), _check_policy(policy), counter)
 
 
-def _turn_views(conversation: Conversation, policy: WindowPolicy, counter: TokenCounter) -> Iterator[TurnView]:
+def _turn_views(
+    conversation: Conversation, policy: WindowPolicy, counter: TokenCounter
+) -> Iterator[TurnView]:
     system_message = conversation.system_message
     head = (system_message,) if system_message is not None else ()
     head_tokens = sum(counter(m) for m in head)
@@ -154,7 +159,9 @@ def _turn_views(conversation: Conversation, policy: WindowPolicy, counter: Token
         window = memory.load()
         visible, partial, window_tokens = stored.account(window, counter)
         tokens = head_tokens + window_tokens + sum(counter(m) for m in new)
-        yield TurnView(interaction.number, head + window + new, window, visible, partial, tokens, opening)
+        yield TurnView(
+            interaction.number, head + window + new, window, visible, partial, tokens, opening
+        )
         for message in interaction.messages:
             memory.add(message)
         stored.append(interaction, counter)
@@ -196,7 +203,11 @@ class _StoredTurns:
         if start >= 0 and all(map(is_, window, self.messages[start:])):
             first, last = self.owners[start], self.owners[-1]
             partial: tuple[int, ...] = (first,) if start > self.turn_starts[first - 1] else ()
-            return tuple(range(first, last + 1)), partial, self.tokens_before[-1] - self.tokens_before[start]
+            return (
+                tuple(range(first, last + 1)),
+                partial,
+                self.tokens_before[-1] - self.tokens_before[start],
+            )
         in_window: dict[int, int] = {}
         for owner in _locate(window, self.messages, self.owners):
             if owner:
@@ -231,7 +242,9 @@ def _check_turn(turn: object, turn_count: int) -> int:
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise WindowMemError(f"turn must be a whole number, got {turn!r}")
     if not 1 <= turn <= turn_count:
-        raise WindowMemError(f"turn {turn} is out of range: the conversation has turns 1 to {turn_count}")
+        raise WindowMemError(
+            f"turn {turn} is out of range: the conversation has turns 1 to {turn_count}"
+        )
     return turn
 
 

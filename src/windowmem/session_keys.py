@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from decimal import Decimal
+from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
 
@@ -52,8 +53,12 @@ class KeyPattern:
 
 
 #: The three patterns a workflow tool's Window Memory documents.
-PER_USER = KeyPattern("per-user", "user:{{ input.body.user_id }}", "each user has their own history")
-PER_THREAD = KeyPattern("per-thread", "thread:{{ input.body.thread_id }}", "each conversation thread is separate")
+PER_USER = KeyPattern(
+    "per-user", "user:{{ input.body.user_id }}", "each user has their own history"
+)
+PER_THREAD = KeyPattern(
+    "per-thread", "thread:{{ input.body.thread_id }}", "each conversation thread is separate"
+)
 SHARED = KeyPattern("shared", "global", "nothing: every request reads and writes one buffer")
 KEY_PATTERNS = (PER_USER, PER_THREAD, SHARED)
 
@@ -81,7 +86,13 @@ def parse_path(path: str) -> tuple[str | int, ...]:
         if match.group("index") is not None:
             steps.append(int(match.group("index")))
         else:
-            steps.append(next(g for g in (match.group("name"), match.group("dq"), match.group("sq")) if g is not None))
+            steps.append(
+                next(
+                    g
+                    for g in (match.group("name"), match.group("dq"), match.group("sq"))
+                    if g is not None
+                )
+            )
         position = match.end()
     if not steps:
         raise SessionKeyError("a placeholder {{ }} is empty: name the request field it should read")
@@ -248,7 +259,9 @@ def shared_key_problem(template: str) -> str | None:
     )
 
 
-def tensorify_session_key(template: str | None, request: Mapping[str, Any], workflow_id: str) -> str:
+def tensorify_session_key(
+    template: str | None, request: Mapping[str, Any], workflow_id: str
+) -> str:
     """The buffer key Tensorify's Window Memory uses: the rendered template, or the shared fallback.
 
     >>> tensorify_session_key("", {}, "wf-1")
@@ -256,7 +269,9 @@ def tensorify_session_key(template: str | None, request: Mapping[str, Any], work
     """
     if template is None or template.strip() == "":
         if not isinstance(workflow_id, str) or not workflow_id:
-            raise SessionKeyError("no session key is set and the workflow id is empty: pass the workflow's id")
+            raise SessionKeyError(
+                "no session key is set and the workflow id is empty: pass the workflow's id"
+            )
         return TENSORIFY_FALLBACK.format(workflow_id=workflow_id)
     return render_key(template, request)
 
@@ -283,7 +298,9 @@ def n8n_session_id(value: Any, source: N8nSource = "fromInput") -> str:
     ('abc', True)
     """
     if source not in N8N_SOURCES:
-        raise SessionKeyError(f"unknown session id source {source!r}: use 'fromInput' or 'customKey'")
+        raise SessionKeyError(
+            f"unknown session id source {source!r}: use 'fromInput' or 'customKey'"
+        )
     if value is None or value == "":
         if source == "fromInput":
             raise SessionKeyError(
@@ -315,7 +332,9 @@ def n8n_node_scope(node_name: str, *, type_version: float, source: N8nSource) ->
     True
     """
     if source not in N8N_SOURCES:
-        raise SessionKeyError(f"unknown session id source {source!r}: use 'fromInput' or 'customKey'")
+        raise SessionKeyError(
+            f"unknown session id source {source!r}: use 'fromInput' or 'customKey'"
+        )
     if source == "fromInput" and type_version >= N8N_NODE_SCOPED_VERSION:
         return node_name
     return None
@@ -333,7 +352,9 @@ def n8n_safe_name(node_name: str) -> str:
     >>> n8n_safe_name("Simple Memory (agent)")
     'Simple_Memory__agent_'
     """
-    return re.sub(r"[^A-Za-z0-9_-]", lambda m: "_" * (2 if ord(m.group()) > 0xFFFF else 1), node_name)
+    return re.sub(
+        r"[^A-Za-z0-9_-]", lambda m: "_" * (2 if ord(m.group()) > 0xFFFF else 1), node_name
+    )
 
 
 def n8n_buffer_key(workflow_id: str, session_id: str, node_name: str | None = None) -> str:

@@ -24,8 +24,9 @@ never counted: they are links, not text the model reads.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message
@@ -101,7 +102,9 @@ def counter_by_name(name: str) -> TokenCounter:
     """
     counters = {"messages": count_messages, "words": count_words, "qwen": qwen_counter()}
     if name not in counters:
-        raise WindowMemError(f"unknown token counter {name!r}: use one of {', '.join(COUNTER_NAMES)}")
+        raise WindowMemError(
+            f"unknown token counter {name!r}: use one of {', '.join(COUNTER_NAMES)}"
+        )
     return counters[name]
 
 

@@ -38,7 +38,9 @@ VISIBLE_CHECK = re.compile(r"\bassert\b|\braise AssertionError\b")
 
 
 def test_source_holds_assignments_to_check():
-    assert NOTEBOOKS, f"no assignment notebook under {REPO_ROOT / 'source'}: nothing below would run"
+    assert NOTEBOOKS, (
+        f"no assignment notebook under {REPO_ROOT / 'source'}: nothing below would run"
+    )
 
 
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=["/".join(pair) for pair in NOTEBOOKS])
@@ -87,10 +89,16 @@ def test_every_test_cell_opens_with_a_docstring_shows_a_check_and_hides_the_rest
             continue
         text = cell_text(cell)
         assert meta["locked"], f"{meta['grade_id']}: a test cell is locked"
-        assert re.fullmatch(r'""".+"""', text.splitlines()[0]), f"{meta['grade_id']}: start with a one-line docstring"
-        assert all(marker in text for marker in HIDDEN_MARKERS), f"{meta['grade_id']} has no hidden tests"
+        assert re.fullmatch(r'""".+"""', text.splitlines()[0]), (
+            f"{meta['grade_id']}: start with a one-line docstring"
+        )
+        assert all(marker in text for marker in HIDDEN_MARKERS), (
+            f"{meta['grade_id']} has no hidden tests"
+        )
         visible, hidden = text.split(HIDDEN_MARKERS[0], 1)
-        assert VISIBLE_CHECK.search(visible), f"{meta['grade_id']}: students should see at least one check"
+        assert VISIBLE_CHECK.search(visible), (
+            f"{meta['grade_id']}: students should see at least one check"
+        )
         # Hidden expectations are computed in the cell, never by the library a student can patch.
         assert "windowmem" not in hidden, f"{meta['grade_id']}: hidden tests must not ask windowmem"
 
@@ -120,11 +128,17 @@ def test_a_self_check_cell_comes_before_each_group_of_tests(source_nb):
 
 def test_part_headings_and_introduction_state_the_points(source_nb):
     parts = part_points(source_nb)
-    assert list(parts) == [f"Part {chr(ord('A') + i)}" for i in range(len(parts))], f"parts A, B, ... in order: {list(parts)}"
+    assert list(parts) == [f"Part {chr(ord('A') + i)}" for i in range(len(parts))], (
+        f"parts A, B, ... in order: {list(parts)}"
+    )
     for part, (stated, total) in parts.items():
-        assert stated == total, f"{part}'s heading says {stated} points, its cells add up to {total}"
+        assert stated == total, (
+            f"{part}'s heading says {stated} points, its cells add up to {total}"
+        )
     graded_total = sum(graded_points(source_nb, autograded_only=False).values())
-    assert sum(total for _, total in parts.values()) == graded_total, "every graded cell belongs to a part"
+    assert sum(total for _, total in parts.values()) == graded_total, (
+        "every graded cell belongs to a part"
+    )
     intro = cell_text(source_nb["cells"][0])
     for part, (stated, _) in parts.items():
         assert f"{part} ({stated} points)" in intro, f"the introduction should give {part}'s points"

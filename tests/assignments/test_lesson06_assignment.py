@@ -13,9 +13,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.nbgrader_helpers import REPO_ROOT, cell_text, cells_by_id, graded_points, part_points, read_notebook
-from tests.nbgrader_helpers import GradingCourse, graded_once  # the round trip
-from tests.nbgrader_helpers import always_equal_cheat, check_loses_exactly, check_scores_nothing, error_outputs
+from tests.nbgrader_helpers import (  # the round trip
+    REPO_ROOT,
+    GradingCourse,
+    always_equal_cheat,
+    cell_text,
+    cells_by_id,
+    check_loses_exactly,
+    check_scores_nothing,
+    error_outputs,
+    graded_once,
+    graded_points,
+    part_points,
+    read_notebook,
+)
 
 ASSIGNMENT = "lesson06_token_budget"
 SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / "token_budget.ipynb"
@@ -66,19 +77,19 @@ def unbounded_bill(base_tokens, read_tokens):
     ),
     "no_validation": (
         "unbounded_bill_answer",
-        '''
+        """
 def unbounded_bill(base_tokens, read_tokens):
     bill, window = 0, base_tokens
     for length in read_tokens:
         bill += window
         window += length
     return bill + window
-''',
+""",
         {"test_unbounded_bill_any"},
     ),
     "drops_the_newest_read": (
         "facts_after_truncation_answer",
-        '''
+        """
 def facts_after_truncation(base_tokens, reads, budget):
     held, used = [], base_tokens
     for fact, tokens in reads:
@@ -87,55 +98,55 @@ def facts_after_truncation(base_tokens, reads, budget):
         while used > budget and held:
             used -= held.pop(0)[1]
     return [fact for fact, tokens in held]
-''',
+""",
         {"test_truncation_any"},
     ),
     "always_equal": (
         "facts_after_truncation_answer",
-        always_equal_cheat('''
+        always_equal_cheat("""
 def facts_after_truncation(base_tokens, reads, budget):
     return SameAsAnything()
-'''),
+"""),
         {"test_truncation_task", "test_truncation_any"},
     ),
     "float_bill": (
         "bill_by_hand_answer",
-        '''
+        """
 window_sizes_unbounded = [100, 400, 650, 850, 1200]
 bill_unbounded = 3200.0
-''',
+""",
         {"test_bill_by_hand"},
     ),
     "bill_counted_once": (
         "bill_by_hand_answer",
-        '''
+        """
 # counts the final window once instead of summing the window over the calls
 window_sizes_unbounded = [1200, 1200, 1200, 1200, 1200]
 bill_unbounded = 1200
-''',
+""",
         {"test_sizes_by_hand", "test_bill_by_hand"},  # and nothing else: A2 does not lean on A1
     ),
     "kept_the_first_reads": (
         "truncation_by_hand_answer",
-        '''
+        """
 survivors_at_800 = ["Q1", "Q2"]
 window_sizes_truncated = [100, 400, 650, 550, 650]
 bill_truncated = 2350
-''',
+""",
         {"test_survivors_by_hand"},  # and nothing else: B2 does not lean on B1
     ),
     "forgetful_research_agent": (
         "choose_answer",
-        '''
+        """
 policy_helpdesk = "truncate"
 policy_research = "truncate"
 policy_compliance = "retrieve"
-''',
+""",
         {"test_policy_research"},
     ),
     "equal_to_any_policy": (
         "choose_answer",
-        '''
+        """
 class AnyPolicy(str):
     def __eq__(self, other):
         return True
@@ -146,7 +157,7 @@ class AnyPolicy(str):
 policy_helpdesk = "truncate"
 policy_research = "compact"
 policy_compliance = AnyPolicy("retrieve, or whatever you like")
-''',
+""",
         {"test_policy_compliance"},
     ),
 }
@@ -161,7 +172,9 @@ def source_nb() -> dict:
 
 
 def test_grade_ids_and_points_are_the_contract(source_nb):
-    assert graded_points(source_nb, autograded_only=False) == {k: float(v) for k, v in GRADE_CONTRACT.items()}
+    assert graded_points(source_nb, autograded_only=False) == {
+        k: float(v) for k, v in GRADE_CONTRACT.items()
+    }
     assert list(part_points(source_nb)) == ["Part A", "Part B", "Part C"]
 
 
@@ -172,22 +185,38 @@ def test_the_hidden_tests_expect_the_hand_worked_figures(source_nb):
     assert f"== {BY_HAND['unbounded bill']}" in cell_text(cells["test_bill_by_hand"])
     assert f"== {BY_HAND['truncated sizes']}" in cell_text(cells["test_truncated_bill_by_hand"])
     assert f"== {BY_HAND['truncated bill']}" in cell_text(cells["test_truncated_bill_by_hand"])
-    assert f"== {BY_HAND['survivors']!r}".replace("'", '"') in cell_text(cells["test_survivors_by_hand"])
+    assert f"== {BY_HAND['survivors']!r}".replace("'", '"') in cell_text(
+        cells["test_survivors_by_hand"]
+    )
 
 
 def test_model_answer_quotes_the_measured_figures(source_nb):
     """The hand-graded model answer's numbers are what the help-centre task really costs."""
     from windowmem.budget import help_centre, reference_table
 
-    table = reference_table(help_centre(), budgets=[1500], policies=["unbounded", "truncate", "compact", "retrieve"],
-                            summarisers=["perfect"]).set_index("policy")
+    table = reference_table(
+        help_centre(),
+        budgets=[1500],
+        policies=["unbounded", "truncate", "compact", "retrieve"],
+        summarisers=["perfect"],
+    ).set_index("policy")
     answer = cell_text(cells_by_id(source_nb)["justify_answer"])
-    for policy, column in (("compact", "input_tokens"), ("unbounded", "input_tokens"), ("truncate", "input_tokens"),
-                           ("retrieve", "input_tokens")):
+    for policy, column in (
+        ("compact", "input_tokens"),
+        ("unbounded", "input_tokens"),
+        ("truncate", "input_tokens"),
+        ("retrieve", "input_tokens"),
+    ):
         assert f"{table.loc[policy, column]:,}" in answer, (policy, column)
     assert f"answers only {table.loc['truncate', 'answered']}" in answer
-    assert f"in {table.loc['compact', 'calls']} calls ({table.loc['compact', 'compactions']} compactions)" in answer
-    assert f"reads {table.loc['retrieve', 'reads']} chunks instead of {table.loc['unbounded', 'reads']}" in answer
+    assert (
+        f"in {table.loc['compact', 'calls']} calls ({table.loc['compact', 'compactions']} compactions)"
+        in answer
+    )
+    assert (
+        f"reads {table.loc['retrieve', 'reads']} chunks instead of {table.loc['unbounded', 'reads']}"
+        in answer
+    )
 
 
 # ---------------------------------------------------------------- the nbgrader round trip

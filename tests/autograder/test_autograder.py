@@ -16,10 +16,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
-
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT, grade, tree_hashes
+from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +49,13 @@ def graded_class(tmp_path_factory):
     out = root / "out"
     run = grade(submissions, out, "--jobs", "2")
     grades = pd.read_csv(out / "grades.csv", dtype={"student_id": str})
-    return {"submissions": submissions, "before": before, "run": run, "out": out, "grades": grades.set_index("student_id")}
+    return {
+        "submissions": submissions,
+        "before": before,
+        "run": run,
+        "out": out,
+        "grades": grades.set_index("student_id"),
+    }
 
 
 def row(graded_class, student: str) -> pd.Series:
@@ -60,19 +65,40 @@ def row(graded_class, student: str) -> pd.Series:
 def test_command_reports_problems_and_exits_1(graded_class):
     run = graded_class["run"]
     assert run.returncode == 1, run.stderr[-3000:]  # some notebooks were not graded: say so
-    assert "grading lesson03_window_buffer" in run.stderr and "100%" in run.stderr, "no progress bar"
+    assert "grading lesson03_window_buffer" in run.stderr and "100%" in run.stderr, (
+        "no progress bar"
+    )
     assert "not_json/window_buffer: malformed" in run.stdout
 
 
 def test_one_row_per_student_and_notebook(graded_class):
     grades = graded_class["grades"].reset_index()
-    assert list(grades.columns) == ["student_id", "assignment", "notebook", "score", "max_score", "status", "detail"]
+    assert list(grades.columns) == [
+        "student_id",
+        "assignment",
+        "notebook",
+        "score",
+        "max_score",
+        "status",
+        "detail",
+    ]
     assert sorted(grades["student_id"]) == sorted(make_submissions.STUDENTS)
     assert set(grades["notebook"]) == {NOTEBOOK} and set(grades["assignment"]) == {ASSIGNMENT}
     assert grades["detail"].notna().all(), "every row says what happened"
 
 
-@pytest.mark.parametrize("student", ["correct", "tests_deleted", "tests_unmarked", "stderr_warning", "two_notebooks", "wrong_name", "flood"])
+@pytest.mark.parametrize(
+    "student",
+    [
+        "correct",
+        "tests_deleted",
+        "tests_unmarked",
+        "stderr_warning",
+        "two_notebooks",
+        "wrong_name",
+        "flood",
+    ],
+)
 def test_full_marks(graded_class, points, source_notebook, student):
     result = row(graded_class, student)
     assert (result.status, result.score) == ("graded", sum(points.values())), result.detail
@@ -80,7 +106,9 @@ def test_full_marks(graded_class, points, source_notebook, student):
     assert "every autograded test passed" in result.detail
 
 
-@pytest.mark.parametrize("student", ["blank", "tests_edited", "tests_emptied", "always_equal", "monkeypatch"])
+@pytest.mark.parametrize(
+    "student", ["blank", "tests_edited", "tests_emptied", "always_equal", "monkeypatch"]
+)
 def test_no_points(graded_class, student):
     result = row(graded_class, student)
     assert (result.status, result.score) == ("graded", 0.0), result.detail
@@ -93,7 +121,11 @@ def test_misnamed_and_extra_notebooks_are_explained(graded_class):
 
 def test_monkeypatching_is_undone_and_reported(graded_class):
     detail = row(graded_class, "monkeypatch").detail
-    for patched in ("builtins.sum", "windowmem.tokens.count_text", "windowmem.messages.Message.__eq__"):
+    for patched in (
+        "builtins.sum",
+        "windowmem.tokens.count_text",
+        "windowmem.messages.Message.__eq__",
+    ):
         assert patched in detail
 
 
@@ -103,14 +135,21 @@ def test_interruptible_loop_times_out_and_the_rest_is_graded(graded_class, point
     assert f"ran past {CELL_TIMEOUT} s and was interrupted" in result.detail
 
 
-def test_loop_ignoring_interrupts_kills_the_kernel_and_keeps_earlier_points(graded_class, source_notebook):
+def test_loop_ignoring_interrupts_kills_the_kernel_and_keeps_earlier_points(
+    graded_class, source_notebook
+):
     first_test = next(c for c in source_notebook["cells"] if make_submissions.is_test_cell(c))
     result = row(graded_class, "loop_ignores_interrupt")
-    assert (result.status, result.score) == ("timed_out", float(first_test["metadata"]["nbgrader"]["points"]))
+    assert (result.status, result.score) == (
+        "timed_out",
+        float(first_test["metadata"]["nbgrader"]["points"]),
+    )
     assert "ignored the interrupt: kernel killed" in result.detail
 
 
-@pytest.mark.parametrize(("student", "says"), [("not_json", "not valid JSON"), ("empty_file", "the file is empty")])
+@pytest.mark.parametrize(
+    ("student", "says"), [("not_json", "not valid JSON"), ("empty_file", "the file is empty")]
+)
 def test_unreadable_notebooks_are_malformed_not_zero(graded_class, student, says):
     result = row(graded_class, student)
     assert result.status == "malformed" and pd.isna(result.score)
@@ -125,7 +164,11 @@ def test_a_notebook_nbgrader_refuses_is_an_error_with_its_reason(graded_class):
 
 def test_nothing_handed_in_is_missing(graded_class):
     result = row(graded_class, "nothing_handed_in")
-    assert result.status == "missing" and pd.isna(result.score) and "no window_buffer.ipynb" in result.detail
+    assert (
+        result.status == "missing"
+        and pd.isna(result.score)
+        and "no window_buffer.ipynb" in result.detail
+    )
 
 
 def test_submissions_are_untouched(graded_class):
@@ -136,11 +179,15 @@ def test_gradebook_holds_the_csv_scores(graded_class):
     from nbgrader.api import Gradebook
 
     grades = graded_class["grades"]
-    with Gradebook("sqlite:///" + str(graded_class["out"] / "course" / "gradebook.db")) as gradebook:
+    with Gradebook(
+        "sqlite:///" + str(graded_class["out"] / "course" / "gradebook.db")
+    ) as gradebook:
         for student in grades.index[grades["status"].isin(["graded", "timed_out"])]:
             submitted = gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, student)
             assert submitted.score == grades.loc[student, "score"], student
-        with pytest.raises(Exception):  # no silent zeros: unreadable notebooks never reach the gradebook
+        with pytest.raises(
+            Exception
+        ):  # no silent zeros: unreadable notebooks never reach the gradebook
             gradebook.find_submission(ASSIGNMENT, "not_json")
 
 
@@ -151,10 +198,20 @@ def test_feedback_hides_hidden_tests(graded_class, source_notebook):
         if "BEGIN HIDDEN TESTS" in text:
             region = text.split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS", 1)[0]
             hidden += [line.strip() for line in region.splitlines() if len(line.strip()) > 25]
-    visible = [line.strip() for c in source_notebook["cells"] if make_submissions.is_test_cell(c)
-               for line in cell_text(c).split("### BEGIN HIDDEN TESTS")[0].splitlines() if len(line.strip()) > 25]
-    released = "\n".join(cell_text(c) for c in read_notebook(REPO_ROOT / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")["cells"])
-    hidden = [line for line in hidden if line not in released]  # some lines are also in the visible tests
+    visible = [
+        line.strip()
+        for c in source_notebook["cells"]
+        if make_submissions.is_test_cell(c)
+        for line in cell_text(c).split("### BEGIN HIDDEN TESTS")[0].splitlines()
+        if len(line.strip()) > 25
+    ]
+    released = "\n".join(
+        cell_text(c)
+        for c in read_notebook(REPO_ROOT / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")["cells"]
+    )
+    hidden = [
+        line for line in hidden if line not in released
+    ]  # some lines are also in the visible tests
     assert hidden
     pages = sorted((graded_class["out"] / "course" / "feedback").rglob("*.html"))
     assert len(pages) == 14  # every student with a readable notebook
@@ -179,10 +236,15 @@ def test_summary_per_question_and_histogram(graded_class, points):
     assert (questions.loc[list(points), "students"] == len(scored)).all()
     # test_buffer_turns_seed is failed exactly by the students who scored 0 or were stopped before it
     failing = sum(s == 0 for s in scored["score"])
-    assert questions.loc["test_buffer_turns_seed", "failure_rate"] == round(failing / len(scored), 3)
+    assert questions.loc["test_buffer_turns_seed", "failure_rate"] == round(
+        failing / len(scored), 3
+    )
     assert (out / "summary" / "histogram.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     statuses = pd.read_csv(out / "summary" / "statuses.csv").set_index("status")["notebooks"]
-    assert statuses.to_dict() == grades["status"].value_counts().reindex(statuses.index, fill_value=0).to_dict()
+    assert (
+        statuses.to_dict()
+        == grades["status"].value_counts().reindex(statuses.index, fill_value=0).to_dict()
+    )
 
 
 def test_nothing_is_written_into_the_repository(graded_class):

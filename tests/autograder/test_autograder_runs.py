@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import difflib
 import zipfile
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.nbgrader_helpers import graded_points, read_notebook
-
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, processes_working_in
+from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -24,14 +22,20 @@ def points() -> dict[str, float]:
 
 def test_second_run_gives_the_same_grades(tmp_path):
     submissions = tmp_path / "class"
-    make_submissions.make_class(submissions, ASSIGNMENT, only=("correct", "monkeypatch", "not_json", "wrong_name"))
+    make_submissions.make_class(
+        submissions, ASSIGNMENT, only=("correct", "monkeypatch", "not_json", "wrong_name")
+    )
     out = tmp_path / "out"
     first = grade(submissions, out, "--no-progress")
     grades_first = (out / "grades.csv").read_text()
     second = grade(submissions, out, "--no-progress")
     assert (first.returncode, second.returncode) == (1, 1), second.stderr[-2000:]
     grades_second = (out / "grades.csv").read_text()
-    changed = "\n".join(difflib.unified_diff(grades_first.splitlines(), grades_second.splitlines(), "first", "second", lineterm=""))
+    changed = "\n".join(
+        difflib.unified_diff(
+            grades_first.splitlines(), grades_second.splitlines(), "first", "second", lineterm=""
+        )
+    )
     assert grades_second == grades_first, changed
 
 
@@ -45,7 +49,10 @@ def test_lms_zip_download(tmp_path, points):
     run = grade(archive, out, "--no-progress")
     grades = pd.read_csv(out / "grades.csv").set_index("student_id")
     assert run.returncode == 1
-    assert (grades.loc["correct", "status"], grades.loc["correct", "score"]) == ("graded", sum(points.values()))
+    assert (grades.loc["correct", "status"], grades.loc["correct", "score"]) == (
+        "graded",
+        sum(points.values()),
+    )
     assert grades.loc["empty_file", "status"] == "malformed"
 
 

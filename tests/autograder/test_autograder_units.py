@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+from nbformat.v4 import new_code_cell, new_notebook, new_output
 
 from autograder import cli, course, kernel_guard, preprocessors, report, submissions
 from autograder.errors import GradingSetupError
@@ -21,8 +21,21 @@ from autograder.gradebook import CellScore
 from autograder.report import GradeRow
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-MODULES = ["cli", "course", "errors", "grade", "gradebook", "kernel_guard", "preprocessors", "report",
-           "scheduler", "startup", "submissions", "worker", "zipinput"]
+MODULES = [
+    "cli",
+    "course",
+    "errors",
+    "grade",
+    "gradebook",
+    "kernel_guard",
+    "preprocessors",
+    "report",
+    "scheduler",
+    "startup",
+    "submissions",
+    "worker",
+    "zipinput",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -33,20 +46,34 @@ def test_doctests(name):
 
 # --- planning a class -------------------------------------------------------------------
 
+
 def notebook_with_ids(*grade_ids: str) -> str:
-    cells = [new_code_cell("x = 1", metadata={"nbgrader": {"grade_id": g, "grade": False, "solution": True, "locked": False}})
-             for g in grade_ids]
+    cells = [
+        new_code_cell(
+            "x = 1",
+            metadata={
+                "nbgrader": {"grade_id": g, "grade": False, "solution": True, "locked": False}
+            },
+        )
+        for g in grade_ids
+    ]
     return nbformat.writes(new_notebook(cells=cells))
 
 
-@pytest.mark.parametrize(("content", "problem"), [
-    (b"", "the file is empty (0 bytes)"),
-    (b"  \n", "the file is empty (3 bytes)"),
-    (b"\xff\xfe{}", "not UTF-8 text"),
-    (b'{"cells": [', "not valid JSON: Expecting value at line 1, column 12"),
-    (b"[1, 2]", "valid JSON but not a Jupyter notebook"),
-    (b'{"cells": [{"metadata": {}}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', "lack a type or source"),
-])
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "the file is empty (0 bytes)"),
+        (b"  \n", "the file is empty (3 bytes)"),
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        (b'{"cells": [', "not valid JSON: Expecting value at line 1, column 12"),
+        (b"[1, 2]", "valid JSON but not a Jupyter notebook"),
+        (
+            b'{"cells": [{"metadata": {}}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}',
+            "lack a type or source",
+        ),
+    ],
+)
 def test_notebook_problem_says_what_is_wrong(tmp_path, content, problem):
     path = tmp_path / "a.ipynb"
     path.write_bytes(content)
@@ -71,7 +98,13 @@ EXPECTED = {"part1": frozenset({"a1", "t1"}), "part2": frozenset({"a2", "t2"})}
 
 
 def test_misnamed_notebooks_are_matched_by_their_cell_ids(tmp_path):
-    folder = student_folder(tmp_path, {"part1 copy.ipynb": notebook_with_ids("a1", "t1"), "Part 2.ipynb": notebook_with_ids("a2")})
+    folder = student_folder(
+        tmp_path,
+        {
+            "part1 copy.ipynb": notebook_with_ids("a1", "t1"),
+            "Part 2.ipynb": notebook_with_ids("a2"),
+        },
+    )
     plan = {nb.notebook: nb for nb in submissions.plan_student(folder, "hw", EXPECTED).notebooks}
     assert plan["part1"].path.name == "part1 copy.ipynb" and plan["part1"].status is None
     assert plan["part2"].path.name == "Part 2.ipynb"
@@ -80,19 +113,29 @@ def test_misnamed_notebooks_are_matched_by_their_cell_ids(tmp_path):
 
 def test_ambiguous_copies_are_reported_missing_not_guessed(tmp_path):
     text = notebook_with_ids("a1", "t1")
-    folder = student_folder(tmp_path, {"part2.ipynb": notebook_with_ids("a2", "t2"), "x.ipynb": text, "y.ipynb": text})
+    folder = student_folder(
+        tmp_path, {"part2.ipynb": notebook_with_ids("a2", "t2"), "x.ipynb": text, "y.ipynb": text}
+    )
     plan = {nb.notebook: nb for nb in submissions.plan_student(folder, "hw", EXPECTED).notebooks}
     assert plan["part1"].status == "missing" and "found: x.ipynb, y.ipynb" in plan["part1"].detail
-    assert plan["part2"].status is None and "ignored other notebook(s): x.ipynb, y.ipynb" in plan["part2"].detail
+    assert (
+        plan["part2"].status is None
+        and "ignored other notebook(s): x.ipynb, y.ipynb" in plan["part2"].detail
+    )
 
 
 def test_checkpoints_are_ignored_and_a_missing_folder_is_explained(tmp_path):
-    folder = student_folder(tmp_path, {".ipynb_checkpoints/part1-checkpoint.ipynb": notebook_with_ids("a1", "t1")})
+    folder = student_folder(
+        tmp_path, {".ipynb_checkpoints/part1-checkpoint.ipynb": notebook_with_ids("a1", "t1")}
+    )
     (folder / "notes.txt").write_text("")
     plan = submissions.plan_student(folder, "hw", EXPECTED)
     assert [nb.status for nb in plan.notebooks] == ["missing", "missing"]
     other = submissions.plan_student(folder, "hw2", EXPECTED)
-    assert "no folder alice/hw2/" in other.notebooks[0].detail and "notes.txt" in other.notebooks[0].detail
+    assert (
+        "no folder alice/hw2/" in other.notebooks[0].detail
+        and "notes.txt" in other.notebooks[0].detail
+    )
 
 
 def test_find_class_refuses_a_missing_folder(tmp_path):
@@ -102,9 +145,13 @@ def test_find_class_refuses_a_missing_folder(tmp_path):
 
 # --- the kernel guard --------------------------------------------------------------------
 
+
 def test_snapshot_restores_patched_modules_classes_and_builtins():
     package = types.ModuleType("guardedpkg")
-    exec("class Point:\n    def __eq__(self, other):\n        return False\n\ndef area():\n    return 1\n", package.__dict__)
+    exec(
+        "class Point:\n    def __eq__(self, other):\n        return False\n\ndef area():\n    return 1\n",
+        package.__dict__,
+    )
     package.Point.__module__ = "guardedpkg"
     sys.modules["guardedpkg"] = package
     original_eq, original_area, original_sum = package.Point.__eq__, package.area, builtins.sum
@@ -116,10 +163,19 @@ def test_snapshot_restores_patched_modules_classes_and_builtins():
         builtins.sum = lambda *args: 0
         point = package.Point()
         restored = snapshot.restore()
-        assert package.Point.__eq__ is original_eq and package.area is original_area and builtins.sum is original_sum
+        assert (
+            package.Point.__eq__ is original_eq
+            and package.area is original_area
+            and builtins.sum is original_sum
+        )
         assert "__ne__" not in vars(package.Point)
         assert point != package.Point(), "objects made before the restore use the restored class"
-        assert set(restored) == {"builtins.sum", "guardedpkg.area", "guardedpkg.Point.__eq__", "guardedpkg.Point.__ne__"}
+        assert set(restored) == {
+            "builtins.sum",
+            "guardedpkg.area",
+            "guardedpkg.Point.__eq__",
+            "guardedpkg.Point.__ne__",
+        }
         assert snapshot.restore() == []
     finally:
         builtins.sum = original_sum
@@ -127,12 +183,14 @@ def test_snapshot_restores_patched_modules_classes_and_builtins():
 
 
 def test_import_lines_keep_only_imports():
-    assert preprocessors.import_lines("import os\nx = 1\nfrom a.b import (c,\n d)\ndef f():\n    import json") == [
-        "import os", "from a.b import c, d"]
+    assert preprocessors.import_lines(
+        "import os\nx = 1\nfrom a.b import (c,\n d)\ndef f():\n    import json"
+    ) == ["import os", "from a.b import c, d"]
     assert preprocessors.import_lines("this is not python") == []
 
 
 # --- output caps and feedback -----------------------------------------------------------
+
 
 def run_preprocessor(preprocessor, cell):
     notebook = new_notebook(cells=[cell])
@@ -141,13 +199,19 @@ def run_preprocessor(preprocessor, cell):
 
 
 def test_cap_output_truncates_long_streams_and_drops_huge_html():
-    cell = new_code_cell("flood()", outputs=[
-        new_output("stream", text="x" * 50_000),
-        new_output("display_data", data={"text/html": "<p>" * 30_000, "text/plain": "ok"}),
-        new_output("stream", name="stderr", text="short"),
-    ])
+    cell = new_code_cell(
+        "flood()",
+        outputs=[
+            new_output("stream", text="x" * 50_000),
+            new_output("display_data", data={"text/html": "<p>" * 30_000, "text/plain": "ok"}),
+            new_output("stream", name="stderr", text="short"),
+        ],
+    )
     capped = run_preprocessor(preprocessors.CapOutput(max_chars=1_000), cell)
-    assert capped.outputs[0].text.startswith("x" * 1_000) and "50,000 characters in all" in capped.outputs[0].text
+    assert (
+        capped.outputs[0].text.startswith("x" * 1_000)
+        and "50,000 characters in all" in capped.outputs[0].text
+    )
     assert len(capped.outputs[0].text) < 1_200
     assert capped.outputs[1].data == {"text/plain": "ok"}
     assert capped.outputs[2].text == "short"
@@ -155,53 +219,83 @@ def test_cap_output_truncates_long_streams_and_drops_huge_html():
 
 def test_hide_hidden_tests_removes_the_code_and_its_traceback():
     source = '"""visible"""\nassert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(41) == 42, "secret"\n### END HIDDEN TESTS'
-    error = new_output("error", ename="AssertionError", evalue="secret",
-                       traceback=["Traceback", "----> 4 assert f(41) == 42, \"secret\"", "AssertionError: secret"])
-    cell = new_code_cell(source, metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1}}, outputs=[error])
+    error = new_output(
+        "error",
+        ename="AssertionError",
+        evalue="secret",
+        traceback=["Traceback", '----> 4 assert f(41) == 42, "secret"', "AssertionError: secret"],
+    )
+    cell = new_code_cell(
+        source,
+        metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1}},
+        outputs=[error],
+    )
     hidden = run_preprocessor(preprocessors.HideHiddenTests(), cell)
     assert "f(41)" not in hidden.source and "assert f(1) == 2" in hidden.source
-    assert hidden.outputs[0].traceback == ["AssertionError: secret (raised in this cell; hidden test code is not shown)"]
+    assert hidden.outputs[0].traceback == [
+        "AssertionError: secret (raised in this cell; hidden test code is not shown)"
+    ]
     plain = new_code_cell("assert f(1) == 2", outputs=[error.copy()])
-    assert run_preprocessor(preprocessors.HideHiddenTests(), plain).outputs[0].traceback == error.traceback
+    assert (
+        run_preprocessor(preprocessors.HideHiddenTests(), plain).outputs[0].traceback
+        == error.traceback
+    )
 
 
 # --- nbgrader set-up --------------------------------------------------------------------
+
 
 def test_in_process_alembic_head_matches_alembic_heads():
     from nbgrader.dbutil import _temp_alembic_ini
 
     with _temp_alembic_ini("sqlite:////tmp/unused.db") as ini:
-        printed = subprocess.run([str(Path(sys.executable).parent / "alembic"), "-c", ini, "heads"],
-                                 capture_output=True, text=True, check=True).stdout
+        printed = subprocess.run(
+            [str(Path(sys.executable).parent / "alembic"), "-c", ini, "heads"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     assert course.alembic_head() == printed.split()[0]
 
 
 def test_startup_blocks_only_the_slow_format_checker():
-    code = ("import autograder, sys, nbformat, jsonschema\n"
-            "print(sys.modules['rfc3987_syntax'] is None, 'iri' in jsonschema.FormatChecker().checkers,"
-            " 'uri' in jsonschema.FormatChecker().checkers)\n"
-            "nbformat.validate(nbformat.v4.new_notebook())")
-    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    code = (
+        "import autograder, sys, nbformat, jsonschema\n"
+        "print(sys.modules['rfc3987_syntax'] is None, 'iri' in jsonschema.FormatChecker().checkers,"
+        " 'uri' in jsonschema.FormatChecker().checkers)\n"
+        "nbformat.validate(nbformat.v4.new_notebook())"
+    )
+    printed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     assert printed == ["True", "False", "True"]
 
 
 def test_course_config_hardens_grading_over_the_repo_config():
     repo_config = course.load_repo_config(REPO_ROOT)
-    config = course.nbgrader_config(Path("/tmp/c"), "hw", course.Settings(cell_timeout=7), repo_config)
-    assert config.CourseDirectory.root == "/tmp/c" and config.CourseDirectory.db_url == "sqlite:////tmp/c/gradebook.db"
+    config = course.nbgrader_config(
+        Path("/tmp/c"), "hw", course.Settings(cell_timeout=7), repo_config
+    )
+    assert (
+        config.CourseDirectory.root == "/tmp/c"
+        and config.CourseDirectory.db_url == "sqlite:////tmp/c/gradebook.db"
+    )
     assert config.OverwriteCells.add_missing_cells is True and config.IgnorePattern.enabled is True
     assert config.Execute.timeout == 7 and config.Exchange.root == "/tmp/c/exchange"
     assert preprocessors.GuardedExecute in config.Autograde.autograde_preprocessors
 
 
 def test_guarded_imports_are_the_windowmem_modules_a_notebook_imports():
-    source = json.loads((REPO_ROOT / "source" / "lesson03_window_buffer" / "window_buffer.ipynb").read_text())
+    source = json.loads(
+        (REPO_ROOT / "source" / "lesson03_window_buffer" / "window_buffer.ipynb").read_text()
+    )
     code = "\n".join("".join(c["source"]) for c in source["cells"] if c["cell_type"] == "code")
     found = set().union(*(course.guarded_imports(block) for block in code.split("\n\n")))
     assert found and all(name.startswith("windowmem") for name in found)
 
 
 # --- reports ----------------------------------------------------------------------------
+
 
 def rows() -> list[GradeRow]:
     cells = lambda a, b: (CellScore("q1", a, 2.0), CellScore("q2", b, 1.0))  # noqa: E731
@@ -214,7 +308,12 @@ def rows() -> list[GradeRow]:
 
 def test_question_summary_means_and_failure_rates():
     summary = report.question_summary(rows()).set_index("question")
-    assert summary.loc["q1", ["max_score", "students", "mean_score", "failure_rate"]].tolist() == [2.0, 2, 1.0, 0.5]
+    assert summary.loc["q1", ["max_score", "students", "mean_score", "failure_rate"]].tolist() == [
+        2.0,
+        2,
+        1.0,
+        0.5,
+    ]
     assert summary.loc["q2", ["mean_score", "failure_rate"]].tolist() == [1.0, 0.0]
 
 
@@ -233,17 +332,51 @@ def test_a_row_needs_a_known_status():
 
 # --- command line -----------------------------------------------------------------------
 
+
 def test_cli_rejects_bad_input_with_a_message(tmp_path, capsys):
     (tmp_path / "class").mkdir()
     assert cli.main(["grade", "hw", "--submissions", str(tmp_path / "class"), "--jobs", "0"]) == 2
     assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
-    assert cli.main(["grade", "hw", "--submissions", str(tmp_path / "class"), "--timeout", "0"]) == 2
+    assert (
+        cli.main(["grade", "hw", "--submissions", str(tmp_path / "class"), "--timeout", "0"]) == 2
+    )
     assert "--timeout must be at least 1" in capsys.readouterr().err
     (tmp_path / "grades.txt").write_text("")
-    assert cli.main(["grade", "lesson03_window_buffer", "--submissions", str(tmp_path / "grades.txt"), "--repo", str(REPO_ROOT)]) == 2
+    assert (
+        cli.main(
+            [
+                "grade",
+                "lesson03_window_buffer",
+                "--submissions",
+                str(tmp_path / "grades.txt"),
+                "--repo",
+                str(REPO_ROOT),
+            ]
+        )
+        == 2
+    )
     assert "not a .zip" in capsys.readouterr().err
-    assert cli.main(["grade", "no_such_assignment", "--submissions", str(tmp_path / "class"), "--repo", str(REPO_ROOT)]) == 2
+    assert (
+        cli.main(
+            [
+                "grade",
+                "no_such_assignment",
+                "--submissions",
+                str(tmp_path / "class"),
+                "--repo",
+                str(REPO_ROOT),
+            ]
+        )
+        == 2
+    )
     assert "available: lesson03_window_buffer" in capsys.readouterr().err
-    inside = ["grade", "lesson03_window_buffer", "--submissions", str(tmp_path / "class"), "--out", str(tmp_path / "class" / "o")]
+    inside = [
+        "grade",
+        "lesson03_window_buffer",
+        "--submissions",
+        str(tmp_path / "class"),
+        "--out",
+        str(tmp_path / "class" / "o"),
+    ]
     assert cli.main([*inside, "--repo", str(REPO_ROOT)]) == 2
     assert "inside --submissions" in capsys.readouterr().err

@@ -29,7 +29,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 #: Flags Chromium needs as root in a container with a small /dev/shm and no GPU.
 CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage")
 #: Where screenshots go: never into git. Override with WINDOWMEM_ARTIFACTS.
-ARTIFACTS = Path(os.environ.get("WINDOWMEM_ARTIFACTS", Path(tempfile.gettempdir()) / "windowmem-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("WINDOWMEM_ARTIFACTS", Path(tempfile.gettempdir()) / "windowmem-artifacts")
+)
 VIEWPORT = {"width": 1400, "height": 1000}
 
 #: JupyterLab user settings that keep runs repeatable: every cell stays in the DOM (so a
@@ -97,9 +99,16 @@ def start_lab(root: Path, scratch: Path, timeout_s: float = 90) -> LabServer:
         "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
     }
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-        "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        "--IdentityProvider.token=", f"--ServerApp.root_dir={root}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=",
+        f"--ServerApp.root_dir={root}",
         f"--LabApp.workspaces_dir={scratch / 'workspaces'}",
         f"--LabApp.user_settings_dir={scratch / 'settings'}",
         "--LabApp.news_url=None",
@@ -108,14 +117,21 @@ def start_lab(root: Path, scratch: Path, timeout_s: float = 90) -> LabServer:
     log_path = scratch / "jupyterlab.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
+            command,
+            cwd=root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )
     server = LabServer(f"http://127.0.0.1:{port}", root, process, log_path)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}")
+            raise RuntimeError(
+                f"JupyterLab exited with code {process.returncode}:\n{server.log_tail()}"
+            )
         try:
             with urllib.request.urlopen(f"{server.url}/api/status", timeout=2) as response:
                 if response.status == 200:
@@ -140,7 +156,9 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
     """
     workspace = f"test-{uuid.uuid4().hex[:12]}"
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relative_path}")
-    page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(state="visible", timeout=timeout_s * 1000)
+    page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(
+        state="visible", timeout=timeout_s * 1000
+    )
     wait_for_kernel_idle(page, timeout_s)
 
 

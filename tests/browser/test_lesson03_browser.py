@@ -32,7 +32,9 @@ def explorer_readout(page) -> tuple[str, str]:
 
 def wait_for_view(page, window: int, turn: int) -> None:
     """Wait until the live explorer shows *window* and *turn* (the kernel answered the slider)."""
-    page.locator(f'.wm-output .wm-explorer[data-window="{window}"][data-turn="{turn}"]').wait_for(timeout=20_000)
+    page.locator(f'.wm-output .wm-explorer[data-window="{window}"][data-turn="{turn}"]').wait_for(
+        timeout=20_000
+    )
 
 
 def test_lesson3_explorer_follows_its_sliders(lab_server, page):

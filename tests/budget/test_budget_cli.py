@@ -14,8 +14,23 @@ from windowmem.budget import help_centre, run_task
 from windowmem.budget.cli import register
 from windowmem.budget.corpus import help_centre_folder
 
-REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "agent-context" / "corpus.json"
-BILL_KEYS = {"answered", "input_tokens", "output_tokens", "calls", "reads", "compactions", "peak", "task"}
+REFERENCE = (
+    Path(__file__).resolve().parents[2].parent
+    / "shared"
+    / "reference"
+    / "agent-context"
+    / "corpus.json"
+)
+BILL_KEYS = {
+    "answered",
+    "input_tokens",
+    "output_tokens",
+    "calls",
+    "reads",
+    "compactions",
+    "peak",
+    "task",
+}
 
 
 def budget_command(argv, capsys):
@@ -29,12 +44,16 @@ def budget_command(argv, capsys):
 
 
 def test_json_holds_the_bill_and_the_task(capsys):
-    status, out, err = budget_command(["--budget", "1000", "--policy", "compact", "--format", "json"], capsys)
+    status, out, err = budget_command(
+        ["--budget", "1000", "--policy", "compact", "--format", "json"], capsys
+    )
     data = json.loads(out)
     assert (status, err) == (0, "")
     assert BILL_KEYS <= set(data)
     expected = run_task(help_centre(), 1000, "compact")
-    assert data["task"] == list(expected.task) and data["input_tokens"] == expected.bill.input_tokens
+    assert (
+        data["task"] == list(expected.task) and data["input_tokens"] == expected.bill.input_tokens
+    )
     assert data["corpus"] == "help-centre"
 
 
@@ -42,7 +61,9 @@ def test_corpus_by_name_folder_or_omitted_is_the_same_run(capsys):
     folder = help_centre_folder()
     outputs = []
     for corpus in ([], ["--corpus", "help-centre"], [str(folder)]):
-        status, out, _ = budget_command([*corpus, "--policy", "retrieve", "--format", "json"], capsys)
+        status, out, _ = budget_command(
+            [*corpus, "--policy", "retrieve", "--format", "json"], capsys
+        )
         assert status == 0
         outputs.append({k: v for k, v in json.loads(out).items() if k != "corpus"})
     assert outputs[0] == outputs[1] == outputs[2]
@@ -84,23 +105,37 @@ def test_bad_input_exits_2_with_one_line_and_no_output(argv, message, capsys):
 
 def test_a_corpus_with_a_bad_span(tmp_path, capsys):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"articles": [{"text": "Open daily."}],
-                                "questions": [{"article": 0, "question": "When?", "answer": "daily", "start": 0, "end": 5}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "articles": [{"text": "Open daily."}],
+                "questions": [
+                    {"article": 0, "question": "When?", "answer": "daily", "start": 0, "end": 5}
+                ],
+            }
+        )
+    )
     status, out, err = budget_command([str(path)], capsys)
     assert (status, out) == (2, "") and "fix the span" in err
 
 
 def test_the_installed_command(tmp_path):
     run = [sys.executable, "-m", "windowmem", "budget"]
-    done = subprocess.run([*run, "--policy", "compact", "--format", "json"], capture_output=True, text=True)
+    done = subprocess.run(
+        [*run, "--policy", "compact", "--format", "json"], capture_output=True, text=True
+    )
     assert done.returncode == 0 and json.loads(done.stdout)["policy"] == "compact"
     failed = subprocess.run([*run, "--policy", "nope"], capture_output=True, text=True)
     assert (failed.returncode, failed.stdout, failed.stderr.count("\n")) == (2, "", 1)
 
 
-@pytest.mark.skipif(not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: needs ../shared")
+@pytest.mark.skipif(
+    not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: needs ../shared"
+)
 def test_reference_corpus_from_the_command_line(capsys):
-    status, out, _ = budget_command([str(REFERENCE), "--budget", "1500", "--policy", "retrieve", "--format", "json"], capsys)
+    status, out, _ = budget_command(
+        [str(REFERENCE), "--budget", "1500", "--policy", "retrieve", "--format", "json"], capsys
+    )
     data = json.loads(out)
     assert (status, data["answered"], data["input_tokens"], data["reads"]) == (0, 12, 39175, 30)
     assert data["task"] == [0, 38, 58, 92, 130, 159, 1, 39, 59, 93, 131, 160]

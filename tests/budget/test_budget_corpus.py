@@ -12,7 +12,15 @@ from windowmem.budget.corpus import HELP_CENTRE, corpus_from_dict
 
 GOOD = {
     "articles": [{"title": "Stores", "text": "The store in Bogotá is in Zona T."}],
-    "questions": [{"article": 0, "question": "Where is the store?", "answer": "Zona T", "start": 26, "end": 32}],
+    "questions": [
+        {
+            "article": 0,
+            "question": "Where is the store?",
+            "answer": "Zona T",
+            "start": 26,
+            "end": 32,
+        }
+    ],
 }
 
 
@@ -21,12 +29,17 @@ class TestHelpCentre:
         corpus = help_centre()
         for question in corpus.questions:
             text = corpus.articles[question.article].text
-            assert text[question.start:question.end] == question.answer
+            assert text[question.start : question.end] == question.answer
 
     def test_six_articles_of_a_few_hundred_words_with_three_questions_each(self):
         corpus = help_centre()
         assert [a.title for a in corpus.articles] == [
-            "Shipping and delivery", "Payments", "Returns and exchanges", "Warranty", "Our stores", "Orders and your account",
+            "Shipping and delivery",
+            "Payments",
+            "Returns and exchanges",
+            "Warranty",
+            "Our stores",
+            "Orders and your account",
         ]
         assert all(250 <= len(article.text.split()) <= 500 for article in corpus.articles)
         assert corpus.article_question_counts() == (3, 3, 3, 3, 3, 3)
@@ -34,7 +47,10 @@ class TestHelpCentre:
     def test_the_seed_facts_are_answers(self):
         # The TuTienda facts of the window-buffer lesson's worked example.
         answers = {q.answer for q in help_centre().questions}
-        assert {"between 3 and 5 business days from when we receive the item", "6 months from delivery"} <= answers
+        assert {
+            "between 3 and 5 business days from when we receive the item",
+            "6 months from delivery",
+        } <= answers
         assert any("Zona T" in answer for answer in answers)
 
     def test_a_full_task_of_two_questions_per_article(self):
@@ -55,9 +71,19 @@ class TestLoading:
         assert corpus.questions[0].answer == "Zona T"
 
     def test_folder_with_articles_named_by_stem(self, tmp_path):
-        (tmp_path / "01_stores.txt").write_text("Stores\n\nOpen on Sundays from 11 a.m.\n", encoding="utf-8")
+        (tmp_path / "01_stores.txt").write_text(
+            "Stores\n\nOpen on Sundays from 11 a.m.\n", encoding="utf-8"
+        )
         (tmp_path / "02_pay.txt").write_text("Payments\n\nWe take cards.\n", encoding="utf-8")
-        questions = [{"article": "02_pay", "question": "What do you take?", "answer": "cards", "start": 18, "end": 23}]
+        questions = [
+            {
+                "article": "02_pay",
+                "question": "What do you take?",
+                "answer": "cards",
+                "start": 18,
+                "end": 23,
+            }
+        ]
         (tmp_path / "questions.json").write_text(json.dumps(questions), encoding="utf-8")
         corpus = load_corpus(tmp_path)
         assert [a.title for a in corpus.articles] == ["Stores", "Payments"]
@@ -69,13 +95,22 @@ class TestLoading:
     [
         (lambda d: d.pop("articles"), "articles: must be a non-empty list"),
         (lambda d: d.update(questions=[]), "questions: must be a non-empty list"),
-        (lambda d: d["articles"][0].update(text=""), "articles[0].text: must be a non-empty string"),
+        (
+            lambda d: d["articles"][0].update(text=""),
+            "articles[0].text: must be a non-empty string",
+        ),
         (lambda d: d["articles"][0].update(text="Cafe\u0301 open."), "not in Unicode NFC form"),
         (lambda d: d["questions"][0].update(article=3), "must name one of the 1 articles"),
-        (lambda d: d["questions"][0].update(start="26"), "questions[0].start: must be a whole number"),
+        (
+            lambda d: d["questions"][0].update(start="26"),
+            "questions[0].start: must be a whole number",
+        ),
         (lambda d: d["questions"][0].update(end=99), "is outside article 0"),
         (lambda d: d["questions"][0].update(start=25), "not the answer 'Zona T'; fix the span"),
-        (lambda d: d["questions"][0].pop("question"), "questions[0].question: must be a non-empty string"),
+        (
+            lambda d: d["questions"][0].pop("question"),
+            "questions[0].question: must be a non-empty string",
+        ),
     ],
 )
 def test_bad_corpus_says_what_is_wrong(change, message):

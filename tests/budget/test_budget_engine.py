@@ -10,14 +10,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import PROPERTY_SETTINGS
-from windowmem.budget import Event, trace_table, ItemKind, Policy, Summariser, help_centre, prepare, run_task
+from windowmem.budget import (
+    Event,
+    ItemKind,
+    Policy,
+    Summariser,
+    help_centre,
+    prepare,
+    run_task,
+    trace_table,
+)
 from windowmem.budget.mulberry32 import mulberry32
 from windowmem.budget.prompts import summary_line, summary_text
 from windowmem.errors import PolicyError
 from windowmem.tokens import count_text
 
 PREPARED = prepare(help_centre())
-ALL_RUNS = [(policy, summariser) for policy in Policy for summariser in Summariser if policy.compacts or summariser is Summariser.PERFECT]
+ALL_RUNS = [
+    (policy, summariser)
+    for policy in Policy
+    for summariser in Summariser
+    if policy.compacts or summariser is Summariser.PERFECT
+]
 
 
 def bill_from_trace(result):
@@ -37,7 +51,9 @@ def check_rules(result):
     """Every rule a run must keep, whatever its budget and policy."""
     trace, budget, policy = result.trace, result.budget, result.policy
     assert [s.number for s in trace] == list(range(len(trace)))
-    assert {k: v for k, v in result.as_dict().items() if k in bill_from_trace(result)} == bill_from_trace(result)
+    assert {
+        k: v for k, v in result.as_dict().items() if k in bill_from_trace(result)
+    } == bill_from_trace(result)
     for before, step in zip(trace, trace[1:]):
         window = step.window
         assert [item.kind for item in window[:2]] == [ItemKind.SYSTEM, ItemKind.TASK]
@@ -46,25 +62,46 @@ def check_rules(result):
         if step.event is Event.TRUNCATE:
             assert policy.bounded and before.used > budget
             assert window[-1] == before.window[-1], "the read just added is never dropped"
-            oldest = next(k for k, item in enumerate(before.window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY))
+            oldest = next(
+                k
+                for k, item in enumerate(before.window)
+                if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
+            )
             dropped = before.window[oldest]
             if dropped.kind is ItemKind.SUMMARY and len(dropped.lines) > 1:
                 assert window[oldest].lines == dropped.lines[1:]
             else:
-                assert window == before.window[:oldest] + before.window[oldest + 1:]
+                assert window == before.window[:oldest] + before.window[oldest + 1 :]
         if step.event is Event.COMPACT:
             summary = window[2]
-            assert [item.kind for item in window] == [ItemKind.SYSTEM, ItemKind.TASK, ItemKind.SUMMARY, ItemKind.READ]
-            assert summary.tokens == count_text(summary_text(summary_line(
-                PREPARED.corpus.questions[q].question, PREPARED.corpus.questions[q].answer) for q in summary.lines))
+            assert [item.kind for item in window] == [
+                ItemKind.SYSTEM,
+                ItemKind.TASK,
+                ItemKind.SUMMARY,
+                ItemKind.READ,
+            ]
+            assert summary.tokens == count_text(
+                summary_text(
+                    summary_line(
+                        PREPARED.corpus.questions[q].question, PREPARED.corpus.questions[q].answer
+                    )
+                    for q in summary.lines
+                )
+            )
             if result.summariser is Summariser.PERFECT:
                 assert step.facts == before.facts
             else:
                 assert step.facts <= before.facts
-        if step.event is Event.CALL and policy.bounded and not (trace[step.number + 1:] and trace[step.number + 1].event is Event.COMPACT):
+        if (
+            step.event is Event.CALL
+            and policy.bounded
+            and not (trace[step.number + 1 :] and trace[step.number + 1].event is Event.COMPACT)
+        ):
             # Before a search or the answers, the policy has brought the window within budget,
             # or nothing is left that it may drop.
-            droppable = [k for k, item in enumerate(window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY)]
+            droppable = [
+                k for k, item in enumerate(window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
+            ]
             assert step.used <= budget or droppable in ([], [len(window) - 1])
     final = trace[-1]
     assert final.event is Event.CALL
@@ -83,7 +120,11 @@ def test_every_policy_keeps_its_rules(budget, policy, summariser):
 
 
 @settings(PROPERTY_SETTINGS, max_examples=100)
-@given(budget=st.integers(min_value=1, max_value=4000), run=st.sampled_from(ALL_RUNS), seed=st.integers(0, 2**32 - 1))
+@given(
+    budget=st.integers(min_value=1, max_value=4000),
+    run=st.sampled_from(ALL_RUNS),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_rules_hold_for_any_budget_and_seed(budget, run, seed):
     check_rules(run_task(PREPARED, budget, run[0], run[1], seed))
 
@@ -100,7 +141,10 @@ def test_without_pressure_every_policy_costs_the_same():
     unbounded = run_task(PREPARED, 100_000, "unbounded")
     for policy, summariser in ALL_RUNS:
         result = run_task(PREPARED, 100_000, policy, summariser)
-        assert (result.bill, result.answered_questions) == (unbounded.bill, unbounded.answered_questions)
+        assert (result.bill, result.answered_questions) == (
+            unbounded.bill,
+            unbounded.answered_questions,
+        )
 
 
 def test_retrieve_answers_everything_by_reading_again():
@@ -112,29 +156,54 @@ def test_retrieve_answers_everything_by_reading_again():
 
 
 def test_truncation_at_a_smaller_budget_forgets_more():
-    answered = [run_task(PREPARED, budget, "truncate").answered for budget in (600, 1000, 1500, 3000)]
+    answered = [
+        run_task(PREPARED, budget, "truncate").answered for budget in (600, 1000, 1500, 3000)
+    ]
     assert answered == sorted(answered) and answered[0] < answered[-1] == 12
 
 
 def test_lossy_runs_repeat_for_a_seed():
     first, again = (run_task(PREPARED, 1000, "compact", "lossy", seed=5) for _ in range(2))
     assert first == again
-    assert {run_task(PREPARED, 1000, "compact", "lossy", seed=s).answered for s in range(10)} != {12}
+    assert {run_task(PREPARED, 1000, "compact", "lossy", seed=s).answered for s in range(10)} != {
+        12
+    }
 
 
 def test_mulberry32_draws_what_the_javascript_original_draws():
     # From the reference JavaScript (Math.imul, >>> 0) run under Node for these seeds.
     published = {
-        23: [0.09272266505286098, 0.06831189128570259, 0.6321120406500995, 0.30546968476846814, 0.32397183775901794],
-        0: [0.26642920868471265, 0.0003297457005828619, 0.2232720274478197, 0.1462021479383111, 0.46732782293111086],
-        4294967295: [0.8964226141106337, 0.189478256739676, 0.7156526781618595, 0.9440599093213677, 0.8452364315744489],
+        23: [
+            0.09272266505286098,
+            0.06831189128570259,
+            0.6321120406500995,
+            0.30546968476846814,
+            0.32397183775901794,
+        ],
+        0: [
+            0.26642920868471265,
+            0.0003297457005828619,
+            0.2232720274478197,
+            0.1462021479383111,
+            0.46732782293111086,
+        ],
+        4294967295: [
+            0.8964226141106337,
+            0.189478256739676,
+            0.7156526781618595,
+            0.9440599093213677,
+            0.8452364315744489,
+        ],
     }
     for seed, draws in published.items():
         generator = mulberry32(seed)
         assert [next(generator) for _ in draws] == draws
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the live JavaScript cross-check needs it")
+@pytest.mark.skipif(
+    shutil.which("node") is None,
+    reason="node is not installed: the live JavaScript cross-check needs it",
+)
 def test_mulberry32_matches_node_for_more_seeds():
     script = (
         "function m(a){return function(){var t=a+=0x6D2B79F5;t=Math.imul(t^t>>>15,t|1);"
@@ -142,7 +211,9 @@ def test_mulberry32_matches_node_for_more_seeds():
         "for(const s of [1,7,23,99,123456789,2147483648]){const r=m(s);"
         "console.log([r(),r(),r(),r(),r(),r(),r(),r()].join(' '))}"
     )
-    lines = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout.split("\n")
+    lines = subprocess.run(
+        ["node", "-e", script], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     for seed, line in zip([1, 7, 23, 99, 123456789, 2147483648], lines):
         generator = mulberry32(seed)
         assert [next(generator) for _ in range(8)] == [float(x) for x in line.split()]
@@ -160,7 +231,9 @@ def test_a_bad_seed_is_refused():
 
 
 def test_unknown_policy_and_summariser_list_the_names():
-    with pytest.raises(PolicyError, match="use one of unbounded, truncate, compact, retrieve, compact\\+retrieve"):
+    with pytest.raises(
+        PolicyError, match="use one of unbounded, truncate, compact, retrieve, compact\\+retrieve"
+    ):
         run_task(PREPARED, 1000, "forget")
     with pytest.raises(PolicyError, match="use one of perfect, lossy"):
         run_task(PREPARED, 1000, "compact", "sloppy")

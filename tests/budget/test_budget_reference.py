@@ -16,7 +16,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "agent-context" / "corpus.json"
 
 pytestmark = pytest.mark.skipif(
-    not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: the published-figure checks need ../shared"
+    not REFERENCE.is_file(),
+    reason=f"reference corpus not found at {REFERENCE}: the published-figure checks need ../shared",
 )
 
 # ALGORITHM.md, "The task" and "Published figures" (budget 1,500 unless said).
@@ -78,10 +79,37 @@ def test_bm25s_agrees_on_every_top_three(prepared):
 @pytest.mark.parametrize(
     ("budget", "policy", "summariser", "published"),
     [
-        (1500, "unbounded", "perfect", {"answered": 12, "input_tokens": 26616, "calls": 16, "reads": 15, "compactions": 0, "peak": 3033}),
-        (1500, "truncate", "perfect", {"answered": 5, "input_tokens": 18094, "calls": 16, "reads": 15, "compactions": 0}),
-        (1500, "compact", "perfect", {"answered": 12, "input_tokens": 16768, "calls": 18, "reads": 15, "compactions": 2}),
-        (1500, "retrieve", "perfect", {"answered": 12, "input_tokens": 39175, "reads": 30, "compactions": 0}),
+        (
+            1500,
+            "unbounded",
+            "perfect",
+            {
+                "answered": 12,
+                "input_tokens": 26616,
+                "calls": 16,
+                "reads": 15,
+                "compactions": 0,
+                "peak": 3033,
+            },
+        ),
+        (
+            1500,
+            "truncate",
+            "perfect",
+            {"answered": 5, "input_tokens": 18094, "calls": 16, "reads": 15, "compactions": 0},
+        ),
+        (
+            1500,
+            "compact",
+            "perfect",
+            {"answered": 12, "input_tokens": 16768, "calls": 18, "reads": 15, "compactions": 2},
+        ),
+        (
+            1500,
+            "retrieve",
+            "perfect",
+            {"answered": 12, "input_tokens": 39175, "reads": 30, "compactions": 0},
+        ),
         (1500, "compact", "lossy", {"answered": 7}),
         (1000, "truncate", "perfect", {"answered": 3}),
     ],
@@ -100,7 +128,9 @@ def test_compact_keeps_all_facts_for_63_percent_of_unbounded(prepared):
 
 
 def test_reference_table_holds_the_published_rows(prepared):
-    table = reference_table(prepared, budgets=[1000, 1500, 2000, 3000]).set_index(["budget", "policy", "summariser"])
+    table = reference_table(prepared, budgets=[1000, 1500, 2000, 3000]).set_index(
+        ["budget", "policy", "summariser"]
+    )
     assert len(table) == 4 * 7  # five policies, two of them with both summarisers
     assert table.loc[(1500, "unbounded", "perfect"), "input_tokens"] == 26616
     assert table.loc[(1500, "truncate", "perfect"), "input_tokens"] == 18094

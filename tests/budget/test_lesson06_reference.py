@@ -15,10 +15,17 @@ import pytest
 
 from windowmem.budget import load_corpus, prepare, reference_table, run_task
 
-REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "agent-context" / "corpus.json"
+REFERENCE = (
+    Path(__file__).resolve().parents[2].parent
+    / "shared"
+    / "reference"
+    / "agent-context"
+    / "corpus.json"
+)
 
 pytestmark = pytest.mark.skipif(
-    not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: lesson 6's reference checks need ../shared"
+    not REFERENCE.is_file(),
+    reason=f"reference corpus not found at {REFERENCE}: lesson 6's reference checks need ../shared",
 )
 
 POLICIES = ["unbounded", "truncate", "compact", "retrieve"]
@@ -36,9 +43,22 @@ def test_the_bill_is_many_windows_not_one(prepared):
 
 
 def test_the_three_policies_trade_as_the_lesson_says(prepared):
-    row = reference_table(prepared, budgets=[1500], policies=POLICIES, summarisers=["perfect"]).set_index("policy").loc
-    assert row["truncate", "answered"] < row["compact", "answered"] == row["retrieve", "answered"] == row["unbounded", "answered"]
-    assert row["compact", "input_tokens"] < row["unbounded", "input_tokens"] < row["retrieve", "input_tokens"]
+    row = (
+        reference_table(prepared, budgets=[1500], policies=POLICIES, summarisers=["perfect"])
+        .set_index("policy")
+        .loc
+    )
+    assert (
+        row["truncate", "answered"]
+        < row["compact", "answered"]
+        == row["retrieve", "answered"]
+        == row["unbounded", "answered"]
+    )
+    assert (
+        row["compact", "input_tokens"]
+        < row["unbounded", "input_tokens"]
+        < row["retrieve", "input_tokens"]
+    )
     assert row["retrieve", "reads"] == 2 * row["unbounded", "reads"]
     assert row["compact", "calls"] == row["unbounded", "calls"] + row["compact", "compactions"]
 

@@ -34,7 +34,15 @@ from windowmem.messages import assistant, system, tool, user
 from windowmem.tokens import count_messages, count_words
 
 #: The seed's table: what the buffer holds when each of Marta's turns is answered (window 5).
-MARTA_BY_HAND = {1: (), 2: (1,), 3: (1, 2), 4: (1, 2, 3), 5: (1, 2, 3, 4), 6: (1, 2, 3, 4, 5), 7: (2, 3, 4, 5, 6)}
+MARTA_BY_HAND = {
+    1: (),
+    2: (1,),
+    3: (1, 2),
+    4: (1, 2, 3),
+    5: (1, 2, 3, 4),
+    6: (1, 2, 3, 4, 5),
+    7: (2, 3, 4, 5, 6),
+}
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +59,17 @@ class TestWorkedExample:
     def test_visible_turns_match_the_seed_table(self, marta, turn):
         view = view_of(marta, 5, turn)
         assert view.visible_turns == MARTA_BY_HAND[turn]
-        assert view.evicted_turns == tuple(t for t in range(1, turn) if t not in MARTA_BY_HAND[turn])
+        assert view.evicted_turns == tuple(
+            t for t in range(1, turn) if t not in MARTA_BY_HAND[turn]
+        )
 
     def test_turn_7_array_is_system_then_turns_2_to_6_then_the_question(self, marta):
         view = view_of(marta, 5, 7, fact="#6023")
         # The seed's array: the system message, five user/assistant pairs, the new question.
         assert view.sent_turns == (None, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7)
-        assert [m.role.value for m in view.sent] == ["system"] + ["user", "assistant"] * 5 + ["user"]
+        assert [m.role.value for m in view.sent] == ["system"] + ["user", "assistant"] * 5 + [
+            "user"
+        ]
         assert view.sent[1].content == "Do you ship to Medellín?"
         assert view.sent[-1].content.startswith("To recap: what was the order number")
         assert view.messages_in_window == 10 and view.interactions_in_window == 5
@@ -77,8 +89,12 @@ class TestWorkedExample:
             assert view.running_bill == sum(per_call[:turn])
 
     def test_timeline_marks_each_turn_from_the_answered_turns_point_of_view(self, marta):
-        assert [m.status for m in view_of(marta, 5, 7).timeline] == [EVICTED] + [VISIBLE] * 5 + [CURRENT]
-        assert [m.status for m in view_of(marta, 5, 3).timeline] == [VISIBLE, VISIBLE, CURRENT] + [LATER] * 4
+        assert [m.status for m in view_of(marta, 5, 7).timeline] == [EVICTED] + [VISIBLE] * 5 + [
+            CURRENT
+        ]
+        assert [m.status for m in view_of(marta, 5, 3).timeline] == [VISIBLE, VISIBLE, CURRENT] + [
+            LATER
+        ] * 4
         assert view_of(marta, 5, 1).timeline[0].preview == "user: Hi, I'm Marta, my order is #6023."
 
     def test_empanadas_exercise(self):
@@ -87,7 +103,9 @@ class TestWorkedExample:
 
 
 def plain_chat(turns: int):
-    return [system("S")] + [m for t in range(1, turns + 1) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+    return [system("S")] + [
+        m for t in range(1, turns + 1) for m in (user(f"u{t}"), assistant(f"a{t}"))
+    ]
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,12 +140,16 @@ class TestHtml:
         assert "Qwen tokens this call" in page
 
     def test_escapes_message_text(self):
-        page = render_html(view_of([user("<script>alert(1)</script>"), assistant("ok"), user("next")], 5, 2))
+        page = render_html(
+            view_of([user("<script>alert(1)</script>"), assistant("ok"), user("next")], 5, 2)
+        )
         assert "<script>alert" not in page and "&lt;script&gt;" in page
 
     def test_highlights_the_fact_only_where_it_appears(self, marta):
         page = render_html(view_of(marta, 10, 7, fact="#6023"))
-        assert len(re.findall(r'<mark class="wm-hit"[^>]*>#6023</mark>', page)) == 2  # Marta's message and the reply
+        assert (
+            len(re.findall(r'<mark class="wm-hit"[^>]*>#6023</mark>', page)) == 2
+        )  # Marta's message and the reply
 
     def test_no_fact_asks_for_one(self, marta):
         view = view_of(marta, 5, 7, fact="   ")
@@ -149,9 +171,14 @@ class TestTurnRange:
 
 class TestTypedConversation:
     def test_lines_with_roles_and_continuations(self):
-        chat = conversation_from_text("system: Be kind\n\nuser: Hi\nsecond line\nAI: Hello\nhuman: Bye")
+        chat = conversation_from_text(
+            "system: Be kind\n\nuser: Hi\nsecond line\nAI: Hello\nhuman: Bye"
+        )
         assert [(m.role.value, m.content) for m in chat.messages] == [
-            ("system", "Be kind"), ("user", "Hi\nsecond line"), ("assistant", "Hello"), ("user", "Bye"),
+            ("system", "Be kind"),
+            ("user", "Hi\nsecond line"),
+            ("assistant", "Hello"),
+            ("user", "Bye"),
         ]
 
     def test_json_in_the_file_format(self):
@@ -165,7 +192,7 @@ class TestTypedConversation:
             ("", "empty"),
             ("hello there", "line 1 does not start with a role"),
             ("system: only rules", "no user message"),
-            ("[{\"role\": \"user\"}]", "no content"),
+            ('[{"role": "user"}]', "no content"),
             ("{not json", "not valid JSON"),
         ],
     )
@@ -192,8 +219,14 @@ class TestWidgets:
     def explorer(self, marta):
         from windowmem.explorer.widgets import WindowExplorer
 
-        return WindowExplorer({"marta": marta, "empanadas": load_example("empanadas")},
-                              start="marta", window=5, turn=7, fact="#6023", facts=ANCHOR_FACTS)
+        return WindowExplorer(
+            {"marta": marta, "empanadas": load_example("empanadas")},
+            start="marta",
+            window=5,
+            turn=7,
+            fact="#6023",
+            facts=ANCHOR_FACTS,
+        )
 
     def test_starts_on_the_worked_example(self, explorer, marta):
         view = explorer_view(ReplayCache(marta), 5, 7, "#6023", title="marta")
@@ -212,7 +245,10 @@ class TestWidgets:
         explorer.conversation.value = "empanadas"
         assert (explorer.turn.max, explorer.turn.value) == (5, 5)
         assert 'data-turn="5"' in explorer.output.value
-        assert explorer.fact.value == "Carlos Ruiz" and 'data-fact-visible="true"' in explorer.output.value
+        assert (
+            explorer.fact.value == "Carlos Ruiz"
+            and 'data-fact-visible="true"' in explorer.output.value
+        )
 
     def test_typed_conversation_and_its_errors(self, explorer):
         from windowmem.explorer.widgets import OWN

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from windowmem.budget import help_centre, prepare
 from windowmem.errors import PolicyError
-from windowmem.explorer.budget_view import CHOICES, RunCache, budget_view, choice_named, render_budget_html
+from windowmem.explorer.budget_view import (
+    CHOICES,
+    RunCache,
+    budget_view,
+    choice_named,
+    render_budget_html,
+)
 
 
 @pytest.fixture(scope="module")
@@ -19,11 +25,19 @@ def runs() -> RunCache:
 
 
 def view_at(runs: RunCache, budget: int, choice: str, step: int):
-    return budget_view(runs.run(budget, choice), step, choice=choice, scale=runs.scale(budget), prepared=runs.prepared)
+    return budget_view(
+        runs.run(budget, choice),
+        step,
+        choice=choice,
+        scale=runs.scale(budget),
+        prepared=runs.prepared,
+    )
 
 
 @settings(max_examples=200, deadline=None)
-@given(budget=st.integers(200, 3200), choice=st.sampled_from(list(CHOICES)), fraction=st.floats(0, 1))
+@given(
+    budget=st.integers(200, 3200), choice=st.sampled_from(list(CHOICES)), fraction=st.floats(0, 1)
+)
 def test_view_adds_up(budget, choice, fraction):
     """At any step the items fill the window, and the bill so far is C_in = Σ|W_t| over the calls made."""
     runs = RunCache(prepare(help_centre()))  # prepare() is cached: this is cheap
@@ -52,7 +66,10 @@ def test_bounded_window_fits_its_budget_when_it_searches_and_answers(runs, budge
             continue
         view = view_at(runs, budget, choice, step)
         droppable = [item for item in view.items if item.kind in ("read", "summary")]
-        assert not view.over_budget or (len(droppable) == 1 and view.items[-1].kind == "read"), (step, state.detail)
+        assert not view.over_budget or (len(droppable) == 1 and view.items[-1].kind == "read"), (
+            step,
+            state.detail,
+        )
 
 
 def test_unbounded_scale_is_the_whole_task(runs):
@@ -100,7 +117,9 @@ def test_html_shows_the_view(runs):
 
 def test_html_escapes_question_text(runs):
     view = view_at(runs, 1500, "truncate", -1)
-    tricky = view.__class__(**{**view.__dict__, "questions": ("<b>bold?</b>",) + view.questions[1:]})
+    tricky = view.__class__(
+        **{**view.__dict__, "questions": ("<b>bold?</b>",) + view.questions[1:]}
+    )
     page = render_budget_html(tricky)
     assert "<b>bold?</b>" not in page and "&lt;b&gt;bold?&lt;/b&gt;" in page
 
@@ -108,7 +127,9 @@ def test_html_escapes_question_text(runs):
 def test_bad_input_says_what_to_do(runs):
     result = runs.run(1500, "truncate")
     with pytest.raises(ValueError, match="pick a step from 0 to"):
-        budget_view(result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared)
+        budget_view(
+            result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared
+        )
     with pytest.raises(PolicyError, match="use one of"):
         choice_named("forget everything")
     with pytest.raises(PolicyError, match="budget"):
@@ -127,5 +148,7 @@ def test_widgets_follow_the_controls():
     explorer.step.value = 5
     explorer.budget.value = 1000
     assert explorer.step.value == 5
-    assert re.search(r'data-budget="1000" data-step="5" data-choice="retrieve"', explorer.output.value)
+    assert re.search(
+        r'data-budget="1000" data-step="5" data-choice="retrieve"', explorer.output.value
+    )
     assert explorer.snapshot_html().endswith(explorer.current_html())

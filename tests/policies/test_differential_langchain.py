@@ -9,10 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.strategies import (
+    PROPERTY_SETTINGS,
+    chat,
+    conversations,
+    message_lists,
+    roles_and_contents,
+)
 from windowmem.messages import Message, Role
 from windowmem.policies import LangChainPyBufferWindow, TrimMessages, count_one, count_words
-
-from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, roles_and_contents
 
 lc_messages = pytest.importorskip("langchain_core.messages")
 buffer_window = pytest.importorskip("langchain_classic.memory.buffer_window")
@@ -28,7 +33,10 @@ def to_langchain(message: Message):
     if message.role is Role.USER:
         return lc_messages.HumanMessage(message.content)
     if message.role is Role.ASSISTANT:
-        calls = [{"name": "lookup", "args": {}, "id": call, "type": "tool_call"} for call in message.tool_calls]
+        calls = [
+            {"name": "lookup", "args": {}, "id": call, "type": "tool_call"}
+            for call in message.tool_calls
+        ]
         return lc_messages.AIMessage(message.content, tool_calls=calls)
     return lc_messages.ToolMessage(message.content, tool_call_id=message.tool_call_id or "unknown")
 
@@ -54,7 +62,9 @@ role_choices = st.sampled_from([None, "human", "ai", "tool", "system"])
     end_on=role_choices,
     by_words=st.booleans(),
 )
-def test_trim_messages_matches_langchain_core(messages, budget, include_system, start_on, end_on, by_words):
+def test_trim_messages_matches_langchain_core(
+    messages, budget, include_system, start_on, end_on, by_words
+):
     expected = lc_messages.trim_messages(
         [to_langchain(m) for m in messages],
         max_tokens=budget,
@@ -76,16 +86,28 @@ def test_trim_messages_matches_langchain_core(messages, budget, include_system, 
 
 @pytest.mark.parametrize(
     ("max_tokens", "include_system", "start_on"),
-    [(4, False, None), (4, True, None), (4, True, "human"), (5, True, "human"), (0, True, None), (0, False, None),
-     (100, False, "human")],
+    [
+        (4, False, None),
+        (4, True, None),
+        (4, True, "human"),
+        (5, True, "human"),
+        (0, True, None),
+        (0, False, None),
+        (100, False, "human"),
+    ],
 )
 def test_peers_table_is_what_langchain_core_returns(max_tokens, include_system, start_on):
     history = chat("[s,u1,a1,u2,a2,u3,a3]")
     expected = lc_messages.trim_messages(
-        [to_langchain(m) for m in history], max_tokens=max_tokens, token_counter=len,
-        include_system=include_system, start_on=start_on,
+        [to_langchain(m) for m in history],
+        max_tokens=max_tokens,
+        token_counter=len,
+        include_system=include_system,
+        start_on=start_on,
     )
-    policy = TrimMessages(max_tokens, counter=count_one, include_system=include_system, start_on=start_on)
+    policy = TrimMessages(
+        max_tokens, counter=count_one, include_system=include_system, start_on=start_on
+    )
     assert roles_and_contents(policy.window(history)) == from_langchain(expected)
 
 
@@ -102,7 +124,9 @@ def classic_window(messages, k: int) -> list[tuple[str, str]]:
 @PROPERTY_SETTINGS
 @given(messages=st.one_of(conversations(), message_lists()), k=st.integers(-3, 12))
 def test_buffer_window_matches_langchain_classic(messages, k):
-    assert roles_and_contents(LangChainPyBufferWindow(k).window(messages)) == classic_window(messages, k)
+    assert roles_and_contents(LangChainPyBufferWindow(k).window(messages)) == classic_window(
+        messages, k
+    )
 
 
 def test_buffer_window_default_k_is_five_in_langchain_classic():

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.strategies import chat, contents, turns
 from windowmem.errors import PolicyError
 from windowmem.policies import LangChainJsBufferWindow, LangChainPyBufferWindow, N8nSimpleMemory
 from windowmem.policies.langchain import js_slice_start
-
-from tests.strategies import chat, contents, turns
 
 
 @pytest.mark.parametrize(
@@ -68,7 +67,9 @@ def test_py_k_zero_or_negative_loads_nothing(k):
 def test_py_and_js_differ_only_for_k_at_most_zero():
     history = turns(4)
     for k in range(1, 6):
-        assert LangChainPyBufferWindow(k).window(history) == LangChainJsBufferWindow(k).window(history)
+        assert LangChainPyBufferWindow(k).window(history) == LangChainJsBufferWindow(k).window(
+            history
+        )
     assert LangChainJsBufferWindow(0).window(history) == history
     assert LangChainPyBufferWindow(0).window(history) == ()
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.strategies import chat, contents
 from windowmem.errors import PolicyError
 from windowmem.messages import assistant, user
 from windowmem.policies import LlamaIndexChatMemoryBuffer, Memory
-
-from tests.strategies import chat, contents
 
 
 @pytest.mark.parametrize(
@@ -26,7 +25,9 @@ def test_peers_vectors(history, limit, expected):
 
 def test_last_message_survives_alone_over_the_limit():
     history = (user("short"), assistant("a reply of quite a few words"))
-    assert contents(LlamaIndexChatMemoryBuffer(2).window(history)) == ["a reply of quite a few words"]
+    assert contents(LlamaIndexChatMemoryBuffer(2).window(history)) == [
+        "a reply of quite a few words"
+    ]
 
 
 def test_window_never_starts_on_a_tool_result_while_more_could_go():
@@ -45,7 +46,12 @@ def test_storage_keeps_everything_window_applied_on_load():
 
 
 def test_joined_counting_matches_summed_word_counting():
-    history = (user("where is"), assistant(""), user("my order  please"), assistant("it ships today"))
+    history = (
+        user("where is"),
+        assistant(""),
+        user("my order  please"),
+        assistant("it ships today"),
+    )
     for limit in range(1, 10):
         summed = LlamaIndexChatMemoryBuffer(limit).window(history)
         assert LlamaIndexChatMemoryBuffer(limit, count_joined=True).window(history) == summed

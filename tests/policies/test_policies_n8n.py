@@ -6,12 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 from windowmem.errors import PolicyError, SessionKeyError
 from windowmem.messages import Role, assistant, tool, user
 from windowmem.policies import Memory, N8nSimpleMemory, drop_orphaned_tool_messages
 from windowmem.policies.n8n_store import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
-
-from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
 
 
 def test_default_window_is_five_interactions():
@@ -77,7 +76,9 @@ def test_cleaned_window_has_no_leading_tool_result_and_no_unanswered_trailing_ca
         assert set(cleaned[calls[-1]].tool_calls) <= answered
     # Only messages from the edges go: what is kept is one unbroken run of the window.
     window = N8nSimpleMemory(k).window(messages)
-    assert any(window[i : i + len(cleaned)] == cleaned for i in range(len(window) - len(cleaned) + 1))
+    assert any(
+        window[i : i + len(cleaned)] == cleaned for i in range(len(window) - len(cleaned) + 1)
+    )
 
 
 # --- the process-wide buffer store --------------------------------------------------

@@ -7,11 +7,10 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 
+from tests.strategies import PROPERTY_SETTINGS, contents, conversations, turns
 from windowmem.errors import PolicyError
 from windowmem.policies import POLICIES, Memory, TensorifyWindowMemory, make_policy, policy_infos
 from windowmem.policies.base import Unit
-
-from tests.strategies import PROPERTY_SETTINGS, contents, conversations, turns
 
 EXPECTED_NAMES = (
     "n8n",
@@ -33,7 +32,11 @@ def test_registry_names_are_the_cli_names():
 def test_defaults_follow_the_products():
     defaults = {info.name: info.default_size for info in policy_infos()}
     assert defaults["n8n"] == 5 and defaults["langchain-py"] == 5 and defaults["langchain-js"] == 5
-    assert defaults["spring-ai"] == 20 and defaults["spring-ai-1x"] == 20 and defaults["tensorify"] == 20
+    assert (
+        defaults["spring-ai"] == 20
+        and defaults["spring-ai-1x"] == 20
+        and defaults["tensorify"] == 20
+    )
     assert defaults["llamaindex"] == 3000
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.strategies import chat, contents
 from windowmem.errors import PolicyError
 from windowmem.policies import Memory, SemanticKernelTruncation
 from windowmem.policies.semantic_kernel import reduce_history, truncation_start
-
-from tests.strategies import chat, contents
 
 PEERS_VECTORS = [
     ("[u1,a1,u2,a2,u3,a3]", 3, 0, "a2 u3 a3"),

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.strategies import chat, contents, turns
 from windowmem.errors import PolicyError
 from windowmem.messages import system
 from windowmem.policies import Memory, SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.spring_ai import advisor_prompt
 
-from tests.strategies import chat, contents, turns
-
-ONE_ADD_PER_MESSAGE = tuple(message.content for message in turns(7))  # seven turns, one add per message
+ONE_ADD_PER_MESSAGE = tuple(
+    message.content for message in turns(7)
+)  # seven turns, one add per message
 
 #: (maxMessages, the add calls, result in 2.0.1, result in 1.1.8 or None when not run).
 SPRING_TABLE = [
@@ -39,7 +40,9 @@ def test_spring_ai_2x_row(size, adds, v2, v1):
     assert after_adds(SpringAiMessageWindow(size), adds) == v2.split()
 
 
-@pytest.mark.parametrize(("size", "adds", "v2", "v1"), [row for row in SPRING_TABLE if row[3] is not None])
+@pytest.mark.parametrize(
+    ("size", "adds", "v2", "v1"), [row for row in SPRING_TABLE if row[3] is not None]
+)
 def test_spring_ai_1x_row(size, adds, v2, v1):
     assert after_adds(SpringAi1xMessageWindow(size), adds) == v1.split()
 

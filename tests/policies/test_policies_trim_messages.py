@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.strategies import chat, contents
 from windowmem.errors import PolicyError
 from windowmem.messages import system, user
 from windowmem.policies import TrimMessages, count_one, count_words
-
-from tests.strategies import chat, contents
 
 HISTORY = chat("[s,u1,a1,u2,a2,u3,a3]")
 
@@ -31,12 +30,16 @@ def test_peers_table_with_one_token_per_message(options, expected):
 
 def test_system_message_is_kept_even_when_it_alone_is_over_budget():
     history = (system("a long system prompt of many words"), user("hi there"))
-    assert contents(TrimMessages(3, include_system=True).window(history)) == ["a long system prompt of many words"]
+    assert contents(TrimMessages(3, include_system=True).window(history)) == [
+        "a long system prompt of many words"
+    ]
 
 
 def test_only_the_first_message_is_protected():
     history = chat("u1 s a1")
-    assert contents(TrimMessages(1, counter=count_one, include_system=True).window(history)) == ["a1"]
+    assert contents(TrimMessages(1, counter=count_one, include_system=True).window(history)) == [
+        "a1"
+    ]
 
 
 def test_the_run_stops_at_the_first_message_that_does_not_fit():
@@ -50,8 +53,14 @@ def test_start_on_can_leave_nothing():
 
 
 def test_end_on_drops_from_the_end_first_even_the_system_message():
-    assert contents(TrimMessages(3, counter=count_one, end_on="human").window(HISTORY)) == ["u2", "a2", "u3"]
-    assert TrimMessages(3, counter=count_one, include_system=True, end_on="tool").window(HISTORY) == ()
+    assert contents(TrimMessages(3, counter=count_one, end_on="human").window(HISTORY)) == [
+        "u2",
+        "a2",
+        "u3",
+    ]
+    assert (
+        TrimMessages(3, counter=count_one, include_system=True, end_on="tool").window(HISTORY) == ()
+    )
 
 
 def test_role_names_use_either_spelling():

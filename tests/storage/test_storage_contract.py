@@ -35,7 +35,7 @@ def server_url(variable: str, what: str) -> str:
     """The server URL in *variable*; skip without it, or fail under CI."""
     url = os.environ.get(variable, "")
     if not url:
-        reason = f"{variable} is not set: no {what} server to test against (eval \"$(bash .ci/services.sh)\" starts one)"
+        reason = f'{variable} is not set: no {what} server to test against (eval "$(bash .ci/services.sh)" starts one)'
         if IN_CI:
             pytest.fail(f"CI=true but {reason}")
         pytest.skip(reason)
@@ -87,7 +87,9 @@ def drop_redis_keys(repository: RedisRepository) -> None:
         pytest.param("redis", marks=pytest.mark.redis),
     ]
 )
-def repository(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ChatMemoryRepository]:
+def repository(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ChatMemoryRepository]:
     """A fresh, empty repository of each kind (its own file, tables or key prefix)."""
     # Tests run in parallel against one server: each gets a namespace of its own.
     tag = uuid.uuid4().hex[:12]
@@ -171,7 +173,16 @@ def test_delete_forgets_one_conversation_only(repository: ChatMemoryRepository) 
 
 
 def test_ids_are_listed_sorted_and_kept_apart(repository: ChatMemoryRepository) -> None:
-    odd_ids = ["user:42", "thread:t-9", "a b", "ñandú", "x/y", "it's", "wf__s__Simple_Memory", "user:4"]
+    odd_ids = [
+        "user:42",
+        "thread:t-9",
+        "a b",
+        "ñandú",
+        "x/y",
+        "it's",
+        "wf__s__Simple_Memory",
+        "user:4",
+    ]
     for number, conversation_id in enumerate(odd_ids):
         repository.append(conversation_id, [user(f"m{number}")])
     assert repository.find_conversation_ids() == sorted(odd_ids)
@@ -182,7 +193,9 @@ def test_ids_are_listed_sorted_and_kept_apart(repository: ChatMemoryRepository) 
 @pytest.mark.parametrize(
     "n, expected", [(0, []), (1, ["a3"]), (2, ["u3", "a3"]), (4, ["u2", "a2", "u3", "a3"])]
 )
-def test_load_tail_is_the_end_of_the_history(repository: ChatMemoryRepository, n: int, expected: list[str]) -> None:
+def test_load_tail_is_the_end_of_the_history(
+    repository: ChatMemoryRepository, n: int, expected: list[str]
+) -> None:
     repository.append("c", turns("u1", "a1", "u2", "a2"))
     repository.append("c", turns("u3", "a3"))
     assert contents(repository.load_tail("c", n)) == expected
@@ -215,7 +228,9 @@ def test_every_field_survives_the_round_trip(repository: ChatMemoryRepository) -
 
 
 @pytest.mark.parametrize("conversation_id", [None, ""])
-def test_a_missing_conversation_id_says_what_to_pass(repository: ChatMemoryRepository, conversation_id: object) -> None:
+def test_a_missing_conversation_id_says_what_to_pass(
+    repository: ChatMemoryRepository, conversation_id: object
+) -> None:
     for operation in (
         lambda: repository.append(conversation_id, turns("u1")),  # type: ignore[arg-type]
         lambda: repository.save_all(conversation_id, turns("u1")),  # type: ignore[arg-type]
@@ -234,9 +249,12 @@ def test_a_non_text_conversation_id_is_refused(repository: ChatMemoryRepository)
 
 
 @pytest.mark.parametrize(
-    "bad", [[{"role": "user", "content": "hi"}], "hello", [user("ok"), "not a message"], [user("\ud800")]]
+    "bad",
+    [[{"role": "user", "content": "hi"}], "hello", [user("ok"), "not a message"], [user("\ud800")]],
 )
-def test_bad_messages_are_refused_and_nothing_is_written(repository: ChatMemoryRepository, bad: object) -> None:
+def test_bad_messages_are_refused_and_nothing_is_written(
+    repository: ChatMemoryRepository, bad: object
+) -> None:
     repository.append("c", turns("u1"))
     with pytest.raises(StorageError):
         repository.append("c", bad)  # type: ignore[arg-type]
@@ -250,7 +268,9 @@ def test_threads_appending_at_once_lose_nothing(repository: ChatMemoryRepository
 
     def write(number: int) -> None:
         for batch in range(batches):
-            repository.append("shared", [user(f"w{number}-b{batch}-q"), assistant(f"w{number}-b{batch}-a")])
+            repository.append(
+                "shared", [user(f"w{number}-b{batch}-q"), assistant(f"w{number}-b{batch}-a")]
+            )
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
     for thread in threads:
@@ -289,7 +309,9 @@ def test_update_to_nothing_removes_the_conversation(repository: ChatMemoryReposi
     assert repository.find_conversation_ids() == []
 
 
-def test_a_failing_or_bad_change_leaves_the_conversation_as_it_was(repository: ChatMemoryRepository) -> None:
+def test_a_failing_or_bad_change_leaves_the_conversation_as_it_was(
+    repository: ChatMemoryRepository,
+) -> None:
     repository.append("c", turns("u1", "a1"))
 
     def explode(stored: list[Message]) -> list[Message]:
@@ -331,7 +353,9 @@ def test_concurrent_updates_do_not_lose_each_other(repository: ChatMemoryReposit
 
 # Any Unicode except lone surrogates (not encodable) and NUL (PostgreSQL text refuses it;
 # tested separately below).
-storable_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40)
+storable_text = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40
+)
 storable_messages = st.builds(
     Message,
     role=st.sampled_from(list(Role)),
@@ -341,7 +365,12 @@ storable_messages = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(history=st.lists(storable_messages, max_size=8), split=st.integers(0, 8))
 def test_any_messages_round_trip_through_append_and_save_all(
     repository: ChatMemoryRepository, history: list[Message], split: int

@@ -24,7 +24,9 @@ SPAWN = multiprocessing.get_context("spawn")
 # --- processes writing at once -----------------------------------------------------------
 
 
-def append_batches(path: str, writer: int, batches: int, start: multiprocessing.synchronize.Event) -> None:
+def append_batches(
+    path: str, writer: int, batches: int, start: multiprocessing.synchronize.Event
+) -> None:
     """Child: wait for the start signal, then append to a shared and a private conversation."""
     repo = SqliteRepository(path, durable=False)
     start.wait()
@@ -41,7 +43,9 @@ def test_processes_appending_concurrently_lose_and_mix_nothing(tmp_path: Path) -
     SqliteRepository(path).close()  # create the schema once, as a deployed file would have it
     writers, batches = 4, 40
     start = SPAWN.Event()
-    children = [SPAWN.Process(target=append_batches, args=(path, w, batches, start)) for w in range(writers)]
+    children = [
+        SPAWN.Process(target=append_batches, args=(path, w, batches, start)) for w in range(writers)
+    ]
     for child in children:
         child.start()
     start.set()
@@ -58,10 +62,14 @@ def test_processes_appending_concurrently_lose_and_mix_nothing(tmp_path: Path) -
             assert [m.content for m in repo.find_by_conversation_id(f"own-{writer}")] == expected
         # every appended pair stays together: no other writer's message lands inside a batch
         assert all(q[:-1] == a[:-1] for q, a in zip(shared[::2], shared[1::2]))
-        assert repo.find_conversation_ids() == sorted(["shared", *(f"own-{w}" for w in range(writers))])
+        assert repo.find_conversation_ids() == sorted(
+            ["shared", *(f"own-{w}" for w in range(writers))]
+        )
 
 
-def add_turns_through_a_write_windowed_memory(path: str, writer: int, turns: int, start: multiprocessing.synchronize.Event) -> None:
+def add_turns_through_a_write_windowed_memory(
+    path: str, writer: int, turns: int, start: multiprocessing.synchronize.Event
+) -> None:
     """Child: a Spring AI memory (it rewrites the stored window on every add) on the shared file."""
     from windowmem.chat_memory import WindowedChatMemory
     from windowmem.policies import SpringAiMessageWindow
@@ -83,7 +91,9 @@ def test_processes_adding_through_a_write_windowed_memory_lose_no_turn(tmp_path:
     writers, turns = 3, 30
     start = SPAWN.Event()
     children = [
-        SPAWN.Process(target=add_turns_through_a_write_windowed_memory, args=(path, w, turns, start))
+        SPAWN.Process(
+            target=add_turns_through_a_write_windowed_memory, args=(path, w, turns, start)
+        )
         for w in range(writers)
     ]
     for child in children:
@@ -106,7 +116,9 @@ def test_processes_adding_through_a_write_windowed_memory_lose_no_turn(tmp_path:
 BATCH = 40  # messages per transaction: large enough that a kill often lands inside one
 
 
-def write_until_killed(path: str, first_batch: int, acknowledged: multiprocessing.sharedctypes.Synchronized) -> None:
+def write_until_killed(
+    path: str, first_batch: int, acknowledged: multiprocessing.sharedctypes.Synchronized
+) -> None:
     """Child: append numbered batches forever, publishing each batch number once committed."""
     repo = SqliteRepository(path)
     padding = "x" * 400
@@ -126,13 +138,17 @@ def stored_batches(path: str) -> list[int]:
     for start in range(0, len(texts), BATCH):
         numbers = {text.split("-")[0] for text in texts[start : start + BATCH]}
         assert len(numbers) == 1, f"a batch mixes {sorted(numbers)}"
-        assert [text.split("-")[1] for text in texts[start : start + BATCH]] == [str(i) for i in range(BATCH)]
+        assert [text.split("-")[1] for text in texts[start : start + BATCH]] == [
+            str(i) for i in range(BATCH)
+        ]
         batches.append(int(numbers.pop()[1:]))
     return batches
 
 
 @pytest.mark.slow
-def test_a_writer_killed_mid_write_loses_nothing_committed_and_corrupts_nothing(tmp_path: Path) -> None:
+def test_a_writer_killed_mid_write_loses_nothing_committed_and_corrupts_nothing(
+    tmp_path: Path,
+) -> None:
     path = str(tmp_path / "killed.db")
     SqliteRepository(path).close()
     next_batch = 0
@@ -187,7 +203,14 @@ def test_the_file_is_in_wal_mode_with_a_versioned_schema(tmp_path: Path) -> None
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     columns = [row[1] for row in raw.execute("PRAGMA table_info(messages)")]
-    assert columns == ["conversation_id", "position", "role", "content", "tool_calls", "tool_call_id"]
+    assert columns == [
+        "conversation_id",
+        "position",
+        "role",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+    ]
     raw.close()
 
 

@@ -9,7 +9,15 @@ and a step-by-step trace of which facts the window holds.
 (12, True)
 """
 
-from windowmem.budget.corpus import HELP_CENTRE, Article, Corpus, CorpusFormatError, Question, help_centre, load_corpus
+from windowmem.budget.corpus import (
+    HELP_CENTRE,
+    Article,
+    Corpus,
+    CorpusFormatError,
+    Question,
+    help_centre,
+    load_corpus,
+)
 from windowmem.budget.engine import TaskResult, run_task
 from windowmem.budget.policies import Policy, Summariser
 from windowmem.budget.prepared import Prepared, prepare

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import regex
 
@@ -38,7 +38,9 @@ def terms(text: str) -> list[str]:
     >>> terms("Is the Zona T store open on Sundays?")
     ['zona', 't', 'store', 'open', 'sundays']
     """
-    return [term for term in (match.lower() for match in _TERM.findall(text)) if term not in STOP_WORDS]
+    return [
+        term for term in (match.lower() for match in _TERM.findall(text)) if term not in STOP_WORDS
+    ]
 
 
 def query_terms(text: str) -> list[str]:
@@ -63,7 +65,9 @@ class BM25Index:
         for term in query_terms(query):
             idf = self.idf.get(term, 0.0)
             for document, tf in self.postings.get(term, ()):
-                norm = self.k1 * (1 - self.b + self.b * self.lengths[document] / self.average_length)
+                norm = self.k1 * (
+                    1 - self.b + self.b * self.lengths[document] / self.average_length
+                )
                 scores[document] += idf * tf * (self.k1 + 1) / (tf + norm)
         return scores
 
@@ -86,5 +90,10 @@ def build_index(documents: Sequence[str], k1: float = K1, b: float = B) -> BM25I
     n = len(documents)
     # A corpus of stop words only has no terms at all; any positive average keeps scores at 0.
     average = sum(lengths) / n or 1.0
-    idf = {term: math.log(1 + (n - len(posts) + 0.5) / (len(posts) + 0.5)) for term, posts in postings.items()}
-    return BM25Index({term: tuple(posts) for term, posts in postings.items()}, lengths, average, idf, k1, b)
+    idf = {
+        term: math.log(1 + (n - len(posts) + 0.5) / (len(posts) + 0.5))
+        for term, posts in postings.items()
+    }
+    return BM25Index(
+        {term: tuple(posts) for term, posts in postings.items()}, lengths, average, idf, k1, b
+    )

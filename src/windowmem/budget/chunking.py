@@ -11,8 +11,8 @@ pieces and a chunk's token count is the sum of the counts of the pieces it spans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import regex
 
@@ -103,7 +103,9 @@ def leaves(article: PiecedText, limit: int = CHUNK_TOKENS) -> list[Span]:
     return result
 
 
-def merge_leaves(article: PiecedText, spans: Sequence[Span], limit: int = CHUNK_TOKENS) -> list[Span]:
+def merge_leaves(
+    article: PiecedText, spans: Sequence[Span], limit: int = CHUNK_TOKENS
+) -> list[Span]:
     """Join neighbouring leaves greedily while the merged run stays within *limit*."""
     merged: list[Span] = []
     for first, stop in spans:
@@ -114,11 +116,20 @@ def merge_leaves(article: PiecedText, spans: Sequence[Span], limit: int = CHUNK_
     return merged
 
 
-def chunk_article(pieced: PiecedText, *, article: int, first_index: int, limit: int = CHUNK_TOKENS) -> tuple[Chunk, ...]:
+def chunk_article(
+    pieced: PiecedText, *, article: int, first_index: int, limit: int = CHUNK_TOKENS
+) -> tuple[Chunk, ...]:
     """The chunks of one pieced article (number *article*), numbered from *first_index*."""
     offsets = pieced.offsets
     return tuple(
-        Chunk(first_index + n, article, offsets[first], offsets[stop], pieced.span_tokens(first, stop), "".join(pieced.pieces[first:stop]))
+        Chunk(
+            first_index + n,
+            article,
+            offsets[first],
+            offsets[stop],
+            pieced.span_tokens(first, stop),
+            "".join(pieced.pieces[first:stop]),
+        )
         for n, (first, stop) in enumerate(merge_leaves(pieced, leaves(pieced, limit), limit))
     )
 

@@ -34,20 +34,56 @@ DEFAULT_BUDGET = 1500
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``budget`` subcommand to the ``windowmem`` command's *subparsers*."""
-    parser = subparsers.add_parser("budget", help="run the twelve-question task in a window of N tokens and print its bill")
-    parser.add_argument("corpus", nargs="?", default=None, metavar="CORPUS",
-                        help=f"corpus JSON file or folder (default: the shipped {HELP_CENTRE!r} corpus)")
-    parser.add_argument("--corpus", dest="corpus_option", default=None, metavar="CORPUS",
-                        help=f"the same as CORPUS; {HELP_CENTRE!r} selects the shipped corpus")
-    parser.add_argument("--budget", default=str(DEFAULT_BUDGET), metavar="N", help=f"window budget in tokens (default {DEFAULT_BUDGET})")
-    parser.add_argument("--policy", default=Policy.TRUNCATE.value, metavar="|".join(p.value for p in Policy),
-                        help="what to do when the window is over budget (default truncate)")
-    parser.add_argument("--summariser", default=Summariser.PERFECT.value, metavar="perfect|lossy",
-                        help="how compaction keeps facts (default perfect)")
-    parser.add_argument("--questions", default=str(TASK_QUESTIONS), metavar="N", help="task size (default 12)")
-    parser.add_argument("--seed", default=str(SUMMARY_SEED), metavar="S", help=f"lossy summariser seed (default {SUMMARY_SEED})")
-    parser.add_argument("--format", default="table", metavar="table|json", help="output format (default table)")
-    parser.add_argument("--trace", action="store_true", help="also print every step: event, window size, facts held")
+    parser = subparsers.add_parser(
+        "budget", help="run the twelve-question task in a window of N tokens and print its bill"
+    )
+    parser.add_argument(
+        "corpus",
+        nargs="?",
+        default=None,
+        metavar="CORPUS",
+        help=f"corpus JSON file or folder (default: the shipped {HELP_CENTRE!r} corpus)",
+    )
+    parser.add_argument(
+        "--corpus",
+        dest="corpus_option",
+        default=None,
+        metavar="CORPUS",
+        help=f"the same as CORPUS; {HELP_CENTRE!r} selects the shipped corpus",
+    )
+    parser.add_argument(
+        "--budget",
+        default=str(DEFAULT_BUDGET),
+        metavar="N",
+        help=f"window budget in tokens (default {DEFAULT_BUDGET})",
+    )
+    parser.add_argument(
+        "--policy",
+        default=Policy.TRUNCATE.value,
+        metavar="|".join(p.value for p in Policy),
+        help="what to do when the window is over budget (default truncate)",
+    )
+    parser.add_argument(
+        "--summariser",
+        default=Summariser.PERFECT.value,
+        metavar="perfect|lossy",
+        help="how compaction keeps facts (default perfect)",
+    )
+    parser.add_argument(
+        "--questions", default=str(TASK_QUESTIONS), metavar="N", help="task size (default 12)"
+    )
+    parser.add_argument(
+        "--seed",
+        default=str(SUMMARY_SEED),
+        metavar="S",
+        help=f"lossy summariser seed (default {SUMMARY_SEED})",
+    )
+    parser.add_argument(
+        "--format", default="table", metavar="table|json", help="output format (default table)"
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="also print every step: event, window size, facts held"
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -72,11 +108,17 @@ def format_table(result: TaskResult, trace: bool = False) -> str:
     """A result as aligned ``name  value`` lines, then the steps if *trace*."""
     rows = [(key, value) for key, value in result.as_dict().items()]
     width = max(len(key) for key, _ in rows)
-    lines = [f"{key:<{width}}  {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in rows]
+    lines = [
+        f"{key:<{width}}  {' '.join(map(str, value)) if isinstance(value, list) else value}"
+        for key, value in rows
+    ]
     if trace:
         lines.append("")
         lines.append(f"{'step':>4}  {'event':<8}  {'used':>5}  {'facts':>5}  detail")
-        lines.extend(f"{s.number:>4}  {s.event.value:<8}  {s.used:>5}  {len(s.facts):>5}  {s.detail}" for s in result.trace)
+        lines.extend(
+            f"{s.number:>4}  {s.event.value:<8}  {s.used:>5}  {len(s.facts):>5}  {s.detail}"
+            for s in result.trace
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -94,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"windowmem budget: error: {' '.join(str(error).split())}", file=sys.stderr)
         return USAGE_ERROR
     if args.format == "json":
-        sys.stdout.write(json.dumps(result.as_dict(trace=args.trace), ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(
+            json.dumps(result.as_dict(trace=args.trace), ensure_ascii=False, indent=1) + "\n"
+        )
     else:
         sys.stdout.write(format_table(result, args.trace))
     return 0

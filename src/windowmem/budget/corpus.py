@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from windowmem.errors import WindowMemError
 
@@ -94,32 +95,56 @@ def _article(entry: object, index: int) -> Article:
     assert isinstance(entry, Mapping)
     text = _text_field(entry, "text", where)
     # Spans index the text as given, while tokens are counted on its NFC form: they must agree.
-    _need(unicodedata.is_normalized("NFC", text), f"{where}.text", "is not in Unicode NFC form; normalise it and recompute the answer spans")
+    _need(
+        unicodedata.is_normalized("NFC", text),
+        f"{where}.text",
+        "is not in Unicode NFC form; normalise it and recompute the answer spans",
+    )
     title = entry.get("title", f"Article {index}")
     _need(isinstance(title, str), f"{where}.title", "must be a string")
     return Article(title, text)
 
 
-def _question(entry: object, index: int, articles: Sequence[Article], article_ids: Mapping[str, int]) -> Question:
+def _question(
+    entry: object, index: int, articles: Sequence[Article], article_ids: Mapping[str, int]
+) -> Question:
     where = f"questions[{index}]"
-    _need(isinstance(entry, Mapping), where, "must be an object with article, question, answer, start and end")
+    _need(
+        isinstance(entry, Mapping),
+        where,
+        "must be an object with article, question, answer, start and end",
+    )
     assert isinstance(entry, Mapping)
     reference = entry.get("article")
     if isinstance(reference, str) and reference in article_ids:
         article = article_ids[reference]
     else:
         article = _int_field(entry, "article", where)
-        _need(0 <= article < len(articles), f"{where}.article", f"must name one of the {len(articles)} articles, got {reference!r}")
+        _need(
+            0 <= article < len(articles),
+            f"{where}.article",
+            f"must name one of the {len(articles)} articles, got {reference!r}",
+        )
     question = _text_field(entry, "question", where)
     answer = _text_field(entry, "answer", where)
     start, end = _int_field(entry, "start", where), _int_field(entry, "end", where)
     text = articles[article].text
-    _need(0 <= start < end <= len(text), where, f"span [{start}, {end}) is outside article {article} ({len(text)} characters)")
-    _need(text[start:end] == answer, where, f"text[{start}:{end}] is {text[start:end]!r}, not the answer {answer!r}; fix the span")
+    _need(
+        0 <= start < end <= len(text),
+        where,
+        f"span [{start}, {end}) is outside article {article} ({len(text)} characters)",
+    )
+    _need(
+        text[start:end] == answer,
+        where,
+        f"text[{start}:{end}] is {text[start:end]!r}, not the answer {answer!r}; fix the span",
+    )
     return Question(article, question, answer, start, end)
 
 
-def corpus_from_dict(data: object, name: str = "corpus", article_ids: Mapping[str, int] | None = None) -> Corpus:
+def corpus_from_dict(
+    data: object, name: str = "corpus", article_ids: Mapping[str, int] | None = None
+) -> Corpus:
     """Validate *data* (the parsed JSON shape) and build a :class:`Corpus` from it.
 
     >>> corpus_from_dict({"articles": [{"text": "Ships in 2 days."}],
@@ -129,11 +154,21 @@ def corpus_from_dict(data: object, name: str = "corpus", article_ids: Mapping[st
     _need(isinstance(data, Mapping), name, "must be a JSON object with 'articles' and 'questions'")
     assert isinstance(data, Mapping)
     raw_articles, raw_questions = data.get("articles"), data.get("questions")
-    _need(isinstance(raw_articles, list) and len(raw_articles) > 0, f"{name}.articles", "must be a non-empty list")
-    _need(isinstance(raw_questions, list) and len(raw_questions) > 0, f"{name}.questions", "must be a non-empty list")
+    _need(
+        isinstance(raw_articles, list) and len(raw_articles) > 0,
+        f"{name}.articles",
+        "must be a non-empty list",
+    )
+    _need(
+        isinstance(raw_questions, list) and len(raw_questions) > 0,
+        f"{name}.questions",
+        "must be a non-empty list",
+    )
     assert isinstance(raw_articles, list) and isinstance(raw_questions, list)
     articles = tuple(_article(entry, i) for i, entry in enumerate(raw_articles))
-    questions = tuple(_question(entry, i, articles, article_ids or {}) for i, entry in enumerate(raw_questions))
+    questions = tuple(
+        _question(entry, i, articles, article_ids or {}) for i, entry in enumerate(raw_questions)
+    )
     return Corpus(name, articles, questions)
 
 
@@ -143,7 +178,9 @@ def _read_json(path: Path) -> object:
     except (OSError, UnicodeDecodeError) as error:
         raise CorpusFormatError(f"{path}: cannot read it ({error})") from None
     except json.JSONDecodeError as error:
-        raise CorpusFormatError(f"{path}: not valid JSON ({error.msg} at line {error.lineno})") from None
+        raise CorpusFormatError(
+            f"{path}: not valid JSON ({error.msg} at line {error.lineno})"
+        ) from None
 
 
 def _load_folder(folder: Path) -> Corpus:
@@ -153,8 +190,14 @@ def _load_folder(folder: Path) -> Corpus:
     for path in texts:
         text = path.read_text(encoding="utf-8")
         articles.append({"title": text.split("\n", 1)[0].strip(), "text": text})
-    questions = _read_json(folder / "questions.json") if (folder / "questions.json").exists() else None
-    _need(isinstance(questions, list), str(folder / "questions.json"), "must exist and hold a JSON list of questions")
+    questions = (
+        _read_json(folder / "questions.json") if (folder / "questions.json").exists() else None
+    )
+    _need(
+        isinstance(questions, list),
+        str(folder / "questions.json"),
+        "must exist and hold a JSON list of questions",
+    )
     ids = {path.stem: index for index, path in enumerate(texts)}
     return corpus_from_dict({"articles": articles, "questions": questions}, folder.name, ids)
 
@@ -166,7 +209,11 @@ def load_corpus(path: str | Path) -> Corpus:
     location = Path(path)
     if location.is_dir():
         return _load_folder(location)
-    _need(location.is_file(), str(location), "no such file or folder; give a corpus JSON file, a folder, or 'help-centre'")
+    _need(
+        location.is_file(),
+        str(location),
+        "no such file or folder; give a corpus JSON file, a folder, or 'help-centre'",
+    )
     return corpus_from_dict(_read_json(location), location.stem)
 
 

@@ -20,15 +20,29 @@ figures (budget 1,500) settle:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from windowmem.budget.corpus import Corpus
 from windowmem.budget.mulberry32 import mulberry32
-from windowmem.budget.policies import LOSSY_DROP_BELOW, SUMMARY_SEED, Policy, Summariser, policy_named, summariser_named
+from windowmem.budget.policies import (
+    LOSSY_DROP_BELOW,
+    SUMMARY_SEED,
+    Policy,
+    Summariser,
+    policy_named,
+    summariser_named,
+)
 from windowmem.budget.prepared import Prepared, prepare
-from windowmem.budget.prompts import SYSTEM_PROMPT, answers_text, search_call, summary_line, summary_text, task_prompt
+from windowmem.budget.prompts import (
+    SYSTEM_PROMPT,
+    answers_text,
+    search_call,
+    summary_line,
+    summary_text,
+    task_prompt,
+)
 from windowmem.budget.window import Bill, Event, Item, ItemKind, Step, facts_held, used
 from windowmem.errors import PolicyError
 from windowmem.tokens import count_text
@@ -77,8 +91,15 @@ class TaskResult:
         }
         if trace:
             summary["trace"] = [
-                {"step": s.number, "event": s.event.value, "question": s.question, "detail": s.detail,
-                 "used": s.used, "facts": sorted(s.facts), "input_tokens": s.bill.input_tokens}
+                {
+                    "step": s.number,
+                    "event": s.event.value,
+                    "question": s.question,
+                    "detail": s.detail,
+                    "used": s.used,
+                    "facts": sorted(s.facts),
+                    "input_tokens": s.bill.input_tokens,
+                }
                 for s in self.trace
             ]
         return summary
@@ -94,25 +115,39 @@ def check_seed(seed: object) -> int:
 def check_budget(budget: object) -> int:
     """*budget* as a whole number of tokens of at least 1, or a PolicyError saying so."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise PolicyError(f"the budget must be a whole number of tokens, at least 1; got {budget!r}")
+        raise PolicyError(
+            f"the budget must be a whole number of tokens, at least 1; got {budget!r}"
+        )
     return budget
 
 
 class _Agent:
     """The mutable state of one run; :func:`run_task` is its only user."""
 
-    def __init__(self, prepared: Prepared, budget: int, policy: Policy, summariser: Summariser, seed: int) -> None:
-        self.prepared, self.budget, self.policy, self.summariser = prepared, budget, policy, summariser
+    def __init__(
+        self, prepared: Prepared, budget: int, policy: Policy, summariser: Summariser, seed: int
+    ) -> None:
+        self.prepared, self.budget, self.policy, self.summariser = (
+            prepared,
+            budget,
+            policy,
+            summariser,
+        )
         self.draws: Iterator[float] = mulberry32(seed)
         questions = prepared.corpus.questions
         task_text = task_prompt(questions[q].question for q in prepared.task)
-        self.window: list[Item] = [Item(ItemKind.SYSTEM, count_text(SYSTEM_PROMPT)), Item(ItemKind.TASK, count_text(task_text))]
+        self.window: list[Item] = [
+            Item(ItemKind.SYSTEM, count_text(SYSTEM_PROMPT)),
+            Item(ItemKind.TASK, count_text(task_text)),
+        ]
         self.bill = Bill()
         self.trace: list[Step] = []
         self._changed(Event.START, None, "system prompt and task")
 
     def _note(self, event: Event, question: int | None, detail: str) -> None:
-        self.trace.append(Step(len(self.trace), event, question, detail, tuple(self.window), self.bill))
+        self.trace.append(
+            Step(len(self.trace), event, question, detail, tuple(self.window), self.bill)
+        )
 
     def _changed(self, event: Event, question: int | None, detail: str) -> None:
         # The peak counts every state the window passes through, over budget or not.
@@ -128,18 +163,31 @@ class _Agent:
         return summary_text(summary_line(questions[q].question, questions[q].answer) for q in lines)
 
     def _summary(self, lines: tuple[int, ...]) -> Item:
-        return Item(ItemKind.SUMMARY, count_text(self._summary_text(lines)), frozenset(lines), lines=lines)
+        return Item(
+            ItemKind.SUMMARY, count_text(self._summary_text(lines)), frozenset(lines), lines=lines
+        )
 
     def truncate(self, question: int | None) -> None:
         while used(self.window) > self.budget:
-            oldest = next((k for k, item in enumerate(self.window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY)), None)
+            oldest = next(
+                (
+                    k
+                    for k, item in enumerate(self.window)
+                    if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
+                ),
+                None,
+            )
             # The read just added is the last item and is never dropped.
             if oldest is None or oldest == len(self.window) - 1:
                 return
             item = self.window[oldest]
             if item.kind is ItemKind.SUMMARY and len(item.lines) > 1:
                 self.window[oldest] = self._summary(item.lines[1:])
-                self._changed(Event.TRUNCATE, question, f"dropped the summary's line for question {item.lines[0]}")
+                self._changed(
+                    Event.TRUNCATE,
+                    question,
+                    f"dropped the summary's line for question {item.lines[0]}",
+                )
             else:
                 del self.window[oldest]
                 what = f"read of chunk {item.chunk}" if item.kind is ItemKind.READ else "summary"
@@ -150,7 +198,9 @@ class _Agent:
         if len(reads) < 2:
             self.truncate(question)
             return
-        lines: list[int] = [q for item in self.window if item.kind is ItemKind.SUMMARY for q in item.lines]
+        lines: list[int] = [
+            q for item in self.window if item.kind is ItemKind.SUMMARY for q in item.lines
+        ]
         for read in reads[:-1]:
             lines.extend(q for q in sorted(read.facts) if q not in lines)
         if self.summariser is Summariser.LOSSY:
@@ -160,7 +210,11 @@ class _Agent:
         self._call(self._summary_text(summary.lines), question, f"summarise {len(reads) - 1} reads")
         self.bill = replace(self.bill, compactions=self.bill.compactions + 1)
         self.window = [self.window[0], self.window[1], summary, reads[-1]]
-        self._changed(Event.COMPACT, question, f"summary of {len(summary.lines)} facts replaces the earlier reads")
+        self._changed(
+            Event.COMPACT,
+            question,
+            f"summary of {len(summary.lines)} facts replaces the earlier reads",
+        )
         self.truncate(question)
 
     def read(self, question: int) -> None:
@@ -171,8 +225,14 @@ class _Agent:
             holds = chunk in relevant
             self.bill = replace(self.bill, reads=self.bill.reads + 1)
             facts = frozenset({question}) if holds else frozenset()
-            self.window.append(Item(ItemKind.READ, self.prepared.chunks[chunk].tokens, facts, chunk=chunk))
-            self._changed(Event.READ, question, f"read chunk {chunk}" + (" (holds the answer)" if holds else ""))
+            self.window.append(
+                Item(ItemKind.READ, self.prepared.chunks[chunk].tokens, facts, chunk=chunk)
+            )
+            self._changed(
+                Event.READ,
+                question,
+                f"read chunk {chunk}" + (" (holds the answer)" if holds else ""),
+            )
             if self.policy.bounded and used(self.window) > self.budget:
                 if self.policy.compacts:
                     self.compact(question)
@@ -192,7 +252,11 @@ class _Agent:
             self._note(Event.ANSWER, question, "answered" if held else "fact not in the window")
         questions = self.prepared.corpus.questions
         positions = {q: n for n, q in enumerate(self.prepared.task, 1)}
-        self._call(answers_text((positions[q], questions[q].answer) for q in answered), None, "write the answers")
+        self._call(
+            answers_text((positions[q], questions[q].answer) for q in answered),
+            None,
+            "write the answers",
+        )
         return tuple(answered)
 
 
@@ -212,11 +276,27 @@ def run_task(
     """
     prepared = corpus if isinstance(corpus, Prepared) else prepare(corpus)
     if not prepared.task:
-        raise PolicyError(f"corpus {prepared.corpus.name!r} has no question whose answer search ranks in the top three")
-    agent = _Agent(prepared, check_budget(budget), policy_named(policy), summariser_named(summariser), check_seed(seed))
+        raise PolicyError(
+            f"corpus {prepared.corpus.name!r} has no question whose answer search ranks in the top three"
+        )
+    agent = _Agent(
+        prepared,
+        check_budget(budget),
+        policy_named(policy),
+        summariser_named(summariser),
+        check_seed(seed),
+    )
     for question in prepared.task:
         agent.read(question)
     answered = agent.answer_all()
     return TaskResult(
-        prepared.corpus.name, budget, agent.policy, agent.summariser, seed, prepared.task, answered, agent.bill, tuple(agent.trace)
+        prepared.corpus.name,
+        budget,
+        agent.policy,
+        agent.summariser,
+        seed,
+        prepared.task,
+        answered,
+        agent.bill,
+        tuple(agent.trace),
     )

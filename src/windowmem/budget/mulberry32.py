@@ -10,7 +10,7 @@ draws exactly the numbers the JavaScript original draws for the same seed.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 _MASK = 0xFFFFFFFF
 _INCREMENT = 0x6D2B79F5

@@ -58,4 +58,6 @@ def piece_text(text: str) -> PiecedText:
     offsets = [0]
     for piece in pieces:
         offsets.append(offsets[-1] + len(piece))
-    return PiecedText(normalised, pieces, tuple(count_text(piece) for piece in pieces), tuple(offsets))
+    return PiecedText(
+        normalised, pieces, tuple(count_text(piece) for piece in pieces), tuple(offsets)
+    )

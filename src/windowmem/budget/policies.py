@@ -60,7 +60,9 @@ def policy_named(name: str | Policy) -> Policy:
     try:
         return Policy(name)
     except ValueError:
-        raise PolicyError(f"unknown budget policy {name!r}: use one of {', '.join(p.value for p in Policy)}") from None
+        raise PolicyError(
+            f"unknown budget policy {name!r}: use one of {', '.join(p.value for p in Policy)}"
+        ) from None
 
 
 def summariser_named(name: str | Summariser) -> Summariser:
@@ -68,4 +70,6 @@ def summariser_named(name: str | Summariser) -> Summariser:
     try:
         return Summariser(name)
     except ValueError:
-        raise PolicyError(f"unknown summariser {name!r}: use one of {', '.join(s.value for s in Summariser)}") from None
+        raise PolicyError(
+            f"unknown summariser {name!r}: use one of {', '.join(s.value for s in Summariser)}"
+        ) from None

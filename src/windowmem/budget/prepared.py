@@ -13,7 +13,13 @@ from windowmem.budget.bm25 import BM25Index, build_index
 from windowmem.budget.chunking import CHUNK_TOKENS, Chunk, chunk_corpus
 from windowmem.budget.corpus import Corpus
 from windowmem.budget.pieces import piece_text
-from windowmem.budget.task import SEARCH_DEPTH, TASK_QUESTIONS, first_relevant_rank, relevant_chunks, select_task
+from windowmem.budget.task import (
+    SEARCH_DEPTH,
+    TASK_QUESTIONS,
+    first_relevant_rank,
+    relevant_chunks,
+    select_task,
+)
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,9 @@ def _searched(corpus: Corpus) -> Prepared:
         index=index,
         top_chunks=tuple(ranking[:SEARCH_DEPTH] for ranking in rankings),
         relevant=relevant,
-        answer_rank=tuple(first_relevant_rank(ranking, wanted) for ranking, wanted in zip(rankings, relevant)),
+        answer_rank=tuple(
+            first_relevant_rank(ranking, wanted) for ranking, wanted in zip(rankings, relevant)
+        ),
         task=(),
     )
 

@@ -12,7 +12,7 @@ Task: answer these questions.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 SYSTEM_PROMPT = (
     "You are a research agent. Answer every question in the task. Use the search tool "
@@ -24,7 +24,9 @@ SUMMARY_HEADER = "Summary of earlier reads:\n"
 
 def task_prompt(questions: Iterable[str]) -> str:
     """The task item: a heading, then the questions numbered from 1."""
-    return "Task: answer these questions.\n" + "".join(f"{i}. {q}\n" for i, q in enumerate(questions, 1))
+    return "Task: answer these questions.\n" + "".join(
+        f"{i}. {q}\n" for i, q in enumerate(questions, 1)
+    )
 
 
 def search_call(question: str) -> str:

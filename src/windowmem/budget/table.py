@@ -8,11 +8,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from windowmem.budget.corpus import Corpus
 from windowmem.budget.engine import TaskResult, run_task
-from windowmem.budget.policies import SUMMARY_SEED, Policy, Summariser, policy_named, summariser_named
+from windowmem.budget.policies import (
+    SUMMARY_SEED,
+    Policy,
+    Summariser,
+    policy_named,
+    summariser_named,
+)
 from windowmem.budget.prepared import Prepared, prepare
 
 if TYPE_CHECKING:
@@ -22,7 +29,18 @@ if TYPE_CHECKING:
 REFERENCE_BUDGETS = (1000, 1500, 2000, 3000)
 
 #: The columns of a table, in order.
-COLUMNS = ("budget", "policy", "summariser", "answered", "input_tokens", "output_tokens", "calls", "reads", "compactions", "peak")
+COLUMNS = (
+    "budget",
+    "policy",
+    "summariser",
+    "answered",
+    "input_tokens",
+    "output_tokens",
+    "calls",
+    "reads",
+    "compactions",
+    "peak",
+)
 
 
 def reference_table(
@@ -31,7 +49,7 @@ def reference_table(
     policies: Iterable[str | Policy] = tuple(Policy),
     summarisers: Iterable[str | Summariser] = tuple(Summariser),
     seed: int = SUMMARY_SEED,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """A run per budget and policy, and per summariser for the policies that compact."""
     # pandas takes half a second to import: only pay for it when a table is asked for.
     import pandas as pd
@@ -45,11 +63,13 @@ def reference_table(
             # A summariser only matters when the policy summarises.
             for summariser in chosen_summarisers if policy.compacts else [Summariser.PERFECT]:
                 result = run_task(prepared, budget, policy, summariser, seed)
-                rows.append({**result.as_dict(), "policy": policy.value, "summariser": summariser.value})
+                rows.append(
+                    {**result.as_dict(), "policy": policy.value, "summariser": summariser.value}
+                )
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def trace_table(result: TaskResult) -> "pd.DataFrame":
+def trace_table(result: TaskResult) -> pd.DataFrame:
     """One row per step of *result*: the event, the window's size, the facts it holds, the bill so far.
 
     >>> from windowmem.budget.corpus import help_centre

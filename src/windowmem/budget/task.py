@@ -13,7 +13,7 @@ until it has the number asked for, or as many as qualify.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from windowmem.budget.chunking import Chunk
 from windowmem.budget.corpus import Question
@@ -27,7 +27,11 @@ SEARCH_DEPTH = 3
 
 def relevant_chunks(question: Question, chunks: Iterable[Chunk]) -> tuple[int, ...]:
     """The indices of the chunks that hold *question*'s whole answer span."""
-    return tuple(chunk.index for chunk in chunks if chunk.holds_span(question.article, question.start, question.end))
+    return tuple(
+        chunk.index
+        for chunk in chunks
+        if chunk.holds_span(question.article, question.start, question.end)
+    )
 
 
 def first_relevant_rank(ranking: Sequence[int], relevant: Iterable[int]) -> int | None:
@@ -40,7 +44,9 @@ def first_relevant_rank(ranking: Sequence[int], relevant: Iterable[int]) -> int 
     return next((rank for rank, chunk in enumerate(ranking) if chunk in wanted), None)
 
 
-def select_task(articles: Sequence[int], qualifies: Sequence[bool], size: int = TASK_QUESTIONS) -> tuple[int, ...]:
+def select_task(
+    articles: Sequence[int], qualifies: Sequence[bool], size: int = TASK_QUESTIONS
+) -> tuple[int, ...]:
     """Question ids, round robin over articles in index order, of the qualifying questions."""
     if size < 1:
         raise ValueError(f"a task needs at least one question, got {size}")

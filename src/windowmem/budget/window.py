@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Iterable
 
 
 class ItemKind(StrEnum):

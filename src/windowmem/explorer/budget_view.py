@@ -18,10 +18,19 @@ kernel. All the budget logic is :mod:`windowmem.budget`'s; this module only arra
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
-from windowmem.budget import Corpus, ItemKind, Policy, Prepared, Summariser, TaskResult, prepare, run_task
+from windowmem.budget import (
+    Corpus,
+    ItemKind,
+    Policy,
+    Prepared,
+    Summariser,
+    TaskResult,
+    prepare,
+    run_task,
+)
 from windowmem.budget.engine import check_budget
 from windowmem.errors import PolicyError
 
@@ -33,6 +42,7 @@ CHOICES: Mapping[str, tuple[Policy, Summariser]] = {
     "compact (lossy)": (Policy.COMPACT, Summariser.LOSSY),
     "retrieve": (Policy.RETRIEVE, Summariser.PERFECT),
 }
+
 
 def choice_named(choice: str) -> tuple[Policy, Summariser]:
     """The (policy, summariser) pair the menu entry *choice* stands for.
@@ -125,7 +135,13 @@ def _positions(result: TaskResult) -> dict[int, int]:
     return {question: position for position, question in enumerate(result.task, start=1)}
 
 
-def _label(result: TaskResult, prepared: Prepared, kind: ItemKind, chunk: int | None, lines: tuple[int, ...]) -> str:
+def _label(
+    result: TaskResult,
+    prepared: Prepared,
+    kind: ItemKind,
+    chunk: int | None,
+    lines: tuple[int, ...],
+) -> str:
     if kind is ItemKind.SYSTEM:
         return "system prompt"
     if kind is ItemKind.TASK:
@@ -137,7 +153,9 @@ def _label(result: TaskResult, prepared: Prepared, kind: ItemKind, chunk: int | 
     return f"chunk {chunk} of “{title}”"
 
 
-def budget_view(result: TaskResult, step: int, *, choice: str, scale: int, prepared: Prepared) -> BudgetView:
+def budget_view(
+    result: TaskResult, step: int, *, choice: str, scale: int, prepared: Prepared
+) -> BudgetView:
     """The explorer's view of *result* after trace step *step* (negative counts from the end).
 
     *choice* is the menu label the run was made with; *scale* the token count the window
@@ -219,8 +237,13 @@ def _bar_html(view: BudgetView) -> str:
     limit = f'<div class="wm-limit" style="left:{100 * view.budget / view.scale:.2f}%" title="budget: {view.budget} tokens"></div>'
     key = "".join(
         f'<span><i class="wm-seg-{kind}{extra}"></i>{label}</span>'
-        for kind, extra, label in (("system", "", "system"), ("task", "", "task"), ("read", "", "read with a fact"),
-                                   ("read", " wm-nofact", "read without"), ("summary", "", "summary"))
+        for kind, extra, label in (
+            ("system", "", "system"),
+            ("task", "", "task"),
+            ("read", "", "read with a fact"),
+            ("read", " wm-nofact", "read without"),
+            ("summary", "", "summary"),
+        )
     )
     return (
         f'<div class="wm-bar" data-used="{view.used}" data-budget="{view.budget}">{"".join(segments)}{limit}</div>'
@@ -233,11 +256,11 @@ def _figures_html(view: BudgetView) -> str:
     return (
         '<div class="wm-figures">'
         f'<div class="wm-figure{over}">window used / budget<b class="wm-used">{view.used:,} / {view.budget:,}</b>'
-        f'{"over budget: the policy acts next" if view.over_budget else "tokens"}</div>'
+        f"{'over budget: the policy acts next' if view.over_budget else 'tokens'}</div>"
         f'<div class="wm-figure">facts held<b class="wm-facts-held">{len(view.facts_held)} / {view.task_size}</b>'
         f"questions answerable now</div>"
         f'<div class="wm-figure">input bill so far<b class="wm-running-bill">{view.input_tokens:,}</b>'
-        f'{view.calls} call(s), {view.reads} read(s), {view.compactions} compaction(s)</div>'
+        f"{view.calls} call(s), {view.reads} read(s), {view.compactions} compaction(s)</div>"
         f'<div class="wm-figure">whole task<b class="wm-final-bill">{view.final_input_tokens:,}</b>'
         f"{view.final_answered} of {view.task_size} answered at the end</div>"
         "</div>"
@@ -246,15 +269,19 @@ def _figures_html(view: BudgetView) -> str:
 
 def _dots_html(view: BudgetView) -> str:
     held = set(view.facts_held)
-    return '<div class="wm-dots">' + "".join(
-        f'<span class="wm-dot {"wm-held" if n in held else "wm-gone"}" title="Q{n}: {html.escape(q)}">Q{n}</span>'
-        for n, q in enumerate(view.questions, start=1)
-    ) + "</div>"
+    return (
+        '<div class="wm-dots">'
+        + "".join(
+            f'<span class="wm-dot {"wm-held" if n in held else "wm-gone"}" title="Q{n}: {html.escape(q)}">Q{n}</span>'
+            for n, q in enumerate(view.questions, start=1)
+        )
+        + "</div>"
+    )
 
 
 def _items_html(view: BudgetView) -> str:
     rows = "".join(
-        f"<tr><td>{item.kind}</td><td>{html.escape(item.label)}</td><td class=\"wm-num\">{item.tokens}</td>"
+        f'<tr><td>{item.kind}</td><td>{html.escape(item.label)}</td><td class="wm-num">{item.tokens}</td>'
         f"<td>{', '.join(f'Q{n}' for n in item.facts) or '—'}</td></tr>"
         for item in view.items
     )

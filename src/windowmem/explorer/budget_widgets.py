@@ -26,22 +26,43 @@ class BudgetExplorer:
     :meth:`snapshot_html` is that first view as static HTML.
     """
 
-    def __init__(self, corpus: Corpus | Prepared, *, budget: int = 1500, choice: str = "truncate", step: int | None = None) -> None:
+    def __init__(
+        self,
+        corpus: Corpus | Prepared,
+        *,
+        budget: int = 1500,
+        choice: str = "truncate",
+        step: int | None = None,
+    ) -> None:
         self.runs = RunCache(corpus)
         first = self.runs.run(budget, choice)
         last = len(first.trace) - 1
         self.budget = widgets.IntSlider(
-            value=budget, min=BUDGET_MIN, max=BUDGET_MAX, step=BUDGET_STEP, description="Budget (tokens)",
-            continuous_update=True, style={"description_width": "initial"}, layout=widgets.Layout(width="420px"),
+            value=budget,
+            min=BUDGET_MIN,
+            max=BUDGET_MAX,
+            step=BUDGET_STEP,
+            description="Budget (tokens)",
+            continuous_update=True,
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="420px"),
         )
         self.policy = widgets.Dropdown(options=list(CHOICES), value=choice, description="Policy")
         self.step = widgets.IntSlider(
-            value=last if step is None else min(max(step, 0), last), min=0, max=last, description="Step",
-            continuous_update=True, layout=widgets.Layout(width="520px"),
+            value=last if step is None else min(max(step, 0), last),
+            min=0,
+            max=last,
+            description="Step",
+            continuous_update=True,
+            layout=widgets.Layout(width="520px"),
         )
         self.output = widgets.HTML()
-        for control, css in ((self.budget, "wm-budget-slider"), (self.policy, "wm-policy"),
-                             (self.step, "wm-step-slider"), (self.output, "wm-budget-output")):
+        for control, css in (
+            (self.budget, "wm-budget-slider"),
+            (self.policy, "wm-policy"),
+            (self.step, "wm-step-slider"),
+            (self.output, "wm-budget-output"),
+        ):
             control.add_class(css)
         self.budget.observe(self._on_run_change, names="value")
         self.policy.observe(self._on_run_change, names="value")
@@ -49,7 +70,7 @@ class BudgetExplorer:
         self.box = widgets.VBox([widgets.HBox([self.budget, self.policy]), self.step, self.output])
         self._refresh()
 
-    def _on_run_change(self, _change=None) -> None:
+    def _on_run_change(self, _change: object = None) -> None:
         # A new run has its own number of steps. A slider left at the end stays at the end,
         # so the learner keeps seeing the outcome; elsewhere it keeps its place if it can.
         at_end = self.step.value == self.step.max
@@ -62,11 +83,16 @@ class BudgetExplorer:
     def current_html(self) -> str:
         """The HTML of what the controls select now."""
         run = self.runs.run(self.budget.value, self.policy.value)
-        view = budget_view(run, min(self.step.value, len(run.trace) - 1), choice=self.policy.value,
-                           scale=self.runs.scale(self.budget.value), prepared=self.runs.prepared)
+        view = budget_view(
+            run,
+            min(self.step.value, len(run.trace) - 1),
+            choice=self.policy.value,
+            scale=self.runs.scale(self.budget.value),
+            prepared=self.runs.prepared,
+        )
         return render_budget_html(view)
 
-    def _refresh(self, _change=None) -> None:
+    def _refresh(self, _change: object = None) -> None:
         self.output.value = self.current_html()
 
     def snapshot_html(self) -> str:
@@ -75,4 +101,6 @@ class BudgetExplorer:
 
     def show(self) -> None:
         """Display the static snapshot, then the live explorer."""
-        show_live(self.box, self.current_html(), "Token-budget explorer (live: needs a running kernel)")
+        show_live(
+            self.box, self.current_html(), "Token-budget explorer (live: needs a running kernel)"
+        )

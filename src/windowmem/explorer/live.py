@@ -7,6 +7,8 @@ is one line instead of every child's state.
 
 from __future__ import annotations
 
+from typing import Any
+
 from IPython.display import HTML, display
 
 #: The caption above every snapshot, so nobody mistakes it for the live explorer.
@@ -25,7 +27,7 @@ def snapshot(current_html: str) -> str:
     return SNAPSHOT_CAPTION + current_html
 
 
-def show_live(box, current_html: str, label: str) -> None:
+def show_live(box: Any, current_html: str, label: str) -> None:
     """Display the snapshot of *current_html*, then the live widget *box*, whose text form is *label*."""
     display(HTML(snapshot(current_html)))
     bundle = box._repr_mimebundle_()

@@ -28,7 +28,11 @@ def self_check(label: str, answer: Any, expected: Any, hint: str = "") -> str:
     if answer is None:
         return f"{label}: write your prediction in the cell above, then run this cell again."
     # True must not pass for 1 (nor 1 for True): a yes/no question wants a bool.
-    right = answer is expected if isinstance(expected, bool) else _comparable(answer) == _comparable(expected)
+    right = (
+        answer is expected
+        if isinstance(expected, bool)
+        else _comparable(answer) == _comparable(expected)
+    )
     if right:
         return f"{label}: correct."
     return f"{label}: not yet{': ' + hint if hint else ''}."

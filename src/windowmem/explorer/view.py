@@ -20,8 +20,8 @@ All the memory logic is :mod:`windowmem.replay`'s; this module only arranges it.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from windowmem.conversation import Conversation, loads_conversation
 from windowmem.errors import ConversationFormatError, WindowMemError
@@ -51,7 +51,9 @@ class ReplayCache:
     (2, True)
     """
 
-    def __init__(self, conversation: Conversation | Sequence[Message], counter: TokenCounter | None = None) -> None:
+    def __init__(
+        self, conversation: Conversation | Sequence[Message], counter: TokenCounter | None = None
+    ) -> None:
         self.conversation = as_conversation(conversation)
         self.counter = counter if counter is not None else qwen_counter()
         self.turns = self.conversation.interactions
@@ -169,7 +171,9 @@ def explorer_view(
         running_bill=sum(v.input_tokens for v in views[:turn]),
         fact=needle,
         fact_visible=fact_visible(view, needle) if needle else None,
-        fact_turns=tuple(t.number for t in turns if needle and any(needle in m.content for m in t.messages)),
+        fact_turns=tuple(
+            t.number for t in turns if needle and any(needle in m.content for m in t.messages)
+        ),
         sent_turns=tuple(replays.turn_of.get(id(m)) for m in view.sent),
     )
 
@@ -185,8 +189,11 @@ _STATUS_STYLE = {
     LATER: "background:#fff;color:#afb8c1;border:1px solid #d0d7de",
 }
 _STATUS_LABEL = {
-    VISIBLE: "in the window", PARTIAL: "partly in the window", EVICTED: "evicted",
-    CURRENT: "being answered", LATER: "not yet said",
+    VISIBLE: "in the window",
+    PARTIAL: "partly in the window",
+    EVICTED: "evicted",
+    CURRENT: "being answered",
+    LATER: "not yet said",
 }
 _ROLE_COLOUR = {"system": "#8250df", "user": "#0969da", "assistant": "#1a7f37", "tool": "#9a6700"}
 _MARK = "display:inline-block;border-radius:4px;padding:1px 6px;min-width:14px;text-align:center;margin:0 3px 3px 0;"
@@ -194,7 +201,9 @@ _COMPACT_MARK = "display:inline-block;width:9px;height:9px;margin:1px;font-size:
 _SECTION = "margin:12px 0 4px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#57606a"
 _FIGURE = "display:inline-block;vertical-align:top;border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;margin:0 8px 8px 0;min-width:150px"
 _NUMBER = "display:block;font-size:18px;font-weight:600"
-_CELL = "padding:3px 8px;border:none;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left"
+_CELL = (
+    "padding:3px 8px;border:none;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left"
+)
 
 
 def _highlight(text: str, needle: str) -> str:
@@ -202,7 +211,8 @@ def _highlight(text: str, needle: str) -> str:
     if not needle:
         return escaped
     return escaped.replace(
-        html.escape(needle), f'<mark class="wm-hit" style="background:#fff8c5">{html.escape(needle)}</mark>'
+        html.escape(needle),
+        f'<mark class="wm-hit" style="background:#fff8c5">{html.escape(needle)}</mark>',
     )
 
 
@@ -237,7 +247,11 @@ def _messages_html(view: ExplorerView) -> str:
     rows = []
     for message, owner in zip(view.sent, view.sent_turns):
         is_new = owner == view.turn
-        where = "sent beside the buffer" if owner is None else ("new message" if is_new else f"turn {owner}")
+        where = (
+            "sent beside the buffer"
+            if owner is None
+            else ("new message" if is_new else f"turn {owner}")
+        )
         role = message.role.value
         rows.append(
             f'<tr class="{"wm-new" if is_new else ""}" style="background:{"#ddf4ff" if is_new else "#fff"}">'
@@ -254,7 +268,11 @@ def _messages_html(view: ExplorerView) -> str:
 def _fact_html(view: ExplorerView) -> str:
     if view.fact_visible is None:
         return "<div>Type a fact to follow it through the window.</div>"
-    said = f"said in turn {turn_runs(view.fact_turns)}" if view.fact_turns else "not said in this conversation"
+    said = (
+        f"said in turn {turn_runs(view.fact_turns)}"
+        if view.fact_turns
+        else "not said in this conversation"
+    )
     verdict = (
         '<b style="color:#1a7f37">the model can see it on this call</b>'
         if view.fact_visible
@@ -267,7 +285,9 @@ def _fact_html(view: ExplorerView) -> str:
 
 
 def _figure(label: str, number: str, note: str = "", css: str = "") -> str:
-    return f'<div style="{_FIGURE}">{label}<b class="{css}" style="{_NUMBER}">{number}</b>{note}</div>'
+    return (
+        f'<div style="{_FIGURE}">{label}<b class="{css}" style="{_NUMBER}">{number}</b>{note}</div>'
+    )
 
 
 def render_html(view: ExplorerView, counter_name: str = "tokens") -> str:
@@ -277,16 +297,33 @@ def render_html(view: ExplorerView, counter_name: str = "tokens") -> str:
         f"{' (0 loads every message)' if view.window == 0 else ''}, answering turn <b>{view.turn}</b> of {view.turn_count}"
     )
     parts_sent = " + ".join(
-        part for part, present in (("system", view.sent_turns[:1] == (None,)), ("buffer", view.messages_in_window > 0),
-                                   ("new message", view.sent_turns[-1:] == (view.turn,)))
+        part
+        for part, present in (
+            ("system", view.sent_turns[:1] == (None,)),
+            ("buffer", view.messages_in_window > 0),
+            ("new message", view.sent_turns[-1:] == (view.turn,)),
+        )
         if present
     )
     interactions = f'from <span class="wm-interactions-in-window">{view.interactions_in_window}</span> interaction(s)'
     figures = (
-        _figure("messages loaded from the buffer", str(view.messages_in_window), interactions, "wm-messages-in-window")
+        _figure(
+            "messages loaded from the buffer",
+            str(view.messages_in_window),
+            interactions,
+            "wm-messages-in-window",
+        )
         + _figure("messages sent on this call", str(len(view.sent)), parts_sent)
-        + _figure(f"{html.escape(counter_name)} this call", f"{view.tokens_this_call:,}", css="wm-tokens-this-call")
-        + _figure(f"running input bill, turns 1&ndash;{view.turn}", f"{view.running_bill:,}", css="wm-running-bill")
+        + _figure(
+            f"{html.escape(counter_name)} this call",
+            f"{view.tokens_this_call:,}",
+            css="wm-tokens-this-call",
+        )
+        + _figure(
+            f"running input bill, turns 1&ndash;{view.turn}",
+            f"{view.running_bill:,}",
+            css="wm-running-bill",
+        )
     )
     return (
         f'<div class="wm-explorer" data-window="{view.window}" data-turn="{view.turn}" '
@@ -339,5 +376,7 @@ def conversation_from_text(text: str, title: str = "your conversation") -> Conve
             )
     conversation = Conversation.of(messages, title=title)
     if conversation.turn_count == 0:
-        raise ConversationFormatError("the conversation has no user message: add at least one line 'user: ...'")
+        raise ConversationFormatError(
+            "the conversation has no user message: add at least one line 'user: ...'"
+        )
     return conversation

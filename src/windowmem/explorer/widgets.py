@@ -8,14 +8,20 @@ name the controls for the browser tests.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import ipywidgets as widgets
 from IPython.display import HTML, display
 
 from windowmem.conversation import Conversation
 from windowmem.errors import WindowMemError
-from windowmem.explorer.view import ReplayCache, conversation_from_text, explorer_view, render_error, render_html
+from windowmem.explorer.view import (
+    ReplayCache,
+    conversation_from_text,
+    explorer_view,
+    render_error,
+    render_html,
+)
 
 #: What the explorer's token figures count (ReplayCache's default counter).
 COUNTER_LABEL = "Qwen tokens"
@@ -52,41 +58,63 @@ class WindowExplorer:
         facts: Mapping[str, str] | None = None,
     ) -> None:
         if start not in conversations:
-            raise WindowMemError(f"start={start!r} is not one of the conversations: {', '.join(conversations)}")
+            raise WindowMemError(
+                f"start={start!r} is not one of the conversations: {', '.join(conversations)}"
+            )
         self._caches = {name: ReplayCache(c) for name, c in conversations.items()}
         self._own_cache: ReplayCache | None = None
         self._facts = dict(facts or {})
         first = self._caches[start].conversation
-        self.conversation = widgets.Dropdown(options=[*conversations, OWN], value=start, description="Conversation",
-                                             style={"description_width": "initial"})
+        self.conversation = widgets.Dropdown(
+            options=[*conversations, OWN],
+            value=start,
+            description="Conversation",
+            style={"description_width": "initial"},
+        )
         self.own_text = widgets.Textarea(
-            placeholder=OWN_PLACEHOLDER, continuous_update=False, rows=6,
+            placeholder=OWN_PLACEHOLDER,
+            continuous_update=False,
+            rows=6,
             layout=widgets.Layout(width="98%", display="none"),
         )
         self.window = widgets.IntSlider(
-            value=window, min=0, max=max(max_window, window), description="Window length",
-            continuous_update=True, style={"description_width": "initial"},
+            value=window,
+            min=0,
+            max=max(max_window, window),
+            description="Window length",
+            continuous_update=True,
+            style={"description_width": "initial"},
         )
         self.turn = widgets.IntSlider(
-            value=min(max(turn, 1), first.turn_count), min=1, max=first.turn_count,
-            description="Turn", continuous_update=True,
+            value=min(max(turn, 1), first.turn_count),
+            min=1,
+            max=first.turn_count,
+            description="Turn",
+            continuous_update=True,
         )
         self.fact = widgets.Text(value=fact, description="Fact", placeholder="e.g. #6023")
         self.output = widgets.HTML()
-        for control, css in ((self.conversation, "wm-conversation"), (self.own_text, "wm-own-text"),
-                             (self.window, "wm-window"), (self.turn, "wm-turn-slider"),
-                             (self.fact, "wm-fact-text"), (self.output, "wm-output")):
+        for control, css in (
+            (self.conversation, "wm-conversation"),
+            (self.own_text, "wm-own-text"),
+            (self.window, "wm-window"),
+            (self.turn, "wm-turn-slider"),
+            (self.fact, "wm-fact-text"),
+            (self.output, "wm-output"),
+        ):
             control.add_class(css)
         self.conversation.observe(self._on_conversation, names="value")
         self.own_text.observe(self._on_conversation, names="value")
         for control in (self.window, self.turn, self.fact):
             control.observe(self._refresh, names="value")
-        self.box = widgets.VBox([
-            widgets.HBox([self.conversation, self.fact]),
-            self.own_text,
-            widgets.HBox([self.window, self.turn]),
-            self.output,
-        ])
+        self.box = widgets.VBox(
+            [
+                widgets.HBox([self.conversation, self.fact]),
+                self.own_text,
+                widgets.HBox([self.window, self.turn]),
+                self.output,
+            ]
+        )
         self._refresh()
 
     def _cache(self) -> ReplayCache:
@@ -96,7 +124,7 @@ class WindowExplorer:
             raise WindowMemError("type or paste a conversation in the box above to explore it")
         return self._own_cache
 
-    def _on_conversation(self, _change=None) -> None:
+    def _on_conversation(self, _change: object = None) -> None:
         own = self.conversation.value == OWN
         self.own_text.layout.display = "" if own else "none"
         self._own_cache = None
@@ -123,13 +151,18 @@ class WindowExplorer:
     def current_html(self) -> str:
         """The HTML of what the controls select now (an error pane for bad input)."""
         try:
-            view = explorer_view(self._cache(), self.window.value, self.turn.value, self.fact.value,
-                                 title=self.conversation.value)
+            view = explorer_view(
+                self._cache(),
+                self.window.value,
+                self.turn.value,
+                self.fact.value,
+                title=self.conversation.value,
+            )
         except WindowMemError as exc:
             return render_error(str(exc))
         return render_html(view, COUNTER_LABEL)
 
-    def _refresh(self, _change=None) -> None:
+    def _refresh(self, _change: object = None) -> None:
         self.output.value = self.current_html()
 
     def snapshot_html(self) -> str:

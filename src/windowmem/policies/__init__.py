@@ -6,7 +6,13 @@ from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBuf
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
 from windowmem.policies.n8n import N8nSimpleMemory, drop_orphaned_tool_messages
 from windowmem.policies.n8n_store import ManualClock, SimpleMemoryStore
-from windowmem.policies.registry import POLICIES, PolicyInfo, make_policy, policy_class, policy_infos
+from windowmem.policies.registry import (
+    POLICIES,
+    PolicyInfo,
+    make_policy,
+    policy_class,
+    policy_infos,
+)
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory

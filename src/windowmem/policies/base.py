@@ -9,9 +9,10 @@ size; :class:`Memory` is the thin mutable session that applies it message by mes
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable, ClassVar, Iterable, Sequence
+from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message
@@ -28,7 +29,9 @@ class Unit(StrEnum):
     TOKENS = "tokens"
 
 
-def check_size(size: object, *, policy: str, allow_zero: bool = True, allow_negative: bool = False) -> int:
+def check_size(
+    size: object, *, policy: str, allow_zero: bool = True, allow_negative: bool = False
+) -> int:
     """*size* as an int, or a PolicyError that says which sizes *policy* accepts."""
     if isinstance(size, bool) or not isinstance(size, int):
         raise PolicyError(f"{policy}: window size must be a whole number, got {size!r}")

@@ -11,8 +11,9 @@ Python loads ``messages[-2k:] if k > 0 else []``: zero or a negative ``k`` loads
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message

@@ -16,8 +16,9 @@ message (an assistant turn that only calls a tool) costs a token once joined. Se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role
@@ -51,7 +52,9 @@ class LlamaIndexChatMemoryBuffer(WindowPolicy):
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name, allow_zero=False)
         if not callable(self.counter):
-            raise PolicyError(f"{self.name}: counter must be a function of one message, got {self.counter!r}")
+            raise PolicyError(
+                f"{self.name}: counter must be a function of one message, got {self.counter!r}"
+            )
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         if self.count_joined:

@@ -11,8 +11,9 @@ buffers live and when they vanish is modelled in :mod:`windowmem.policies.n8n_st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.messages import Message, Role
 from windowmem.policies.base import Unit, WindowPolicy, check_size

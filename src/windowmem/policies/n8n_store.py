@@ -26,8 +26,9 @@ without waiting: see :class:`ManualClock`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from windowmem.policies.base import Memory
 from windowmem.policies.n8n import N8nSimpleMemory
@@ -112,7 +113,9 @@ class SimpleMemoryStore:
         rules (missing -> "No session ID found", numbers become text, objects refused).
         """
         policy = N8nSimpleMemory(context_window_length)  # checks the length even for a live buffer
-        key = self.buffer_key(workflow_id, session_id, source=source, node_name=node_name, type_version=type_version)
+        key = self.buffer_key(
+            workflow_id, session_id, source=source, node_name=node_name, type_version=type_version
+        )
         self.delete_stale()
         now = self.clock()
         entry = self._buffers.get(key)
@@ -126,7 +129,9 @@ class SimpleMemoryStore:
     def delete_stale(self) -> tuple[str, ...]:
         """Delete the buffers idle for more than the limit; return their names."""
         oldest_allowed = self.clock() - self.idle_limit
-        stale = tuple(key for key, entry in self._buffers.items() if entry.last_accessed < oldest_allowed)
+        stale = tuple(
+            key for key, entry in self._buffers.items() if entry.last_accessed < oldest_allowed
+        )
         for key in stale:
             del self._buffers[key]
         return stale

@@ -11,8 +11,9 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from windowmem.errors import PolicyError
 from windowmem.policies.base import Unit, WindowPolicy
@@ -77,7 +78,9 @@ def make_policy(name: str, size: Any = None, **options: Any) -> WindowPolicy:
     unknown = sorted(set(options) - set(options_of(cls)))
     if unknown:
         allowed = ", ".join(options_of(cls)) or "none"
-        raise PolicyError(f"{name}: unknown option(s) {', '.join(unknown)}; this policy takes: {allowed}")
+        raise PolicyError(
+            f"{name}: unknown option(s) {', '.join(unknown)}; this policy takes: {allowed}"
+        )
     chosen = cls.default_size if size is None else size
     try:
         return cls(chosen, **options)
@@ -94,6 +97,8 @@ def describe(cls: type[WindowPolicy]) -> str:
 def policy_infos() -> tuple[PolicyInfo, ...]:
     """A row per registered policy, in registry order."""
     return tuple(
-        PolicyInfo(cls.name, cls.product, cls.unit, cls.default_size, cls.trims_on_write, describe(cls))
+        PolicyInfo(
+            cls.name, cls.product, cls.unit, cls.default_size, cls.trims_on_write, describe(cls)
+        )
         for cls in POLICIES.values()
     )

@@ -21,8 +21,9 @@ indexes past the end of the history and raises; this model keeps only the system
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role
@@ -50,7 +51,9 @@ def truncation_start(messages: Sequence[Message], target: int, threshold: int) -
     return fallback
 
 
-def reduce_history(messages: Sequence[Message], target: int, threshold: int = 0) -> tuple[Message, ...]:
+def reduce_history(
+    messages: Sequence[Message], target: int, threshold: int = 0
+) -> tuple[Message, ...]:
     """*messages* after one ``reduce()`` of a truncation reducer with *target* and *threshold*."""
     messages = tuple(messages)
     if len(messages) <= target + threshold:
@@ -95,8 +98,14 @@ class SemanticKernelTruncation(WindowPolicy):
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name, allow_zero=False)
-        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 0:
-            raise PolicyError(f"{self.name}: threshold must be a whole number >= 0, got {self.threshold!r}")
+        if (
+            isinstance(self.threshold, bool)
+            or not isinstance(self.threshold, int)
+            or self.threshold < 0
+        ):
+            raise PolicyError(
+                f"{self.name}: threshold must be a whole number >= 0, got {self.threshold!r}"
+            )
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         return tuple(stored)

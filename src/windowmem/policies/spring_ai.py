@@ -20,8 +20,9 @@ first system message moved to the front (:func:`advisor_prompt`).
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.messages import Message, Role
 from windowmem.policies.base import Unit, WindowPolicy, check_size
@@ -43,13 +44,16 @@ def replace_system_messages(stored: Sequence[Message], added: Sequence[Message])
     """
     stored_systems = [m for m in stored if m.role is Role.SYSTEM]
     brings_new_system = any(
-        m.role is Role.SYSTEM and not any(same_text(m, old) for old in stored_systems) for m in added
+        m.role is Role.SYSTEM and not any(same_text(m, old) for old in stored_systems)
+        for m in added
     )
     kept = [m for m in stored if not (brings_new_system and m.role is Role.SYSTEM)]
     return [*kept, *added]
 
 
-def advisor_prompt(memory: Sequence[Message], instructions: Sequence[Message] = ()) -> tuple[Message, ...]:
+def advisor_prompt(
+    memory: Sequence[Message], instructions: Sequence[Message] = ()
+) -> tuple[Message, ...]:
     """What the chat memory advisor sends: the *memory*, then the new *instructions*, first system message first.
 
     >>> from windowmem.messages import system, user, assistant
@@ -71,7 +75,9 @@ class _SpringAiWindow(WindowPolicy):
     unit: ClassVar[Unit] = Unit.MESSAGES
     default_size: ClassVar[int] = 20
     trims_on_write: ClassVar[bool] = True
-    accepted_sizes: ClassVar[str] = "a whole number of messages >= 1 (Spring AI rejects 0 and negatives)"
+    accepted_sizes: ClassVar[str] = (
+        "a whole number of messages >= 1 (Spring AI rejects 0 and negatives)"
+    )
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name, allow_zero=False)

@@ -16,8 +16,9 @@ never in what the agent receives.)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from windowmem.messages import Message
 from windowmem.policies.base import Unit, WindowPolicy, check_size

@@ -16,8 +16,9 @@ history before each model call. Its rules, read from ``langchain_core.messages.u
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Sequence
+from typing import ClassVar
 
 from windowmem.errors import ConversationFormatError, PolicyError
 from windowmem.messages import Message, Role, parse_role
@@ -25,7 +26,12 @@ from windowmem.policies.base import TokenCounter, Unit, WindowPolicy, check_size
 from windowmem.policies.counting import count_words
 
 #: LangChain's message type names, for error messages and for users who know them.
-LANGCHAIN_TYPE = {Role.SYSTEM: "system", Role.USER: "human", Role.ASSISTANT: "ai", Role.TOOL: "tool"}
+LANGCHAIN_TYPE = {
+    Role.SYSTEM: "system",
+    Role.USER: "human",
+    Role.ASSISTANT: "ai",
+    Role.TOOL: "tool",
+}
 
 
 def role_set(value: str | Role | Iterable[str | Role] | None, *, option: str) -> frozenset[Role]:
@@ -71,7 +77,9 @@ class TrimMessages(WindowPolicy):
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name)
         if not callable(self.counter):
-            raise PolicyError(f"{self.name}: counter must be a function of one message, got {self.counter!r}")
+            raise PolicyError(
+                f"{self.name}: counter must be a function of one message, got {self.counter!r}"
+            )
         # Validate the role names now, so a typo fails when the policy is made.
         role_set(self.start_on, option="start_on")
         role_set(self.end_on, option="end_on")

@@ -26,7 +26,8 @@ listed in sorted order, and messages come back equal to what went in.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Protocol, Sequence, runtime_checkable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 from windowmem.errors import SessionKeyError, WindowMemError
 from windowmem.messages import Message
@@ -73,7 +74,6 @@ class ChatMemoryRepository(Protocol):
         ...
 
 
-
 class ClosesOnExit:
     """Lets a repository with a ``close()`` be used in a ``with`` block that closes it."""
 
@@ -94,7 +94,9 @@ def import_driver(module: str, repository: str, package: str) -> object:
     try:
         return importlib.import_module(module)
     except ImportError:  # pragma: no cover - the stores extra is part of the test install
-        raise StorageError(f"{repository} needs {package}: pip install 'windowmem[stores]'") from None
+        raise StorageError(
+            f"{repository} needs {package}: pip install 'windowmem[stores]'"
+        ) from None
 
 
 def check_conversation_id(conversation_id: object) -> str:
@@ -121,7 +123,9 @@ def check_messages(messages: Message | Iterable[Message]) -> list[Message]:
     if isinstance(messages, Message):
         return [messages]
     if isinstance(messages, (str, bytes)):
-        raise StorageError("messages must be Message objects, got a string: wrap it, e.g. user('...')")
+        raise StorageError(
+            "messages must be Message objects, got a string: wrap it, e.g. user('...')"
+        )
     items = list(messages)
     for position, item in enumerate(items):
         if not isinstance(item, Message):
@@ -149,7 +153,9 @@ def _encodable(text: str) -> bool:
 def checked_change(change: Change, stored: list[Message]) -> list[Message]:
     """What *change* makes of *stored*, checked like any messages about to be saved."""
     if not callable(change):
-        raise StorageError(f"update needs a function of the stored messages, got {type(change).__name__}")
+        raise StorageError(
+            f"update needs a function of the stored messages, got {type(change).__name__}"
+        )
     return check_messages(change(list(stored)))
 
 

@@ -35,10 +35,14 @@ def message_from_json(text: str | bytes) -> Message:
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise StorageError(f"a stored message is not valid JSON ({exc}): the store is corrupt or not windowmem's") from None
+        raise StorageError(
+            f"a stored message is not valid JSON ({exc}): the store is corrupt or not windowmem's"
+        ) from None
     if not isinstance(data, dict):
         raise StorageError(f"a stored message is a JSON {type(data).__name__}, not an object")
-    return message_from_fields(data.get("role"), data.get("content"), data.get("tool_calls", []), data.get("tool_call_id"))
+    return message_from_fields(
+        data.get("role"), data.get("content"), data.get("tool_calls", []), data.get("tool_call_id")
+    )
 
 
 def tool_calls_to_json(message: Message) -> str:
@@ -46,17 +50,28 @@ def tool_calls_to_json(message: Message) -> str:
     return json.dumps(list(message.tool_calls), ensure_ascii=False, separators=(",", ":"))
 
 
-def message_from_row(role: str, content: str, tool_calls: str | list[str] | None, tool_call_id: str | None) -> Message:
+def message_from_row(
+    role: str, content: str, tool_calls: str | list[str] | None, tool_call_id: str | None
+) -> Message:
     """The message stored in a SQL row; *tool_calls* is the JSON list column (or an already-decoded list)."""
     # Most rows are plain text with no tool calls: skip the JSON decoder for them.
-    if tool_calls in ("[]", []) and role in _ROLES and isinstance(content, str) and tool_call_id is None:
+    if (
+        tool_calls in ("[]", [])
+        and role in _ROLES
+        and isinstance(content, str)
+        and tool_call_id is None
+    ):
         return Message(_ROLES[role], content)
     if isinstance(tool_calls, str):
         try:
             tool_calls = json.loads(tool_calls)
         except json.JSONDecodeError:
-            raise StorageError(f"a stored message has tool_calls {tool_calls!r}, which is not a JSON list") from None
-    return message_from_fields(role, content, tool_calls if tool_calls is not None else [], tool_call_id)
+            raise StorageError(
+                f"a stored message has tool_calls {tool_calls!r}, which is not a JSON list"
+            ) from None
+    return message_from_fields(
+        role, content, tool_calls if tool_calls is not None else [], tool_call_id
+    )
 
 
 def message_from_fields(role: Any, content: Any, tool_calls: Any, tool_call_id: Any) -> Message:

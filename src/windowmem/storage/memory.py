@@ -14,10 +14,16 @@ threads.
 from __future__ import annotations
 
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from windowmem.messages import Message
-from windowmem.storage.base import Change, check_conversation_id, check_messages, check_tail_size, checked_change
+from windowmem.storage.base import (
+    Change,
+    check_conversation_id,
+    check_messages,
+    check_tail_size,
+    checked_change,
+)
 
 
 class InMemoryRepository:

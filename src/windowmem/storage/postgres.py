@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
-    ClosesOnExit,
-    import_driver,
     Change,
+    ClosesOnExit,
     StorageError,
     check_conversation_id,
     check_messages,
     check_tail_size,
     checked_change,
+    import_driver,
 )
 from windowmem.storage.codec import ROLE_NAMES, message_from_row, tool_calls_to_json
 
@@ -45,7 +46,9 @@ def _import_psycopg() -> Any:
 class PostgresRepository(ClosesOnExit):
     """Conversations in the PostgreSQL database at *dsn*, in tables named ``<prefix>_...``."""
 
-    def __init__(self, dsn: str, *, prefix: str = "windowmem", connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self, dsn: str, *, prefix: str = "windowmem", connect_timeout: float = 10.0
+    ) -> None:
         if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
             raise StorageError(
                 f"table prefix {prefix!r} is not a plain lower-case SQL name: use letters, digits and _"
@@ -61,7 +64,7 @@ class PostgresRepository(ClosesOnExit):
         except psycopg.Error as exc:
             raise StorageError(
                 f"cannot connect to PostgreSQL ({_first_line(exc)}): check the URL, or start a "
-                "local server with `eval \"$(bash .ci/services.sh)\"`"
+                'local server with `eval "$(bash .ci/services.sh)"`'
             ) from None
         self._psycopg = psycopg
         try:
@@ -101,7 +104,7 @@ class PostgresRepository(ClosesOnExit):
             )
             cur.execute(f"INSERT INTO {self._schema} (version) VALUES (%s)", (SCHEMA_VERSION,))
 
-    def _transaction(self) -> "_Transaction":
+    def _transaction(self) -> _Transaction:
         return _Transaction(self)
 
     @property
@@ -136,14 +139,18 @@ class PostgresRepository(ClosesOnExit):
                 " ON CONFLICT (id) DO UPDATE SET next_position = EXCLUDED.next_position",
                 (conversation_id, len(items)),
             )
-            cur.execute(f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,))
+            cur.execute(
+                f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,)
+            )
             self._insert(cur, conversation_id, 0, items)
 
     def delete_by_conversation_id(self, conversation_id: str) -> None:
         conversation_id = check_conversation_id(conversation_id)
         with self._transaction() as cur:
             cur.execute(f"DELETE FROM {self._conversations} WHERE id = %s", (conversation_id,))
-            cur.execute(f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,))
+            cur.execute(
+                f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,)
+            )
 
     def append(self, conversation_id: str, messages: Sequence[Message]) -> None:
         conversation_id = check_conversation_id(conversation_id)
@@ -189,11 +196,16 @@ class PostgresRepository(ClosesOnExit):
                 " WHERE conversation_id = %s ORDER BY position",
                 (conversation_id,),
             )
-            new = _check_no_nul(checked_change(change, [message_from_row(*row) for row in cur.fetchall()]))
-            cur.execute(
-                f"UPDATE {self._conversations} SET next_position = %s WHERE id = %s", (len(new), conversation_id)
+            new = _check_no_nul(
+                checked_change(change, [message_from_row(*row) for row in cur.fetchall()])
             )
-            cur.execute(f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,))
+            cur.execute(
+                f"UPDATE {self._conversations} SET next_position = %s WHERE id = %s",
+                (len(new), conversation_id),
+            )
+            cur.execute(
+                f"DELETE FROM {self._messages} WHERE conversation_id = %s", (conversation_id,)
+            )
             self._insert(cur, conversation_id, 0, new)
         return new
 
@@ -203,7 +215,14 @@ class PostgresRepository(ClosesOnExit):
             " (conversation_id, position, role, content, tool_calls, tool_call_id)"
             " VALUES (%s, %s, %s, %s, %s::jsonb, %s)",
             [
-                (conversation_id, start + i, m.role.value, m.content, tool_calls_to_json(m), m.tool_call_id)
+                (
+                    conversation_id,
+                    start + i,
+                    m.role.value,
+                    m.content,
+                    tool_calls_to_json(m),
+                    m.tool_call_id,
+                )
                 for i, m in enumerate(items)
             ],
         )
@@ -228,7 +247,9 @@ class _Transaction:
         self._cursor = self._repository._db.cursor()
         return self._cursor
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
         db = self._repository._db
         try:
             self._cursor.close()
@@ -244,7 +265,10 @@ class _Transaction:
 
 def _check_no_nul(messages: list[Message]) -> list[Message]:
     for position, message in enumerate(messages):
-        if any("\x00" in text for text in (message.content, *message.tool_calls, message.tool_call_id or "")):
+        if any(
+            "\x00" in text
+            for text in (message.content, *message.tool_calls, message.tool_call_id or "")
+        ):
             raise StorageError(
                 f"message {position} contains a NUL character (\\x00), which PostgreSQL text cannot "
                 "store: remove it, or use the SQLite or Redis repository"

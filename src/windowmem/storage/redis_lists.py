@@ -14,21 +14,21 @@ and retries when another client wrote the list between its read and its write.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
-    ClosesOnExit,
-    import_driver,
     Change,
+    ClosesOnExit,
     StorageError,
     check_conversation_id,
     check_messages,
     check_tail_size,
     checked_change,
+    import_driver,
 )
 from windowmem.storage.codec import message_from_json, message_to_json
-
 
 #: How many times an update is retried when another client writes the conversation meanwhile.
 UPDATE_ATTEMPTS = 100
@@ -41,7 +41,9 @@ def _import_redis() -> Any:
 class RedisRepository(ClosesOnExit):
     """Conversations in the Redis server at *url*, under keys starting with *prefix*."""
 
-    def __init__(self, url: str, *, prefix: str = "windowmem:", socket_timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, *, prefix: str = "windowmem:", socket_timeout: float = 10.0
+    ) -> None:
         if not isinstance(prefix, str) or prefix == "":
             raise StorageError("the Redis key prefix must be non-empty text, e.g. 'windowmem:'")
         redis = _import_redis()
@@ -50,12 +52,14 @@ class RedisRepository(ClosesOnExit):
         self._redis_error = redis.RedisError
         self._watch_error = redis.WatchError
         try:
-            self._client = redis.Redis.from_url(url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout)
+            self._client = redis.Redis.from_url(
+                url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout
+            )
             self._client.ping()
         except (redis.RedisError, ValueError) as exc:
             raise StorageError(
                 f"cannot reach Redis ({exc}): check the URL, or start a local server with "
-                "`eval \"$(bash .ci/services.sh)\"`"
+                '`eval "$(bash .ci/services.sh)"`'
             ) from None
 
     def _key(self, conversation_id: str) -> str:
@@ -73,7 +77,9 @@ class RedisRepository(ClosesOnExit):
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         key = self._key(check_conversation_id(conversation_id))
-        return [message_from_json(item) for item in self._run(lambda: self._client.lrange(key, 0, -1))]
+        return [
+            message_from_json(item) for item in self._run(lambda: self._client.lrange(key, 0, -1))
+        ]
 
     def save_all(self, conversation_id: str, messages: Sequence[Message]) -> None:
         conversation_id = check_conversation_id(conversation_id)
@@ -124,7 +130,9 @@ class RedisRepository(ClosesOnExit):
         n = check_tail_size(n)
         if n == 0:
             return []
-        return [message_from_json(item) for item in self._run(lambda: self._client.lrange(key, -n, -1))]
+        return [
+            message_from_json(item) for item in self._run(lambda: self._client.lrange(key, -n, -1))
+        ]
 
     def update(self, conversation_id: str, change: Change) -> list[Message]:
         conversation_id = check_conversation_id(conversation_id)

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from windowmem.messages import Message
 from windowmem.storage.base import (
-    ClosesOnExit,
     Change,
+    ClosesOnExit,
     StorageError,
     check_conversation_id,
     check_messages,
@@ -71,7 +71,9 @@ class SqliteRepository(ClosesOnExit):
     Open a new instance in each process: a connection must not cross a ``fork``.
     """
 
-    def __init__(self, path: str | Path, *, durable: bool = True, busy_timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | Path, *, durable: bool = True, busy_timeout: float = 30.0
+    ) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
         try:
@@ -79,7 +81,9 @@ class SqliteRepository(ClosesOnExit):
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: cannot open the SQLite database ({exc}); check the folder exists") from None
+            raise StorageError(
+                f"{self.path}: cannot open the SQLite database ({exc}); check the folder exists"
+            ) from None
         try:
             self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
             self._db.execute("PRAGMA journal_mode = WAL")
@@ -105,7 +109,9 @@ class SqliteRepository(ClosesOnExit):
                     f"{self.path}: written by a newer windowmem (schema {version}, this one knows "
                     f"{SCHEMA_VERSION}); upgrade windowmem to read it"
                 )
-            tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            tables = [
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            ]
             if tables:
                 raise StorageError(
                     f"{self.path}: already holds tables {tables} that windowmem did not create; "
@@ -144,7 +150,9 @@ class SqliteRepository(ClosesOnExit):
                 ) from exc
             raise StorageError(f"{self.path}: SQLite refused the operation ({exc})") from exc
         except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: SQLite refused the operation ({exc}); nothing was written") from exc
+            raise StorageError(
+                f"{self.path}: SQLite refused the operation ({exc}); nothing was written"
+            ) from exc
 
     @property
     def schema_version(self) -> int:
@@ -152,12 +160,15 @@ class SqliteRepository(ClosesOnExit):
         return self._read("PRAGMA user_version", ())[0][0]
 
     def find_conversation_ids(self) -> list[str]:
-        return sorted(row[0] for row in self._read("SELECT DISTINCT conversation_id FROM messages", ()))
+        return sorted(
+            row[0] for row in self._read("SELECT DISTINCT conversation_id FROM messages", ())
+        )
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         conversation_id = check_conversation_id(conversation_id)
         rows = self._read(
-            f"SELECT {_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY position", (conversation_id,)
+            f"SELECT {_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY position",
+            (conversation_id,),
         )
         return [message_from_row(*row) for row in rows]
 
@@ -201,7 +212,8 @@ class SqliteRepository(ClosesOnExit):
         with self._write() as db:
             # The write lock is held from the read on: no other process can add in between.
             rows = db.execute(
-                f"SELECT {_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY position", (conversation_id,)
+                f"SELECT {_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY position",
+                (conversation_id,),
             ).fetchall()
             new = checked_change(change, [message_from_row(*row) for row in rows])
             db.execute("DELETE FROM messages WHERE conversation_id = ?", (conversation_id,))
@@ -217,7 +229,9 @@ class SqliteRepository(ClosesOnExit):
         return f"SqliteRepository({self.path!r})"
 
 
-def _rows(conversation_id: str, start: int, messages: list[Message]) -> Iterator[tuple[object, ...]]:
+def _rows(
+    conversation_id: str, start: int, messages: list[Message]
+) -> Iterator[tuple[object, ...]]:
     for offset, message in enumerate(messages):
         yield (
             conversation_id,
