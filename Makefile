@@ -1,38 +1,67 @@
 # One command to set up and open the course, one to set up and run every test.
-#   make course   -> venv with the course's dependencies, then JupyterLab on course/
+#   make course   -> venv with the course's dependencies only, then JupyterLab on the start page
 #   make test     -> venv with everything, local PostgreSQL/Redis/Chromium, all tests
 # Both work on a fresh Debian machine with Python 3.11; `make test` is what CI runs.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# One stamp per set of extras, named for pyproject.toml's checksum: an edit reinstalls.
+HASH   := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+COURSE_STAMP := $(VENV)/.installed-course-$(HASH)
+SITE_STAMP   := $(VENV)/.installed-site-$(HASH)
+TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course build check test test-fast bench release clean-venv
+.PHONY: course site build check test test-fast bench release validate clean-venv
 
-$(STAMP): pyproject.toml
+# install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
+define install
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[$(1)]'
 	if [ -f scripts/fast_jupyter_startup.py ]; then $(BIN)/python scripts/fast_jupyter_startup.py; fi
-	rm -f $(VENV)/.installed-* && touch $@
+endef
 
-## course: set up, then open the course in JupyterLab (SQLite is the default store; no server needed)
-course: $(STAMP)
-	cd course && $(abspath $(BIN))/jupyter lab 03_window_buffer_memory.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+# The learner's set-up: only what the lessons need (the course extra), not the test stack.
+$(COURSE_STAMP): pyproject.toml
+	$(call install,course)
+	rm -f $(VENV)/.installed-course-* && touch $@
+
+# The website's builder on top of the course (the site extra includes the course extra).
+$(SITE_STAMP): pyproject.toml
+	$(call install,site)
+	rm -f $(VENV)/.installed-site-* $(VENV)/.installed-course-* && touch $@ $(COURSE_STAMP)
+
+# Everything: the test extra includes the course and site extras.
+$(TEST_STAMP): pyproject.toml
+	$(call install,test)
+	rm -f $(VENV)/.installed-* && touch $@ $(SITE_STAMP) $(COURSE_STAMP)
+
+## course: set up the course extra only, then open the start page in JupyterLab (SQLite, no server)
+course: $(COURSE_STAMP)
+	cd course && $(abspath $(BIN))/jupyter lab 00_start_here.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+
+## site: build the course website from the notebooks' stored outputs, offline, into _build/site/html
+site: $(SITE_STAMP)
+	$(BIN)/python scripts/build_site.py
+
+## validate: check an assignment before submitting it (NOTEBOOK=path.ipynb); exits 1 if a test fails
+validate: $(COURSE_STAMP)
+	$(BIN)/validate-assignment $(NOTEBOOK)
 
 ## release: regenerate the student versions in release/ from source/ (nbgrader)
-release: $(STAMP)
+release: $(TEST_STAMP)
 	$(BIN)/python scripts/release_assignments.py
 
 ## build: re-execute the lesson notebooks and regenerate the student versions in release/
-build: $(STAMP)
+build: $(TEST_STAMP)
 	$(BIN)/python scripts/execute_notebooks.py course
+	$(BIN)/python scripts/course_pages.py
 	$(MAKE) release
 
 ## check: formatting, lint and types (ruff format, ruff check, mypy as configured in pyproject)
-check: $(STAMP)
+check: $(TEST_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
@@ -45,11 +74,11 @@ test: check
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 
 ## test-fast: the library's tests only, no services or browser
-test-fast: $(STAMP)
+test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m "not browser and not slow" tests src/windowmem
 
 ## bench: every benchmark; each prints its figures
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean-venv:

@@ -1,0 +1,136 @@
+"""The lesson list: one source (course/lessons.json), the same on the start page and in README.md."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _load_script():
+    spec = importlib.util.spec_from_file_location(
+        "course_pages", REPO / "scripts" / "course_pages.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("course_pages", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+pages = _load_script()
+
+
+def _markdown_cells(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text())["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+
+
+def _copy_repo_pages(tmp_path: Path) -> Path:
+    """README.md and course/ (notebooks and lessons.json) in a scratch folder."""
+    shutil.copytree(
+        REPO / "course", tmp_path / "course", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
+    shutil.copy(REPO / "README.md", tmp_path / "README.md")
+    return tmp_path
+
+
+def test_start_page_and_readme_show_the_list_in_lessons_json():
+    """Neither page has drifted from lessons.json (run scripts/course_pages.py if this fails)."""
+    assert pages.stale_pages(REPO) == [], "run: python scripts/course_pages.py"
+
+
+def test_the_lessons_are_the_six_of_the_course_and_the_written_ones_are_the_notebooks():
+    """Six lessons numbered 1 to 6; the written ones are exactly the lesson notebooks in course/."""
+    lessons = pages.load_lessons()
+    assert [lesson.number for lesson in lessons] == [1, 2, 3, 4, 5, 6]
+    notebooks = sorted(p.name for p in (REPO / "course").glob("[0-9][0-9]_*.ipynb"))
+    assert ["00_start_here.ipynb"] + [x.notebook for x in lessons if x.written] == notebooks
+    for lesson in lessons:
+        assert lesson.minutes > 0 and lesson.outcome and lesson.title
+        if lesson.written:
+            first = _markdown_cells(REPO / "course" / lesson.notebook)[0]
+            assert lesson.title in first.splitlines()[0]
+            assert f"about {lesson.minutes} minutes" in first
+
+
+def test_readme_mirrors_the_start_page_row_for_row():
+    """The README's rows are the start page's, with links into course/ instead of beside it."""
+    start = next(c for c in _markdown_cells(pages.START_PAGE) if c.startswith(pages.START_MARKER))
+    start_rows = [line for line in start.splitlines() if line.startswith("|")]
+    readme = (REPO / "README.md").read_text()
+    section = readme.split(pages.README_BEGIN, 1)[1].split(pages.README_END, 1)[0]
+    readme_rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert len(start_rows) == 2 + 6
+    assert readme_rows == [row.replace("](0", "](course/0") for row in start_rows]
+    for lesson in pages.load_lessons():
+        row = next(
+            r
+            for r in start_rows
+            if r.startswith(f"| [{lesson.number} ·") or r.startswith(f"| {lesson.number} ·")
+        )
+        assert ("(coming)" in row) is (not lesson.written)
+        assert (f"]({lesson.notebook})" in row) is lesson.written
+
+
+def test_adding_a_lesson_is_one_entry_and_its_notebook(tmp_path):
+    """Write lesson 4's notebook, point its entry at it: both pages list it as written."""
+    root = _copy_repo_pages(tmp_path)
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "metadata": {},
+                "source": "# Lesson 4 · Memory that outlives the session\n\n**What you will be able to do** (about 45 minutes)\n",
+            }
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "course" / "04_persistent_memory.ipynb").write_text(json.dumps(notebook))
+    catalog = json.loads((root / "course" / "lessons.json").read_text())
+    entry = catalog["lessons"][3]
+    entry["notebook"] = "04_persistent_memory.ipynb"
+    del entry["title"], entry["minutes"]
+    (root / "course" / "lessons.json").write_text(json.dumps(catalog))
+
+    assert set(pages.stale_pages(root, write=True)) == {
+        root / "README.md",
+        root / "course" / "00_start_here.ipynb",
+    }
+    assert pages.stale_pages(root) == []
+    row = "| [4 · Memory that outlives the session](course/04_persistent_memory.ipynb) | about 45 min |"
+    assert row in (root / "README.md").read_text()
+    assert "](04_persistent_memory.ipynb) | about 45 min |" in "\n".join(
+        _markdown_cells(root / "course" / "00_start_here.ipynb")
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda root, c: (root / "course" / "07_extra.ipynb").write_text("{}"),
+            "missing from course/lessons.json",
+        ),
+        (lambda root, c: c["lessons"][2].update(notebook="03_renamed.ipynb"), "does not exist"),
+        (lambda root, c: c["lessons"][2].update(minutes=5), "the notebook is the source"),
+        (lambda root, c: c["lessons"][0].pop("minutes"), "planned title and minutes"),
+        (lambda root, c: c["lessons"].pop(1), "numbered 3"),
+    ],
+    ids=["unlisted notebook", "missing notebook", "conflicting time", "coming without time", "gap"],
+)
+def test_an_inconsistent_list_is_refused_saying_what_to_fix(tmp_path, change, message):
+    """Each way lessons.json and course/ can disagree stops the build with a message naming the fix."""
+    root = _copy_repo_pages(tmp_path)
+    catalog = json.loads((root / "course" / "lessons.json").read_text())
+    change(root, catalog)
+    (root / "course" / "lessons.json").write_text(json.dumps(catalog))
+    with pytest.raises(pages.CatalogError, match=message):
+        pages.load_lessons(root / "course")

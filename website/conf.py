@@ -1,0 +1,66 @@
+"""Sphinx configuration of the course website (built by ``scripts/build_site.py``, ``make site``).
+
+The pages are the course notebooks with the outputs stored in git: nothing is executed
+(``nb_execution_mode = "off"``) and nothing is fetched, so the site builds with no network
+and shows exactly what a learner sees on opening a notebook. Explorer widgets cannot run
+without a kernel, so their live view is left out and the static snapshot stored above it
+is what the page shows. MathJax comes from the ``jupyter-server-mathjax`` package, copied
+into ``_static`` by the build script, instead of a CDN.
+"""
+
+from __future__ import annotations
+
+project = "windowmem: how an agent's conversation memory really works"
+author = "the windowmem authors"
+copyright = "the windowmem authors"
+language = "en"
+
+extensions = ["myst_nb", "sphinx_book_theme"]
+root_doc = "00_start_here"
+exclude_patterns = ["_build", "_extra", "_notebooks", "**.ipynb_checkpoints"]
+
+# The stored outputs are the content: never run a notebook to build the site.
+nb_execution_mode = "off"
+# No widget state is stored (scripts/execute_notebooks.py strips it), so no widget JavaScript.
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
+# A widget view without a kernel would render as an empty box: leave it out; the
+# snapshot and the "live: needs a running kernel" text beside it stay.
+nb_mime_priority_overrides = [
+    ("html", "application/vnd.jupyter.widget-view+json", None),
+    ("dirhtml", "application/vnd.jupyter.widget-view+json", None),
+]
+nb_output_stderr = "remove"
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_heading_anchors = 3
+suppress_warnings = ["mystnb.unknown_mime_type"]
+
+html_theme = "sphinx_book_theme"
+html_title = "windowmem course"
+html_static_path = ["_static"]
+html_css_files = ["course.css"]
+html_show_sphinx = False
+html_show_sourcelink = False
+html_copy_source = False
+html_theme_options = {
+    "use_download_button": True,
+    "use_fullscreen_button": False,
+    "use_repository_button": False,
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "show_toc_level": 2,
+    "extra_footer": "Built offline from the course notebooks' stored outputs.",
+}
+
+# MathJax 2.7 from jupyter-server-mathjax, served from _static/mathjax (no CDN).
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+# The package ships the STIX-Web fonts only, so MathJax is told to use them.
+mathjax2_config = {
+    "tex2jax": {"processClass": "math", "processEscapes": True},
+    "HTML-CSS": {
+        "availableFonts": ["STIX-Web"],
+        "preferredFont": "STIX-Web",
+        "webFont": "STIX-Web",
+        "imageFont": None,
+    },
+}
+html_extra_path = ["_extra"]
