@@ -42,7 +42,9 @@ html_show_sphinx = False
 html_show_sourcelink = False
 html_copy_source = False
 html_theme_options = {
-    "use_download_button": True,
+    # The run box on each lesson offers the notebook itself; the theme's button would link
+    # to a copy of the staged source, which the site does not keep.
+    "use_download_button": False,
     "use_fullscreen_button": False,
     "use_repository_button": False,
     "home_page_in_toc": True,

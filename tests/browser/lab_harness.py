@@ -82,8 +82,13 @@ class LabServer:
             self.process.wait(timeout=5)
 
 
-def start_lab(root: Path, scratch: Path, timeout_s: float = 90) -> LabServer:
-    """Start JupyterLab serving *root*, with its private folders under *scratch*."""
+def start_lab(
+    root: Path, scratch: Path, timeout_s: float = 90, extra_args: tuple[str, ...] = ()
+) -> LabServer:
+    """Start JupyterLab serving *root*, with its private folders under *scratch*.
+
+    *extra_args* go at the end of the command line (a notebook to open, as ``make course`` gives).
+    """
     for name, settings in LAB_SETTINGS.items():
         path = scratch / "settings" / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -113,6 +118,7 @@ def start_lab(root: Path, scratch: Path, timeout_s: float = 90) -> LabServer:
         f"--LabApp.user_settings_dir={scratch / 'settings'}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *extra_args,
     ]
     log_path = scratch / "jupyterlab.log"
     with open(log_path, "wb") as log:

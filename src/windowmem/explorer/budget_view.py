@@ -215,7 +215,7 @@ STYLE = """
 .wm-over b{color:#cf222e}
 .wm-dots{display:flex;gap:4px;flex-wrap:wrap}
 .wm-dot{border-radius:50%;width:26px;height:26px;line-height:26px;text-align:center;font-size:11px;font-variant-numeric:tabular-nums}
-.wm-dot.wm-held{background:#2da44e;color:#fff}.wm-dot.wm-gone{background:#eaeef2;color:#8c959f}
+.wm-dot.wm-held{background:#1a7f37;color:#fff}.wm-dot.wm-gone{background:#eaeef2;color:#57606a}
 .wm-items{max-height:320px;overflow:auto;border:1px solid #d0d7de;border-radius:6px}
 .wm-items table{border-collapse:collapse;width:100%}
 .wm-budget .wm-items table td,.wm-budget .wm-items table th{padding:3px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}

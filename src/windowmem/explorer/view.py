@@ -182,11 +182,11 @@ def explorer_view(
 # outputs of an untrusted notebook (one opened without running it) but keeps inline
 # styles, so the static snapshot looks the same with or without a kernel.
 _STATUS_STYLE = {
-    VISIBLE: "background:#2da44e;color:#fff",
-    PARTIAL: "background:#bf8700;color:#fff",
-    EVICTED: "background:#eaeef2;color:#8c959f;text-decoration:line-through",
+    VISIBLE: "background:#1a7f37;color:#fff",
+    PARTIAL: "background:#9a6700;color:#fff",
+    EVICTED: "background:#eaeef2;color:#57606a;text-decoration:line-through",
     CURRENT: "background:#0969da;color:#fff;font-weight:600",
-    LATER: "background:#fff;color:#afb8c1;border:1px solid #d0d7de",
+    LATER: "background:#fff;color:#57606a;border:1px solid #d0d7de",
 }
 _STATUS_LABEL = {
     VISIBLE: "in the window",

@@ -1,0 +1,320 @@
+"""The course website: built offline, walked in a real browser, checked by axe, every link resolved.
+
+The site is built once per run from the notebooks as they are in ``course/`` (inside a
+network namespace with no network where the machine allows one, as root in CI), served
+from 127.0.0.1, and read in Debian's Chromium. axe-core comes from the
+``axe-playwright-python`` package, which ships ``axe.min.js``: nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import functools
+import html.parser
+import importlib.resources
+import json
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.browser.lab_harness import copy_notebooks, in_ci, start_lab
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from build_site import LAB_URL  # noqa: E402
+from course_pages import START_PAGE, load_lessons  # noqa: E402
+
+LESSONS = [lesson for lesson in load_lessons() if lesson.written]
+PAGES = [START_PAGE.stem] + [lesson.docname for lesson in LESSONS]
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: What the accessibility check refuses: axe's two highest impacts.
+REFUSED_IMPACTS = {"serious", "critical"}
+
+
+def _no_network_prefix() -> list[str]:
+    """``unshare --net --`` where this machine can give a command no network, else []."""
+    if shutil.which("unshare") is None:
+        return []
+    probe = subprocess.run(["unshare", "--net", "--", "true"], capture_output=True)
+    return ["unshare", "--net", "--"] if probe.returncode == 0 else []
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> dict:
+    """The site built from today's notebooks: its html folder and whether the build had no network."""
+    out = tmp_path_factory.mktemp("site")
+    prefix = _no_network_prefix()
+    result = subprocess.run(
+        [*prefix, sys.executable, str(REPO / "scripts" / "build_site.py"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, (
+        f"make site failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+    )
+    return {"html": out / "html", "offline": bool(prefix), "log": result.stdout + result.stderr}
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # the test reports what matters itself
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The built site served over HTTP on a free 127.0.0.1 port."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site["html"]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _notebook(name: str) -> dict:
+    return json.loads((REPO / "course" / name).read_text(encoding="utf-8"))
+
+
+def _outputs(notebook: dict):
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            yield cell, cell.get("outputs", [])
+
+
+def _expected_images(notebook: dict) -> int:
+    return sum(
+        "image/png" in o.get("data", {}) for _, outputs in _outputs(notebook) for o in outputs
+    )
+
+
+def _expected_snapshots(notebook: dict) -> list[str]:
+    """The CSS class of each explorer's stored snapshot: the HTML output beside a widget view."""
+    classes = []
+    for _, outputs in _outputs(notebook):
+        if not any(WIDGET_VIEW in o.get("data", {}) for o in outputs):
+            continue
+        for output in outputs:
+            text = output.get("data", {}).get("text/html")
+            if text:
+                found = re.search(r'class="(wm-[a-z-]+)', "".join(text))
+                if found:
+                    classes.append(found.group(1))
+    return classes
+
+
+def _watch_requests(page) -> list[str]:
+    """Every URL the page asks for, recorded as it goes."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    return requested
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_site_builds_with_no_network(built_site):
+    """The build ran in a network namespace with no network (as root, the way CI runs)."""
+    if not built_site["offline"]:
+        message = "this machine cannot run the build without network (unshare --net failed)"
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+    for page in PAGES:
+        assert (built_site["html"] / f"{page}.html").is_file()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, page):
+    """From index.html, "next" goes through every lesson in course order; snapshots, plots and maths render."""
+    requested = _watch_requests(page)
+    page.goto(f"{site_url}/index.html")
+    page.wait_for_url(re.compile(rf"/{START_PAGE.stem}\.html$"), timeout=20_000)
+    assert "Start here" in page.locator("main h1").first.inner_text()
+
+    sidebar = page.locator("nav.bd-docs-nav a.reference.internal")
+    hrefs = [
+        urllib.parse.urlparse(h).path.rsplit("/", 1)[-1]
+        for h in sidebar.evaluate_all("els => els.map(e => e.href)")
+    ]
+    assert hrefs == [f"{name}.html" for name in PAGES], (
+        "the sidebar lists the start page and the written lessons in order"
+    )
+    start_table = page.locator("main table").first.inner_text()
+    for lesson in load_lessons():
+        assert lesson.title in start_table
+        assert ("coming" in start_table.split(lesson.title, 1)[1].split("\n", 1)[0]) is (
+            not lesson.written
+        )
+
+    visited = []
+    for lesson in LESSONS:
+        page.locator("a.right-next").first.click()
+        page.wait_for_url(re.compile(rf"/{lesson.docname}\.html$"), timeout=20_000)
+        visited.append(lesson.docname)
+        assert lesson.title in page.locator("main h1").first.inner_text()
+        notebook = _notebook(lesson.notebook)
+
+        box = page.locator(".run-in-jupyterlab")
+        assert box.is_visible()
+        assert box.locator(f'a[href="{LAB_URL}/{lesson.notebook}"]').count() == 1
+        download = box.locator("a.download").first.get_attribute("href")
+        with urllib.request.urlopen(urllib.parse.urljoin(page.url, download)) as response:
+            assert json.loads(response.read()) == notebook, "the download is the notebook itself"
+
+        for css_class in _expected_snapshots(notebook):
+            snapshot = page.locator(f".cell_output .{css_class}").first
+            snapshot.scroll_into_view_if_needed()
+            assert snapshot.is_visible() and snapshot.bounding_box()["height"] > 40, css_class
+        assert page.locator(f'script[type="{WIDGET_VIEW}"]').count() == 0
+
+        images = page.locator(".cell_output img")
+        assert images.count() == _expected_images(notebook) > 0
+        for index in range(images.count()):
+            image = images.nth(index)
+            image.scroll_into_view_if_needed()
+            page.wait_for_function(
+                "img => img.complete", arg=image.element_handle(), timeout=10_000
+            )
+            assert image.evaluate("img => img.naturalWidth") > 100, f"image {index} did not load"
+
+        if page.locator("span.math, div.math").count():
+            page.locator(".MathJax").first.wait_for(state="attached", timeout=20_000)
+            assert page.locator(".MathJax_Error, .mjx-merror").count() == 0
+
+    assert visited == [lesson.docname for lesson in LESSONS]
+    assert page.locator("a.right-next").count() == 0, "the last lesson has no next page"
+    outside = [
+        url
+        for url in requested
+        if urllib.parse.urlsplit(url).scheme not in {"about", "data", "blob"}
+        and not url.startswith(site_url)
+    ]
+    assert outside == [], f"the site asked for something not on the site: {outside[:5]}"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PAGES)
+def test_axe_finds_no_serious_or_critical_violation(site_url, page, name):
+    """axe-core (WCAG 2.x A and AA rules, and its best practices) finds nothing serious on the page."""
+    page.goto(f"{site_url}/{name}.html")
+    page.wait_for_load_state("networkidle")
+    axe = importlib.resources.files("axe_playwright_python") / "axe.min.js"
+    page.add_script_tag(path=str(axe))
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    refused = [v for v in results["violations"] if v["impact"] in REFUSED_IMPACTS]
+    report = [
+        f"{v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
+        for v in refused
+    ]
+    assert not refused, f"{name}.html:\n" + "\n".join(report)
+
+
+class _Links(html.parser.HTMLParser):
+    """The href/src values and the element ids of one HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"])
+        for key in ("href", "src"):
+            if values.get(key) and not (
+                tag == "link" and values.get("rel") in {"preconnect", "dns-prefetch"}
+            ):
+                self.links.append(values[key])
+
+
+def _parse(path: Path) -> _Links:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return parser
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_every_link_in_the_site_resolves(built_site, lab_server):
+    """Every link and asset on every page exists, anchors included; the JupyterLab links open a notebook."""
+    root = built_site["html"]
+    # The pages Sphinx wrote (the theme also copies Jinja macro files into _static, unrendered).
+    pages = sorted(root.glob("*.html"))
+    parsed = {path: _parse(path) for path in pages}
+    broken, lab_links = [], set()
+    for path, links in parsed.items():
+        for link in links.links:
+            parts = urllib.parse.urlsplit(link)
+            if parts.scheme in {"http", "https"}:
+                if link.startswith(LAB_URL + "/"):
+                    lab_links.add(link[len(LAB_URL) + 1 :])
+                    continue
+                broken.append(f"{path.name}: external link {link} cannot be checked offline")
+                continue
+            if (
+                parts.scheme in {"mailto", "data", "javascript"}
+                or link.startswith("#")
+                and not parts.fragment
+            ):
+                continue
+            target = (
+                (path.parent / urllib.parse.unquote(parts.path)).resolve() if parts.path else path
+            )
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file() or root.resolve() not in target.parents:
+                broken.append(f"{path.name}: {link} -> no such file in the site")
+            elif parts.fragment and target.suffix == ".html":
+                ids = parsed.get(target, None) or _parse(target)
+                if parts.fragment not in ids.ids:
+                    broken.append(f"{path.name}: {link} -> no #{parts.fragment} there")
+    assert not broken, "\n".join(broken)
+    assert lab_links == {lesson.notebook for lesson in LESSONS}
+    for notebook in sorted(lab_links):
+        # The link's path, asked of a JupyterLab serving course/ the way `make course` does.
+        with urllib.request.urlopen(
+            f"{lab_server.url}/api/contents/{notebook}?content=0"
+        ) as response:
+            assert json.loads(response.read())["type"] == "notebook"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_make_course_opens_the_start_page(chromium_path, page, tmp_path):
+    """`make course` runs JupyterLab in course/ on 00_start_here.ipynb, and that page opens."""
+    dry_run = subprocess.run(
+        ["make", "-n", "course"], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    command = dry_run.stdout.strip().splitlines()[-1]
+    match = re.fullmatch(
+        r"cd course && \S+/jupyter lab (?P<notebook>\S+\.ipynb)( --allow-root)?", command
+    )
+    assert match and match["notebook"] == START_PAGE.name, command
+    # The same argument, given to a JupyterLab on a scratch copy of course/ (a missing
+    # file would stop the server: "File ... does not exist").
+    root = copy_notebooks(REPO / "course", tmp_path / "course")
+    server = start_lab(root, tmp_path / "lab", extra_args=(match["notebook"],))
+    try:
+        page.goto(f"{server.url}/lab/tree/{match['notebook']}")
+        heading = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown h1").first
+        heading.wait_for(timeout=60_000)
+        assert "Start here" in heading.inner_text()
+        table = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown table").first.inner_text()
+        assert all(lesson.title in table for lesson in load_lessons())
+    finally:
+        server.stop()
