@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from autograder.validate import Finding, findings, report
+from autograder.validate import Finding, findings, main, report
 
 REPO = Path(__file__).resolve().parents[2]
 ASSIGNMENT = "lesson03_window_buffer"
@@ -90,8 +91,9 @@ def test_an_unanswered_assignment_exits_1_and_lists_every_failing_test(tmp_path)
 
 
 @pytest.mark.slow
-def test_a_finished_assignment_exits_0(tmp_path):
+def test_a_finished_assignment_exits_0(tmp_path, capsys, monkeypatch):
     """With the solutions typed in, every visible test passes and the command exits 0."""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}")
     notebook = _student_copy(tmp_path, answered=True)
     # The written answer needs words of the student's own; give some.
     nb = json.loads(notebook.read_text())
@@ -99,14 +101,14 @@ def test_a_finished_assignment_exits_0(tmp_path):
         if _nbgrader(cell).get("solution") and cell["cell_type"] == "markdown":
             cell["source"] = "The buffer is too small for a fact from turn 1."
     notebook.write_text(json.dumps(nb))
-    result = _run(str(notebook))
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "every visible test passes" in result.stdout
+    # In this process (the other cases run the command as a learner would).
+    assert main([str(notebook)]) == 0
+    assert "every visible test passes" in capsys.readouterr().out
 
 
 @pytest.mark.slow
-def test_an_edited_test_cell_and_a_missing_file_are_reported(tmp_path):
-    """A weakened locked test cell exits 1 naming it; a path that is no notebook exits 2."""
+def test_an_edited_test_cell_is_reported(tmp_path):
+    """A weakened locked test cell exits 1 and names it."""
     notebook = _student_copy(tmp_path, answered=True)
     nb = json.loads(notebook.read_text())
     locked = next(c for c in nb["cells"] if _nbgrader(c).get("grade") and c["cell_type"] == "code")
@@ -114,5 +116,14 @@ def test_an_edited_test_cell_and_a_missing_file_are_reported(tmp_path):
     notebook.write_text(json.dumps(nb))
     result = _run(str(notebook))
     assert result.returncode == 1 and "changed: " in result.stdout, result.stdout + result.stderr
-    missing = _run(str(tmp_path / "nowhere.ipynb"))
-    assert missing.returncode == 2 and "not a notebook file" in missing.stderr
+
+
+def test_a_path_that_is_no_notebook_exits_2(tmp_path, capsys):
+    """A missing file or a file that is not a notebook is refused, saying what to give instead."""
+    (tmp_path / "notes.txt").write_text("hello")
+    assert main([str(tmp_path / "nowhere.ipynb"), str(tmp_path / "notes.txt")]) == 2
+    assert capsys.readouterr().err.count("not a notebook file") == 2
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    assert main([str(broken)]) == 2
+    assert "could not be checked" in capsys.readouterr().err
