@@ -83,11 +83,17 @@ class LabServer:
 
 
 def start_lab(
-    root: Path, scratch: Path, timeout_s: float = 90, extra_args: tuple[str, ...] = ()
+    root: Path,
+    scratch: Path,
+    timeout_s: float = 90,
+    extra_args: tuple[str, ...] = (),
+    browser: str | None = None,
 ) -> LabServer:
     """Start JupyterLab serving *root*, with its private folders under *scratch*.
 
-    *extra_args* go at the end of the command line (a notebook to open, as ``make course`` gives).
+    *extra_args* go at the end of the command line (a notebook to open, as ``make course``
+    gives). With *browser* (a command with ``%s`` for the address), JupyterLab "opens" what
+    it would show a person by running that command; without it, no browser is opened.
     """
     for name, settings in LAB_SETTINGS.items():
         path = scratch / "settings" / name
@@ -107,7 +113,7 @@ def start_lab(
         sys.executable,
         "-m",
         "jupyterlab",
-        "--no-browser",
+        f"--ServerApp.browser={browser}" if browser else "--no-browser",
         "--allow-root",
         "--ip=127.0.0.1",
         f"--port={port}",
