@@ -33,7 +33,7 @@ def main() -> int:
     started = time.perf_counter()
     import_time, budget = seconds(lambda: __import__("windowmem.budget", fromlist=["run_task"]))
     from windowmem.budget.prepared import _searched, prepare
-    from windowmem.budget.table import REFERENCE_BUDGETS
+    from windowmem.budget.task import REFERENCE_BUDGETS
     from windowmem.tokens import count_text
 
     pandas_time, _ = seconds(lambda: __import__("pandas"))

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from windowmem.cli import build_parser, main, whole_number
+from windowmem.arguments import whole_number
+from windowmem.cli import build_parser, main
 from windowmem.conversation import save_conversation
 from windowmem.examples import example_path
 from windowmem.messages import assistant, user
@@ -264,12 +265,11 @@ def subcommands(parser) -> set[str]:
     return set(action.choices)
 
 
-def test_budget_is_wired_when_its_module_exists_and_absent_otherwise(monkeypatch):
-    import importlib.util
-
-    import windowmem.cli as cli
-
-    present = importlib.util.find_spec(cli.BUDGET_CLI) is not None
-    assert ("budget" in subcommands(build_parser())) == present
-    monkeypatch.setattr(cli, "BUDGET_CLI", "windowmem.no_such_package.cli")
-    assert subcommands(build_parser()) == {"window", "replay", "policies", "examples"}
+def test_every_subcommand_is_wired_and_listed_in_the_help(capsys):
+    assert subcommands(build_parser()) == {"window", "replay", "policies", "examples", "budget"}
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    usage = capsys.readouterr().out
+    assert all(
+        command in usage for command in ("window", "replay", "policies", "examples", "budget")
+    )

@@ -8,20 +8,17 @@ from hypothesis import strategies as st
 
 from tests.strategies import PROPERTY_SETTINGS, conversations, turns
 from windowmem.conversation import Conversation
-from windowmem.cost import (
+from windowmem.cost import input_bill, tokens_per_call, unbounded_tokens_per_call
+from windowmem.errors import PolicyError, WindowMemError
+from windowmem.examples import load_example
+from windowmem.frames import (
     COST_BY_LENGTH_COLUMNS,
     COST_BY_WINDOW_COLUMNS,
     cost_by_conversation_length,
     cost_by_window,
-    input_bill,
-    n8n_uniform_bill,
-    tokens_per_call,
-    unbounded_tokens_per_call,
 )
-from windowmem.errors import PolicyError, WindowMemError
-from windowmem.examples import load_example
 from windowmem.messages import assistant, interactions, system, user
-from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.n8n import N8nSimpleMemory, n8n_uniform_bill
 from windowmem.tokens import count_words, qwen_counter
 
 

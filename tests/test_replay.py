@@ -13,22 +13,15 @@ from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, t
 from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.examples import load_example
+from windowmem.frames import REPLAY_COLUMNS, replay_frame
 from windowmem.messages import Role, assistant, interactions, system, user
 from windowmem.policies.base import Unit, WindowPolicy
-from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.n8n import N8nSimpleMemory, visible_turns
 from windowmem.policies.registry import POLICIES, make_policy
-from windowmem.replay import (
-    FRAME_COLUMNS,
-    TurnView,
-    fact_visible,
-    iter_turn_views,
-    replay,
-    replay_frame,
-    turn_runs,
-    turn_view,
-    visible_turns,
-)
+from windowmem.recall import fact_visible
+from windowmem.replay import TurnView, iter_turn_views, replay, turn_view
 from windowmem.tokens import count_messages, count_words
+from windowmem.turn_ranges import turn_runs
 
 
 def expected_sent(messages, policy, turn):
@@ -118,7 +111,7 @@ def test_only_the_first_system_message_is_sent_and_none_is_stored():
 
 def test_marta_frame_reads_like_the_seed_table():
     frame = replay_frame(load_example("marta"), N8nSimpleMemory(5))
-    assert tuple(frame.columns) == FRAME_COLUMNS
+    assert tuple(frame.columns) == REPLAY_COLUMNS
     assert frame["visible"].tolist() == ["none", "1", "1–2", "1–3", "1–4", "1–5", "2–6"]
     assert frame["evicted"].tolist() == ["none"] * 6 + ["1"]
     assert frame["interactions in window"].tolist() == [0, 1, 2, 3, 4, 5, 5]

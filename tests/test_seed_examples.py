@@ -7,14 +7,9 @@ import pytest
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.messages import Role, assistant, user
 from windowmem.policies.base import Memory
-from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.replay import (
-    fact_visible,
-    replay,
-    smallest_window_recalling,
-    turn_view,
-    visible_turns,
-)
+from windowmem.policies.n8n import N8nSimpleMemory, visible_turns
+from windowmem.recall import fact_visible, smallest_window_recalling
+from windowmem.replay import replay, turn_view
 
 # The seed's table: the turns in the buffer when each of Marta's turns is processed,
 # at the default Context Window Length 5.

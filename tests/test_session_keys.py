@@ -12,23 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from windowmem.errors import SessionKeyError
+from windowmem.javascript import js_number_text
+from windowmem.policies.n8n import n8n_buffer_key, n8n_node_scope, n8n_safe_name, n8n_session_id
+from windowmem.policies.tensorify import tensorify_session_key
 from windowmem.session_keys import (
     KEY_PATTERNS,
     PER_THREAD,
     PER_USER,
     SHARED,
     is_shared_key,
-    js_number_text,
     lookup,
-    n8n_buffer_key,
-    n8n_node_scope,
-    n8n_safe_name,
-    n8n_session_id,
     parse_path,
     placeholders,
     render_key,
     shared_key_problem,
-    tensorify_session_key,
 )
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from windowmem.budget import load_corpus, prepare, reference_table, run_task
+from windowmem.budget import load_corpus, prepare, run_task
+from windowmem.frames import reference_table
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "agent-context" / "corpus.json"

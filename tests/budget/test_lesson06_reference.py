@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from windowmem.budget import load_corpus, prepare, reference_table, run_task
+from windowmem.budget import load_corpus, prepare, run_task
+from windowmem.frames import reference_table
 
 REFERENCE = (
     Path(__file__).resolve().parents[2].parent
@@ -44,7 +45,7 @@ def test_the_bill_is_many_windows_not_one(prepared):
 
 def test_the_three_policies_trade_as_the_lesson_says(prepared):
     row = (
-        reference_table(prepared, budgets=[1500], policies=POLICIES, summarisers=["perfect"])
+        reference_table(prepared, budgets=[1500], strategies=POLICIES, summarisers=["perfect"])
         .set_index("policy")
         .loc
     )
@@ -71,7 +72,7 @@ def test_a_lossy_summary_is_cheaper_and_knows_less(prepared):
 
 def test_from_the_unbounded_peak_every_policy_is_the_unbounded_run(prepared):
     peak = run_task(prepared, 1500, "unbounded").bill.peak
-    table = reference_table(prepared, budgets=[peak, peak + 500], policies=POLICIES)
+    table = reference_table(prepared, budgets=[peak, peak + 500], strategies=POLICIES)
     columns = ["answered", "input_tokens", "calls", "reads", "compactions", "peak"]
     assert (table[columns] == table[columns].iloc[0]).all().all()
     assert (table["input_tokens"] == run_task(prepared, 10**6, "unbounded").bill.input_tokens).all()

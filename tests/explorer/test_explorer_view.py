@@ -14,22 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, conversation_from_text
 from windowmem.errors import ConversationFormatError, WindowMemError
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import self_check
-from windowmem.explorer.view import (
-    CURRENT,
-    EVICTED,
-    LATER,
-    PARTIAL,
-    VISIBLE,
-    ReplayCache,
-    conversation_from_text,
-    explorer_view,
-    render_error,
-    render_html,
-)
+from windowmem.explorer.window_cache import ReplayCache
+from windowmem.explorer.window_html import render_error, render_window_html
+from windowmem.explorer.window_view import CURRENT, EVICTED, LATER, PARTIAL, VISIBLE, window_view
 from windowmem.messages import assistant, system, tool, user
 from windowmem.tokens import count_messages, count_words
 
@@ -51,7 +42,7 @@ def marta() -> Conversation:
 
 
 def view_of(conversation, window, turn, fact="", counter=count_words):
-    return explorer_view(ReplayCache(conversation, counter), window, turn, fact)
+    return window_view(ReplayCache(conversation, counter), window, turn, fact)
 
 
 class TestWorkedExample:
@@ -133,27 +124,27 @@ def test_a_turn_cut_by_a_tool_exchange_is_marked_partial():
 
 class TestHtml:
     def test_shows_the_visible_turns_and_fact_verdict(self, marta):
-        page = render_html(view_of(marta, 5, 7, fact="#6023"), "Qwen tokens")
+        page = render_window_html(view_of(marta, 5, 7, fact="#6023"), "Qwen tokens")
         assert re.search(r'class="wm-visible-turns">2–6<', page)
         assert re.search(r'class="wm-evicted-turns">1<', page)
         assert 'data-fact-visible="false"' in page and 'data-window="5" data-turn="7"' in page
         assert "Qwen tokens this call" in page
 
     def test_escapes_message_text(self):
-        page = render_html(
+        page = render_window_html(
             view_of([user("<script>alert(1)</script>"), assistant("ok"), user("next")], 5, 2)
         )
         assert "<script>alert" not in page and "&lt;script&gt;" in page
 
     def test_highlights_the_fact_only_where_it_appears(self, marta):
-        page = render_html(view_of(marta, 10, 7, fact="#6023"))
+        page = render_window_html(view_of(marta, 10, 7, fact="#6023"))
         assert (
             len(re.findall(r'<mark class="wm-hit"[^>]*>#6023</mark>', page)) == 2
         )  # Marta's message and the reply
 
     def test_no_fact_asks_for_one(self, marta):
         view = view_of(marta, 5, 7, fact="   ")
-        assert view.fact_visible is None and "Type a fact" in render_html(view)
+        assert view.fact_visible is None and "Type a fact" in render_window_html(view)
 
     def test_error_pane_escapes_and_shows_the_message(self):
         assert "line 1 &lt;x&gt;" in render_error("line 1 <x>")
@@ -217,7 +208,7 @@ class TestWidgets:
 
     @pytest.fixture
     def explorer(self, marta):
-        from windowmem.explorer.widgets import WindowExplorer
+        from windowmem.explorer.window_widgets import WindowExplorer
 
         return WindowExplorer(
             {"marta": marta, "empanadas": load_example("empanadas")},
@@ -229,8 +220,8 @@ class TestWidgets:
         )
 
     def test_starts_on_the_worked_example(self, explorer, marta):
-        view = explorer_view(ReplayCache(marta), 5, 7, "#6023", title="marta")
-        assert explorer.output.value == render_html(view, "Qwen tokens")
+        view = window_view(ReplayCache(marta), 5, 7, "#6023", title="marta")
+        assert explorer.output.value == render_window_html(view, "Qwen tokens")
         assert explorer.snapshot_html().endswith(explorer.output.value)
 
     def test_sliders_and_fact_change_the_view(self, explorer):
@@ -251,7 +242,7 @@ class TestWidgets:
         )
 
     def test_typed_conversation_and_its_errors(self, explorer):
-        from windowmem.explorer.widgets import OWN
+        from windowmem.explorer.window_widgets import OWN
 
         explorer.conversation.value = OWN
         assert "type or paste a conversation" in explorer.output.value

@@ -9,14 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from windowmem.budget import help_centre, prepare
-from windowmem.errors import PolicyError
-from windowmem.explorer.budget_view import (
-    CHOICES,
-    RunCache,
-    budget_view,
-    choice_named,
-    render_budget_html,
-)
+from windowmem.errors import BudgetError
+from windowmem.explorer.budget_cache import CHOICES, RunCache, choice_named
+from windowmem.explorer.budget_html import render_budget_html
+from windowmem.explorer.budget_view import budget_view
 
 
 @pytest.fixture(scope="module")
@@ -130,9 +126,9 @@ def test_bad_input_says_what_to_do(runs):
         budget_view(
             result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared
         )
-    with pytest.raises(PolicyError, match="use one of"):
+    with pytest.raises(BudgetError, match="use one of"):
         choice_named("forget everything")
-    with pytest.raises(PolicyError, match="budget"):
+    with pytest.raises(BudgetError, match="budget"):
         runs.run(0, "truncate")
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from tests.strategies import chat, contents, turns
 from windowmem.errors import PolicyError
+from windowmem.javascript import js_slice_start
 from windowmem.policies import LangChainJsBufferWindow, LangChainPyBufferWindow, N8nSimpleMemory
-from windowmem.policies.langchain import js_slice_start
 
 
 @pytest.mark.parametrize(

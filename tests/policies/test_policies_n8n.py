@@ -10,7 +10,7 @@ from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, t
 from windowmem.errors import PolicyError, SessionKeyError
 from windowmem.messages import Role, assistant, tool, user
 from windowmem.policies import Memory, N8nSimpleMemory, drop_orphaned_tool_messages
-from windowmem.policies.n8n_store import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
+from windowmem.policies.n8n import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
 
 
 def test_default_window_is_five_interactions():
