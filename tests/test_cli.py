@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-from windowmem.arguments import whole_number
 from windowmem.cli import build_parser, main
 from windowmem.conversation import save_conversation
 from windowmem.examples import example_path
@@ -173,11 +172,6 @@ def test_policies_lists_every_registered_policy(capsys):
 def test_examples_lists_the_sample_conversations(capsys):
     code, out, _ = run_in_process(capsys, "examples")
     assert code == 0 and out.splitlines()[1].startswith("marta\t7 turns\t")
-
-
-@pytest.mark.parametrize("text, expected", [("5", 5), ("0", 0), ("-1", -1), (" 12 ", 12)])
-def test_whole_number_accepts_integers(text, expected):
-    assert whole_number(text) == expected
 
 
 # Each bad command line ({tmp} is a scratch folder holding broken.json and alien.json),

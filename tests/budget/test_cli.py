@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,13 +12,6 @@ from windowmem.budget import help_centre, run_task
 from windowmem.budget.corpus import help_centre_folder
 from windowmem.cli import main
 
-REFERENCE = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "reference"
-    / "agent-context"
-    / "corpus.json"
-)
 BILL_KEYS = {
     "answered",
     "input_tokens",
@@ -126,12 +118,10 @@ def test_the_installed_command(tmp_path):
     assert (failed.returncode, failed.stdout, failed.stderr.count("\n")) == (2, "", 1)
 
 
-@pytest.mark.skipif(
-    not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: needs ../shared"
-)
-def test_reference_corpus_from_the_command_line(capsys):
+def test_reference_corpus_from_the_command_line(reference_corpus, capsys):
     status, out, _ = budget_command(
-        [str(REFERENCE), "--budget", "1500", "--policy", "retrieve", "--format", "json"], capsys
+        [str(reference_corpus), "--budget", "1500", "--policy", "retrieve", "--format", "json"],
+        capsys,
     )
     data = json.loads(out)
     assert (status, data["answered"], data["input_tokens"], data["reads"]) == (0, 12, 39175, 30)

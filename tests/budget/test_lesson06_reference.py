@@ -9,32 +9,17 @@ corpus is not the project's to commit: the tests skip, saying so, where
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from windowmem.budget import load_corpus, prepare, run_task
 from windowmem.frames import reference_table
 
-REFERENCE = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "reference"
-    / "agent-context"
-    / "corpus.json"
-)
-
-pytestmark = pytest.mark.skipif(
-    not REFERENCE.is_file(),
-    reason=f"reference corpus not found at {REFERENCE}: lesson 6's reference checks need ../shared",
-)
-
 POLICIES = ["unbounded", "truncate", "compact", "retrieve"]
 
 
 @pytest.fixture(scope="module")
-def prepared():
-    return prepare(load_corpus(REFERENCE))
+def prepared(reference_corpus):
+    return prepare(load_corpus(reference_corpus))
 
 
 def test_the_bill_is_many_windows_not_one(prepared):

@@ -1,4 +1,4 @@
-"""n8n Simple Memory: the peers.md runs, the agent's orphan clean-up, and the buffer store."""
+"""n8n Simple Memory: the peers.md run, the agent's orphan clean-up, n8n's turn arithmetic and its bill."""
 
 from __future__ import annotations
 
@@ -7,21 +7,32 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
-from windowmem.errors import PolicyError, SessionKeyError
-from windowmem.messages import Role, assistant, tool, user
-from windowmem.policies import Memory, N8nSimpleMemory, drop_orphaned_tool_messages
-from windowmem.policies.n8n import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
+from windowmem.conversation import Conversation
+from windowmem.cost import input_bill
+from windowmem.errors import PolicyError, WindowMemError
+from windowmem.messages import Role, assistant, system, tool, user
+from windowmem.policies import Memory, drop_orphaned_tool_messages
+from windowmem.policies.n8n import (
+    N8nSimpleMemory,
+    n8n_uniform_bill,
+    visible_turns,
+)
+from windowmem.replay import turn_view
+from windowmem.tokens import count_words
 
 
 def test_default_window_is_five_interactions():
     assert N8nSimpleMemory().size == 5 == N8nSimpleMemory.default_size
 
 
-def test_seven_turns_with_k5_load_u2_to_a6_then_u3_to_a7_and_store_all():
+def test_peers_run_seven_turns_with_k5_load_u2_to_a6_then_u3_to_a7_and_store_all():
     memory = Memory(N8nSimpleMemory(5))
     memory.add(*turns(6))
     # LangChain saves a turn after the reply, so turn 7 starts by loading the 12 stored messages.
     assert contents(memory.load()) == contents(turns(6, first=2))
+    # A replay sends that same window on turn 7.
+    replayed = turn_view([*turns(6), user("u7")], N8nSimpleMemory(5), 7)
+    assert contents(replayed.window) == contents(turns(6, first=2))
     memory.add(user("u7"), assistant("a7"))
     assert contents(memory.load()) == contents(turns(7, first=3))
     assert len(memory.stored) == 14
@@ -84,101 +95,39 @@ def test_cleaned_window_has_no_leading_tool_result_and_no_unanswered_trailing_ca
 # --- the process-wide buffer store --------------------------------------------------
 
 
-def test_buffers_are_named_workflow_and_session():
-    store = SimpleMemoryStore(ManualClock())
-    store.memory("wf1", "chat-7")
-    assert store.keys() == ("wf1__chat-7",)
+@pytest.mark.parametrize("window", [-1, 2.5, "5", True, None])
+def test_visible_turns_refuses_a_bad_window(window):
+    with pytest.raises(PolicyError, match="Context Window Length"):
+        visible_turns(window, 3)
 
 
-def test_numbers_and_their_text_share_a_buffer():
-    store = SimpleMemoryStore(ManualClock())
-    assert store.memory("wf1", 42) is store.memory("wf1", "42")
-    assert len(store) == 1
+@pytest.mark.parametrize("turn", [0, -2, 1.5])
+def test_visible_turns_refuses_a_bad_turn(turn):
+    with pytest.raises(WindowMemError, match="turn must be a whole number"):
+        visible_turns(5, turn)
 
 
-def test_session_id_errors_are_n8n_s():
-    store = SimpleMemoryStore(ManualClock())
-    with pytest.raises(SessionKeyError, match="No session ID found"):
-        store.memory("wf1", None)
-    with pytest.raises(SessionKeyError, match="No session ID found"):
-        store.memory("wf1", "")
-    with pytest.raises(SessionKeyError, match="Key parameter is empty"):
-        store.memory("wf1", "", source="customKey")
-    with pytest.raises(SessionKeyError):
-        store.memory("wf1", {"id": 1})
-    assert len(store) == 0
+def uniform_chat(turn_count: int, s: int, u: int, r: int) -> Conversation:
+    head = [system(" ".join(["s"] * s))] if s else []
+    body = [
+        m
+        for _ in range(turn_count)
+        for m in (user(" ".join(["u"] * u)), assistant(" ".join(["r"] * r)))
+    ]
+    return Conversation.of(head + body)
 
 
-def test_type_version_1_4_from_input_appends_the_node_name():
-    store = SimpleMemoryStore(ManualClock())
-    agent = store.memory("wf1", "s1", node_name="Agent Memory", type_version=1.4)
-    sub = store.memory("wf1", "s1", node_name="Subagent Memory", type_version=1.4)
-    assert agent is not sub
-    assert store.keys() == ("wf1__s1__Agent_Memory", "wf1__s1__Subagent_Memory")
-    # A custom key is shared on purpose, so no node name is added.
-    assert store.buffer_key("wf1", "k", source="customKey", type_version=1.4) == "wf1__k"
-    # Before 1.4 two memory nodes on one chat share a buffer.
-    assert store.memory("wf1", "s1", node_name="A") is store.memory("wf1", "s1", node_name="B")
+@PROPERTY_SETTINGS
+@given(
+    st.integers(1, 30), st.integers(0, 12), st.integers(0, 5), st.integers(1, 5), st.integers(0, 5)
+)
+def test_n8n_bill_equals_the_closed_form(turn_count, window, s, u, r):
+    bill = input_bill(uniform_chat(turn_count, s, u, r), N8nSimpleMemory(window), count_words)
+    assert bill == n8n_uniform_bill(turn_count, window, s, u, r)
 
 
-def test_context_window_length_is_fixed_when_the_buffer_is_created():
-    store = SimpleMemoryStore(ManualClock())
-    store.memory("wf1", "s1", context_window_length=5).add(*turns(7))
-    later = store.memory("wf1", "s1", context_window_length=2)
-    assert later.policy.size == 5
-    assert len(later.load()) == 10
-    assert store.memory("wf1", "s2", context_window_length=2).policy.size == 2
-
-
-def test_idle_buffer_is_kept_at_59_minutes_and_gone_at_61():
-    clock = ManualClock()
-    store = SimpleMemoryStore(clock)
-    store.memory("wf1", "s1").add(user("Hi, I'm Marta"))
-    clock.advance(minutes=59)
-    assert len(store.memory("wf1", "s1")) == 1
-    clock.advance(minutes=61)
-    fresh = store.memory("wf1", "s1")
-    assert len(fresh) == 0
-
-
-def test_exactly_one_hour_idle_is_not_yet_stale():
-    clock = ManualClock()
-    store = SimpleMemoryStore(clock)
-    store.memory("wf1", "s1").add(user("x"))
-    clock.advance(seconds=IDLE_LIMIT_SECONDS)
-    assert store.delete_stale() == ()
-    clock.advance(seconds=1)
-    assert store.delete_stale() == ("wf1__s1",)
-
-
-def test_any_memory_node_run_deletes_every_stale_buffer():
-    clock = ManualClock()
-    store = SimpleMemoryStore(clock)
-    store.memory("wf1", "old")
-    clock.advance(minutes=90)
-    store.memory("wf2", "someone-else")
-    assert store.keys() == ("wf2__someone-else",)
-
-
-def test_using_a_buffer_resets_its_idle_time():
-    clock = ManualClock()
-    store = SimpleMemoryStore(clock)
-    for _ in range(3):
-        store.memory("wf1", "s1").add(user("still here"))
-        clock.advance(minutes=50)
-    assert len(store.memory("wf1", "s1")) == 3
-    entry = store.entry("wf1__s1")
-    assert entry is not None and entry.created == 0 and entry.last_accessed == 150 * 60
-
-
-def test_a_restart_loses_every_buffer_and_workers_do_not_share():
-    worker_a, worker_b = SimpleMemoryStore(ManualClock()), SimpleMemoryStore(ManualClock())
-    worker_a.memory("wf1", "s1").add(user("order 1234"))
-    assert len(worker_b.memory("wf1", "s1")) == 0
-    worker_a.restart()
-    assert len(worker_a) == 0
-
-
-def test_clock_only_moves_forward():
-    with pytest.raises(ValueError, match="forward"):
-        ManualClock().advance(minutes=-1)
+def test_closed_form_past_the_window_grows_linearly():
+    # Past turn k+1 every call costs s + u + k(u + r): the bill's increments are constant.
+    bills = [n8n_uniform_bill(t, 5, 20, 10, 30) for t in range(7, 12)]
+    steps = {b - a for a, b in zip(bills, bills[1:])}
+    assert steps == {20 + 10 + 5 * (10 + 30)}
