@@ -130,6 +130,7 @@ def _turn_views(
     system_message = conversation.system_message
     head = (system_message,) if system_message is not None else ()
     head_tokens = sum(counter(m) for m in head)
+    head_turns = (None,) * len(head)
     memory = Memory(policy)
     stored = _StoredTurns()
     for interaction in conversation.interactions:
@@ -146,7 +147,7 @@ def _turn_views(
             partial,
             tokens,
             opening,
-            (None,) * len(head) + owners + (interaction.number,) * len(new),
+            (*head_turns, *owners, *((interaction.number,) if new else ())),
         )
         for message in interaction.messages:
             memory.add(message)
@@ -180,7 +181,7 @@ class _StoredTurns:
 
     def account(
         self, window: tuple[Message, ...], counter: TokenCounter
-    ) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[int | None, ...]]:
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int, Sequence[int | None]]:
         """Visible turns, partial turns, tokens of *window*, and the turn of each of its messages."""
         size = len(window)
         if size == 0:
@@ -193,7 +194,7 @@ class _StoredTurns:
                 tuple(range(first, last + 1)),
                 partial,
                 self.tokens_before[-1] - self.tokens_before[start],
-                tuple(self.owners[start:]),
+                self.owners[start:],
             )
         owners = _locate(window, self.messages, self.owners)
         in_window: dict[int, int] = {}
@@ -206,7 +207,7 @@ class _StoredTurns:
             visible,
             partial,
             sum(counter(m) for m in window),
-            tuple(owner or None for owner in owners),
+            [owner or None for owner in owners],
         )
 
     def turn_size(self, turn: int) -> int:
