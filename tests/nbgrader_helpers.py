@@ -338,3 +338,122 @@ def built_once(
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return folder
+
+
+# ---------------------------------------------------------------- through the instructors' pipeline
+
+
+@dataclass(frozen=True)
+class PipelineGrade:
+    """One student's row of ``grades.csv``, as ``python -m autograder grade`` wrote it."""
+
+    score: float | None
+    max_score: float
+    status: str
+    failed: frozenset[str]
+    detail: str
+
+
+@dataclass(frozen=True)
+class PipelineRun:
+    """A class graded by ``python -m autograder grade``: its grades and where it wrote them."""
+
+    out: Path
+    assignment: str
+    grades: dict[str, PipelineGrade]
+
+    def autograded_notebook(self, student: str, name: str) -> Notebook:
+        """The notebook the pipeline executed and scored for *student*."""
+        return read_notebook(self.out / "course" / "autograded" / student / self.assignment / name)
+
+
+def _failed_cells(detail: str) -> frozenset[str]:
+    # grades.csv's detail reads "36/42 points; failed: a, b; to grade by hand: c".
+    for part in detail.split("; "):
+        if part.startswith("failed: "):
+            return frozenset(part[len("failed: ") :].split(", "))
+    return frozenset()
+
+
+def read_grades(out: Path) -> dict[str, PipelineGrade]:
+    """``OUT/grades.csv``, one :class:`PipelineGrade` per student (one notebook per assignment)."""
+    import csv
+
+    with open(Path(out) / "grades.csv", newline="", encoding="utf-8") as handle:
+        return {
+            row["student_id"]: PipelineGrade(
+                float(row["score"]) if row["score"] else None,
+                float(row["max_score"]),
+                row["status"],
+                _failed_cells(row["detail"]),
+                row["detail"],
+            )
+            for row in csv.DictReader(handle)
+        }
+
+
+def grade_class_with_pipeline(
+    workdir: Path, assignment: str, mutants: dict[str, Mutant], cell_timeout: int = 20
+) -> PipelineRun:
+    """Hand in the solution, the committed release untouched and every mutant; grade them all
+    with ``python -m autograder grade``, the command instructors run; read its ``grades.csv``."""
+    import subprocess
+
+    release = REPO_ROOT / "release" / assignment
+    source = REPO_ROOT / "source" / assignment
+    notebook = sorted(p.name for p in release.glob("*.ipynb"))
+    if len(notebook) != 1:
+        raise ValueError(f"{assignment}: one notebook expected, found {notebook}")
+    name = notebook[0]
+    solution = read_notebook(source / name)
+    students = {"solution": solution, "untouched": read_notebook(release / name)}
+    for student, (grade_id, answer, _) in mutants.items():
+        students[student] = with_cell_source(solution, grade_id, answer.strip("\n"))
+    submissions = Path(workdir) / "submitted"
+    for student, nb in students.items():
+        folder = submissions / student / assignment
+        shutil.copytree(release, folder)
+        (folder / name).write_text(
+            json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+    out = Path(workdir) / "graded"
+    command = [
+        sys.executable, "-m", "autograder", "grade", assignment,
+        "--submissions", str(submissions), "--out", str(out),
+        "--timeout", str(cell_timeout), "--no-progress",
+    ]  # fmt: skip
+    run = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
+    if run.returncode not in (0, 1) or not (out / "grades.csv").is_file():
+        raise AssertionError(
+            f"autograder grade failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        )
+    return PipelineRun(out, assignment, read_grades(out))
+
+
+def pipeline_graded_once(
+    request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]
+) -> PipelineRun:
+    """The class :func:`grade_class_with_pipeline` grades for *assignment*, once per test run."""
+    workdir = built_once(
+        request,
+        tmp_path_factory,
+        f"{assignment}-pipeline",
+        lambda folder: grade_class_with_pipeline(folder, assignment, mutants),
+    )
+    return PipelineRun(workdir / "graded", assignment, read_grades(workdir / "graded"))
+
+
+def check_pipeline_loses_exactly(
+    grade: PipelineGrade, affected: set[str], points: dict[str, float], student: str
+) -> None:
+    """Raise AssertionError unless *student* failed exactly the *affected* autograded cells and lost their points."""
+    failed = {cell for cell in grade.failed if cell in points}
+    if grade.status != "graded":
+        raise AssertionError(f"{student}: status {grade.status}: {grade.detail}")
+    if failed != affected:
+        raise AssertionError(f"{student}: failed {sorted(failed)}, expected {sorted(affected)}")
+    expected = sum(points.values()) - sum(points[cell] for cell in affected)
+    if grade.score != expected:
+        raise AssertionError(
+            f"{student}: scored {grade.score}, expected {expected} (partial marks?)"
+        )
