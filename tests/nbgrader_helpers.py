@@ -319,3 +319,17 @@ def check_pipeline_loses_exactly(
         raise AssertionError(
             f"{student}: scored {grade.score}, expected {expected} (partial marks?)"
         )
+
+
+def check_pipeline_full_marks(
+    grade: PipelineGrade, points: dict[str, float], max_score: float, hand_graded: set[str]
+) -> None:
+    """Raise AssertionError unless *grade* passed every autograded test and left *hand_graded* to a person."""
+    got = (grade.status, grade.score, grade.failed, grade.max_score)
+    want = ("graded", sum(points.values()), frozenset(), max_score)
+    if got != want:
+        raise AssertionError(f"the solution: {got}, expected {want}: {grade.detail}")
+    if f"to grade by hand: {', '.join(sorted(hand_graded))}" not in grade.detail:
+        raise AssertionError(
+            f"the solution should leave {sorted(hand_graded)} to grade by hand: {grade.detail}"
+        )
