@@ -26,6 +26,8 @@ class Unit(StrEnum):
 
     INTERACTIONS = "interactions"
     MESSAGES = "messages"
+    #: Stored input items (OpenAI Agents SDK): a message, a tool call, a tool output, reasoning.
+    ITEMS = "items"
     TOKENS = "tokens"
 
 
@@ -51,7 +53,8 @@ class WindowPolicy(ABC):
     name: ClassVar[str]
     product: ClassVar[str]
     unit: ClassVar[Unit]
-    default_size: ClassVar[int]
+    #: None where the product's default is no window at all (every stored item is sent).
+    default_size: ClassVar[int | None]
     trims_on_write: ClassVar[bool] = False
 
     def __post_init__(self) -> None:

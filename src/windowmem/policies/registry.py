@@ -20,6 +20,7 @@ from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
 from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.openai_agents import OpenAIAgentsSession
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory
@@ -38,6 +39,7 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LlamaIndexChatMemoryBuffer,
         SemanticKernelTruncation,
         TensorifyWindowMemory,
+        OpenAIAgentsSession,
     )
 }
 
@@ -49,7 +51,7 @@ class PolicyInfo:
     name: str
     product: str
     unit: Unit
-    default_size: int
+    default_size: int | None
     trims_on_write: bool
     description: str
 
@@ -81,7 +83,7 @@ def make_policy(name: str, size: Any = None, **options: Any) -> WindowPolicy:
         raise PolicyError(
             f"{name}: unknown option(s) {', '.join(unknown)}; this policy takes: {allowed}"
         )
-    chosen = cls.default_size if size is None else size
+    chosen: Any = cls.default_size if size is None else size
     try:
         return cls(chosen, **options)
     except PolicyError as error:
