@@ -156,15 +156,31 @@ def _turn_views(
     for interaction in conversation.interactions:
         opening = interaction.user_message
         new = (opening,) if opening is not None else ()
-        window = memory.load()
+        window, sent = _window_and_sent(memory, new)
         visible, partial, window_tokens = stored.account(window, counter)
-        tokens = head_tokens + window_tokens + sum(counter(m) for m in new)
-        yield TurnView(
-            interaction.number, head + window + new, window, visible, partial, tokens, opening
-        )
+        tokens = head_tokens + window_tokens + sum(counter(m) for m in sent[len(window) :])
+        yield TurnView(interaction.number, head + sent, window, visible, partial, tokens, opening)
         for message in interaction.messages:
             memory.add(message)
         stored.append(interaction, counter)
+
+
+def _window_and_sent(
+    memory: Memory, new: tuple[Message, ...]
+) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+    """The loaded window (earlier turns only) and everything sent after the system message.
+
+    Most policies load the window and the new message follows it. A policy that windows
+    the history with the new message in it (LangGraph) may cut or keep that message
+    itself, so it is asked for the whole input and the window is what precedes it.
+    """
+    if not memory.policy.includes_new_message:
+        window = memory.load()
+        return window, window + new
+    sent = memory.load_with(new)
+    if new and len(sent) >= len(new) and all(map(is_, sent[len(sent) - len(new) :], new)):
+        return sent[: len(sent) - len(new)], sent
+    return sent, sent
 
 
 class _StoredTurns:

@@ -35,7 +35,7 @@ from openai.types.responses import (
     ResponseReasoningItem,
 )
 
-from windowmem.messages import Message, Role
+from windowmem.messages import Message, Role, interactions
 from windowmem.policies.openai_agents import ItemKind, OpenAIAgentsSession, SessionItem
 
 set_tracing_disabled(True)
@@ -78,18 +78,6 @@ class _ScriptedModel(Model):
 
     def stream_response(self, *args, **kwargs):
         raise NotImplementedError("the differential tests do not stream")
-
-
-def _turns(messages: Sequence[Message]) -> list[list[Message]]:
-    turns: list[list[Message]] = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            continue
-        if message.role is Role.USER or not turns:
-            turns.append([message])
-        else:
-            turns[-1].append(message)
-    return turns
 
 
 def play(messages: Sequence[Message], limit: int | None, *, reasoning: bool = False) -> SdkRun:
@@ -148,8 +136,8 @@ async def _play(messages: Sequence[Message], limit: int | None, reasoning: bool)
     session = SQLiteSession("differential", session_settings=settings)
     first_inputs = []
     try:
-        for turn in _turns(messages):
-            opening, replies = turn[0], turn[1:]
+        for turn in interactions(messages):
+            opening, replies = turn.messages[0], turn.messages[1:]
             script: list[list[Any]] = []
             step: list[Any] = []
             for reply in replies:

@@ -18,6 +18,12 @@ from typing import Any
 from windowmem.errors import PolicyError
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
+from windowmem.policies.langgraph import (
+    LangChainSummarization,
+    LangGraphThread,
+    LangGraphTrimInput,
+    LangGraphTrimState,
+)
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import OpenAIAgentsSession
@@ -40,6 +46,10 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         SemanticKernelTruncation,
         TensorifyWindowMemory,
         OpenAIAgentsSession,
+        LangGraphThread,
+        LangGraphTrimInput,
+        LangGraphTrimState,
+        LangChainSummarization,
     )
 }
 
