@@ -29,7 +29,7 @@ so replaying *N* turns costs O(N × window), not O(N²).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import is_
 from typing import TYPE_CHECKING
@@ -103,18 +103,23 @@ def _check_policy(policy: object) -> WindowPolicy:
 
 
 def _locate(
-    window: Sequence[Message], history: Sequence[Message], owners: Sequence[int]
+    window: Sequence[Message],
+    history: Sequence[Message],
+    owners: Sequence[int],
+    last_index: Mapping[Message, int] | None = None,
 ) -> list[int]:
     """The turn of each window message, matched as a subsequence of *history* from its end.
 
     For windows that are not a plain suffix of what was stored. Messages are matched by
     identity first (equal texts in different turns stay apart), by value if a policy
-    returned copies. A message found in neither way gets turn 0.
+    returned copies. A message found in neither way gets turn 0. *last_index* (each
+    stored value's last position) lets a message the policy wrote itself, such as a
+    summary, be found missing at once instead of by a walk over the whole history.
     """
-    by_identity = _match_backwards(window, history, owners, lambda a, b: a is b)
+    by_identity = _match_backwards(window, history, owners, lambda a, b: a is b, last_index)
     if all(by_identity):
         return by_identity
-    return _match_backwards(window, history, owners, lambda a, b: a is b or a == b)
+    return _match_backwards(window, history, owners, lambda a, b: a is b or a == b, last_index)
 
 
 def _match_backwards(
@@ -122,11 +127,20 @@ def _match_backwards(
     history: Sequence[Message],
     owners: Sequence[int],
     same: Callable[[Message, Message], bool],
+    last_index: Mapping[Message, int] | None = None,
 ) -> list[int]:
     turns = [0] * len(window)
     cursor = len(history) - 1
     for i in range(len(window) - 1, -1, -1):
         wanted = window[i]
+        if last_index is not None:
+            last = last_index.get(wanted)
+            if last is None:
+                continue  # no stored message equals it, so none is it either
+            if last <= cursor and same(history[last], wanted):
+                turns[i] = owners[last]
+                cursor = last - 1
+                continue
         j = cursor
         while j >= 0 and not same(history[j], wanted):
             j -= 1
@@ -191,18 +205,20 @@ class _StoredTurns:
     check of the window against the stored tail, instead of a walk over the window.
     """
 
-    __slots__ = ("messages", "owners", "tokens_before", "turn_starts")
+    __slots__ = ("messages", "owners", "tokens_before", "turn_starts", "last_index")
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.owners: list[int] = []  # the turn of messages[i]
         self.tokens_before: list[int] = [0]  # tokens of messages[:i]
         self.turn_starts: list[int] = []  # index of turn t's first message, at t - 1
+        self.last_index: dict[Message, int] = {}  # each stored value's last position
 
     def append(self, interaction: Interaction, counter: TokenCounter) -> None:
         self.turn_starts.append(len(self.messages))
         total = self.tokens_before[-1]
         for message in interaction.messages:
+            self.last_index[message] = len(self.messages)
             self.messages.append(message)
             self.owners.append(interaction.number)
             total += counter(message)
@@ -225,7 +241,7 @@ class _StoredTurns:
                 self.tokens_before[-1] - self.tokens_before[start],
             )
         in_window: dict[int, int] = {}
-        for owner in _locate(window, self.messages, self.owners):
+        for owner in _locate(window, self.messages, self.owners, self.last_index):
             if owner:
                 in_window[owner] = in_window.get(owner, 0) + 1
         visible = tuple(sorted(in_window))
