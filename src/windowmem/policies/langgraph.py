@@ -39,8 +39,9 @@ from windowmem.policies.trim_messages import TrimMessages
 LANGGRAPH_VERSION = "1.2.24"
 LANGCHAIN_VERSION = "1.5.2"
 
-#: The trim of LangGraph's "manage message history" guide: the newest messages within the
-#: budget, starting on a user message and ending on a user or tool message.
+#: The trim of LangGraph's "manage conversation history in a ReAct agent" guide (384 tokens
+#: of ``count_tokens_approximately``): the newest messages within the budget, starting on a
+#: user message and ending on a user or tool message. Our default counter counts words.
 GUIDE_START_ON = "human"
 GUIDE_END_ON = ("human", "tool")
 
@@ -218,7 +219,8 @@ class LangChainSummarization(_WholeInput):
     message, ``"Here is a summary of the conversation to date:\\n\\n" + summary``. The cut
     moves back to the assistant message whose tool calls the first kept tool results
     answer, so a call stays with its results. LangChain's own default trigger is None,
-    which never summarises; 4000 tokens here is the example of its documentation.
+    which never summarises; 4000 tokens here is the example of LangChain's
+    context-engineering guide (``trigger={"tokens": 4000}, keep={"messages": 20}``).
 
     >>> from windowmem.messages import user, assistant
     >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
