@@ -10,11 +10,13 @@ import sys
 
 import pytest
 
-from windowmem.cli import build_parser, main, whole_number
+from windowmem.cli import build_parser, main
 from windowmem.conversation import save_conversation
-from windowmem.examples import example_path
+from windowmem.examples import example_path, load_example
 from windowmem.messages import assistant, user
-from windowmem.policies.registry import policy_infos
+from windowmem.policies.langgraph import LangChainSummarization
+from windowmem.policies.registry import make_policy, policy_infos
+from windowmem.replay import replay
 
 MARTA = str(example_path("marta"))
 TOOL_USE = str(example_path("tool_use"))
@@ -174,11 +176,6 @@ def test_examples_lists_the_sample_conversations(capsys):
     assert code == 0 and out.splitlines()[1].startswith("marta\t7 turns\t")
 
 
-@pytest.mark.parametrize("text, expected", [("5", 5), ("0", 0), ("-1", -1), (" 12 ", 12)])
-def test_whole_number_accepts_integers(text, expected):
-    assert whole_number(text) == expected
-
-
 # Each bad command line ({tmp} is a scratch folder holding broken.json and alien.json),
 # and the words its one-line error must contain.
 BAD_INPUTS = {
@@ -264,12 +261,67 @@ def subcommands(parser) -> set[str]:
     return set(action.choices)
 
 
-def test_budget_is_wired_when_its_module_exists_and_absent_otherwise(monkeypatch):
-    import importlib.util
+def test_every_subcommand_is_wired_and_listed_in_the_help(capsys):
+    assert subcommands(build_parser()) == {"window", "replay", "policies", "examples", "budget"}
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    usage = capsys.readouterr().out
+    assert all(
+        command in usage for command in ("window", "replay", "policies", "examples", "budget")
+    )
 
-    import windowmem.cli as cli
 
-    present = importlib.util.find_spec(cli.BUDGET_CLI) is not None
-    assert ("budget" in subcommands(build_parser())) == present
-    monkeypatch.setattr(cli, "BUDGET_CLI", "windowmem.no_such_package.cli")
-    assert subcommands(build_parser()) == {"window", "replay", "policies", "examples"}
+# --- the OpenAI Agents SDK and LangGraph policies -----------------------------------
+
+
+def test_policies_show_unit_and_default_of_the_new_products(capsys):
+    code, out, _ = run_in_process(capsys, "policies")
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
+    assert code == 0
+    assert rows["openai-agents"][1:4] == ["items", "none", "(all)"]
+    assert rows["langgraph"][1:4] == ["messages", "none", "(all)"]
+    assert rows["langgraph-trim-input"][1:3] == ["tokens", "384"]
+    assert rows["langgraph-trim-state"][1:3] == ["tokens", "384"]
+    assert rows["langchain-summarization"][1:3] == ["messages", "20"]
+
+
+def test_window_of_an_openai_agents_session_counts_items(capsys):
+    code, out, _ = run_in_process(
+        capsys, "window", TOOL_USE, "--policy", "openai-agents", "--size", "3"
+    )
+    window = json.loads(out)
+    expected = make_policy("openai-agents", 3).window(load_example("tool_use").messages)
+    assert code == 0 and window == [m.as_dict() for m in expected]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--policy", "openai-agents", "--size", "6"),
+        ("--policy", "langgraph"),
+        ("--policy", "langgraph-trim-input", "--size", "40", "--tokens", "words"),
+        ("--policy", "langgraph-trim-state", "--size", "40", "--tokens", "words"),
+        ("--policy", "langchain-summarization", "--size", "4"),
+    ],
+)
+def test_replay_json_sends_what_the_library_replay_sends(capsys, argv):
+    code, out, _ = run_in_process(capsys, "replay", TOOL_USE, *argv, "--format", "json")
+    assert code == 0
+    size = int(argv[argv.index("--size") + 1]) if "--size" in argv else None
+    policy = make_policy(argv[1], size)
+    views = replay(load_example("tool_use"), policy)
+    assert [turn["sent"] for turn in json.loads(out)] == [
+        [m.as_dict() for m in view.sent] for view in views
+    ]
+
+
+def test_a_size_for_the_whole_thread_is_refused_with_a_reason(capsys):
+    code, out, err = run_in_process(
+        capsys, "window", TOOL_USE, "--policy", "langgraph", "--size", "3"
+    )
+    assert code == 2 and out == "" and "no window" in err
+
+
+def test_summarisation_default_trigger_is_the_documented_example():
+    assert LangChainSummarization().trigger_tokens == 4000
+    assert LangChainSummarization().size == 20

@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations
 from windowmem.errors import PolicyError
 from windowmem.examples import load_example
+from windowmem.frames import side_by_side_frame
 from windowmem.messages import Role, interactions
 from windowmem.policies.base import Unit
 from windowmem.policies.registry import make_policy
 from windowmem.replay import replay
-from windowmem.side_by_side import DEFAULT_LINEUP, measure, side_by_side, side_by_side_frame
+from windowmem.side_by_side import DEFAULT_LINEUP, measure, side_by_side
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=40)

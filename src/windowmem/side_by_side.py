@@ -4,6 +4,7 @@ For lesson 5. One conversation (tool calls and all) is replayed under a line-up 
 products' memories, each at its own default or a chosen size, and every turn gets one
 :class:`ProductTurn` per product: the exact messages its model receives, and how much
 that is in the product's own unit (interactions, messages, items or tokens).
+:func:`windowmem.frames.side_by_side_frame` lays the rows out as a table.
 
 >>> from windowmem.messages import user, assistant, tool
 >>> chat = [user("u1"), assistant("", ["c1"]), tool("r1", "c1"), assistant("a1"), user("u2")]
@@ -16,17 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, as_conversation
 from windowmem.messages import Message, interactions, without_system
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.openai_agents import stored_items
 from windowmem.policies.registry import make_policy
-from windowmem.replay import as_conversation, iter_turn_views
-
-if TYPE_CHECKING:
-    import pandas as pd
+from windowmem.replay import iter_turn_views
 
 #: The products of lesson 5 at their defaults (None: the product's own default).
 DEFAULT_LINEUP: tuple[tuple[str, int | None], ...] = (
@@ -109,27 +106,3 @@ def side_by_side(
             ]
         )
     return tuple(row for turn_rows in zip(*per_product) for row in turn_rows)
-
-
-def side_by_side_frame(
-    conversation: Conversation | Sequence[Message],
-    lineup: Sequence[tuple[str, int | None]] | None = None,
-) -> pd.DataFrame:
-    """A table: one row per turn, one column per product, each cell "amount unit (turns seen)".
-
-    >>> from windowmem.messages import user, assistant
-    >>> chat = [user("u1"), assistant("a1"), user("u2")]
-    >>> side_by_side_frame(chat, [("n8n", 1), ("spring-ai", 1)]).loc[2].tolist()
-    ['2 interactions (1)', '1 messages (none)']
-    """
-    import pandas as pd
-
-    from windowmem.replay import turn_runs
-
-    rows: dict[int, dict[str, str]] = {}
-    for row in side_by_side(conversation, lineup):
-        cell = f"{row.amount} {row.unit} ({turn_runs(row.visible_turns)})"
-        rows.setdefault(row.turn, {})[row.policy] = cell
-    frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = "turn"
-    return frame

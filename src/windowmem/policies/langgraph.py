@@ -31,9 +31,9 @@ from typing import ClassVar, overload
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role, user
-from windowmem.policies.base import TokenCounter, Unit, WindowPolicy, check_size
-from windowmem.policies.counting import count_words
+from windowmem.policies.base import Unit, WindowPolicy, check_size
 from windowmem.policies.trim_messages import TrimMessages
+from windowmem.tokens import TokenCounter, count_words
 
 #: The versions whose source these models follow and whose packages the tests run.
 LANGGRAPH_VERSION = "1.2.24"
