@@ -5,7 +5,8 @@ SQLite, Postgres), keyed by ``thread_id``. For an agent that state is the messag
 grown by the ``add_messages`` reducer, so with nothing else configured every call sends
 the whole thread (:class:`LangGraphThread`). A window comes from a hook that runs before
 *every* model call (also the one after tool results), on the state that already holds the
-new user message (langgraph 1.2.24, ``prebuilt/chat_agent_executor.py``):
+new user message (langgraph 1.2.24 with langgraph-prebuilt 1.1.3,
+``langgraph/prebuilt/chat_agent_executor.py``, ``_get_model_input_state``):
 
 * :class:`LangGraphTrimInput`: a ``pre_model_hook`` returning ``{"llm_input_messages":
   trim_messages(...)}`` changes only the model's input; the saved thread keeps everything.
