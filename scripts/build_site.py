@@ -96,7 +96,7 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
     # The lessons read their data through windowmem, not from files beside them; copy any
     # other file a lesson links to (images, data) so its links resolve on the site too.
     for path in (REPO / "course").iterdir():
-        if path.suffix not in {".ipynb", ".json"} and path.is_file():
+        if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
             shutil.copy(path, src / path.name)
 
 
