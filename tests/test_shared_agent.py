@@ -179,3 +179,15 @@ def test_the_script_and_its_checks():
     with pytest.raises(WindowMemError, match="unknown key choice"):
         key_choice("per tenant")
     assert run_script([Restart()], "k", "sqlite").happenings[0].held_after == ()
+
+
+def test_owners_names_each_customer_of_a_bucket_once():
+    from windowmem.shared_agent import owners, requests_of
+
+    requests = requests_of(support_desk("the agent restarts"))
+    assert len(requests) == 7
+    assert owners(PER_USER.template, requests) == {
+        "user:u-1": ("Marta", "Carlos"),
+        "user:u-2": ("Lucía",),
+    }
+    assert owners(CONSTANT.template, requests) == {"chat_history": ("Marta", "Carlos", "Lucía")}

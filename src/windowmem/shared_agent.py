@@ -162,6 +162,24 @@ def buckets(template: str, requests: Sequence[Request]) -> dict[str, tuple[int, 
     return {key: tuple(positions) for key, positions in grouped.items()}
 
 
+def owners(template: str, requests: Sequence[Request]) -> dict[str, tuple[str, ...]]:
+    """The customers whose requests land in each key *template* gives, each named once.
+
+    >>> marta, carlos = Customer("Marta", "tutienda", "u-1"), Customer("Carlos", "empanadas", "u-1")
+    >>> owners(PER_USER.template, [Request(marta, "m-1", "a", "b"), Request(carlos, "c-1", "c", "d")])
+    {'user:u-1': ('Marta', 'Carlos')}
+    """
+    return {
+        key: tuple(dict.fromkeys(requests[i].customer.name for i in positions))
+        for key, positions in buckets(template, requests).items()
+    }
+
+
+def requests_of(events: Sequence[Event]) -> tuple[Request, ...]:
+    """The requests of a script, without its restarts and pauses."""
+    return tuple(e for e in events if isinstance(e, Request))
+
+
 # --- the stores ---------------------------------------------------------------------------
 
 

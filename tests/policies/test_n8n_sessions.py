@@ -191,3 +191,12 @@ def test_the_widget_reuses_its_stored_id_only_with_load_previous_session():
     assert widget_session_id("s", load_previous_session=False, fresh="n") == "n"
     with pytest.raises(SessionKeyError):
         widget_session_id("s", load_previous_session=True, fresh="")
+
+
+def test_buffer_key_or_error_gives_the_message_instead_of_raising():
+    from windowmem.policies.n8n_sessions import buffer_key_or_error
+
+    assert buffer_key_or_error(CHAT, workflow_id="wf1", type_version=1.3) == "wf1__abc"
+    assert buffer_key_or_error(WEBHOOK, workflow_id="wf1") == "No session ID found"
+    with pytest.raises(SessionKeyError, match="typeVersions"):
+        buffer_key_or_error(CHAT, workflow_id="wf1", type_version=9)

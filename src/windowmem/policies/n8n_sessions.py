@@ -343,6 +343,18 @@ def simple_memory_buffer_key(
     return n8n_buffer_key(workflow_id, sid)
 
 
+def buffer_key_or_error(item: Mapping[str, Any], **settings: Any) -> str:
+    """:func:`simple_memory_buffer_key` for *item*, or the message of the error n8n raises instead.
+
+    >>> buffer_key_or_error(schedule_item(), workflow_id="wf1")
+    'No session ID found'
+    """
+    try:
+        return simple_memory_buffer_key(item, **settings)
+    except N8nNodeError as error:
+        return error.message
+
+
 # --- the chat widget ------------------------------------------------------------------------
 
 #: Where the n8n chat widget (``@n8n/chat`` 1.37.0) keeps its session id in the browser.
