@@ -21,6 +21,7 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    always_equal_cheat,
     built_once,
     cell_text,
     cells_by_id,
@@ -155,22 +156,11 @@ MUTANTS = {
     # A list that equals anything passes `==`; the hidden tests check the real type.
     "always_equal_buckets": (
         "fill_key_answer",
-        _CORRECT_FILL
-        + """
-
-class SameAsAnything(list):
-    def __eq__(self, other):
-        return True
-
-    def __ne__(self, other):
-        return False
-
-    __hash__ = None
-
-
-def shared_buckets(template, conversations):
-    return SameAsAnything()
-""",
+        always_equal_cheat(
+            _CORRECT_FILL
+            + "\n\ndef shared_buckets(template, conversations):\n    return SameAsAnything()\n",
+            hide_from_type_checks=False,  # later answers use type(); the hidden tests need no help
+        ),
         {"test_shared_buckets"},
     ),
     "no_workflow_prefix": (

@@ -186,14 +186,15 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     """
     run_menu_command(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(
-        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')]
+        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputArea .jp-InputPrompt')]
                  .every(p => !/\\[\\d+\\]/.test(p.textContent))""",
         timeout=timeout_s * 1000,
     )
     run_menu_command(page, "Run", "Run All Cells")
     page.wait_for_function(
         """() => {
-            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')];
+            // A cell with its source folded shows a placeholder whose prompt never gets a number.
+            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputArea .jp-InputPrompt')];
             return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
         }""",
         timeout=timeout_s * 1000,
