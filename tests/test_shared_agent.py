@@ -191,3 +191,9 @@ def test_owners_names_each_customer_of_a_bucket_once():
         "user:u-2": ("Lucía",),
     }
     assert owners(CONSTANT.template, requests) == {"chat_history": ("Marta", "Carlos", "Lucía")}
+
+
+def test_the_in_process_store_uses_n8ns_hour():
+    from windowmem.shared_agent import InProcessStore
+
+    assert InProcessStore(5).idle_limit_minutes == 60

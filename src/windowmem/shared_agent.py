@@ -194,6 +194,11 @@ class InProcessStore:
         self.clock = ManualClock()
         self._map = SimpleMemoryStore(self.clock)
 
+    @property
+    def idle_limit_minutes(self) -> float:
+        """How long a buffer may go unused before the next run deletes it."""
+        return self._map.idle_limit / 60
+
     def buffer_name(self, key: str) -> str:
         return self._map.buffer_key(self.workflow_id, key, source="customKey")
 
