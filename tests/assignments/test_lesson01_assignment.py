@@ -50,7 +50,7 @@ GRADE_CONTRACT = {
     "test_chosen_template": 2,
     "defence_answer": 4,
     "test_loaded_after_basics": 1,
-    "test_loaded_after_in_process": 2,
+    "test_loaded_after_expiry": 2,
     "test_loaded_after_errors": 1,
     "test_survival_storage": 2,
     "test_survival_tabs": 2,
@@ -92,13 +92,20 @@ def fill_key(template, request):
     return "".join(out) + rest
 """
 _LOADED_AFTER = """
-def loaded_after(store, events, window):
-    if store not in ("in-process", "sqlite") or window < 0 or "turn" not in events:
+def loaded_after(store, events, window, ttl_minutes=0):
+    if store not in ("in-process", "sqlite", "redis") or window < 0:
         raise ValueError("bad arguments")
+    if not isinstance(ttl_minutes, (int, float)) or ttl_minutes < 0:
+        raise ValueError("bad time to live")
+    if "turn" not in events:
+        raise ValueError("no turn")
     stored, now, first_use, last_use, loaded = 0, 0.0, None, None, 0
     for event in events:
         if event == "turn":
-            if store == "in-process" and last_use is not None and {stale}:
+            if last_use is not None and (
+                (store == "in-process" and {stale})
+                or (store == "redis" and ttl_minutes > 0 and now - last_use >= ttl_minutes)
+            ):
                 stored = 0
             loaded = stored if window == 0 else min(stored, 2 * window)
             first_use = now if first_use is None else first_use
@@ -112,6 +119,27 @@ def loaded_after(store, events, window):
         else:
             raise ValueError(event)
     return loaded
+"""
+#: C1 answered with the lesson's simulator: right where it applies, useless where the rules differ.
+_LOADED_AFTER_WITH_WINDOWMEM = """
+from windowmem import shared_agent as desk
+
+
+def loaded_after(store, events, window, ttl_minutes=0):
+    if "turn" not in events:
+        raise ValueError("no turn")
+    script = []
+    for number, event in enumerate(events):
+        if event == "turn":
+            script.append(desk.Request(desk.MARTA, "m-1", f"q{number}", f"a{number}"))
+        elif event == "restart":
+            script.append(desk.Restart())
+        elif isinstance(event, tuple) and len(event) == 2 and event[0] == "pause":
+            script.append(desk.Pause(event[1]))
+        else:
+            raise ValueError(event)
+    run = desk.run_script(script, desk.TENANT_USER.template, store, window=window)
+    return len(run.calls[-1].window)
 """
 
 
@@ -178,19 +206,24 @@ MUTANTS = {
         'chosen_template = "support-chat"\n',
         {"test_chosen_template"},
     ),
+    "calls_windowmem_run_script": (
+        "loaded_after_answer",
+        _LOADED_AFTER_WITH_WINDOWMEM,
+        {"test_loaded_after_basics", "test_loaded_after_expiry", "test_loaded_after_errors"},
+    ),
     "idle_from_first_use": (
         "loaded_after_answer",
         loaded_after_mutant("now - first_use > 60"),
-        {"test_loaded_after_in_process"},
+        {"test_loaded_after_expiry"},
     ),
     "idle_at_sixty": (
         "loaded_after_answer",
         loaded_after_mutant("now - last_use >= 60"),
-        {"test_loaded_after_in_process"},
+        {"test_loaded_after_expiry"},
     ),
     "sqlite_forgets_on_restart": (
         "loaded_after_answer",
-        loaded_after_mutant("now - last_use > 60", restart_clears="True"),
+        loaded_after_mutant("now - last_use > 60", restart_clears='store != "redis"'),
         {"test_loaded_after_basics"},
     ),
     "new_tab_keeps_session": (
