@@ -1,9 +1,9 @@
-"""Lesson 1's nbgrader assignment: its grade contract, rubrics, model answers and a round trip
+"""Lesson 1's nbgrader assignment: its grade contract, model answers and a round trip
 through ``python -m autograder grade``, the command instructors run.
 
-What every assignment must be (schema, test cells, parts, a clean and current release) is
-checked for this one too, in ``test_assignments.py``. Here: the graded cells and points;
-each hand-graded answer's rubric adds up to its points; the model answers agree with
+What every assignment must be (schema, test cells, parts, rubrics, a clean and current
+release) is checked for this one too, in ``test_assignments.py``. Here: the graded cells and
+points; the model answers agree with
 ``windowmem`` (itself tested against the checked fact sheet); and one grading run over the
 instructor notebook (every autograded point), the untouched release (nothing, no crash)
 and mutants (typical mistakes and shortcuts, each failing exactly its cells).
@@ -11,25 +11,24 @@ and mutants (typical mistakes and shortcuts, each failing exactly its cells).
 
 from __future__ import annotations
 
-import csv
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    PipelineRun,
     always_equal_cheat,
-    built_once,
     cell_text,
     cells_by_id,
+    check_pipeline_full_marks,
+    check_pipeline_loses_exactly,
+    error_outputs,
     graded_points,
     nbgrader_meta,
     part_points,
+    pipeline_graded_once,
     read_notebook,
-    with_cell_source,
 )
 
 ASSIGNMENT = "lesson01_scope_and_storage"
@@ -251,19 +250,6 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
     assert list(part_points(source_nb)) == ["Part A", "Part B", "Part C", "Part D"]
 
 
-def test_each_hand_graded_answer_has_a_rubric_adding_up_to_its_points(source_nb):
-    cells = cells_by_id(source_nb)
-    for grade_id in HAND_GRADED:
-        text = cell_text(cells[grade_id])
-        stated = re.search(r"\*\*Rubric \((\d+) points\)\*\*", text)
-        assert stated, f"{grade_id}: add a '**Rubric (N points)**' to the model answer"
-        items = [
-            int(n)
-            for n in re.findall(r"^- \((\d+) points?\)", text.split(stated.group(0))[1], re.M)
-        ]
-        assert sum(items) == int(stated.group(1)) == GRADE_CONTRACT[grade_id], (grade_id, items)
-
-
 def test_the_release_keeps_rubrics_and_model_answers_to_the_instructor():
     released = RELEASE.read_text(encoding="utf-8")
     assert (
@@ -326,78 +312,42 @@ def test_the_survival_answers_are_what_windowmem_computes(source_nb):
 # ---------------------------------------------------------------- the round trip
 
 
-def _grade_class(folder: Path) -> None:
-    """Submit the solution, the release and every mutant, then run the instructors' command once."""
-    import nbformat
-
-    submissions = folder / "submissions"
-    source = read_notebook(SOURCE)
-    students = {
-        "solution": source,
-        "untouched": read_notebook(RELEASE),
-        **{
-            name: with_cell_source(source, cell, text.strip("\n"))
-            for name, (cell, text, _) in MUTANTS.items()
-        },
-    }
-    for student, notebook in students.items():
-        target = submissions / student / ASSIGNMENT / NOTEBOOK
-        target.parent.mkdir(parents=True)
-        nbformat.write(nbformat.from_dict(notebook), target)
-    command = [
-        sys.executable, "-m", "autograder", "grade", ASSIGNMENT,
-        "--submissions", str(submissions), "--out", str(folder / "graded"),
-        "--timeout", "20", "--no-progress",
-    ]  # fmt: skip
-    result = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1500)
-    (folder / "command.log").write_text(result.stdout + result.stderr, encoding="utf-8")
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory) -> PipelineRun:
+    """The solution, the untouched release and every mutant, graded once by ``python -m autograder grade``."""
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
 
 
 @pytest.fixture(scope="module")
-def grades(request, tmp_path_factory) -> dict[str, dict[str, str]]:
-    """grades.csv of the one grading run, by student."""
-    folder = built_once(request, tmp_path_factory, f"{ASSIGNMENT}-autograder", _grade_class)
-    with open(folder / "graded" / "grades.csv", newline="", encoding="utf-8") as handle:
-        return {row["student_id"]: row for row in csv.DictReader(handle)}
-
-
-def failed_cells(row: dict[str, str]) -> set[str]:
-    """The cells grades.csv reports as failed for one student (hand-graded ones left aside)."""
-    for part in row["detail"].split("; "):
-        if part.startswith("failed: "):
-            return set(part[len("failed: ") :].split(", ")) - HAND_GRADED
-    return set()
-
-
-AUTOGRADED_POINTS = sum(v for k, v in GRADE_CONTRACT.items() if k not in HAND_GRADED)
+def points(source_nb) -> dict[str, float]:
+    return graded_points(source_nb)
 
 
 @pytest.mark.slow
-def test_the_solution_earns_every_autograded_point(grades):
-    row = grades["solution"]
-    assert row["status"] == "graded" and failed_cells(row) == set(), row["detail"]
-    assert float(row["score"]) == AUTOGRADED_POINTS
-    assert float(row["max_score"]) == sum(GRADE_CONTRACT.values())
-    assert "to grade by hand: defence_answer, reasoning_answer" in row["detail"]
+def test_the_solution_earns_every_autograded_point(graded, points):
+    check_pipeline_full_marks(
+        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), HAND_GRADED
+    )
+    for i, cell in enumerate(graded.autograded_notebook("solution", NOTEBOOK)["cells"]):
+        for output in cell.get("outputs", []):
+            where = nbgrader_meta(cell).get("grade_id") or i
+            assert output["output_type"] != "error", f"{where}: {output.get('evalue')}"
+            assert output.get("name") != "stderr", f"{where} writes to stderr: {output.get('text')}"
 
 
 @pytest.mark.slow
-def test_the_untouched_release_scores_zero_without_crashing(grades):
-    row = grades["untouched"]
-    assert row["status"] == "graded" and float(row["score"]) == 0, row["detail"]
-    assert failed_cells(row) == set(GRADE_CONTRACT) - HAND_GRADED
+def test_the_untouched_release_scores_zero_without_crashing(graded, points):
+    grade = graded.grades["untouched"]
+    assert (grade.status, grade.score) == ("graded", 0.0), grade.detail
+    assert set(points) <= grade.failed
+    setup = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))["setup"]
+    assert not error_outputs(setup), "the setup cell must run on a blank release"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_loses_exactly_its_points(grades, student):
-    row = grades[student]
-    affected = MUTANTS[student][2]
-    assert row["status"] == "graded", row["detail"]
-    assert failed_cells(row) == affected, row["detail"]
-    lost = sum(GRADE_CONTRACT[cell] for cell in affected)
-    assert float(row["score"]) == AUTOGRADED_POINTS - lost, row["detail"]
+def test_a_mistake_loses_exactly_its_points(graded, points, student):
+    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)
 
 
 def test_every_mutant_edits_an_answer_cell():

@@ -149,7 +149,7 @@ def test_the_figures_lesson_6_quotes_are_the_ones_the_engine_reproduces(prepared
     """windowmem.budget.published, which lesson 6 shows, is what the engine gets on this corpus."""
     from windowmem.budget.published import PUBLISHED, PUBLISHED_BUDGET, reference_corpus
 
-    assert reference_corpus(REPO_ROOT) == REFERENCE.resolve()
+    assert reference_corpus(REPO_ROOT).resolve() == REFERENCE.resolve()
     for (policy, summariser), figures in PUBLISHED.items():
         result = run_task(prepared, PUBLISHED_BUDGET, policy, summariser=summariser)
         assert result.answered == figures.answered, (policy, summariser)
