@@ -37,8 +37,7 @@ from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError, WindowMemError
 from windowmem.messages import Message, assistant, user
-from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.policies.n8n_store import ManualClock, SimpleMemoryStore
+from windowmem.policies.n8n import ManualClock, N8nSimpleMemory, SimpleMemoryStore
 from windowmem.session_keys import KeyPattern, render_key
 from windowmem.storage.sqlite import SqliteRepository
 

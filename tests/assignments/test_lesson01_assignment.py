@@ -264,7 +264,7 @@ def _answers(source_nb, grade_id: str) -> dict:
 
 
 def test_the_n8n_answers_are_what_windowmem_computes_from_the_fact_sheet(source_nb):
-    from windowmem.policies.n8n_sessions import (
+    from windowmem.policies.n8n.session_ids import (
         buffer_key_or_error,
         chat_trigger_item,
         schedule_item,
@@ -290,7 +290,7 @@ def test_the_n8n_answers_are_what_windowmem_computes_from_the_fact_sheet(source_
 
 def test_the_survival_answers_are_what_windowmem_computes(source_nb):
     from windowmem import shared_agent as desk
-    from windowmem.policies.n8n_sessions import widget_session_id
+    from windowmem.policies.n8n.session_ids import widget_session_id
 
     a = _answers(source_nb, "survival_answer")
     chat = [desk.Request(desk.MARTA, "m-1", f"q{i}", f"a{i}") for i in range(3)]

@@ -1,7 +1,7 @@
 """The scope-and-storage explorer's widgets: three menus and a request slider over the pure view.
 
 Every change of a control recomputes :func:`windowmem.explorer.scope_view.scope_view`
-and puts :func:`~windowmem.explorer.scope_view.render_scope_html` into one HTML widget;
+and puts :func:`~windowmem.explorer.scope_html.render_scope_html` into one HTML widget;
 nothing here knows how keys or stores work. CSS classes (``wm-key-choice``,
 ``wm-store``, ``wm-between``, ``wm-request-slider``, ``wm-scope-output``) name the
 controls for the browser tests.
@@ -13,13 +13,9 @@ import ipywidgets as widgets
 
 from windowmem.errors import WindowMemError
 from windowmem.explorer.live import show_live, snapshot
-from windowmem.explorer.scope_view import (
-    STORE_LABELS,
-    ScopeRuns,
-    render_scope_html,
-    request_positions,
-    scope_view,
-)
+from windowmem.explorer.scope_cache import ScopeRuns
+from windowmem.explorer.scope_html import render_scope_html
+from windowmem.explorer.scope_view import STORE_LABELS, request_positions, scope_view
 from windowmem.shared_agent import BETWEEN, KEY_CHOICES, StoreKind
 
 

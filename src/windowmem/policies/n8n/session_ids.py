@@ -22,7 +22,7 @@ Read from ``@n8n/n8n-nodes-langchain`` 2.41.1 (``utils/helpers.js`` ``getSession
 >>> simple_memory_buffer_key(webhook_item({"sessionId": "abc"}), workflow_id="wf1")
 Traceback (most recent call last):
 ...
-windowmem.policies.n8n_sessions.N8nNodeError: No session ID found
+windowmem.policies.n8n.session_ids.N8nNodeError: No session ID found
 """
 
 from __future__ import annotations
@@ -33,12 +33,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
-from windowmem.session_keys import (
-    key_text,
-    lookup,
-    n8n_buffer_key,
-    n8n_safe_name,
-)
+from windowmem.policies.n8n.buffer_names import n8n_buffer_key, n8n_safe_name
+from windowmem.session_keys import key_text, lookup
 
 #: The *Session ID* options of every n8n memory node: the default reads the Chat Trigger's id.
 FROM_INPUT: Literal["fromInput"] = "fromInput"

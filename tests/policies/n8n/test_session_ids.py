@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from windowmem.errors import SessionKeyError
-from windowmem.policies.n8n_sessions import (
+from windowmem.policies.n8n.session_ids import (
     INVALID_SESSION_ID,
     KEY_EMPTY,
     NO_SESSION_ID,
@@ -194,7 +194,7 @@ def test_the_widget_reuses_its_stored_id_only_with_load_previous_session():
 
 
 def test_buffer_key_or_error_gives_the_message_instead_of_raising():
-    from windowmem.policies.n8n_sessions import buffer_key_or_error
+    from windowmem.policies.n8n.session_ids import buffer_key_or_error
 
     assert buffer_key_or_error(CHAT, workflow_id="wf1", type_version=1.3) == "wf1__abc"
     assert buffer_key_or_error(WEBHOOK, workflow_id="wf1") == "No session ID found"
