@@ -135,8 +135,19 @@ def generate_release(assignment: str, out_dir: Path) -> Path:
 Mutant = tuple[str, str, set[str]]
 
 
-def always_equal_cheat(function_source: str) -> str:
-    """An answer cell that cheats: *function_source* returns a list equal to anything, and type checks pass."""
+def always_equal_cheat(function_source: str, *, hide_from_type_checks: bool = True) -> str:
+    """An answer cell that cheats: *function_source* returns a list equal to anything.
+
+    With *hide_from_type_checks* the cell also rebinds ``type`` and ``isinstance`` for every
+    later cell (which breaks any later answer that uses them).
+    """
+    hide = """
+
+
+# and hide it from type checks in every later cell
+type = lambda obj, *rest: list  # noqa: E731
+isinstance = lambda obj, cls: True  # noqa: E731
+"""
     return (
         '''
 class SameAsAnything(list):
@@ -153,13 +164,7 @@ class SameAsAnything(list):
 
 '''
         + function_source.strip("\n")
-        + """
-
-
-# and hide it from type checks in every later cell
-type = lambda obj, *rest: list  # noqa: E731
-isinstance = lambda obj, cls: True  # noqa: E731
-"""
+        + (hide if hide_from_type_checks else "\n")
     )
 
 

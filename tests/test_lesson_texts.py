@@ -36,6 +36,16 @@ SEED_RUN = 12
 #: Per lesson and self-check number: text of the cells that give its answer away. Each must
 #: first appear after the self-check's check cell. Add a line when you add a self-check.
 REVEALED_BY = {
+    "01_scope_and_storage.ipynb": {
+        1: ["{choice.name: [desk.key_for(", '"customers sharing one"'],
+        2: ["def spring_ai(version)"],
+        3: ['"default option (fromInput)": {}', "for error in (n8n.NO_SESSION_ID"],
+        4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
+        5: ["for between in desk.BETWEEN}"],
+        6: ["Only **tenant + user** on **SQLite** does both"],
+        7: ["(a) The key is fixed and nothing restarted"],
+        8: ["does not\nbring back a deleted one"],
+    },
     "03_window_buffer_memory.ipynb": {
         1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
         2: ["a full window of 5 loads", "window 2 on turn 4 loads"],
