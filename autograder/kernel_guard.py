@@ -108,6 +108,17 @@ class Snapshot:
                     seen.add(id(cls))
                     self.classes.append((cls, dict(vars(cls))))
 
+    def restore_and_import(self, imports: str) -> list[str]:
+        """Restore, then run *imports* (the locked cells' import lines) in the notebook's namespace.
+
+        Called from a ``user_expressions`` entry, which IPython evaluates without its input
+        transformers: a student's transformer cannot rewrite this call away.
+        """
+        restored = self.restore()
+        if imports and self.shell is not None:
+            exec(compile(imports, "<autograder imports>", "exec"), self.shell.user_ns)
+        return restored
+
     def restore(self) -> list[str]:
         """Put back every replaced attribute; the names of what was restored (kept in ``last_restored``)."""
         restored: list[str] = []

@@ -176,17 +176,20 @@ class GuardedExecute(Execute):
         self._run_silently(code)
 
     def _restore_guarded_state(self, index: int) -> None:
-        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel."""
+        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel.
+
+        The call travels as a user expression, which IPython evaluates without input
+        transformers (a cell's code would be rewritten by one a student installed).
+        """
         guard = f"__import__('sys').modules[{GUARD_MODULE!r}]"
-        imports = [
+        imports = "\n".join(
             line
             for cell in self.nb.cells[:index]
             if _is_locked_setup(cell)
             for line in import_lines(cell.source)
-        ]
-        code = "\n".join([f"{guard}.SNAPSHOT.restore()", *imports])
+        )
         reply = self._run_silently(
-            code, user_expressions={"restored": f"{guard}.SNAPSHOT.last_restored"}
+            "", user_expressions={"restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})"}
         )
         result = (reply or {}).get("content", {}).get("user_expressions", {}).get("restored", {})
         if result.get("status") != "ok":
@@ -319,7 +322,8 @@ class HideHiddenTests(ClearHiddenTests):
     max_message_chars = Integer(300, help="Longest error message shown for a test").tag(config=True)
 
     def preprocess(self, nb, resources):
-        self._hidden = _hidden_lines(nb, self.begin_test_delimeter, self.end_test_delimeter)
+        markers = (self.begin_test_delimeter, self.end_test_delimeter)
+        self._hidden = _hidden_lines(nb, *markers) | frozenset(markers)
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
@@ -374,9 +378,17 @@ def _hidden_lines(nb: NotebookNode, begin: str, end: str) -> frozenset[str]:
 
 
 def _drop_lines(text: str, hidden: frozenset[str]) -> str:
+    """*text* without the lines that repeat a hidden-test line, and without whole hidden regions."""
     if not hidden:
         return text
-    kept = [line for line in text.splitlines(keepends=True) if not any(h in line for h in hidden)]
+    kept, inside = [], False
+    for line in text.splitlines(keepends=True):
+        if "BEGIN HIDDEN TESTS" in line:
+            inside = True
+        elif "END HIDDEN TESTS" in line:
+            inside = False
+        elif not inside and not any(h in line for h in hidden):
+            kept.append(line)
     return "".join(kept)
 
 

@@ -108,10 +108,10 @@ def collect_zip(
 
         for member in members:
             problem = member_problem(member)
+            info = None if problem else collector._match(member.filename)
             if problem:
-                refuse(_owner_before_climb(member.filename, known), problem)
+                refuse(_owner(member.filename, problem, known, collector), problem)
                 continue
-            info = collector._match(member.filename)
             if not info or not SAFE_ID.match(info["student_id"]):
                 continue
             student = info["student_id"]
@@ -156,13 +156,20 @@ def collect_zip(
     return Collected(submitted, refused, tuple(unclaimed))
 
 
-def _owner_before_climb(name: str, known: set[str]) -> str | None:
-    """The known student named in *name* before any ``..``: the one who handed it in."""
-    head = re.split(r"(?:^|[/\\])\.\.(?:[/\\]|$)", name, maxsplit=1)[0]
-    for part in re.split(r"[/\\]", head):
-        if part in known:
-            return part
-    return None
+def _owner(name: str, problem: str, known: set[str], collector) -> str | None:
+    """Whose refused member *name* is: never a student it merely points at.
+
+    A member that climbs with ``..`` belongs to the known student named before the
+    climb; a link or an oversized member to the student its name matches; an absolute
+    path to no one (it is reported for the class).
+    """
+    if "absolute path" in problem:
+        return None
+    if "'..'" in problem:
+        head = re.split(r"(?:^|[/\\])\.\.(?:[/\\]|$)", name, maxsplit=1)[0]
+        return next((part for part in re.split(r"[/\\]", head) if part in known), None)
+    info = collector._match(name)
+    return info["student_id"] if info and info["student_id"] in known else None
 
 
 def _nested(data: bytes, outer_name: str):
