@@ -22,7 +22,14 @@ import pytest
 
 from autograder import sandbox
 from tests.fixtures import attacks
-from tests.fixtures.grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, tree_hashes
+from tests.fixtures.grading import (
+    ASSIGNMENT,
+    NOTEBOOK,
+    REPO_ROOT,
+    grade,
+    sandbox_processes,
+    tree_hashes,
+)
 from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
 
 pytestmark = [
@@ -60,22 +67,6 @@ class Listener:
         self.stopped.set()
         self.thread.join()
         self.server.close()
-
-
-def sandbox_processes() -> list[str]:
-    """Processes of the sandbox user, or still sleeping for an attack."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            owner = proc.stat().st_uid
-            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if owner == sandbox.SANDBOX_UID or attacks.MARKER in command:
-            found.append(f"{proc.name}: {command[:120]}")
-    return found
 
 
 def files_with_marker(folder: Path, skip: Path | None = None) -> list[str]:
