@@ -41,6 +41,38 @@ MANAGER_LISTS = ("cleanup_transforms", "line_transforms", "token_transformers")
 SYS_HOOKS = ("breakpointhook", "stdout", "stderr", "stdin")
 
 
+def cap_streams(limit: int) -> None:
+    """Stop forwarding a cell's stdout and stderr after *limit* characters (reset for each cell).
+
+    Installed before the snapshot, so it is part of the pristine state: a flood of printing
+    then costs the grader no time (its feedback keeps far less anyway), and the time a
+    flooding notebook takes no longer depends on how busy the machine is.
+    """
+    shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821 - the kernel's
+    counts: list[list[int]] = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        count = [0]
+        counts.append(count)
+
+        def capped(text, _write=stream.write, _count=count):
+            if _count[0] >= limit:
+                return len(text)
+            _count[0] += len(text)
+            if _count[0] > limit:
+                text = text[: len(text) - (_count[0] - limit)]
+                text += f"\n... output stopped in the kernel after {limit:,} characters ...\n"
+            return _write(text)
+
+        stream.write = capped
+
+    def reset(*args, **kwargs):
+        for count in counts:
+            count[0] = 0
+
+    shell.events.register("pre_execute", reset)
+
+
 class Snapshot:
     """The pristine state of ``builtins``, the guarded modules and the cell machinery."""
 

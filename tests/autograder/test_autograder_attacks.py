@@ -137,6 +137,20 @@ def test_flagged_submission_says_why_and_holds_its_score(attacked):
         assert all(g.auto_score is None and g.needs_manual_grade for g in notebook.grades)
 
 
+def test_no_student_writes_a_score(attacked):
+    from nbgrader.api import Gradebook
+
+    url = "sqlite:///" + str(attacked["out"] / "course" / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        for student in ("writes_gradebook", "victim_blank", "victim_correct"):
+            notebook = gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, student)
+            assert all(g.manual_score is None for g in notebook.grades), student
+            assert all((g.auto_score or 0) <= g.max_score for g in notebook.grades), student
+        assert (
+            gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, "writes_gradebook").score == 0
+        )
+
+
 def test_limits_are_reported(attacked):
     grades = attacked["grades"]
     assert "memory limit" in grades.loc["allocates_memory"].detail
