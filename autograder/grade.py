@@ -38,6 +38,7 @@ class ClassResult:
     rows: tuple[GradeRow, ...]
     out: Path
     reports: dict[str, Path]
+    notes: tuple[str, ...] = ()  # what was refused for no student (archive members)
 
 
 def grade_class(
@@ -74,9 +75,10 @@ def grade_class(
     real_folder(out)
     start_forkserver()  # warms up in the background while the course is built
     refused: dict[str, str] = {}
+    notes: tuple[str, ...] = ()
     if submissions.is_file():
         collected = collect_zip(submissions, assignment, out / "downloaded", zip_regexp)
-        submissions, refused = collected.submitted, dict(collected.refused)
+        submissions, refused, notes = collected.submitted, collected.refused, collected.unclaimed
 
     course = build_course(repo_root, assignment, out, settings)
     students = find_class(submissions, assignment, course.expected, settings.max_notebook_bytes)
@@ -165,7 +167,7 @@ def grade_class(
         (out / "work").rmdir()
     if settings.sandbox is None:
         rows = [replace(r, detail=_join(r.detail, UNSANDBOXED)) for r in rows]
-    return ClassResult(tuple(rows), out, write_reports(rows, out))
+    return ClassResult(tuple(rows), out, write_reports(rows, out), notes)
 
 
 def _queue_student(
