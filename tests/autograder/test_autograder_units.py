@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import doctest
-import importlib
 import json
 import subprocess
 import sys
@@ -27,36 +25,7 @@ from autograder import (
 from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MODULES = [
-    "cli",
-    "course",
-    "errors",
-    "grade",
-    "gradebook",
-    "kernel_guard",
-    "kernels",
-    "nbgrader_course",
-    "outcome",
-    "preprocessors",
-    "report",
-    "safe_files",
-    "sandbox",
-    "scheduler",
-    "startup",
-    "status",
-    "submissions",
-    "worker",
-    "zipinput",
-]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_doctests(name):
-    module = importlib.import_module(f"autograder.{name}")
-    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
-
+from tests.conftest import REPO_ROOT
 
 # --- planning a class -------------------------------------------------------------------
 
