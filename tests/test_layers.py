@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "windowmem.recall": 2,
     "windowmem.cost": 2,
     "windowmem.chat_memory": 2,
+    "windowmem.side_by_side": 2,
     # 3. tables (the one module that imports pandas)
     "windowmem.frames": 3,
     # 4. the edge: explorers and command lines

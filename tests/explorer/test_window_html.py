@@ -14,6 +14,8 @@ class TestHtml:
         page = render_window_html(view_of(marta, 5, 7, fact="#6023"), "Qwen tokens")
         assert re.search(r'class="wm-visible-turns">2–6<', page)
         assert re.search(r'class="wm-evicted-turns">1<', page)
+        assert 'still stores them): turn <b class="wm-evicted-turns">' in page  # one turn: "turn"
+        assert 'turns <b class="wm-visible-turns">2–6' in page
         assert 'data-fact-visible="false"' in page and 'data-window="5" data-turn="7"' in page
         assert "Qwen tokens this call" in page
 
