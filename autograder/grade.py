@@ -19,6 +19,7 @@ from autograder.course import (
     build_course,
     db_url,
 )
+from autograder.course_config import write_course_config
 from autograder.errors import GradingSetupError
 from autograder.gradebook import max_scores, merge_student, notebook_score
 from autograder.report import GradeRow, write_reports
@@ -66,6 +67,7 @@ def grade_class(
         submissions = collect_zip(submissions, assignment, out / "downloaded", zip_regexp)
 
     course = build_course(repo_root, assignment, out, settings)
+    write_course_config(course.root, course.config)  # formgrader and nbgrader open OUT/course
     students = find_class(submissions, assignment, course.expected)
     if not students:
         raise GradingSetupError(
@@ -149,9 +151,12 @@ def _queue_student(course: Course, student: StudentSubmission, out: Path) -> Job
     for nb in student.gradable:
         assert nb.path is not None  # gradable notebooks are the ones that were found
         shutil.copyfile(nb.path, submitted / f"{nb.notebook}.ipynb")
-    timestamp = student.folder / course.assignment / "timestamp.txt"
-    if timestamp.is_file():
-        shutil.copyfile(timestamp, submitted / "timestamp.txt")
+    for kept in (
+        "timestamp.txt",
+        "submission_secret.txt",
+    ):  # the exchange returns feedback by the secret
+        if (student.folder / course.assignment / kept).is_file():
+            shutil.copyfile(student.folder / course.assignment / kept, submitted / kept)
     job = Job(
         student.student_id,
         course.assignment,
