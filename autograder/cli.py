@@ -72,7 +72,16 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; 0 on success (``grade``: every notebook graded), 1 when some were not, 2 on setup errors."""
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    passed_on = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = parser().parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+    if passed_on and args.command != "formgrader":
+        print(
+            f"autograder {args.command}: unexpected arguments after --: {passed_on}",
+            file=sys.stderr,
+        )
+        return 2
+    args.lab_args = passed_on
     if args.command != "grade":
         return run_term_command(args)
     from autograder.changes import compare, describe, hand_graded_cells, snapshot, write_changes
@@ -184,9 +193,7 @@ def add_term_commands(commands) -> None:
     formgrader.add_argument("--port", type=int, default=8888)
     formgrader.add_argument("--ip", default="127.0.0.1")
     formgrader.add_argument("--no-browser", action="store_true")
-    formgrader.add_argument(
-        "lab_args", nargs=argparse.REMAINDER, help="after --: more jupyter lab options"
-    )
+    formgrader.set_defaults(lab_args=[])  # options after a lone `--` go to jupyter lab as they are
 
     export = commands.add_parser(
         "export", help="final grades for an LMS: final_grades.csv and canvas_grades.csv"

@@ -45,9 +45,8 @@ def collect(args: argparse.Namespace) -> int:
 def formgrader(args: argparse.Namespace) -> int:
     from autograder.formgrader import open_formgrader
 
-    extra = [a for a in args.lab_args if a != "--"]
     return open_formgrader(
-        args.out, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=extra
+        args.out, port=args.port, ip=args.ip, open_browser=not args.no_browser, extra=args.lab_args
     )
 
 

@@ -108,4 +108,6 @@ def test_export_reads_the_server_gradebook(hub):
 def test_nbgrader_export_in_the_course_uses_nbgrader_db_url(hub):
     run = hub["nbgrader_export"]
     assert run.returncode == 0, run.stderr[-2000:]
-    assert (hub["root"] / "nbgrader.csv").read_text() == (hub["out"] / "final_grades.csv").read_text()
+    assert (hub["root"] / "nbgrader.csv").read_text() == (
+        hub["out"] / "final_grades.csv"
+    ).read_text()

@@ -123,7 +123,9 @@ def test_every_step_succeeds(term):
     for name in ("release", "collect", "collect_late", "feedback"):
         assert steps[name].returncode == 0, f"{name}: {steps[name].stderr[-2000:]}"
     for name in ("grade", "grade_late"):  # every notebook graded: exit 0
-        assert steps[name].returncode == 0, f"{name}: {steps[name].stdout}{steps[name].stderr[-2000:]}"
+        assert steps[name].returncode == 0, (
+            f"{name}: {steps[name].stdout}{steps[name].stderr[-2000:]}"
+        )
     assert "collected 2 students" in steps["collect"].stdout
 
 

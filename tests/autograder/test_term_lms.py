@@ -34,7 +34,15 @@ def canvas_roster(path, students: dict[str, str]) -> None:
     with path.open("w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(
-            ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", CANVAS_COLUMN, "Current Score"]
+            [
+                "Student",
+                "ID",
+                "SIS User ID",
+                "SIS Login ID",
+                "Section",
+                CANVAS_COLUMN,
+                "Current Score",
+            ]
         )
         writer.writerow(["    Points Possible", "", "", "", "", "39", "(read only)"])
         for number, (login, name) in enumerate(students.items(), start=101):
@@ -63,7 +71,9 @@ def term(tmp_path_factory, source):
 
     release_nb = read_notebook(REPO_ROOT / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
     files = {
-        "ana_101_9001_window_buffer.ipynb": json.dumps(make_submissions.answered(release_nb, source)),
+        "ana_101_9001_window_buffer.ipynb": json.dumps(
+            make_submissions.answered(release_nb, source)
+        ),
         "ben_102_9002_window_buffer.ipynb": '{"cells": [',
         "cara_103_9003_window_buffer.ipynb": json.dumps(release_nb),
     }
@@ -72,7 +82,16 @@ def term(tmp_path_factory, source):
         for name, text in files.items():
             zipped.writestr(f"submissions/{name}", text)
     out = root / "out"
-    grade = ("grade", ASSIGNMENT, "--submissions", download, "--out", out, "--zip-regexp", LMS_NAMES)
+    grade = (
+        "grade",
+        ASSIGNMENT,
+        "--submissions",
+        download,
+        "--out",
+        out,
+        "--zip-regexp",
+        LMS_NAMES,
+    )
     grade += ("--timeout", str(CELL_TIMEOUT), "--no-progress")
     steps["grade_broken"] = autograder(*grade, "--repo", broken)
     gradebook = "sqlite:///" + str(out / "course" / "gradebook.db")
@@ -81,9 +100,18 @@ def term(tmp_path_factory, source):
     before_fix = read_csv(out / "grades.csv")
     steps["grade_fixed"] = autograder(*grade)
     roster = root / "canvas-export.csv"
-    canvas_roster(roster, {"ana": "Ana Ruiz", "ben": "Ben Okafor", "cara": "Cara Li", "dan": "Dan Wu"})
+    canvas_roster(
+        roster, {"ana": "Ana Ruiz", "ben": "Ben Okafor", "cara": "Cara Li", "dan": "Dan Wu"}
+    )
     steps["export"] = autograder(
-        "export", ASSIGNMENT, "--out", out, "--canvas-roster", roster, "--canvas-column", CANVAS_COLUMN
+        "export",
+        ASSIGNMENT,
+        "--out",
+        out,
+        "--canvas-roster",
+        roster,
+        "--canvas-column",
+        CANVAS_COLUMN,
     )
     steps["feedback"] = autograder("feedback", ASSIGNMENT, "--out", out)
     with (out / "canvas_grades.csv").open(newline="", encoding="utf-8") as file:
@@ -120,7 +148,10 @@ def test_fixed_test_regrades_and_keeps_the_hand_grade(term, source):
     auto = sum(points.values())
     # grades.csv of the first run was written before the hand grade
     assert float(term["before_fix"]["ana"]["score"]) == auto - points[BROKEN_TEST]
-    assert hand_grade(term["gradebook"], ASSIGNMENT, NOTEBOOK, "ana", term["written"]) == (4, COMMENT)
+    assert hand_grade(term["gradebook"], ASSIGNMENT, NOTEBOOK, "ana", term["written"]) == (
+        4,
+        COMMENT,
+    )
     assert term["changes"]["ana"]["change"] == "regraded"
     assert term["changes"]["ana"]["hand_graded_kept"] == term["written"]
     assert term["changes"]["cara"]["change"] == "unchanged"  # failed the test before and after
