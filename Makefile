@@ -41,7 +41,7 @@ check: $(STAMP)
 test: check
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
-	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra ; \
+	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term ; \
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 
 ## test-fast: the library's tests only, no services or browser
