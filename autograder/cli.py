@@ -13,7 +13,8 @@ from pathlib import Path
 
 from autograder.course import Settings
 from autograder.errors import GradingSetupError
-from autograder.report import STATUSES
+from autograder.sandbox import SandboxLimits
+from autograder.status import Status
 
 
 def parser() -> argparse.ArgumentParser:
@@ -61,6 +62,27 @@ def parser() -> argparse.ArgumentParser:
         default=Path.cwd(),
         help="repository root holding source/ and nbgrader_config.py (default: .)",
     )
+    defaults = SandboxLimits()
+    grade.add_argument(
+        "--memory-limit",
+        type=int,
+        default=defaults.memory_mb,
+        metavar="MIB",
+        help=f"memory one student's kernel may use, files it writes included (default {defaults.memory_mb})",
+    )
+    grade.add_argument(
+        "--pids-limit",
+        type=int,
+        default=defaults.pids,
+        metavar="N",
+        help=f"processes and threads one student's kernel may have (default {defaults.pids})",
+    )
+    grade.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="grade without isolating the students' code (only where the sandbox cannot run; "
+        "said in every row's detail)",
+    )
     grade.add_argument("--no-progress", action="store_true", help="do not draw the progress bar")
     grade.add_argument(
         "--db-url",
@@ -85,20 +107,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "grade":
         return run_term_command(args)
     from autograder.changes import compare, describe, hand_graded_cells, snapshot, write_changes
-    from autograder.course import db_url
     from autograder.grade import grade_class  # after argparse: --help stays instant
+    from autograder.nbgrader_course import db_url
 
     for option, value in (
         ("--jobs", args.jobs),
         ("--timeout", args.timeout),
         ("--student-timeout", args.student_timeout),
+        ("--memory-limit", args.memory_limit),
+        ("--pids-limit", args.pids_limit),
     ):
         if value is not None and value < 1:
             print(f"autograder: {option} must be at least 1, got {value}", file=sys.stderr)
             return 2
     submissions = args.submissions
     out = args.out or submissions.resolve().parent / f"{submissions.resolve().stem}-graded"
-    settings = Settings(cell_timeout=args.timeout, student_timeout=args.student_timeout)
+    if args.pids_limit < 16:
+        print(
+            f"autograder: --pids-limit {args.pids_limit} is too low for a kernel (its own threads need about ten); give at least 16",
+            file=sys.stderr,
+        )
+        return 2
+    limits = SandboxLimits(memory_mb=args.memory_limit, pids=args.pids_limit)
+    settings = Settings(
+        cell_timeout=args.timeout,
+        student_timeout=args.student_timeout,
+        sandbox=None if args.no_sandbox else limits,
+    )
     before = snapshot(out.resolve(), args.assignment)
     try:
         result = grade_class(
@@ -114,13 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     except GradingSetupError as error:
         print(f"autograder: {error}", file=sys.stderr)
         return 2
-    counts = {s: sum(r.status == s for r in result.rows) for s in STATUSES}
+    counts = {s: sum(r.status == s for r in result.rows) for s in Status}
     print(
         f"graded {len({r.student_id for r in result.rows})} students into {result.reports['grades']}"
     )
     print("  " + ", ".join(f"{n} {s}" for s, n in counts.items()))
     for row in sorted(result.rows, key=lambda r: (r.student_id, r.notebook)):
-        if row.status != "graded":
+        if row.status != Status.GRADED:
             print(f"  {row.student_id}/{row.notebook}: {row.status}: {row.detail}")
     print(
         f"  summary: {result.reports['questions']}, {result.reports['histogram']}; feedback under {result.out / 'course' / 'feedback'}"
@@ -147,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  next: python -m autograder formgrader {result.out}  (hand grades), then export and feedback"
     )
-    return 0 if counts["graded"] == len(result.rows) else 1
+    return 0 if counts[Status.GRADED] == len(result.rows) else 1
 
 
 def add_term_commands(commands) -> None:

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from traitlets.config import Config
 
-from autograder.course import load_repo_config, prepare_nbgrader
 from autograder.errors import GradingSetupError
+from autograder.nbgrader_course import load_repo_config, prepare_nbgrader
 
 #: Files of a released assignment a student never needs.
 NOT_RELEASED = (".ipynb_checkpoints", "__pycache__", ".DS_Store")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from traitlets.config import Config
 
-from autograder.course import prepare_nbgrader
 from autograder.course_config import load_course_config
+from autograder.nbgrader_course import prepare_nbgrader
 
 
 @dataclass(frozen=True)

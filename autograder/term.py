@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 
-from autograder.course import db_url
+from autograder.nbgrader_course import db_url
 
 
 def release(args: argparse.Namespace) -> int:
@@ -53,7 +53,6 @@ def formgrader(args: argparse.Namespace) -> int:
 def export(args: argparse.Namespace) -> int:
     from nbgrader.api import Gradebook
 
-    from autograder.course import prepare_nbgrader
     from autograder.export import (
         final_grades,
         read_autograder_rows,
@@ -61,6 +60,7 @@ def export(args: argparse.Namespace) -> int:
         write_final_grades,
     )
     from autograder.formgrader import course_root
+    from autograder.nbgrader_course import prepare_nbgrader
     from autograder.server_gradebook import sqlalchemy_url
 
     out = args.out.resolve()

@@ -83,9 +83,11 @@ def cell_text(cell: dict[str, Any]) -> str:
 
 def cells_by_id(nb: Notebook) -> dict[str, dict[str, Any]]:
     """The notebook's nbgrader cells, keyed by grade_id."""
-    return {
-        nbgrader_meta(c)["grade_id"]: c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")
-    }
+    from autograder.nbgrader_course import grade_ids
+
+    return dict(
+        zip(grade_ids(nb["cells"]), (c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")))
+    )
 
 
 def graded_points(nb: Notebook, *, autograded_only: bool = True) -> dict[str, float]:
@@ -165,7 +167,9 @@ class GradingCourse:
 
     @property
     def db_url(self) -> str:
-        return f"sqlite:///{(self.root / 'gradebook.db').resolve()}"
+        from autograder.nbgrader_course import db_url
+
+        return db_url(self.root / "gradebook.db")
 
     def notebook_names(self) -> list[str]:
         """The assignment's notebooks, by file name."""

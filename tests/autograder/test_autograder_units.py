@@ -15,7 +15,15 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from autograder import cli, course, kernel_guard, preprocessors, report, submissions
+from autograder import (
+    cli,
+    course,
+    kernel_guard,
+    nbgrader_course,
+    preprocessors,
+    report,
+    submissions,
+)
 from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
@@ -28,10 +36,16 @@ MODULES = [
     "grade",
     "gradebook",
     "kernel_guard",
+    "kernels",
+    "nbgrader_course",
+    "outcome",
     "preprocessors",
     "report",
+    "safe_files",
+    "sandbox",
     "scheduler",
     "startup",
+    "status",
     "submissions",
     "worker",
     "zipinput",
@@ -217,28 +231,41 @@ def test_cap_output_truncates_long_streams_and_drops_huge_html():
     assert capped.outputs[2].text == "short"
 
 
-def test_hide_hidden_tests_removes_the_code_and_its_traceback():
+def test_feedback_shows_a_verdict_not_the_test_or_its_output():
     source = '"""visible"""\nassert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(41) == 42, "secret"\n### END HIDDEN TESTS'
     error = new_output(
         "error",
         ename="AssertionError",
-        evalue="secret",
+        evalue='expected 42\nassert f(41) == 42, "secret"',
         traceback=["Traceback", '----> 4 assert f(41) == 42, "secret"', "AssertionError: secret"],
     )
+    printed = new_output("stream", text="the test printed this\n")
     cell = new_code_cell(
         source,
-        metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1}},
-        outputs=[error],
+        metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 2, "score": 0}},
+        outputs=[printed, error],
     )
-    hidden = run_preprocessor(preprocessors.HideHiddenTests(), cell)
-    assert "f(41)" not in hidden.source and "assert f(1) == 2" in hidden.source
-    assert hidden.outputs[0].traceback == [
-        "AssertionError: secret (raised in this cell; hidden test code is not shown)"
+    leak = new_code_cell(
+        "print(In[-2])",
+        outputs=[new_output("stream", text='kept\nassert f(41) == 42, "secret"\n')],
+    )
+    notebook = new_notebook(cells=[cell, leak])
+    preprocessors.HideHiddenTests().preprocess(notebook, {})
+    test, other = notebook.cells
+    assert "f(41)" not in test.source and "assert f(1) == 2" in test.source
+    assert [o.text for o in test.outputs] == [
+        "failed (0 of 2 points): AssertionError: expected 42\n"
     ]
-    plain = new_code_cell("assert f(1) == 2", outputs=[error.copy()])
-    assert (
-        run_preprocessor(preprocessors.HideHiddenTests(), plain).outputs[0].traceback
-        == error.traceback
+    assert other.outputs[0].text == "kept\n", (
+        "a hidden-test line printed by the student's code is removed"
+    )
+    passed = new_code_cell(
+        "assert True",
+        metadata={"nbgrader": {"grade": True, "grade_id": "u", "points": 1, "score": 1}},
+        outputs=[printed.copy()],
+    )
+    assert run_preprocessor(preprocessors.HideHiddenTests(), passed).outputs[0].text == (
+        "passed (1 of 1 points)\n"
     )
 
 
@@ -255,7 +282,7 @@ def test_in_process_alembic_head_matches_alembic_heads():
             text=True,
             check=True,
         ).stdout
-    assert course.alembic_head() == printed.split()[0]
+    assert nbgrader_course.alembic_head() == printed.split()[0]
 
 
 def test_startup_blocks_only_the_slow_format_checker():
