@@ -21,7 +21,7 @@ from pathlib import Path
 from traitlets.config import Config
 
 from autograder.errors import GradingSetupError
-from autograder.nbgrader_course import load_repo_config, prepare_nbgrader
+from autograder.nbgrader_course import course_config, load_repo_config, prepare_nbgrader
 
 #: Files of a released assignment a student never needs.
 NOT_RELEASED = (".ipynb_checkpoints", "__pycache__", ".DS_Store")
@@ -50,11 +50,8 @@ def _check(result: dict, step: str) -> str:
 def exchange_config(
     root: Path, exchange: Path, course_id: str, db_url: str, base: Config | None = None
 ) -> Config:
-    """*base* (or nothing) with the course at *root*, the exchange at *exchange*, and *db_url*."""
-    config = Config()
-    if base is not None:
-        config.merge(base)
-    config.CourseDirectory.root = str(root)
+    """*base* (or nothing) as a course at *root*, with the exchange at *exchange* and the gradebook at *db_url*."""
+    config = course_config(root, base)
     config.CourseDirectory.course_id = course_id
     config.CourseDirectory.db_url = db_url
     config.Exchange.root = str(exchange)

@@ -14,7 +14,8 @@ Two files, each named for the convention it follows:
 
 A total is written only where every graded cell has a score. A notebook that could not
 be graded, a cell still waiting for a hand grade, or nothing handed in leaves the total
-blank and says so in ``status``: an ungraded notebook never turns into a 0.
+blank and says so in ``status`` (``final``, ``needs_hand_grading``, ``not_scored``,
+``flagged``, ``missing``): an ungraded notebook never turns into a 0.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class FinalStatus(StrEnum):
     FINAL = "final"  # every graded cell has a score: the total is the grade
     NEEDS_HAND_GRADING = "needs_hand_grading"  # a cell still waits for a grader
     NOT_SCORED = "not_scored"  # a notebook could not be graded (unreadable, crashed, killed)
+    FLAGGED = "flagged"  # the autograder held a score: the submission tampered with grading
     MISSING = "missing"  # nothing handed in
 
 
@@ -185,7 +187,7 @@ def _student_final(gradebook, assignment, sid, student, questions, rows) -> Stud
     except MissingEntry:
         submission = None
     if submission is None:
-        status = FinalStatus.NOT_SCORED if unscored else FinalStatus.MISSING
+        status = _unscored_status(unscored) if unscored else FinalStatus.MISSING
         return StudentFinal(
             sid,
             status,
@@ -228,7 +230,7 @@ def _student_final(gradebook, assignment, sid, student, questions, rows) -> Stud
     if penalty:
         notes.append(f"late penalty {penalty:g}")
     if unscored:
-        status = FinalStatus.NOT_SCORED
+        status = _unscored_status(unscored)
     elif waiting:
         status = FinalStatus.NEEDS_HAND_GRADING
     else:
@@ -240,6 +242,13 @@ def _student_final(gradebook, assignment, sid, student, questions, rows) -> Stud
     )
     return StudentFinal(
         sid, status, total, maximum, penalty, tuple(scores), "; ".join(notes), **names
+    )
+
+
+def _unscored_status(rows: Sequence[AutograderRow]) -> FinalStatus:
+    """``flagged`` when the autograder held a score for review, else ``not_scored``."""
+    return (
+        FinalStatus.FLAGGED if any(r.status == "flagged" for r in rows) else FinalStatus.NOT_SCORED
     )
 
 
