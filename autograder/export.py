@@ -37,7 +37,7 @@ class FinalStatus(StrEnum):
     FINAL = "final"  # every graded cell has a score: the total is the grade
     NEEDS_HAND_GRADING = "needs_hand_grading"  # a cell still waits for a grader
     NOT_SCORED = "not_scored"  # a notebook could not be graded (unreadable, crashed, killed)
-    FLAGGED = "flagged"  # the autograder held a score: the submission tampered with grading
+    FLAGGED = "flagged"  # the autograder held the score (tampering): cells wait for hand scores
     MISSING = "missing"  # nothing handed in
 
 
@@ -203,7 +203,10 @@ def _student_final(gradebook, assignment, sid, student, questions, rows) -> Stud
     for notebook in submission.notebooks:
         for grade in notebook.grades:
             grades[(notebook.name, grade.name)] = grade
-    not_graded = {r.notebook for r in unscored}  # the gradebook may hold an older run's scores
+    # a notebook not graded this run: the gradebook may hold an older run's scores. A flagged
+    # one is the exception: its cells wait in the gradebook for the instructor's hand scores
+    not_graded = {r.notebook for r in unscored if r.status != "flagged"}
+    flagged = [r for r in unscored if r.status == "flagged"]
     scores: list[float | None] = []
     waiting, review = [], []
     for q in questions:
@@ -229,8 +232,10 @@ def _student_final(gradebook, assignment, sid, student, questions, rows) -> Stud
         )
     if penalty:
         notes.append(f"late penalty {penalty:g}")
-    if unscored:
-        status = _unscored_status(unscored)
+    if not_graded:
+        status = FinalStatus.NOT_SCORED
+    elif flagged and waiting:
+        status = FinalStatus.FLAGGED
     elif waiting:
         status = FinalStatus.NEEDS_HAND_GRADING
     else:

@@ -139,6 +139,22 @@ def test_every_student_gets_a_status_and_only_final_ones_a_total(gradebook):
     assert (by_id["final"].first_name, by_id["final"].last_name) == ("Final", "Doe")
 
 
+def test_a_flagged_notebook_counts_once_every_cell_is_graded_by_hand(gradebook):
+    held = {"final": [AutograderRow("nb", "flagged", False, "held for the instructor")]}
+    for cell in ("q1", "essay"):  # what the merge leaves for a held notebook
+        grade = gradebook.find_grade(cell, "nb", "hw", "final")
+        grade.auto_score, grade.manual_score, grade.needs_manual_grade = None, None, True
+    gradebook.db.commit()
+    by_id = {s.student_id: s for s in final_grades(gradebook, "hw", held).students}
+    assert (by_id["final"].status, by_id["final"].total) == (FinalStatus.FLAGGED, None)
+    for cell, score in (("q1", 1.0), ("essay", 2.0)):  # the instructor grades both by hand
+        grade = gradebook.find_grade(cell, "nb", "hw", "final")
+        grade.auto_score, grade.manual_score, grade.needs_manual_grade = None, score, False
+    gradebook.db.commit()
+    by_id = {s.student_id: s for s in final_grades(gradebook, "hw", held).students}
+    assert (by_id["final"].status, by_id["final"].total) == (FinalStatus.FINAL, 3.0)
+
+
 def test_stale_scores_of_a_notebook_not_graded_this_time_are_blank(gradebook):
     rows = {"final": [AutograderRow("nb", "error", False, "the kernel died")]}
     graded = {s.student_id: s for s in final_grades(gradebook, "hw", rows).students}
