@@ -28,6 +28,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from autograder.nbgrader_course import nbgrader_meta
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 Notebook = dict[str, Any]
@@ -41,7 +43,10 @@ PART_HEADING = re.compile(r"^## (Part [A-Z]).*\((\d+) points\)", re.M)
 
 def assignment_notebooks() -> list[tuple[str, str]]:
     """Every (assignment, notebook file name) under ``source/``, sorted."""
-    return sorted((nb.parent.name, nb.name) for nb in (REPO_ROOT / "source").glob("*/*.ipynb"))
+    from autograder.nbgrader_course import assignments
+
+    source = REPO_ROOT / "source"
+    return sorted((a, nb.name) for a in assignments(source) for nb in (source / a).glob("*.ipynb"))
 
 
 @lru_cache(maxsize=1)
@@ -68,11 +73,6 @@ def _fast_nbformat() -> None:
 def read_notebook(path: Path) -> Notebook:
     """A notebook file as plain JSON data."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
-
-
-def nbgrader_meta(cell: dict[str, Any]) -> dict[str, Any]:
-    """A cell's nbgrader metadata ({} for an ordinary cell)."""
-    return cell.get("metadata", {}).get("nbgrader", {})
 
 
 def cell_text(cell: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ left behind, no connection reaching the grader's loopback, no hidden test in fee
 from __future__ import annotations
 
 import io
+import shutil
 import socket
 import stat
 import threading
