@@ -19,7 +19,7 @@ from autograder.server_gradebook import sqlalchemy_url
 from tests.autograder.test_term_exchange import COMMENT, manual_cells, read_csv
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
-from tests.fixtures.term import autograder, enter_hand_grade, hand_grade
+from tests.fixtures.term import autograder, autograder_here, enter_hand_grade, hand_grade
 from tests.nbgrader_helpers import graded_points, read_notebook
 from tests.storage.test_storage_contract import server_url, unreachable
 
@@ -55,7 +55,7 @@ def hub(tmp_path_factory, server_gradebook):
     first = autograder(*grade)
     enter_hand_grade(server_gradebook, ASSIGNMENT, NOTEBOOK, "correct", written, 2.5, COMMENT)
     second = autograder(*grade)
-    export = autograder("export", ASSIGNMENT, "--out", out, "--db-url", server_gradebook)
+    export = autograder_here("export", ASSIGNMENT, "--out", out, "--db-url", server_gradebook)
     nbgrader_export = subprocess.run(
         [sys.executable, "-m", "nbgrader", "export"]
         + ["--exporter=autograder.export.FinalGradesExportPlugin", f"--to={root / 'nbgrader.csv'}"],
@@ -111,3 +111,17 @@ def test_nbgrader_export_in_the_course_uses_nbgrader_db_url(hub):
     assert (hub["root"] / "nbgrader.csv").read_text() == (
         hub["out"] / "final_grades.csv"
     ).read_text()
+
+
+def test_publishing_again_changes_nothing_on_the_server(hub):
+    from nbgrader.api import Gradebook
+
+    from autograder.server_gradebook import publish
+
+    local = "sqlite:///" + str(hub["out"] / "course" / "gradebook.db")
+    published = publish(local, hub["url"], ASSIGNMENT)
+    assert published.students == ("correct",) and published.notebooks == (NOTEBOOK,)
+    assert hand_grade(hub["url"], ASSIGNMENT, NOTEBOOK, "correct", hub["written"]) == (2.5, COMMENT)
+    with Gradebook(hub["url"], "windowmem") as gradebook:
+        assert [a.name for a in gradebook.assignments] == [ASSIGNMENT]
+        assert len(gradebook.find_assignment(ASSIGNMENT).submissions) == 1

@@ -21,6 +21,7 @@ from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
 from tests.fixtures.term import (
     autograder,
+    autograder_here,
     enter_hand_grade,
     fetch,
     fetch_feedback,
@@ -63,7 +64,9 @@ def term(tmp_path_factory, source):
     root = tmp_path_factory.mktemp("term-exchange")
     exchange, collected, out = root / "exchange", root / "collected", root / "out"
     steps = {}
-    steps["release"] = autograder("release", ASSIGNMENT, "--exchange", exchange)
+    steps["release"] = autograder_here(
+        "release", ASSIGNMENT, "--repo", REPO_ROOT, "--exchange", exchange
+    )
     homes = {s: root / "home" / s for s in ("ana", "ben")}
     release_nb = read_notebook(REPO_ROOT / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
     for student, home in homes.items():
@@ -72,8 +75,8 @@ def term(tmp_path_factory, source):
             answered = make_submissions.answered(release_nb, source)
             (folder / f"{NOTEBOOK}.ipynb").write_text(json.dumps(answered), encoding="utf-8")
         submit(exchange, home, student, ASSIGNMENT)
-    steps["collect"] = autograder(
-        "collect", ASSIGNMENT, "--exchange", exchange, "--into", collected
+    steps["collect"] = autograder_here(
+        "collect", ASSIGNMENT, "--repo", REPO_ROOT, "--exchange", exchange, "--into", collected
     )
     grade = (
         "grade",
@@ -90,9 +93,11 @@ def term(tmp_path_factory, source):
     gradebook = "sqlite:///" + str(out / "course" / "gradebook.db")
     cell = next(iter(manual_cells(source)))
     enter_hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "ana", cell, 3, COMMENT)
-    steps["export"] = autograder("export", ASSIGNMENT, "--out", out)
+    steps["export"] = autograder_here("export", ASSIGNMENT, "--out", out)
     exported = read_csv(out / "final_grades.csv")
-    steps["feedback"] = autograder("feedback", ASSIGNMENT, "--out", out, "--exchange", exchange)
+    steps["feedback"] = autograder_here(
+        "feedback", ASSIGNMENT, "--out", out, "--exchange", exchange
+    )
     pages = fetch_feedback(exchange, homes["ana"], "ana", ASSIGNMENT)
 
     # ben hands in again after the deadline, this time with every answer
@@ -101,11 +106,11 @@ def term(tmp_path_factory, source):
         json.dumps(answered), encoding="utf-8"
     )
     submit(exchange, homes["ben"], "ben", ASSIGNMENT)
-    steps["collect_late"] = autograder(
-        "collect", ASSIGNMENT, "--exchange", exchange, "--into", collected
+    steps["collect_late"] = autograder_here(
+        "collect", ASSIGNMENT, "--repo", REPO_ROOT, "--exchange", exchange, "--into", collected
     )
     steps["grade_late"] = autograder(*grade)
-    steps["export_late"] = autograder("export", ASSIGNMENT, "--out", out)
+    steps["export_late"] = autograder_here("export", ASSIGNMENT, "--out", out)
     return {
         "steps": steps,
         "out": out,

@@ -18,7 +18,7 @@ import pytest
 from tests.autograder.test_term_exchange import COMMENT, manual_cells, read_csv, visible_text
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
-from tests.fixtures.term import autograder, enter_hand_grade, hand_grade
+from tests.fixtures.term import autograder, autograder_here, enter_hand_grade, hand_grade
 from tests.nbgrader_helpers import cells_by_id, graded_points, read_notebook
 
 pytestmark = pytest.mark.slow
@@ -58,7 +58,9 @@ def source():
 def term(tmp_path_factory, source):
     root = tmp_path_factory.mktemp("term-lms")
     steps = {}
-    steps["release"] = autograder("release", ASSIGNMENT, "--zip", root / "upload.zip")
+    steps["release"] = autograder_here(
+        "release", ASSIGNMENT, "--repo", REPO_ROOT, "--zip", root / "upload.zip"
+    )
 
     # the repository as it was before the fix: one test expects the wrong thing
     broken = root / "repo-before-fix"
@@ -103,7 +105,7 @@ def term(tmp_path_factory, source):
     canvas_roster(
         roster, {"ana": "Ana Ruiz", "ben": "Ben Okafor", "cara": "Cara Li", "dan": "Dan Wu"}
     )
-    steps["export"] = autograder(
+    steps["export"] = autograder_here(
         "export",
         ASSIGNMENT,
         "--out",
@@ -113,7 +115,7 @@ def term(tmp_path_factory, source):
         "--canvas-column",
         CANVAS_COLUMN,
     )
-    steps["feedback"] = autograder("feedback", ASSIGNMENT, "--out", out)
+    steps["feedback"] = autograder_here("feedback", ASSIGNMENT, "--out", out)
     with (out / "canvas_grades.csv").open(newline="", encoding="utf-8") as file:
         canvas = list(csv.reader(file))
     return {

@@ -293,3 +293,33 @@ def test_lab_command_serves_the_course_root(tmp_path):
 def test_server_urls_get_an_installed_driver(url, expected):
     pytest.importorskip("psycopg")
     assert sqlalchemy_url(url) == expected
+
+
+def test_snapshot_reads_automatic_scores_statuses_and_submissions(gradebook, tmp_path):
+    import shutil
+
+    from autograder.changes import hand_graded_cells, snapshot, submission_hash
+
+    out = tmp_path / "out"
+    (out / "course" / "submitted" / "final" / "hw").mkdir(parents=True)
+    (out / "course" / "submitted" / "final" / "hw" / "nb.ipynb").write_text("{}")
+    shutil.copy(tmp_path / "gradebook.db", out / "course" / "gradebook.db")
+    (out / "grades.csv").write_text(
+        "student_id,assignment,notebook,score,max_score,status,detail\n"
+        "final,hw,nb,5,5,graded,\nwaiting,hw,nb,1,5,graded,\nunreadable,hw,nb,,5,malformed,x\n"
+        "final,other,nb,1,5,graded,\n"
+    )
+    taken = snapshot(out, "hw")
+    # automatic points only: the hand score of 3 on the essay is not part of it
+    assert taken.results == {
+        "final": {"nb": ("2", "graded")},
+        "waiting": {"nb": ("1", "graded")},
+        "unreadable": {"nb": ("", "malformed")},
+    }
+    assert taken.submissions == {"final": submission_hash(out / "course/submitted/final/hw")}
+    assert hand_graded_cells(f"sqlite:///{out / 'course' / 'gradebook.db'}", "hw") == {
+        "final": ("essay",),
+        "late": ("essay",),
+        "review": ("essay",),
+    }
+    assert snapshot(tmp_path / "nothing-here", "hw").empty
