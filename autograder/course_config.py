@@ -62,6 +62,10 @@ c.CourseDirectory.db_url = os.environ.get("NBGRADER_DB_URL") or "sqlite:///" + s
 if os.environ.get("NBGRADER_EXCHANGE_ROOT"):
     c.Exchange.root = os.environ["NBGRADER_EXCHANGE_ROOT"]
 
+# Formgrader and feedback pages show what students' code printed: never run its scripts
+# (in formgrader they would act with the instructor's Jupyter session)
+c.HTMLExporter.sanitize_html = True
+
 # Copied from the configuration the autograder graded with:
 '''
 

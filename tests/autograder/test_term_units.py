@@ -46,6 +46,7 @@ def test_course_config_is_relative_to_its_folder(tmp_path, monkeypatch):
     assert loaded.IgnorePattern.pattern == "Warning"
     assert loaded.GenerateFeedback.preprocessors == ["autograder.preprocessors.HideHiddenTests"]
     assert "Exchange" not in loaded  # a hub's own exchange setting is left alone
+    assert loaded.HTMLExporter.sanitize_html is True
 
 
 def test_course_config_takes_a_server_gradebook_and_exchange_from_the_environment(

@@ -35,12 +35,25 @@ from tests.nbgrader_helpers import graded_points, read_notebook
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 COMMENT = "Clear diagnosis; say which setting you would change."
+SCRIPTED_OUTPUT = (
+    "from IPython.display import HTML, display\n"
+    "display(HTML(\"<b id='student-html'>look</b>"
+    '<script>window.parent.studentScriptRan = true; window.studentScriptRan = true</script>"))\n'
+)
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("formgrader")
     make_submissions.make_class(root / "class", ASSIGNMENT, only=("correct", "blank"))
+    # a student whose output carries HTML with a script, for the grader's browser to render
+    release = read_notebook(REPO_ROOT / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
+    source = read_notebook(REPO_ROOT / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
+    scripted = make_submissions.answered(release, source)
+    scripted["cells"].append(make_submissions.code_cell(SCRIPTED_OUTPUT))
+    folder = root / "class" / "scripted" / ASSIGNMENT
+    folder.mkdir(parents=True)
+    (folder / f"{NOTEBOOK}.ipynb").write_text(make_submissions.dump(scripted), encoding="utf-8")
     out = root / "out"
     run = autograder(
         "grade", ASSIGNMENT, "--submissions", root / "class", "--out", out,
@@ -48,6 +61,19 @@ def graded(tmp_path_factory):
     )  # fmt: skip
     assert run.returncode == 0, run.stdout + run.stderr[-2000:]
     return root, out
+
+
+def open_student_notebook(frame, server: LabServer, student: str) -> None:
+    """From formgrader's student page, open *student*'s notebook and wait until it is ready."""
+    frame.goto(f"{server.url}/formgrader/manage_students/{student}/{ASSIGNMENT}")
+    frame.locator(f"a:text-is('{NOTEBOOK}')").first.click()
+    # formgrader binds the inputs once it has fetched the grades and comments; typing before
+    # that would be overwritten by its first render
+    frame.wait_for_function(
+        "() => window.formgrader && formgrader.grades && formgrader.grades.loaded"
+        " && formgrader.comments && formgrader.comments.loaded",
+        timeout=30_000,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -119,17 +145,8 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
     frame.locator("a", has_text="Manage Students").first.wait_for(timeout=30_000)
 
     # one student's notebook, the way a grader reaches it
-    frame.goto(f"{server.url}/formgrader/manage_students/correct/{ASSIGNMENT}")
-    frame.locator(f"a:text-is('{NOTEBOOK}')").first.click()
+    open_student_notebook(frame, server, "correct")
     score = frame.locator(f"input.score#{cell}")
-    score.wait_for(timeout=30_000)
-    # formgrader binds the inputs once it has fetched the grades and comments; typing before
-    # that would be overwritten by its first render
-    frame.wait_for_function(
-        "() => window.formgrader && formgrader.grades && formgrader.grades.loaded"
-        " && formgrader.comments && formgrader.comments.loaded",
-        timeout=30_000,
-    )
     score.fill("3")
     score.press("Tab")  # formgrader saves on change
     comment = frame.locator(f"textarea#{cell}-comment")
@@ -144,6 +161,14 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
         page.wait_for_timeout(250)
     screenshot(page, "formgrader-hand-grade")
 
+    # the scripted student's written answer too, so every student has a final grade
+    open_student_notebook(frame, server, "scripted")
+    frame.locator(f"input.score#{cell}").fill("1")
+    frame.locator(f"input.score#{cell}").press("Tab")
+    while hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "scripted", cell)[0] != 1:
+        assert time.monotonic() < deadline + 20, "formgrader did not save the second grade"
+        page.wait_for_timeout(250)
+
     export = autograder("export", ASSIGNMENT, "--out", out)
     assert export.returncode == 0, export.stdout + export.stderr  # everyone has a final grade now
     rows = read_csv(out / "final_grades.csv")
@@ -152,3 +177,15 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
     assert (
         float(rows["correct"][cell]) == 3 and float(rows["correct"]["max_score"]) == auto + points
     )
+
+
+def test_a_students_html_output_runs_no_script_in_formgrader(formgrader_server, page):
+    server = formgrader_server
+    page.goto(f"{server.url}/lab")
+    page.locator(".jp-LabShell").wait_for(timeout=60_000)
+    run_menu_command(page, "Nbgrader", "Formgrader")
+    frame = formgrader_frame(page, server)
+    open_student_notebook(frame, server, "scripted")
+    frame.locator("#student-html").wait_for(timeout=30_000)  # the output is shown ...
+    assert frame.evaluate("() => window.studentScriptRan === undefined")  # ... its script not run
+    assert page.evaluate("() => window.studentScriptRan === undefined")
