@@ -37,7 +37,40 @@ MACHINERY_PREFIXES = ("IPython.", "ipykernel.", "jupyter_client.", "comm.")
 #: Attributes of the shell whose lists of hooks are restored.
 SHELL_LISTS = ("input_transformers_cleanup", "input_transformers_post", "ast_transformers")
 MANAGER_LISTS = ("cleanup_transforms", "line_transforms", "token_transformers")
-SYS_HOOKS = ("displayhook", "excepthook", "breakpointhook", "stdout", "stderr", "stdin")
+#: sys hooks the kernel sets once (IPython swaps displayhook and excepthook itself on every cell).
+SYS_HOOKS = ("breakpointhook", "stdout", "stderr", "stdin")
+
+
+def cap_streams(limit: int) -> None:
+    """Stop forwarding a cell's stdout and stderr after *limit* characters (reset for each cell).
+
+    Installed before the snapshot, so it is part of the pristine state: a flood of printing
+    then costs the grader no time (its feedback keeps far less anyway), and the time a
+    flooding notebook takes no longer depends on how busy the machine is.
+    """
+    shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821 - the kernel's
+    counts: list[list[int]] = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        count = [0]
+        counts.append(count)
+
+        def capped(text, _write=stream.write, _count=count):
+            if _count[0] >= limit:
+                return len(text)
+            _count[0] += len(text)
+            if _count[0] > limit:
+                text = text[: len(text) - (_count[0] - limit)]
+                text += f"\n... output stopped in the kernel after {limit:,} characters ...\n"
+            return _write(text)
+
+        stream.write = capped
+
+    def reset(*args, **kwargs):
+        for count in counts:
+            count[0] = 0
+
+    shell.events.register("pre_execute", reset)
 
 
 class Snapshot:
@@ -102,7 +135,7 @@ class Snapshot:
             if owner is None or id(owner) in seen:
                 continue
             seen.add(id(owner))
-            self.instances.append((owner, {k: v for k, v in vars(owner).items() if callable(v)}))
+            self.instances.append((owner, _instance_methods(owner)))
             for cls in type(owner).__mro__:
                 if cls.__module__.startswith(MACHINERY_PREFIXES) and id(cls) not in seen:
                     seen.add(id(cls))
@@ -190,13 +223,23 @@ class Snapshot:
                         del namespace[key]
                     restored.append(f"the notebook's own {key}")
         for owner, saved in self.instances:
-            for key in [k for k, v in vars(owner).items() if callable(v) and k not in saved]:
+            for key in [k for k in _instance_methods(owner) if k not in saved]:
                 if _try(delattr, owner, key):
                     restored.append(f"{type(owner).__name__}.{key}")
             for key, value in saved.items():
                 if vars(owner).get(key, _MISSING) is not value:
                     if _try(setattr, owner, key, value):
                         restored.append(f"{type(owner).__name__}.{key}")
+
+
+def _instance_methods(owner: object) -> dict:
+    """Instance attributes of *owner* that stand in for one of its class's methods."""
+    cls = type(owner)
+    return {
+        k: v
+        for k, v in vars(owner).items()
+        if callable(v) and callable(getattr(cls, k, None)) and not isinstance(getattr(cls, k), type)
+    }
 
 
 def _try(action, *args) -> bool:

@@ -68,6 +68,10 @@ class GuardedExecute(Execute):
     kernel_pid_file = Unicode("", help="Where to write the kernel's process group id").tag(
         config=True
     )
+    kernel_output_chars = Integer(
+        1_000_000,
+        help="Characters of stdout/stderr a cell may send before the kernel drops the rest",
+    ).tag(config=True)
     sandboxed = Bool(
         False, help="The kernel runs in a sandbox that already starts it in its folder"
     ).tag(config=True)
@@ -169,6 +173,7 @@ class GuardedExecute(Execute):
             f"    module = types.ModuleType({GUARD_MODULE!r})\n"
             f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
             f"    sys.modules[{GUARD_MODULE!r}] = module\n"
+            f"    module.cap_streams({self.kernel_output_chars})\n"
             f"    module.SNAPSHOT = module.Snapshot({list(self.guarded_roots)!r}, {list(self.guarded_imports)!r})\n"
             "_autograder_setup()\n"
             "del _autograder_setup\n"

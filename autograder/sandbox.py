@@ -169,12 +169,16 @@ class StudentCgroup:
                 found.update(int(p) for p in (folder / "cgroup.procs").read_text().split())
         return sorted(found)
 
-    def kill_all(self, wait: float = 10.0) -> list[int]:
+    def kill_all(self, wait: float = 10.0, grace: float = 0.0) -> list[int]:
         """SIGKILL every process in the groups until none is left; the pids that were killed.
 
+        Processes exiting on their own within *grace* seconds are left to do so.
         Processes forking while this runs are caught on the next pass: the pids limit
         bounds how many there can be, and a killed process cannot fork.
         """
+        settle = time.monotonic() + grace
+        while self.processes() and time.monotonic() < settle:
+            time.sleep(0.02)
         killed: set[int] = set()
         deadline = time.monotonic() + wait
         while True:

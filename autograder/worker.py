@@ -129,7 +129,7 @@ def run(job: Job) -> None:
         shut_down_prestarted()
         if job.sandbox is not None:  # nothing of the student's runs while results are made
             cgroup = job.sandbox.cgroup
-            killed = cgroup.kill_all()
+            killed = cgroup.kill_all(grace=1.0)  # a shut-down kernel's bwrap exits by itself
             sandbox_report = SandboxReport(
                 round(cgroup.memory_peak_mb(), 1),
                 cgroup.hit_memory_limit(),

@@ -22,7 +22,14 @@ import pytest
 
 from autograder import sandbox
 from tests.fixtures import attacks
-from tests.fixtures.grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, tree_hashes
+from tests.fixtures.grading import (
+    ASSIGNMENT,
+    NOTEBOOK,
+    REPO_ROOT,
+    grade,
+    sandbox_processes,
+    tree_hashes,
+)
 from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
 
 pytestmark = [
@@ -60,22 +67,6 @@ class Listener:
         self.stopped.set()
         self.thread.join()
         self.server.close()
-
-
-def sandbox_processes() -> list[str]:
-    """Processes of the sandbox user, or still sleeping for an attack."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            owner = proc.stat().st_uid
-            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if owner == sandbox.SANDBOX_UID or attacks.MARKER in command:
-            found.append(f"{proc.name}: {command[:120]}")
-    return found
 
 
 def files_with_marker(folder: Path, skip: Path | None = None) -> list[str]:
@@ -144,6 +135,20 @@ def test_flagged_submission_says_why_and_holds_its_score(attacked):
     with Gradebook(url) as gradebook:
         notebook = gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, "patched_kernel")
         assert all(g.auto_score is None and g.needs_manual_grade for g in notebook.grades)
+
+
+def test_no_student_writes_a_score(attacked):
+    from nbgrader.api import Gradebook
+
+    url = "sqlite:///" + str(attacked["out"] / "course" / "gradebook.db")
+    with Gradebook(url) as gradebook:
+        for student in ("writes_gradebook", "victim_blank", "victim_correct"):
+            notebook = gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, student)
+            assert all(g.manual_score is None for g in notebook.grades), student
+            assert all((g.auto_score or 0) <= g.max_score for g in notebook.grades), student
+        assert (
+            gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, "writes_gradebook").score == 0
+        )
 
 
 def test_limits_are_reported(attacked):

@@ -407,3 +407,77 @@ def test_cli_rejects_bad_input_with_a_message(tmp_path, capsys):
     ]
     assert cli.main([*inside, "--repo", str(REPO_ROOT)]) == 2
     assert "inside --submissions" in capsys.readouterr().err
+
+
+# --- the sandbox, safe writes and hostile input ------------------------------------------
+
+
+def test_kernel_command_isolates_and_drops_privileges(tmp_path):
+    from autograder import sandbox
+
+    group = sandbox.StudentCgroup("x", (tmp_path / "memory", tmp_path / "pids"))
+    notebook = tmp_path / "nb.ipynb"
+    argv = sandbox.kernel_command(
+        ["python", "-m", "ipykernel_launcher"],
+        group,
+        sandbox.SandboxLimits(),
+        home_files=[notebook],
+        ipc_dir=tmp_path / "ipc",
+        assignment="hw",
+    )
+    for flag in ("--unshare-pid", "--unshare-net", "--die-with-parent", "--clearenv"):
+        assert flag in argv
+    assert argv[argv.index("--reuid=65534") - 1] == "setpriv" and "--no-new-privs" in argv
+    assert ["--ro-bind", str(notebook), "/home/student/hw/nb.ipynb"] == argv[
+        argv.index(str(notebook)) - 1 : argv.index(str(notebook)) + 2
+    ]
+    shown = {argv[i + 1] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")}
+    assert not any(Path(p).is_relative_to(REPO_ROOT / "source") for p in shown)
+    assert str(REPO_ROOT) not in shown and "/root" not in shown and "/work" not in shown
+
+
+def test_grade_refuses_without_a_sandbox_and_says_how_to_proceed(tmp_path, capsys, monkeypatch):
+    from autograder import sandbox
+
+    monkeypatch.setattr(sandbox, "unavailable", lambda: "'bwrap' is not installed")
+    (tmp_path / "class").mkdir()
+    argv = ["grade", "lesson03_window_buffer", "--submissions", str(tmp_path / "class")]
+    assert cli.main([*argv, "--repo", str(REPO_ROOT), "--out", str(tmp_path / "o")]) == 2
+    error = capsys.readouterr().err
+    assert "'bwrap' is not installed" in error and "--no-sandbox" in error
+    assert cli.main([*argv, "--pids-limit", "3"]) == 2
+    assert "--pids-limit 3 is too low" in capsys.readouterr().err
+
+
+def test_reports_replace_links_instead_of_following_them(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary").symlink_to(outside, target_is_directory=True)
+    (out / "grades.csv").symlink_to(outside / "grades.csv")
+    report.write_reports(rows(), out)
+    assert list(outside.iterdir()) == []
+    assert not (out / "summary").is_symlink() and (out / "summary" / "questions.csv").is_file()
+    assert not (out / "grades.csv").is_symlink()
+
+
+def test_hostile_notebook_files_are_malformed_not_a_crash(tmp_path):
+    deep = tmp_path / "deep.ipynb"
+    deep.write_text('{"cells": [], "x": ' + "[" * 10_000 + "]" * 10_000 + "}")
+    assert "nested more than" in submissions.notebook_problem(deep)
+    big = tmp_path / "big.ipynb"
+    big.write_text(notebook_with_ids("q1"))
+    assert "byte limit" in submissions.notebook_problem(big, max_bytes=10)
+    link = tmp_path / "link.ipynb"
+    link.symlink_to(big)
+    assert "symbolic link" in submissions.notebook_problem(link)
+    folder = tmp_path / "folder.ipynb"
+    folder.mkdir()
+    assert "not a regular file" in submissions.notebook_problem(folder)
+
+
+def test_a_forged_score_is_clamped_to_the_cells_points():
+    from autograder.gradebook import clamp
+
+    assert (clamp(1e9, 2.0), clamp(-1.0, 2.0), clamp(None, 2.0)) == (2.0, 0.0, None)
