@@ -175,9 +175,19 @@ def main(argv: list[str] | None = None) -> int:
         for line in lines:
             print(line)
     if args.db_url:
+        from sqlalchemy.exc import SQLAlchemyError
+
         from autograder.server_gradebook import publish
 
-        published = publish(gradebook_url, args.db_url, args.assignment)
+        try:
+            published = publish(gradebook_url, args.db_url, args.assignment)
+        except SQLAlchemyError as error:
+            print(
+                f"autograder: could not publish into the server gradebook {args.db_url}: {error}; "
+                f"the grades are complete in {result.out / 'course'}: run grade again once the server answers",
+                file=sys.stderr,
+            )
+            return 2
         print(f"  published {len(published.students)} students into the server gradebook")
     print(
         f"  next: python -m autograder formgrader {result.out}  (hand grades), then export and feedback"
@@ -261,10 +271,12 @@ def add_term_commands(commands) -> None:
 
 def run_term_command(args: argparse.Namespace) -> int:
     """Run release, collect, formgrader, export or feedback; 2 with a message when it cannot."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from autograder import term
 
     try:
         return term.COMMANDS[args.command](args)
-    except (GradingSetupError, FileNotFoundError, ValueError) as error:
+    except (GradingSetupError, FileNotFoundError, ValueError, SQLAlchemyError) as error:
         print(f"autograder {args.command}: {error}", file=sys.stderr)
         return 2

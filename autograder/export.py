@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Gradebook, MissingEntry, Student
 from nbgrader.plugins import ExportPlugin
 
 
@@ -169,7 +169,14 @@ def final_grades(
     return FinalGrades(assignment, questions, tuple(students))
 
 
-def _student_final(gradebook, assignment, sid, student, questions, rows) -> StudentFinal:
+def _student_final(
+    gradebook: Gradebook,
+    assignment: str,
+    sid: str,
+    student: Student | None,
+    questions: Sequence[Question],
+    rows: Sequence[AutograderRow],
+) -> StudentFinal:
     names = {
         "last_name": (student.last_name or "") if student else "",
         "first_name": (student.first_name or "") if student else "",

@@ -17,11 +17,15 @@ from autograder.course_config import CONFIG_NAME
 from autograder.errors import GradingSetupError
 
 
-def course_root(out: Path) -> Path:
-    """``OUT/course`` when it is a course the autograder wrote, else a GradingSetupError saying what to do."""
+def course_root(out: Path, *, server_gradebook: bool = False) -> Path:
+    """``OUT/course`` when it is a course the autograder wrote, else a GradingSetupError saying what to do.
+
+    With *server_gradebook* (or ``NBGRADER_DB_URL`` set) no local gradebook is needed.
+    """
     root = out / "course" if (out / "course").is_dir() else out
     missing = [name for name in (CONFIG_NAME, "gradebook.db") if not (root / name).is_file()]
-    if missing and not (missing == ["gradebook.db"] and os.environ.get("NBGRADER_DB_URL")):
+    remote = server_gradebook or bool(os.environ.get("NBGRADER_DB_URL"))
+    if missing and not (missing == ["gradebook.db"] and remote):
         raise GradingSetupError(
             f"{root} has no {' or '.join(missing)}: give the --out folder of "
             "`python -m autograder grade` (run grade once first)"

@@ -64,7 +64,7 @@ def export(args: argparse.Namespace) -> int:
     from autograder.server_gradebook import sqlalchemy_url
 
     out = args.out.resolve()
-    root = course_root(out)
+    root = course_root(out, server_gradebook=bool(args.db_url))
     prepare_nbgrader()
     url = sqlalchemy_url(args.db_url) if args.db_url else db_url(root / "gradebook.db")
     with Gradebook(url) as gradebook:

@@ -324,3 +324,14 @@ def test_snapshot_reads_automatic_scores_statuses_and_submissions(gradebook, tmp
         "review": ("essay",),
     }
     assert snapshot(tmp_path / "nothing-here", "hw").empty
+
+
+def test_an_unreachable_server_gradebook_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "course").mkdir()
+    (tmp_path / "course" / "nbgrader_config.py").write_text("c = get_config()\n")
+    url = "postgresql://nobody@127.0.0.1:1/none"
+    assert cli.main(["export", "hw", "--out", str(tmp_path), "--db-url", url]) == 2
+    error = capsys.readouterr().err
+    assert (
+        error.startswith("autograder export:") and "127.0.0.1" in error and "Traceback" not in error
+    )
