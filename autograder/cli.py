@@ -157,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in sorted(result.rows, key=lambda r: (r.student_id, r.notebook)):
         if row.status != Status.GRADED:
             print(f"  {row.student_id}/{row.notebook}: {row.status}: {row.detail}")
+    for note in result.notes:
+        print(f"  refused for no student: {note}")
     print(
         f"  summary: {result.reports['questions']}, {result.reports['histogram']}; feedback under {result.out / 'course' / 'feedback'}"
     )

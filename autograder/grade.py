@@ -39,6 +39,7 @@ class ClassResult:
     rows: tuple[GradeRow, ...]
     out: Path
     reports: dict[str, Path]
+    notes: tuple[str, ...] = ()  # what was refused for no student (archive members)
 
 
 def grade_class(
@@ -75,9 +76,10 @@ def grade_class(
     real_folder(out)
     start_forkserver()  # warms up in the background while the course is built
     refused: dict[str, str] = {}
+    notes: tuple[str, ...] = ()
     if submissions.is_file():
         collected = collect_zip(submissions, assignment, out / "downloaded", zip_regexp)
-        submissions, refused = collected.submitted, dict(collected.refused)
+        submissions, refused, notes = collected.submitted, collected.refused, collected.unclaimed
 
     course = build_course(repo_root, assignment, out, settings)
     write_course_config(course.root, course.config)  # formgrader and nbgrader open OUT/course
@@ -167,7 +169,7 @@ def grade_class(
         (out / "work").rmdir()
     if settings.sandbox is None:
         rows = [replace(r, detail=_join(r.detail, UNSANDBOXED)) for r in rows]
-    return ClassResult(tuple(rows), out, write_reports(rows, out))
+    return ClassResult(tuple(rows), out, write_reports(rows, out), notes)
 
 
 def _queue_student(

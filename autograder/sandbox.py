@@ -300,6 +300,8 @@ def kernel_command(
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
+        # the same set and dict order of strings on every run: a re-run grades the same
+        "PYTHONHASHSEED": "0",
         "MPLBACKEND": "Agg",
         "MPLCONFIGDIR": f"{SANDBOX_HOME}/.config/matplotlib",
         "TMPDIR": "/tmp",

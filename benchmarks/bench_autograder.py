@@ -168,7 +168,7 @@ from pathlib import Path
 import autograder
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
 import nbgrader.api
-from autograder.course import alembic_head
+from autograder.nbgrader_course import alembic_head
 if {in_process}:
     nbgrader.api.get_alembic_version = alembic_head
 start = time.perf_counter()

@@ -29,8 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from autograder.nbgrader_course import nbgrader_meta
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO_ROOT
 
 Notebook = dict[str, Any]
 

@@ -304,3 +304,4 @@ def test_an_attacking_zip_only_harms_its_own_students(tmp_path):
         assert says in grades.loc[refused, "detail"], grades.loc[refused, "detail"]
     assert (grades.loc["nester", "status"], grades.loc["nester", "score"]) == ("graded", 0.0)
     assert not (out / "downloaded" / "submitted" / "victim" / "victim").exists()
+    assert "refused for no student: archive member '/abs/victim/" in run.stdout

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import doctest
-import importlib
 import json
 import subprocess
 import sys
@@ -27,36 +25,7 @@ from autograder import (
 from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MODULES = [
-    "cli",
-    "course",
-    "errors",
-    "grade",
-    "gradebook",
-    "kernel_guard",
-    "kernels",
-    "nbgrader_course",
-    "outcome",
-    "preprocessors",
-    "report",
-    "safe_files",
-    "sandbox",
-    "scheduler",
-    "startup",
-    "status",
-    "submissions",
-    "worker",
-    "zipinput",
-]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_doctests(name):
-    module = importlib.import_module(f"autograder.{name}")
-    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
-
+from tests.conftest import REPO_ROOT
 
 # --- planning a class -------------------------------------------------------------------
 
@@ -481,3 +450,41 @@ def test_a_forged_score_is_clamped_to_the_cells_points():
     from autograder.gradebook import clamp
 
     assert (clamp(1e9, 2.0), clamp(-1.0, 2.0), clamp(None, 2.0)) == (2.0, 0.0, None)
+
+
+def test_zip_members_that_escape_are_refused_for_the_right_student():
+    import zipfile
+
+    from nbgrader.plugins import FileNameCollectorPlugin
+
+    from autograder import zipinput
+
+    collector = FileNameCollectorPlugin(named_regexp=zipinput.layout_regexp("hw"))
+    known = {"alice", "bob"}
+    climb = zipinput.member_problem(zipfile.ZipInfo("dl/alice/../bob/hw/a.ipynb"))
+    assert "'..'" in climb
+    assert zipinput._owner("dl/alice/../bob/hw/a.ipynb", climb, known, collector) == "alice"
+    absolute = zipinput.member_problem(zipfile.ZipInfo("/bob/hw/a.ipynb"))
+    assert zipinput._owner("/bob/hw/a.ipynb", absolute, known, collector) is None
+    link = zipfile.ZipInfo("dl/alice/hw/a.ipynb")
+    link.external_attr = 0o120777 << 16
+    assert "symbolic link" in zipinput.member_problem(link)
+    assert zipinput.member_problem(zipfile.ZipInfo("dl/alice/hw/a.ipynb")) is None
+
+
+def test_worker_outcome_round_trips_and_rejects_garbage(tmp_path):
+    from autograder.outcome import CellTimeout, ExecutionReport, StepResult, WorkerOutcome
+
+    outcome = WorkerOutcome(
+        StepResult(True, "log"),
+        None,
+        None,
+        {"autograde": 1.5},
+        (),
+        {"nb": ExecutionReport((CellTimeout("cell 'a'", 20.0),), restored=("builtins.sum",))},
+    )
+    outcome.write(tmp_path / "r.json")
+    assert WorkerOutcome.read(tmp_path / "r.json") == outcome
+    (tmp_path / "bad.json").write_text('{"autograde": 3}')
+    assert WorkerOutcome.read(tmp_path / "bad.json") is None
+    assert WorkerOutcome.read(tmp_path / "missing.json") is None
