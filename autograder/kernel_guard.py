@@ -105,6 +105,7 @@ class Snapshot:
             shell = None
         self.shell = shell
         self.sys_hooks = {name: getattr(sys, name, None) for name in SYS_HOOKS}
+        self.trace, self.profile = sys.gettrace(), sys.getprofile()  # None in a plain kernel
         self.meta_path = list(sys.meta_path)
         self.path_hooks = list(sys.path_hooks)
         self.lists: list[tuple[object, str, list]] = []
@@ -187,11 +188,11 @@ class Snapshot:
             if getattr(sys, name, None) != value:
                 setattr(sys, name, value)
                 restored.append(f"sys.{name}")
-        if sys.gettrace() is not None:
-            sys.settrace(None)
+        if sys.gettrace() is not self.trace:
+            sys.settrace(self.trace)
             restored.append("sys.settrace")
-        if sys.getprofile() is not None:
-            sys.setprofile(None)
+        if sys.getprofile() is not self.profile:
+            sys.setprofile(self.profile)
             restored.append("sys.setprofile")
         for name, pristine in (("meta_path", self.meta_path), ("path_hooks", self.path_hooks)):
             current = getattr(sys, name)

@@ -202,8 +202,11 @@ class GradingCourse:
 
     def autograde(self, student: str) -> None:
         """Run nbgrader's autograde on *student*'s submission; raise if nbgrader fails."""
-        release_script()._nbgrader_on_path()
         from nbgrader.apps import NbGraderAPI
+
+        from autograder.nbgrader_course import prepare_nbgrader
+
+        prepare_nbgrader()
 
         api = NbGraderAPI(config=release_script().course_config(self.root))
         result = api.autograde(self.assignment, student, force=True, create=True)

@@ -15,7 +15,7 @@ from tests.fixtures.grading import (
     REPO_ROOT,
     grade,
     processes_working_in,
-    sandbox_processes,
+    sandbox_leftovers,
 )
 from tests.nbgrader_helpers import graded_points, read_notebook
 
@@ -69,9 +69,9 @@ def test_wall_clock_kills_worker_and_kernel(tmp_path):
     make_submissions.make_class(submissions, ASSIGNMENT, only=("loop_ignores_interrupt",))
     out = tmp_path / "out"
     # the cell limit is far away: only the per-student wall clock can stop this student
-    grade(submissions, out, "--student-timeout", "20", "--no-progress", timeout=600)
+    run = grade(submissions, out, "--student-timeout", "20", "--no-progress", timeout=600)
     result = pd.read_csv(out / "grades.csv").iloc[0]
     assert result.status == "timed_out" and pd.isna(result.score)
     assert "20 s limit" in result.detail
     assert processes_working_in(out) == [], "the student's kernel outlived the run"
-    assert sandbox_processes() == [], "the student's sandbox outlived the run"
+    assert sandbox_leftovers(run.pid) == [], "the student's sandbox outlived the run"
