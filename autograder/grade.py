@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from autograder import sandbox
 from autograder.course import DEFAULT_SETTINGS, Course, Settings, build_course
+from autograder.course_config import write_course_config
 from autograder.errors import GradingSetupError
 from autograder.gradebook import max_scores, merge_student, notebook_score
 from autograder.nbgrader_course import assignment_notebooks, db_url
@@ -81,6 +82,7 @@ def grade_class(
         submissions, refused, notes = collected.submitted, collected.refused, collected.unclaimed
 
     course = build_course(repo_root, assignment, out, settings)
+    write_course_config(course.root, course.config)  # formgrader and nbgrader open OUT/course
     students = find_class(submissions, assignment, course.expected, settings.max_notebook_bytes)
     students = tuple(
         s.refuse(refused[s.student_id]) if s.student_id in refused else s for s in students
@@ -181,9 +183,11 @@ def _queue_student(
     for nb in student.gradable:
         assert nb.path is not None  # gradable notebooks are the ones that were found
         shutil.copyfile(nb.path, submitted / f"{nb.notebook}.ipynb", follow_symlinks=False)
-    timestamp = student.folder / course.assignment / "timestamp.txt"
-    if timestamp.is_file() and not timestamp.is_symlink() and timestamp.stat().st_size < 1000:
-        shutil.copyfile(timestamp, submitted / "timestamp.txt")
+    # small text files nbgrader keeps beside a submission; the exchange returns feedback by the secret
+    for kept in ("timestamp.txt", "submission_secret.txt"):
+        path = student.folder / course.assignment / kept
+        if path.is_file() and not path.is_symlink() and path.stat().st_size < 1000:
+            shutil.copyfile(path, submitted / kept)
     work_root = out / "work" / student.student_id
     box = None
     if settings.sandbox is not None:

@@ -198,9 +198,11 @@ def test_originals_unchanged_and_nothing_written_outside_out(attacked):
     assert files_with_marker(REPO_ROOT / "source") == []
     assert not list(Path("/tmp").glob(f"{attacks.MARKER}*"))
     out = attacked["out"]
-    assert (
-        not (out / "summary").is_symlink() and not (out / "course" / "nbgrader_config.py").exists()
-    )
+    assert not (out / "summary").is_symlink()
+    # OUT/course holds the config the grader writes for formgrader, never the planted one
+    config = out / "course" / "nbgrader_config.py"
+    assert not config.is_symlink() and attacks.MARKER not in config.read_text()
+    assert config.read_text().startswith('"""nbgrader configuration of this graded course')
     links = [p for p in out.rglob("*") if p.is_symlink()]
     assert links == [], links
 
