@@ -13,7 +13,7 @@ SITE_STAMP   := $(VENV)/.installed-site-$(HASH)
 TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course site build check test test-fast bench release validate clean-venv
+.PHONY: course site build check test test-fast bench release validate formgrader clean-venv
 
 # install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
 define install
@@ -53,6 +53,11 @@ validate: $(COURSE_STAMP)
 ## release: regenerate the student versions in release/ from source/ (nbgrader)
 release: $(TEST_STAMP)
 	$(BIN)/python scripts/release_assignments.py
+
+## formgrader: JupyterLab's formgrader on a graded folder (make formgrader OUT=grades)
+OUT ?= grades
+formgrader: $(TEST_STAMP)
+	$(BIN)/python -m autograder formgrader $(OUT)
 
 ## build: re-execute the lesson notebooks and regenerate the student versions in release/
 build: $(TEST_STAMP)
