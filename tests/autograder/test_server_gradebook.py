@@ -19,7 +19,13 @@ from autograder.server_gradebook import sqlalchemy_url
 from tests.autograder.test_term_exchange import COMMENT, manual_cells, read_csv
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
-from tests.fixtures.term import autograder, autograder_here, enter_hand_grade, hand_grade
+from tests.fixtures.term import (
+    autograder,
+    autograder_here,
+    enter_hand_grade,
+    grade_other_written_cells,
+    hand_grade,
+)
 from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
@@ -66,6 +72,9 @@ def hub(tmp_path_factory, server_gradebook):
     written = next(iter(manual_cells(source)))
     first = autograder(*grade)
     enter_hand_grade(server_gradebook, ASSIGNMENT, NOTEBOOK, "correct", written, 2.5, COMMENT)
+    grade_other_written_cells(
+        server_gradebook, ASSIGNMENT, NOTEBOOK, "correct", manual_cells(source), written
+    )
     second = autograder(*grade)
     export = autograder_here("export", ASSIGNMENT, "--out", out, "--db-url", server_gradebook)
     nbgrader_export = subprocess.run(

@@ -25,6 +25,7 @@ from tests.fixtures.term import (
     enter_hand_grade,
     fetch,
     fetch_feedback,
+    grade_other_written_cells,
     hand_grade,
     submit,
 )
@@ -93,6 +94,7 @@ def term(tmp_path_factory, source):
     gradebook = "sqlite:///" + str(out / "course" / "gradebook.db")
     cell = next(iter(manual_cells(source)))
     enter_hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "ana", cell, 3, COMMENT)
+    grade_other_written_cells(gradebook, ASSIGNMENT, NOTEBOOK, "ana", manual_cells(source), cell)
     steps["export"] = autograder_here("export", ASSIGNMENT, "--out", out)
     exported = read_csv(out / "final_grades.csv")
     steps["feedback"] = autograder_here(

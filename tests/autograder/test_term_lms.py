@@ -18,7 +18,13 @@ import pytest
 from tests.autograder.test_term_exchange import COMMENT, manual_cells, read_csv, visible_text
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
-from tests.fixtures.term import autograder, autograder_here, enter_hand_grade, hand_grade
+from tests.fixtures.term import (
+    autograder,
+    autograder_here,
+    enter_hand_grade,
+    grade_other_written_cells,
+    hand_grade,
+)
 from tests.nbgrader_helpers import cells_by_id, graded_points, read_notebook
 
 pytestmark = pytest.mark.slow
@@ -99,6 +105,7 @@ def term(tmp_path_factory, source):
     gradebook = "sqlite:///" + str(out / "course" / "gradebook.db")
     written = next(iter(manual_cells(source)))
     enter_hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "ana", written, 4, COMMENT)
+    grade_other_written_cells(gradebook, ASSIGNMENT, NOTEBOOK, "ana", manual_cells(source), written)
     before_fix = read_csv(out / "grades.csv")
     steps["grade_fixed"] = autograder(*grade)
     roster = root / "canvas-export.csv"

@@ -29,7 +29,7 @@ from tests.browser.lab_harness import (
 )
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
-from tests.fixtures.term import autograder, hand_grade
+from tests.fixtures.term import autograder, grade_other_written_cells, hand_grade
 from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -136,7 +136,7 @@ def formgrader_frame(page, server: LabServer, timeout_s: float = 60):
 def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server, page, graded):
     _, out = graded
     source = read_notebook(REPO_ROOT / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
-    cell, points = next(iter(manual_cells(source).items()))
+    cell = next(iter(manual_cells(source)))
     server = formgrader_server
     page.goto(f"{server.url}/lab")
     page.locator(".jp-LabShell").wait_for(timeout=60_000)
@@ -169,13 +169,18 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
         assert time.monotonic() < deadline + 20, "formgrader did not save the second grade"
         page.wait_for_timeout(250)
 
+    # the assignment's other written answers, entered as the gradebook records them
+    written = manual_cells(source)
+    for student in ("correct", "scripted"):
+        grade_other_written_cells(gradebook, ASSIGNMENT, NOTEBOOK, student, written, cell)
+
     export = autograder("export", ASSIGNMENT, "--out", out)
     assert export.returncode == 0, export.stdout + export.stderr  # everyone has a final grade now
     rows = read_csv(out / "final_grades.csv")
     auto = sum(graded_points(source).values())
     assert (rows["correct"]["status"], float(rows["correct"]["total"])) == ("final", auto + 3)
-    assert (
-        float(rows["correct"][cell]) == 3 and float(rows["correct"]["max_score"]) == auto + points
+    assert float(rows["correct"][cell]) == 3 and float(rows["correct"]["max_score"]) == auto + sum(
+        written.values()
     )
 
 
