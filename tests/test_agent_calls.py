@@ -14,8 +14,10 @@ from windowmem.agent_calls import (
     agent_runs,
     call_array,
     cleanup_orphaned_messages,
+    describe_call,
     model_calls,
     saved_messages,
+    saved_messages_before_2_3,
 )
 from windowmem.errors import WindowMemError
 from windowmem.examples import load_example
@@ -200,3 +202,30 @@ def test_session_ids_are_checked():
         agent_runs(chat_of(2), session_ids=["a", "b"])
     with pytest.raises(WindowMemError, match="Conversation or a list"):
         agent_runs("u: hi")
+
+
+class TestBefore23:
+    def test_tool_use_is_folded_into_the_answer_text(self):
+        # fact sheet B4, nodes-langchain 2.2.0: `[Used tools: ${toolContext}] ${output}`,
+        # toolContext = "Tool: <tool>, Input: <json>, Result: <observation>" joined by "; "
+        steps = [
+            ("track_order", {"order_number": "#6023"}, '[{"status":"in transit"}]'),
+            ("calc", "2+2", "4"),
+        ]
+        saved = saved_messages_before_2_3(user("u"), steps, assistant("Done."))
+        assert [m.role for m in saved] == [Role.USER, Role.ASSISTANT]
+        assert saved[1].content == (
+            '[Used tools: Tool: track_order, Input: {"order_number":"#6023"}, '
+            'Result: [{"status":"in transit"}]; Tool: calc, Input: "2+2", Result: 4] Done.'
+        )
+
+    def test_no_tools_and_no_answer(self):
+        assert contents(saved_messages_before_2_3(user("u"), [], assistant("a"))) == ["u", "a"]
+        assert saved_messages_before_2_3(user("u"), [("t", {}, "r")], None) == ()
+
+
+def test_describe_call_shows_sources_and_tool_links():
+    calls = model_calls(load_example("tool_use"), N8nSimpleMemory(5))
+    text = describe_call(calls[2])  # turn 2's first call: turn 1 (with its tool) from memory
+    assert "memory · turn 1" in text and "[asks for call_track_1]" in text
+    assert "[result of call_track_1]" in text and text.splitlines()[-1].strip().startswith("user")

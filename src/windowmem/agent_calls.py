@@ -46,6 +46,7 @@ from windowmem.errors import WindowMemError
 from windowmem.messages import Interaction, Message, Role, assistant, tool
 from windowmem.policies.base import Memory, WindowPolicy
 from windowmem.replay import as_conversation
+from windowmem.tool_input import js_json
 
 
 class Part(StrEnum):
@@ -207,6 +208,54 @@ def saved_messages(
     return (user_input, *steps, answer)
 
 
+def saved_messages_before_2_3(
+    user_input: Message,
+    steps: Sequence[tuple[str, object, str]],
+    answer: Message | None,
+) -> tuple[Message, ...]:
+    """What an n8n 2.x agent run before 2.3.0 (read in 2.2.0) added to memory: two messages.
+
+    Each step is (tool name, the model's input to it, the tool's result text). The tool use
+    is folded into the answer's text as a ``[Used tools: ...]`` prefix; a run without tools
+    stores the input and the answer as they are.
+
+    >>> from windowmem.messages import user, assistant
+    >>> saved = saved_messages_before_2_3(user("u"), [("calc", {"x": 1}, "2")], assistant("It is 2."))
+    >>> saved[1].content
+    '[Used tools: Tool: calc, Input: {"x":1}, Result: 2] It is 2.'
+    """
+    if answer is None or answer.content == "":
+        return ()
+    if not steps:
+        return (user_input, answer)
+    context = "; ".join(
+        f"Tool: {name}, Input: {js_json(tool_input)}, Result: {result}"
+        for name, tool_input, result in steps
+    )
+    return (user_input, assistant(f"[Used tools: {context}] {answer.content}"))
+
+
+def describe_call(call: ModelCall) -> str:
+    """The call's array, one message a line: role, where it comes from, text (tool links shown).
+
+    >>> from windowmem.messages import system, user
+    >>> print(describe_call(model_calls([system("Be brief."), user("Hi")])[0]))
+       system  system message   Be brief.
+         user  input · turn 1   Hi
+    """
+    lines = []
+    for sent in call.sent:
+        message = sent.message
+        where = sent.part.value if sent.turn is None else f"{sent.part.value} · turn {sent.turn}"
+        text = " ".join(message.content.split())
+        if message.tool_calls:
+            text = (text + " " if text else "") + f"[asks for {', '.join(message.tool_calls)}]"
+        elif message.tool_call_id:
+            text = f"[result of {message.tool_call_id}] {text}"
+        lines.append(f"{message.role.value:>9}  {where:<15}  {text}")
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class _RunParts:
     """An interaction read as an agent run: the input, each model reply, and the answer."""
@@ -362,6 +411,8 @@ __all__ = [
     "agent_runs",
     "call_array",
     "cleanup_orphaned_messages",
+    "describe_call",
     "model_calls",
     "saved_messages",
+    "saved_messages_before_2_3",
 ]
