@@ -155,6 +155,20 @@ def test_retrieve_answers_everything_by_reading_again():
     assert retrieved.bill.reads >= truncated.bill.reads + (12 - truncated.answered)
 
 
+def test_answered_so_far_counts_answers_as_the_engine_gives_them():
+    """Retrieve answers all twelve while its last window holds fewer facts: the two curves differ."""
+    retrieved = run_task(PREPARED, 1500, "retrieve")
+    so_far = retrieved.answered_so_far()
+    assert len(so_far) == len(retrieved.trace) and so_far[-1] == retrieved.answered == 12
+    assert all(b - a in (0, 1) for a, b in zip(so_far, so_far[1:]))
+    assert retrieved.facts_known()[-1] < 12
+    answers = [s for s in retrieved.trace if s.event is Event.ANSWER]
+    assert retrieved.trace[answers[0].number] is answers[0]
+    assert so_far[answers[0].number] == 1 and set(so_far[: answers[0].number]) == {0}
+    truncated = run_task(PREPARED, 1500, "truncate")
+    assert truncated.answered_so_far()[-1] == truncated.answered
+
+
 def test_truncation_at_a_smaller_budget_forgets_more():
     answered = [
         run_task(PREPARED, budget, "truncate").answered for budget in (600, 1000, 1500, 3000)

@@ -136,6 +136,8 @@ class TestHtml:
         page = render_html(view_of(marta, 5, 7, fact="#6023"), "Qwen tokens")
         assert re.search(r'class="wm-visible-turns">2–6<', page)
         assert re.search(r'class="wm-evicted-turns">1<', page)
+        assert 'still stores them): turn <b class="wm-evicted-turns">' in page  # one turn: "turn"
+        assert 'turns <b class="wm-visible-turns">2–6' in page
         assert 'data-fact-visible="false"' in page and 'data-window="5" data-turn="7"' in page
         assert "Qwen tokens this call" in page
 
@@ -204,6 +206,18 @@ class TestTypedConversation:
 def test_replay_cache_computes_each_window_once(marta):
     cache = ReplayCache(marta, count_words)
     assert cache.views(5) is cache.views(5) and cache.views(5) is not cache.views(6)
+
+
+def test_self_check_explains_a_foreseen_mistake_and_hints_at_the_rest():
+    mistakes = {(1, 2, 3): "that was the window one turn earlier", 10: "count both messages"}
+    assert self_check("x", [1, 2, 3], (2, 3, 4), hint="h", mistakes=mistakes) == (
+        "x: not yet: that was the window one turn earlier."
+    )
+    assert self_check("x", [9], (2, 3, 4), hint="h", mistakes=mistakes) == "x: not yet: h."
+    assert self_check("x", (2, 3, 4), (2, 3, 4), mistakes=mistakes) == "x: correct."
+    # a foreseen wrong bool does not catch 1, and an uncomparable answer is simply wrong
+    assert self_check("x", 1, False, hint="h", mistakes={True: "no"}) == "x: not yet: h."
+    assert self_check("x", object(), 3, hint="h").endswith("not yet: h.")
 
 
 def test_self_check_wants_a_bool_for_yes_no_questions():

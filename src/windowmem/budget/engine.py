@@ -71,6 +71,20 @@ class TaskResult:
         """How many facts the window held after each step: the curve a lesson plots."""
         return tuple(len(step.facts) for step in self.trace)
 
+    def answered_so_far(self) -> tuple[int, ...]:
+        """How many questions had been answered after each step (0 until the answering starts).
+
+        A question counts once its fact is in the window at the moment the agent answers
+        it, after a re-read under a retrieve policy; what the window holds later does not
+        matter. The last value is :attr:`answered`.
+        """
+        count, out = 0, []
+        for step in self.trace:
+            if step.event is Event.ANSWER and step.question in self.answered_questions:
+                count += 1
+            out.append(count)
+        return tuple(out)
+
     def as_dict(self, *, trace: bool = False) -> dict[str, Any]:
         """The result as plain JSON-ready values; the step trace only when asked for."""
         summary: dict[str, Any] = {

@@ -191,7 +191,7 @@ _STATUS_STYLE = {
 _STATUS_LABEL = {
     VISIBLE: "in the window",
     PARTIAL: "partly in the window",
-    EVICTED: "evicted",
+    EVICTED: "out of the window, still stored",
     CURRENT: "being answered",
     LATER: "not yet said",
 }
@@ -238,9 +238,15 @@ def _timeline_html(view: ExplorerView) -> str:
     return (
         f'<div class="wm-timeline" data-visible-turns="{html.escape(view.visible)}" style="margin:4px 0">{marks}</div>'
         f'<div class="wm-key" style="font-size:12px;color:#57606a">{key}</div>'
-        f'<div>In the window: turns <b class="wm-visible-turns">{html.escape(view.visible)}</b>'
-        f' &middot; evicted: turns <b class="wm-evicted-turns">{html.escape(view.evicted)}</b></div>'
+        f'<div>In the window: {_turn_word(view.visible_turns)}<b class="wm-visible-turns">{html.escape(view.visible)}</b>'
+        f" &middot; out of the window (n8n still stores them): "
+        f'{_turn_word(view.evicted_turns)}<b class="wm-evicted-turns">{html.escape(view.evicted)}</b></div>'
     )
+
+
+def _turn_word(turns: Sequence[int]) -> str:
+    # "turn 1", "turns 2–6", and plain "none": the word agrees with what follows it.
+    return "" if not turns else ("turn " if len(turns) == 1 else "turns ")
 
 
 def _messages_html(view: ExplorerView) -> str:
