@@ -42,9 +42,17 @@ class CallsExplorer:
         self._caches = {name: CallsCache(s) for name, s in scenarios.items()}
         calls = len(self._caches[start].order)
         self.scenario = widgets.Dropdown(
-            options=list(scenarios), value=start, description="Conversation"
+            options=list(scenarios),
+            value=start,
+            description="Conversation",
+            style={"description_width": "initial"},
         )
-        self.mode = widgets.ToggleButtons(options=list(MODES), value=mode, description="Memory")
+        self.mode = widgets.ToggleButtons(
+            options=list(MODES),
+            value=mode,
+            description="Memory",
+            style={"button_width": "auto"},
+        )
         self.window = widgets.IntSlider(
             value=window,
             min=0,
