@@ -5,8 +5,8 @@ v2.0.1 of ``spring-projects/spring-ai``, ``MessageChatMemoryAdvisor.java``) does
 every call:
 
 * *before* the model is called: read the conversation's memory, put it before the
-  prompt's messages (the first system message goes first), **and store the new user
-  message**;
+  prompt's messages, **and store the new user message**; v2.0.1 also moves the first
+  system message to the front, and that is the order modelled here;
 * *after* the model answered: store the answer.
 
 So the model keeps nothing; the advisor sends it the memory each time. One difference
