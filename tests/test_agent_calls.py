@@ -21,7 +21,7 @@ from windowmem.agent_calls import (
 )
 from windowmem.errors import WindowMemError
 from windowmem.examples import load_example
-from windowmem.messages import Role, assistant, system, tool, user
+from windowmem.messages import Role, assistant, interactions, system, tool, user
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.replay import turn_view
 
@@ -229,3 +229,58 @@ def test_describe_call_shows_sources_and_tool_links():
     text = describe_call(calls[2])  # turn 2's first call: turn 1 (with its tool) from memory
     assert "memory · turn 1" in text and "[asks for call_track_1]" in text
     assert "[result of call_track_1]" in text and text.splitlines()[-1].strip().startswith("user")
+
+
+# ---------------------------------------------------------------- properties, on random chats
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.strategies import PROPERTY_SETTINGS, conversations  # noqa: E402
+
+
+def answered(messages):
+    """The chat with every run ending in an answer that has text (the replay's assumption)."""
+    out = [m for m in messages if m.role is Role.SYSTEM][:1]
+    for turn in interactions(messages):
+        replies = [
+            assistant(m.content or "ok") if m.role is Role.ASSISTANT and not m.tool_calls else m
+            for m in turn.messages
+        ]
+        if replies[-1].role is not Role.ASSISTANT or replies[-1].tool_calls:
+            replies.append(assistant("ok"))
+        out += replies
+    return out
+
+
+@PROPERTY_SETTINGS
+@given(conversations(tools=False, mid_chat_system=False), st.integers(0, 6))
+def test_without_tools_the_arrays_are_replays(chat, k):
+    chat = answered(chat)
+    for run in agent_runs(chat, N8nSimpleMemory(k)):
+        assert run.calls[0].messages == turn_view(chat, N8nSimpleMemory(k), run.turn).sent
+
+
+@PROPERTY_SETTINGS
+@given(conversations(mid_chat_system=False), st.integers(0, 6))
+def test_with_tools_memory_is_clean_and_written_only_on_answers(chat, k):
+    stored = 0
+    for off, on in zip(agent_runs(chat), agent_runs(chat, N8nSimpleMemory(k))):
+        for call in off.calls:
+            assert call.part(Part.MEMORY) == ()
+        for call in on.calls:
+            memory = call.part(Part.MEMORY)
+            assert len(memory) <= (2 * k if k else stored)
+            if memory:
+                assert memory[0].role is not Role.TOOL
+                assert not (
+                    memory[0].calls_tool and (len(memory) < 2 or memory[1].role is not Role.TOOL)
+                )
+            assert call.part(Part.INPUT)[0].role is Role.USER
+        calls = sum(
+            len(m.tool_calls) for c in on.calls for m in c.part(Part.THIS_RUN) if m.calls_tool
+        )
+        expected = 2 + 2 * calls if on.answer is not None and on.answer.content else 0
+        assert len(on.saved) == expected
+        stored += len(on.saved)
+        assert on.stored_after == stored
