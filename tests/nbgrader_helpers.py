@@ -1,15 +1,12 @@
-"""Helpers for assignment tests: generate a release, autograde notebooks, read the scores.
+"""Helpers for assignment tests: read notebooks, generate a release, grade a class with the pipeline.
 
-Everything happens in a throwaway nbgrader course directory with its own SQLite
-gradebook, built from the repository's ``nbgrader_config.py`` and ``source/``, so a
-test never writes a gradebook or a log into the repository.
+Grading goes through ``python -m autograder grade``, the command instructors run, into a
+throwaway folder, so a test never writes a gradebook or a log into the repository. A
+typical test::
 
-A typical test::
-
-    course = GradingCourse.create(tmp_path, "lesson03_window_buffer")
-    course.submit("alice", notebook_json)           # a dict, as json.load gives it
-    course.autograde("alice")
-    course.scores("alice")                          # {grade_id: Score(...)}
+    run = grade_class_with_pipeline(tmp_path, "lesson03_window_buffer", MUTANTS)
+    run.grades["solution"]                          # PipelineGrade(score, max_score, status, failed, detail)
+    run.autograded_notebook("off_by_one", "window_buffer.ipynb")
 """
 
 from __future__ import annotations
@@ -134,127 +131,8 @@ def generate_release(assignment: str, out_dir: Path) -> Path:
     return release_script().generate(assignment, Path(out_dir))
 
 
-@dataclass(frozen=True)
-class Score:
-    """One graded cell's result: the points it earned automatically, of how many."""
-
-    auto_score: float | None
-    max_score: float
-
-
-@dataclass(frozen=True)
-class GradingCourse:
-    """A temporary nbgrader course for one assignment, generated and ready to grade."""
-
-    root: Path
-    assignment: str
-
-    @classmethod
-    def create(cls, workdir: Path, assignment: str) -> GradingCourse:
-        """Generate *assignment* in a course under *workdir*, with its gradebook and clean release."""
-        _fast_nbformat()
-        root = Path(workdir) / "course"
-        root.mkdir(parents=True)
-        release_script().generate(assignment, root / "clean_release", course_root=root)
-        return cls(root, assignment)
-
-    @property
-    def release_dir(self) -> Path:
-        """What students receive: nbgrader's release, cleaned by the release script."""
-        return self.root / "clean_release" / self.assignment
-
-    @property
-    def db_url(self) -> str:
-        return f"sqlite:///{(self.root / 'gradebook.db').resolve()}"
-
-    def notebook_names(self) -> list[str]:
-        """The assignment's notebooks, by file name."""
-        return sorted(p.name for p in self.release_dir.glob("*.ipynb"))
-
-    def release_notebook(self, name: str | None = None) -> Notebook:
-        """The generated student version of a notebook (the only one if *name* is None)."""
-        return read_notebook(self.release_dir / (name or self._only_notebook()))
-
-    def source_notebook(self, name: str | None = None) -> Notebook:
-        """The instructor version of a notebook (the only one if *name* is None)."""
-        return read_notebook(
-            self.root / "source" / self.assignment / (name or self._only_notebook())
-        )
-
-    def _only_notebook(self) -> str:
-        names = self.notebook_names()
-        if len(names) != 1:
-            raise ValueError(f"{self.assignment} has {len(names)} notebooks: name the one you mean")
-        return names[0]
-
-    def submit(self, student: str, notebook: Notebook, name: str | None = None) -> Path:
-        """Hand in *notebook* for *student*, beside a copy of the release's other files."""
-        folder = self.root / "submitted" / student / self.assignment
-        if folder.exists():
-            shutil.rmtree(folder)
-        shutil.copytree(self.release_dir, folder)
-        path = folder / (name or self._only_notebook())
-        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        return path
-
-    def autograde(self, student: str) -> None:
-        """Run nbgrader's autograde on *student*'s submission; raise if nbgrader fails."""
-        release_script()._nbgrader_on_path()
-        from nbgrader.apps import NbGraderAPI
-
-        api = NbGraderAPI(config=release_script().course_config(self.root))
-        result = api.autograde(self.assignment, student, force=True, create=True)
-        if not result["success"]:
-            raise AssertionError(
-                f"autograde of {student} failed:\n{result['error']}\n{result['log']}"
-            )
-
-    def scores(self, student: str, name: str | None = None) -> dict[str, Score]:
-        """*student*'s score per grade_id, read from the gradebook."""
-        from nbgrader.api import Gradebook
-
-        notebook_id = Path(name or self._only_notebook()).stem
-        with Gradebook(self.db_url) as gradebook:
-            submission = gradebook.find_submission_notebook(notebook_id, self.assignment, student)
-            return {
-                grade.name: Score(grade.auto_score, grade.max_score) for grade in submission.grades
-            }
-
-    def autograded_notebook(self, student: str, name: str | None = None) -> Notebook:
-        """The executed notebook nbgrader graded for *student*."""
-        return read_notebook(
-            self.root / "autograded" / student / self.assignment / (name or self._only_notebook())
-        )
-
-
 #: A student who gets something wrong: (answer cell they edit, its new source, cells that must score 0).
 Mutant = tuple[str, str, set[str]]
-
-
-def grade_everyone(workdir: Path, assignment: str, mutants: dict[str, Mutant]) -> GradingCourse:
-    """Autograde, in a course under *workdir*: the instructor solution, the untouched release, each mutant."""
-    course = GradingCourse.create(workdir, assignment)
-    source = course.source_notebook()
-    course.submit("solution", source)
-    course.submit("untouched", course.release_notebook())
-    for student, (grade_id, answer, _) in mutants.items():
-        course.submit(student, with_cell_source(source, grade_id, answer.strip("\n")))
-    for student in ("solution", "untouched", *mutants):
-        course.autograde(student)
-    return course
-
-
-def graded_once(
-    request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]
-) -> GradingCourse:
-    """The course :func:`grade_everyone` makes for *assignment*, built once per test run (see :func:`built_once`)."""
-    workdir = built_once(
-        request,
-        tmp_path_factory,
-        f"{assignment}-graded",
-        lambda folder: grade_everyone(folder, assignment, mutants),
-    )
-    return GradingCourse(workdir / "course", assignment)
 
 
 def always_equal_cheat(function_source: str) -> str:
@@ -290,22 +168,6 @@ def error_outputs(cell: dict[str, Any]) -> list[dict[str, Any]]:
     return [output for output in cell.get("outputs", []) if output["output_type"] == "error"]
 
 
-def check_scores_nothing(scores: dict[str, Score]) -> None:
-    """Raise AssertionError unless there are scores and every one of them is zero."""
-    if not scores or any(score.auto_score != 0 for score in scores.values()):
-        raise AssertionError(f"expected every cell to score 0: {scores}")
-
-
-def check_loses_exactly(scores: dict[str, Score], affected: set[str], student: str) -> None:
-    """Raise AssertionError unless the *affected* cells score 0 and every other cell scores full marks."""
-    zero = {k for k, s in scores.items() if s.auto_score == 0}
-    full = {k for k, s in scores.items() if s.auto_score == s.max_score}
-    if zero != affected:
-        raise AssertionError(f"{student}: lost {sorted(zero)}, expected to lose {sorted(affected)}")
-    if full != set(scores) - affected:
-        raise AssertionError(f"{student}: partial marks on {sorted(set(scores) - zero - full)}")
-
-
 def iter_files(folder: Path) -> Iterator[Path]:
     """Every file under *folder*, sorted."""
     return iter(sorted(p for p in Path(folder).rglob("*") if p.is_file()))
@@ -338,3 +200,136 @@ def built_once(
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return folder
+
+
+# ---------------------------------------------------------------- through the instructors' pipeline
+
+
+@dataclass(frozen=True)
+class PipelineGrade:
+    """One student's row of ``grades.csv``, as ``python -m autograder grade`` wrote it."""
+
+    score: float | None
+    max_score: float
+    status: str
+    failed: frozenset[str]
+    detail: str
+
+
+@dataclass(frozen=True)
+class PipelineRun:
+    """A class graded by ``python -m autograder grade``: its grades and where it wrote them."""
+
+    out: Path
+    assignment: str
+    grades: dict[str, PipelineGrade]
+
+    def autograded_notebook(self, student: str, name: str) -> Notebook:
+        """The notebook the pipeline executed and scored for *student*."""
+        return read_notebook(self.out / "course" / "autograded" / student / self.assignment / name)
+
+
+def _failed_cells(detail: str) -> frozenset[str]:
+    # grades.csv's detail reads "36/42 points; failed: a, b; to grade by hand: c".
+    for part in detail.split("; "):
+        if part.startswith("failed: "):
+            return frozenset(part[len("failed: ") :].split(", "))
+    return frozenset()
+
+
+def read_grades(out: Path) -> dict[str, PipelineGrade]:
+    """``OUT/grades.csv``, one :class:`PipelineGrade` per student (one notebook per assignment)."""
+    import csv
+
+    with open(Path(out) / "grades.csv", newline="", encoding="utf-8") as handle:
+        return {
+            row["student_id"]: PipelineGrade(
+                float(row["score"]) if row["score"] else None,
+                float(row["max_score"]),
+                row["status"],
+                _failed_cells(row["detail"]),
+                row["detail"],
+            )
+            for row in csv.DictReader(handle)
+        }
+
+
+def grade_class_with_pipeline(
+    workdir: Path, assignment: str, mutants: dict[str, Mutant], cell_timeout: int = 20
+) -> PipelineRun:
+    """Hand in the solution, the committed release untouched and every mutant; grade them all
+    with ``python -m autograder grade``, the command instructors run; read its ``grades.csv``."""
+    import subprocess
+
+    release = REPO_ROOT / "release" / assignment
+    source = REPO_ROOT / "source" / assignment
+    notebook = sorted(p.name for p in release.glob("*.ipynb"))
+    if len(notebook) != 1:
+        raise ValueError(f"{assignment}: one notebook expected, found {notebook}")
+    name = notebook[0]
+    solution = read_notebook(source / name)
+    students = {"solution": solution, "untouched": read_notebook(release / name)}
+    for student, (grade_id, answer, _) in mutants.items():
+        students[student] = with_cell_source(solution, grade_id, answer.strip("\n"))
+    submissions = Path(workdir) / "submitted"
+    for student, nb in students.items():
+        folder = submissions / student / assignment
+        shutil.copytree(release, folder)
+        (folder / name).write_text(
+            json.dumps(nb, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
+    out = Path(workdir) / "graded"
+    command = [
+        sys.executable, "-m", "autograder", "grade", assignment,
+        "--submissions", str(submissions), "--out", str(out),
+        "--timeout", str(cell_timeout), "--no-progress",
+    ]  # fmt: skip
+    run = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
+    if run.returncode not in (0, 1) or not (out / "grades.csv").is_file():
+        raise AssertionError(
+            f"autograder grade failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        )
+    return PipelineRun(out, assignment, read_grades(out))
+
+
+def pipeline_graded_once(
+    request: Any, tmp_path_factory: Any, assignment: str, mutants: dict[str, Mutant]
+) -> PipelineRun:
+    """The class :func:`grade_class_with_pipeline` grades for *assignment*, once per test run."""
+    workdir = built_once(
+        request,
+        tmp_path_factory,
+        f"{assignment}-pipeline",
+        lambda folder: grade_class_with_pipeline(folder, assignment, mutants),
+    )
+    return PipelineRun(workdir / "graded", assignment, read_grades(workdir / "graded"))
+
+
+def check_pipeline_loses_exactly(
+    grade: PipelineGrade, affected: set[str], points: dict[str, float], student: str
+) -> None:
+    """Raise AssertionError unless *student* failed exactly the *affected* autograded cells and lost their points."""
+    failed = {cell for cell in grade.failed if cell in points}
+    if grade.status != "graded":
+        raise AssertionError(f"{student}: status {grade.status}: {grade.detail}")
+    if failed != affected:
+        raise AssertionError(f"{student}: failed {sorted(failed)}, expected {sorted(affected)}")
+    expected = sum(points.values()) - sum(points[cell] for cell in affected)
+    if grade.score != expected:
+        raise AssertionError(
+            f"{student}: scored {grade.score}, expected {expected} (partial marks?)"
+        )
+
+
+def check_pipeline_full_marks(
+    grade: PipelineGrade, points: dict[str, float], max_score: float, hand_graded: set[str]
+) -> None:
+    """Raise AssertionError unless *grade* passed every autograded test and left *hand_graded* to a person."""
+    got = (grade.status, grade.score, grade.failed, grade.max_score)
+    want = ("graded", sum(points.values()), frozenset(), max_score)
+    if got != want:
+        raise AssertionError(f"the solution: {got}, expected {want}: {grade.detail}")
+    if f"to grade by hand: {', '.join(sorted(hand_graded))}" not in grade.detail:
+        raise AssertionError(
+            f"the solution should leave {sorted(hand_graded)} to grade by hand: {grade.detail}"
+        )

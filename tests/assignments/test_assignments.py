@@ -99,8 +99,11 @@ def test_every_test_cell_opens_with_a_docstring_shows_a_check_and_hides_the_rest
         assert VISIBLE_CHECK.search(visible), (
             f"{meta['grade_id']}: students should see at least one check"
         )
-        # Hidden expectations are computed in the cell, never by the library a student can patch.
-        assert "windowmem" not in hidden, f"{meta['grade_id']}: hidden tests must not ask windowmem"
+        # Hidden expectations are computed in the cell, never by the library a student can patch
+        # (naming its modules, to see whether a student's function reaches them, is fine).
+        assert not re.search(r"^\s*(import|from)\s+windowmem\b", hidden, re.M), (
+            f"{meta['grade_id']}: hidden tests must not import windowmem"
+        )
 
 
 def test_answer_cells_hold_their_solution_between_markers(source_nb):
@@ -124,6 +127,33 @@ def test_a_self_check_cell_comes_before_each_group_of_tests(source_nb):
             assert i > 0 and before["cell_type"] == "code" and not nbgrader_meta(before), (
                 f"{meta['grade_id']}: put a visible, ungraded check cell before it"
             )
+
+
+def test_every_hand_graded_answer_carries_a_rubric_worth_its_points(source_nb):
+    manual = [
+        c
+        for c in source_nb["cells"]
+        if nbgrader_meta(c).get("grade") and nbgrader_meta(c).get("solution")
+    ]
+    for cell in manual:
+        meta = nbgrader_meta(cell)
+        text = cell_text(cell)
+        rubric = re.search(r"\*\*Rubric \((\d+) points?\)\.\*\*(.*)", text, re.S)
+        assert rubric, f"{meta['grade_id']}: add '**Rubric (N points).**' to the model answer"
+        assert int(rubric.group(1)) == meta["points"], (
+            f"{meta['grade_id']}: the rubric's total is not the cell's"
+        )
+        items = [int(n) for n in re.findall(r"(\d+) points?:", rubric.group(2))]
+        assert sum(items) == meta["points"], (
+            f"{meta['grade_id']}: rubric items add up to {sum(items)}"
+        )
+
+
+def test_the_introduction_says_what_may_be_used(source_nb):
+    intro = cell_text(source_nb["cells"][0])
+    assert "**What you may use.**" in intro, (
+        "say which library functions may be used, and which earn nothing"
+    )
 
 
 def test_part_headings_and_introduction_state_the_points(source_nb):

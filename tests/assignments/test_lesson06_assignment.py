@@ -1,35 +1,46 @@
-"""Lesson 6's nbgrader assignment: its grade contract, hand-worked figures, model answer and a round trip.
+"""Lesson 6's nbgrader assignment: its grade contract, hand-worked figures, model answer, and grading by the pipeline.
 
-What every assignment must be (schema, test cells, parts, a clean and current release)
-is checked for this one too, in ``test_assignments.py``.
+What every assignment must be (schema, test cells, parts, rubrics, a clean and current
+release) is checked for this one too, in ``test_assignments.py``.
 
-Built on the lesson 3 assignment's harness (``nbgrader_helpers``): one throwaway course
-grades the instructor notebook (full marks), the untouched release (zero, without
-crashing) and students who make typical mistakes or cheat (each loses exactly the
-points of the questions affected, and keeps the rest).
+``python -m autograder grade``, the command instructors run, grades the instructor
+notebook (full marks), the untouched release (zero, without crashing) and students who
+make typical mistakes, cheat or take the library's shortcut; each loses exactly the points
+of the questions affected, and keeps the rest, as its ``grades.csv`` says.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.nbgrader_helpers import (  # the round trip
+from tests.nbgrader_helpers import (
+    HIDDEN_MARKERS,
     REPO_ROOT,
-    GradingCourse,
+    PipelineRun,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_loses_exactly,
-    check_scores_nothing,
+    check_pipeline_full_marks,
+    check_pipeline_loses_exactly,
     error_outputs,
-    graded_once,
     graded_points,
+    nbgrader_meta,
     part_points,
+    pipeline_graded_once,
     read_notebook,
 )
 
 ASSIGNMENT = "lesson06_token_budget"
-SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / "token_budget.ipynb"
+NOTEBOOK = "token_budget.ipynb"
+SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / NOTEBOOK
+
+#: Calls whose value another question asks for: no visible test or check cell may show them.
+ANSWERS_ELSEWHERE = [
+    "unbounded_bill(SYSTEM_TOKENS + TASK_TOKENS",  # A1's bill
+    "unbounded_bill(100, [300, 250, 200, 350])",  # A1's bill
+    "facts_after_truncation(SYSTEM_TOKENS + TASK_TOKENS, READS, BUDGET)",  # B1's survivors
+    'facts_after_truncation(100, [("Q1", 300), ("Q2", 250), ("Q3", 200), ("Q4", 350)], 800)',
+]
 
 #: The graded cells and their points: the grading pipeline and gradebooks rely on these names.
 GRADE_CONTRACT = {
@@ -100,6 +111,26 @@ def facts_after_truncation(base_tokens, reads, budget):
     return [fact for fact, tokens in held]
 """,
         {"test_truncation_any"},
+    ),
+    "cost_helper": (  # right values, from windowmem's bill of a conversation it is handed
+        "unbounded_bill_answer",
+        """
+from windowmem.cost import input_bill
+from windowmem.messages import assistant, system, user
+from windowmem.policies import N8nSimpleMemory
+
+
+def unbounded_bill(base_tokens, read_tokens):
+    if base_tokens < 0 or any(length < 0 for length in read_tokens):
+        raise ValueError("sizes must not be negative")
+    # a turn per read: its question costs nothing, its reply is the read; window 0 keeps all
+    chat = [system(str(base_tokens))]
+    for length in read_tokens:
+        chat += [user("0"), assistant(str(length))]
+    chat.append(user("0"))
+    return input_bill(chat, N8nSimpleMemory(0), lambda message: int(message.content))
+""",
+        {"test_unbounded_bill_task", "test_unbounded_bill_any"},
     ),
     "always_equal": (
         "facts_after_truncation_answer",
@@ -219,35 +250,67 @@ def test_model_answer_quotes_the_measured_figures(source_nb):
     )
 
 
-# ---------------------------------------------------------------- the nbgrader round trip
+# ---------------------------------------------------------------- what students see
+
+
+def test_no_visible_test_or_check_shows_another_question_s_answer(source_nb):
+    shown = "\n".join(
+        cell_text(c).split(HIDDEN_MARKERS[0])[0]
+        for c in source_nb["cells"]
+        if c["cell_type"] == "code" and not nbgrader_meta(c).get("solution")
+    )
+    assert [call for call in ANSWERS_ELSEWHERE if call in shown] == []
+
+
+def test_each_agent_has_one_defensible_policy(source_nb):
+    """The help desk rules out retrieve (no second search) and compact (no summary call)."""
+    question = cell_text(cells_by_id(source_nb)["choose_question"])
+    helpdesk = question.split("2. `policy_research`")[0]
+    assert "never make a call other than one search per ticket" in helpdesk
+    assert "go to a human colleague" in helpdesk
+
+
+def test_the_cost_helper_shortcut_really_computes_the_bill():
+    """The shortcut mutant gets every value right: it loses its points for the shortcut alone."""
+    namespace: dict = {}
+    exec(MUTANTS["cost_helper"][1], namespace)  # noqa: S102 - the mutant's own source
+    assert namespace["unbounded_bill"](100, [300, 250, 200, 350]) == BY_HAND["unbounded bill"]
+    assert (
+        namespace["unbounded_bill"](0, [5, 5]) == 15 and namespace["unbounded_bill"](100, []) == 100
+    )
+
+
+# ---------------------------------------------------------------- through the instructors' pipeline
 
 
 @pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> GradingCourse:
-    """One course with the solution, the blank release and every mutant autograded, built once per test run."""
-    return graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+def graded(request, tmp_path_factory) -> PipelineRun:
+    """The solution, the blank release and every mutant, graded once by ``python -m autograder grade``."""
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
 
 
-def autograded(scores):
-    return {k: v for k, v in scores.items() if k in GRADE_CONTRACT and k != "justify_answer"}
-
-
-@pytest.mark.slow
-def test_the_solution_scores_full_marks(graded, source_nb):
-    scores = autograded(graded.scores("solution"))
-    assert set(scores) == set(graded_points(source_nb))
-    assert {k: s.auto_score for k, s in scores.items() if s.auto_score != s.max_score} == {}
+@pytest.fixture(scope="module")
+def points(source_nb) -> dict[str, float]:
+    return graded_points(source_nb)
 
 
 @pytest.mark.slow
-def test_the_untouched_release_scores_zero_and_its_setup_runs(graded):
-    check_scores_nothing(autograded(graded.scores("untouched")))
-    executed = cells_by_id(graded.autograded_notebook("untouched"))
+def test_the_solution_scores_full_marks(graded, points):
+    check_pipeline_full_marks(
+        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), {"justify_answer"}
+    )
+
+
+@pytest.mark.slow
+def test_the_untouched_release_scores_zero_and_its_setup_runs(graded, points):
+    grade = graded.grades["untouched"]
+    assert (grade.status, grade.score) == ("graded", 0.0) and set(points) <= grade.failed
+    executed = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))
     for setup in ("setup", "reference_table"):
         assert not error_outputs(executed[setup]), f"{setup} must run on a blank release"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_loses_exactly_the_affected_points(graded, student):
-    check_loses_exactly(autograded(graded.scores(student)), MUTANTS[student][2], student)
+def test_a_mistake_or_shortcut_loses_exactly_the_affected_points(graded, points, student):
+    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)

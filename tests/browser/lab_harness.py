@@ -183,19 +183,19 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     """Run every cell (Run > Run All Cells) and wait until each code cell has run.
 
     Stored outputs are cleared first, so a stored execution count cannot pass for a new one.
+    A folded cell (the lessons' maintainer checks) shows an empty placeholder prompt that
+    never gets a count; its real prompt, hidden with the input, does, and is the one read.
     """
     run_menu_command(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(
-        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')]
+        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)')]
                  .every(p => !/\\[\\d+\\]/.test(p.textContent))""",
         timeout=timeout_s * 1000,
     )
     run_menu_command(page, "Run", "Run All Cells")
     page.wait_for_function(
         """() => {
-            // A folded cell (the maintainer checks) shows an empty prompt in its placeholder: skip it.
-            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')]
-                .filter(p => !p.closest('.jp-InputPlaceholder'));
+            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)')];
             return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
         }""",
         timeout=timeout_s * 1000,

@@ -143,3 +143,15 @@ def test_reference_table_holds_the_published_rows(prepared):
     assert (at_3000["answered"] == 12).all()
     unbounded = at_3000.loc["unbounded", "input_tokens"]
     assert (abs(at_3000["input_tokens"] - unbounded) <= 0.03 * unbounded).all()
+
+
+def test_the_figures_lesson_6_quotes_are_the_ones_the_engine_reproduces(prepared):
+    """windowmem.budget.published, which lesson 6 shows, is what the engine gets on this corpus."""
+    from windowmem.budget.published import PUBLISHED, PUBLISHED_BUDGET, reference_corpus
+
+    assert reference_corpus(REPO_ROOT).resolve() == REFERENCE.resolve()
+    for (policy, summariser), figures in PUBLISHED.items():
+        result = run_task(prepared, PUBLISHED_BUDGET, policy, summariser=summariser)
+        assert result.answered == figures.answered, (policy, summariser)
+        for name in ("input_tokens", "calls", "reads", "compactions"):
+            assert getattr(figures, name) in (None, getattr(result.bill, name)), (policy, name)
