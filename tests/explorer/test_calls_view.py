@@ -8,20 +8,14 @@ run writes nothing; a tool's item is its mapping.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from windowmem.agent_calls import Part
 from windowmem.errors import WindowMemError
 from windowmem.examples import load_example
-from windowmem.explorer.calls_html import render_calls_error, render_calls_html
-from windowmem.explorer.calls_view import (
-    NEW_SESSION_EACH_MESSAGE,
-    ONE_SESSION,
-    CallsCache,
-    calls_view,
-)
+from windowmem.explorer.calls_cache import NEW_SESSION_EACH_MESSAGE, ONE_SESSION, CallsCache
+from windowmem.explorer.calls_html import render_calls_html
+from windowmem.explorer.calls_view import calls_view
 from windowmem.tool_scenario import load_tool_scenario, without_tools
 
 SCENARIO = load_tool_scenario("tutienda_tools")
@@ -30,11 +24,6 @@ SCENARIO = load_tool_scenario("tutienda_tools")
 @pytest.fixture(scope="module")
 def cache() -> CallsCache:
     return CallsCache(SCENARIO)
-
-
-def test_calls_follow_the_runs(cache):
-    # turn 2 and 3 call a tool (two model calls each); turn 4's run fails at its only call
-    assert cache.order == ((1, 1), (2, 1), (2, 2), (3, 1), (3, 2), (4, 1), (5, 1), (6, 1))
 
 
 def test_memory_off_sends_system_input_and_this_run_only(cache):
@@ -99,17 +88,6 @@ def test_answer_calls_deliver_nothing(cache):
     assert calls_view(cache, 5, 3).deliveries == () and calls_view(cache, 5, 1).evidence == ()
 
 
-def test_html_carries_what_the_browser_test_reads(cache):
-    text = render_calls_html(calls_view(cache, 5, 2))
-    assert 'data-call="2"' in text and 'data-window="5"' in text
-    assert re.search(r'class="wm-on" data-messages="4" data-from-memory="2"', text)
-    assert re.search(r'class="wm-off" data-messages="2" data-from-memory="0"', text)
-    assert "wm-tool-item" in text and "&quot;order_number&quot;:&quot;#6023&quot;" in text
-    failed = render_calls_html(calls_view(cache, 5, 6))
-    assert "no answer" in failed and "nothing" in failed
-    assert "&lt;b&gt;" in render_calls_error("<b>")
-
-
 def test_a_conversation_without_tools():
     cache = CallsCache(without_tools(load_example("marta")))
     view = calls_view(cache, 5, 7, ONE_SESSION)
@@ -121,48 +99,3 @@ def test_a_conversation_without_tools():
 def test_out_of_range_calls_are_explained(cache, number):
     with pytest.raises(WindowMemError, match="out of range"):
         calls_view(cache, 5, number)
-
-
-def test_unknown_mode_is_explained(cache):
-    with pytest.raises(WindowMemError, match="memory mode"):
-        calls_view(cache, 5, 1, "sometimes")
-
-
-class TestWidgets:
-    """The widget layer without a browser: controls in, the pure view's HTML out."""
-
-    @pytest.fixture
-    def explorer(self):
-        from windowmem.explorer.calls_widgets import CallsExplorer
-
-        return CallsExplorer(
-            {"tutienda_tools": SCENARIO, "marta": without_tools(load_example("marta"))},
-            start="tutienda_tools",
-            window=5,
-            call=2,
-        )
-
-    def test_starts_on_the_chosen_call(self, explorer, cache):
-        assert explorer.output.value == render_calls_html(calls_view(cache, 5, 2))
-        assert explorer.snapshot_html().endswith(explorer.output.value)
-        assert explorer.call.max == len(cache.order)
-
-    def test_controls_change_the_view(self, explorer):
-        explorer.call.value = 6
-        assert 'data-call="6"' in explorer.output.value and "no answer" in explorer.output.value
-        explorer.mode.value = NEW_SESSION_EACH_MESSAGE
-        assert 'class="wm-on" data-messages="2" data-from-memory="0"' in explorer.output.value
-        explorer.window.value = 0
-        assert 'data-window="0"' in explorer.output.value
-
-    def test_switching_conversation_clamps_the_call(self, explorer):
-        explorer.call.value = 8
-        explorer.scenario.value = "marta"
-        assert (explorer.call.max, explorer.call.value) == (7, 7)
-        assert 'data-call="7"' in explorer.output.value
-
-    def test_a_bad_start_is_explained(self):
-        from windowmem.explorer.calls_widgets import CallsExplorer
-
-        with pytest.raises(WindowMemError, match="not one of the conversations"):
-            CallsExplorer({"marta": without_tools(load_example("marta"))}, start="nope")

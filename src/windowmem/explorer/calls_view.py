@@ -4,8 +4,9 @@
 shows side by side: the exact array that call sends without memory and with it (one
 session, or a new session id for every message), where each message comes from, what
 the run writes to memory, and, when the model's reply asks for tools, the item each
-tool's sub-workflow receives. The HTML lives in :mod:`.calls_html`; the widgets in
-:mod:`.calls_widgets`. The agent logic is all :mod:`windowmem.agent_calls`'s.
+tool's sub-workflow receives. The replays are cached in :mod:`.calls_cache`, the HTML
+lives in :mod:`.calls_html` and the widgets in :mod:`.calls_widgets`. The agent logic is
+all :mod:`windowmem.agent_calls`'s.
 
 >>> from windowmem.tool_scenario import load_tool_scenario
 >>> cache = CallsCache(load_tool_scenario("tutienda_tools"))
@@ -20,53 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from windowmem.agent_calls import AgentRun, ModelCall, Part, agent_runs
+from windowmem.agent_calls import AgentRun, ModelCall, Part
 from windowmem.errors import WindowMemError
+from windowmem.explorer.calls_cache import ONE_SESSION, CallsCache
 from windowmem.messages import Message
-from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.tool_scenario import Delivery, ToolScenario, session_per_message
-
-#: The two ways the explorer connects memory (beside "off", always shown).
-ONE_SESSION = "one session"
-NEW_SESSION_EACH_MESSAGE = "a new session id per message"
-MODES = (ONE_SESSION, NEW_SESSION_EACH_MESSAGE)
-
-
-class CallsCache:
-    """A scenario's replays, each computed once: memory off, and memory on per window and mode."""
-
-    def __init__(self, scenario: ToolScenario) -> None:
-        self.scenario = scenario
-        self.off = agent_runs(scenario.conversation)
-        self.turn_count = len(self.off)
-        if self.turn_count == 0:
-            raise WindowMemError("the conversation has no turns: give it at least one user message")
-        #: (turn, round) of every model call, in order; the same with memory on or off.
-        self.order = tuple((run.turn, call.round) for run in self.off for call in run.calls)
-        self.per_message_ids = tuple(session_per_message(scenario.session_id, self.turn_count))
-        self._on: dict[tuple[int, str], tuple[AgentRun, ...]] = {}
-
-    def on(self, window: int, mode: str) -> tuple[AgentRun, ...]:
-        """The replay with Simple Memory at Context Window Length *window*, sessions as *mode* says."""
-        if mode not in MODES:
-            raise WindowMemError(f"unknown memory mode {mode!r}: use one of {', '.join(MODES)}")
-        key = (window, mode)
-        if key not in self._on:
-            ids = (
-                self.per_message_ids
-                if mode == NEW_SESSION_EACH_MESSAGE
-                else (self.scenario.session_id,) * self.turn_count
-            )
-            self._on[key] = agent_runs(
-                self.scenario.conversation, N8nSimpleMemory(window), session_ids=ids
-            )
-        return self._on[key]
-
-    def session_id(self, turn: int, mode: str) -> str:
-        """The session id the chat trigger sends with turn *turn*'s message."""
-        if mode == NEW_SESSION_EACH_MESSAGE:
-            return self.per_message_ids[turn - 1]
-        return self.scenario.session_id
+from windowmem.tool_scenario import Delivery
 
 
 @dataclass(frozen=True)
@@ -217,11 +176,7 @@ def calls_view(cache: CallsCache, window: int, number: int, mode: str = ONE_SESS
 
 
 __all__ = [
-    "MODES",
     "ArgumentEvidence",
-    "NEW_SESSION_EACH_MESSAGE",
-    "ONE_SESSION",
-    "CallsCache",
     "CallsView",
     "Column",
     "Row",
