@@ -33,20 +33,22 @@ def main() -> int:
     started = time.perf_counter()
     import_time, budget = seconds(lambda: __import__("windowmem.budget", fromlist=["run_task"]))
     from windowmem.budget.prepared import _searched, prepare
-    from windowmem.budget.table import REFERENCE_BUDGETS
+    from windowmem.budget.task import REFERENCE_BUDGETS
     from windowmem.tokens import count_text
 
-    pandas_time, _ = seconds(lambda: __import__("pandas"))
+    pandas_time, frames = seconds(
+        lambda: __import__("windowmem.frames", fromlist=["reference_table"])
+    )
     corpus_time, corpus = seconds(
         lambda: budget.load_corpus(REFERENCE) if REFERENCE.is_file() else budget.help_centre()
     )
     tokenizer_time, _ = seconds(lambda: count_text("warm up the tokenizer"))
     prepare_time, prepared = seconds(lambda: prepare(corpus))
-    first_table_time, table = seconds(lambda: budget.reference_table(prepared, REFERENCE_BUDGETS))
+    first_table_time, table = seconds(lambda: frames.reference_table(prepared, REFERENCE_BUDGETS))
     cold_total = time.perf_counter() - started
 
     table_times = [
-        seconds(lambda: budget.reference_table(prepared, REFERENCE_BUDGETS))[0]
+        seconds(lambda: frames.reference_table(prepared, REFERENCE_BUDGETS))[0]
         for _ in range(REPEATS)
     ]
     runs = len(table)
@@ -65,7 +67,7 @@ def main() -> int:
         f"corpus: {corpus.name} ({len(corpus.articles)} articles, {len(corpus.questions)} questions, {len(prepared.chunks)} chunks)"
     )
     print(f"import windowmem.budget          {import_time * 1000:8.1f} ms")
-    print(f"import pandas (for the table)    {pandas_time * 1000:8.1f} ms")
+    print(f"import windowmem.frames (pandas) {pandas_time * 1000:8.1f} ms")
     print(f"load corpus                      {corpus_time * 1000:8.1f} ms")
     print(f"load Qwen tokenizer              {tokenizer_time * 1000:8.1f} ms")
     print(

@@ -18,7 +18,9 @@ import statistics
 import time
 
 from windowmem.budget import help_centre, prepare
-from windowmem.explorer.budget_view import CHOICES, RunCache, budget_view, render_budget_html
+from windowmem.explorer.budget_cache import CHOICES, RunCache
+from windowmem.explorer.budget_html import render_budget_html
+from windowmem.explorer.budget_view import budget_view
 
 FRAME_MS = 1000 / 60
 

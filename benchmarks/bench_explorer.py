@@ -19,7 +19,9 @@ import statistics
 import time
 
 from windowmem.examples import generated_support
-from windowmem.explorer.view import ReplayCache, explorer_view, render_html
+from windowmem.explorer.window_cache import ReplayCache
+from windowmem.explorer.window_html import render_window_html
+from windowmem.explorer.window_view import window_view
 from windowmem.tokens import count_text, qwen_counter
 
 FRAME_MS = 1000 / 60
@@ -31,8 +33,8 @@ def ms(seconds: float) -> float:
 
 def update(cache: ReplayCache, window: int, turn: int, fact: str) -> str:
     """One widget event's pure work: the view at (window, turn) and its HTML."""
-    view = explorer_view(cache, window, turn, fact)
-    return render_html(view, "Qwen tokens")
+    view = window_view(cache, window, turn, fact)
+    return render_window_html(view, "Qwen tokens")
 
 
 def main() -> None:

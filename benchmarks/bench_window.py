@@ -181,7 +181,7 @@ def langchain_window_prebuilt(messages: list[object], window: int) -> Callable[[
 
 def replay_setup_seconds(messages: list[object]) -> float:
     """The one-off work a replay does before its first turn: splitting the messages into turns."""
-    from windowmem.replay import as_conversation
+    from windowmem.conversation import as_conversation
 
     gc.disable()
     try:

@@ -1,13 +1,15 @@
-"""The conversation file format: round trips, and bad input named precisely."""
+"""Conversations: the file format's round trips, a learner's typed text, atomic saves, bad input named."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from windowmem import Conversation, ConversationFormatError, Role, assistant, system, tool, user
 from windowmem.conversation import (
+    conversation_from_text,
     dumps_conversation,
     load_conversation,
     loads_conversation,
@@ -76,9 +78,59 @@ def test_file_errors_name_the_file(tmp_path):
         load_conversation(bad)
 
 
-def test_save_is_atomic_and_leaves_no_temporary_file(tmp_path):
+def test_save_writes_the_file_format_and_leaves_no_temporary_file(tmp_path):
     path = tmp_path / "c.json"
     save_conversation([user("a")], path)
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
     assert json.loads(path.read_text()) == {"messages": [{"role": "user", "content": "a"}]}
     assert dumps_conversation([user("a")]) == path.read_text()
+
+
+def test_a_save_that_dies_mid_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    path = tmp_path / "c.json"
+    save_conversation([user("kept")], path)
+    before = path.read_text()
+    real_write_text = Path.write_text
+
+    def crash_halfway(self, data, *args, **kwargs):
+        real_write_text(self, data[: len(data) // 2], *args, **kwargs)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Path, "write_text", crash_halfway)
+    with pytest.raises(OSError, match="disk full"):
+        save_conversation([user("lost"), assistant("in the crash")], path)
+    monkeypatch.undo()
+    assert path.read_text() == before
+    assert load_conversation(path).messages == (user("kept"),)
+
+
+class TestTypedConversation:
+    def test_lines_with_roles_and_continuations(self):
+        chat = conversation_from_text(
+            "system: Be kind\n\nuser: Hi\nsecond line\nAI: Hello\nhuman: Bye"
+        )
+        assert [(m.role.value, m.content) for m in chat.messages] == [
+            ("system", "Be kind"),
+            ("user", "Hi\nsecond line"),
+            ("assistant", "Hello"),
+            ("user", "Bye"),
+        ]
+
+    def test_json_in_the_file_format(self):
+        text = json.dumps({"title": "t", "messages": [{"role": "user", "content": "a: b"}]})
+        chat = conversation_from_text(text)
+        assert chat.title == "t" and chat.messages[0].content == "a: b"
+
+    @pytest.mark.parametrize(
+        ("text", "message"),
+        [
+            ("", "empty"),
+            ("hello there", "line 1 does not start with a role"),
+            ("system: only rules", "no user message"),
+            ('[{"role": "user"}]', "no content"),
+            ("{not json", "not valid JSON"),
+        ],
+    )
+    def test_bad_text_says_what_to_fix(self, text, message):
+        with pytest.raises(ConversationFormatError, match=message):
+            conversation_from_text(text)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.conftest import REPO_ROOT as REPO
+
 NOTEBOOKS = sorted((REPO / "course").glob("*.ipynb"))
 SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
 #: A whole lesson runs in well under a minute here; this only stops a hung kernel.

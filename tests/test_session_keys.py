@@ -1,11 +1,10 @@
-"""Session keys: templates, shared-key detection, Tensorify's fallback and n8n's rules."""
+"""Session key templates: rendering from request fields, paths, and shared-key detection.
+
+How products name their buffers is tested with the product: n8n in
+``tests/policies/n8n/test_buffer_names.py``, Tensorify in ``tests/policies/test_tensorify.py``.
+"""
 
 from __future__ import annotations
-
-import json
-import random
-import shutil
-import subprocess
 
 import pytest
 from hypothesis import given, settings
@@ -18,17 +17,11 @@ from windowmem.session_keys import (
     PER_USER,
     SHARED,
     is_shared_key,
-    js_number_text,
     lookup,
-    n8n_buffer_key,
-    n8n_node_scope,
-    n8n_safe_name,
-    n8n_session_id,
     parse_path,
     placeholders,
     render_key,
     shared_key_problem,
-    tensorify_session_key,
 )
 
 
@@ -129,149 +122,4 @@ class TestSharedKeys:
         assert [is_shared_key(p.template) for p in KEY_PATTERNS] == [False, False, True]
 
 
-class TestTensorify:
-    @pytest.mark.parametrize("template", [None, "", "   "])
-    def test_no_key_falls_back_to_one_buffer_per_workflow(self, template: str | None) -> None:
-        assert tensorify_session_key(template, request(user_id="a"), "wf-9") == "agent_memory:wf-9"
-        # Two different users land in the same buffer: the documented production mistake.
-        assert tensorify_session_key(template, request(user_id="b"), "wf-9") == "agent_memory:wf-9"
-
-    def test_a_set_key_is_rendered(self) -> None:
-        assert tensorify_session_key(PER_USER.template, request(user_id="a"), "wf-9") == "user:a"
-
-    def test_fallback_needs_a_workflow_id(self) -> None:
-        with pytest.raises(SessionKeyError, match="workflow id"):
-            tensorify_session_key(None, {}, "")
-
-
-class TestN8nSessionId:
-    @pytest.mark.parametrize("value", [None, ""])
-    def test_missing_id_from_input_is_no_session_id_found(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="^No session ID found"):
-            n8n_session_id(value, "fromInput")
-
-    @pytest.mark.parametrize("value", [None, ""])
-    def test_empty_custom_key_is_key_parameter_is_empty(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="^Key parameter is empty"):
-            n8n_session_id(value, "customKey")
-
-    @pytest.mark.parametrize("source", ["fromInput", "customKey"])
-    def test_numbers_are_stringified_so_42_and_text_42_share(self, source: str) -> None:
-        assert n8n_session_id(42, source) == n8n_session_id("42", source) == "42"
-
-    @pytest.mark.parametrize(
-        "number, javascript",
-        [  # what String(x) prints in JavaScript (ECMAScript Number::toString)
-            (7.0, "7"),
-            (-2.0, "-2"),
-            (-0.0, "0"),
-            (123.456, "123.456"),
-            (0.1 + 0.2, "0.30000000000000004"),
-            (0.00001, "0.00001"),
-            (0.000001, "0.000001"),
-            (1e-7, "1e-7"),
-            (1.5e-10, "1.5e-10"),
-            (1e16, "10000000000000000"),
-            (1e20, "100000000000000000000"),
-            (1e21, "1e+21"),
-            (1.5e300, "1.5e+300"),
-            (2.0**53, "9007199254740992"),
-        ],
-    )
-    def test_floats_are_written_as_javascript_writes_them(
-        self, number: float, javascript: str
-    ) -> None:
-        assert js_number_text(number) == javascript
-        assert n8n_session_id(number) == javascript
-
-    def test_number_text_follows_javascript(self) -> None:
-        assert n8n_session_id(7.0) == "7"
-        assert n8n_session_id(2.5) == "2.5"
-        assert n8n_session_id(0) == "0"  # 0 is a valid id: n8n only rejects '' and undefined
-
-    @pytest.mark.parametrize("value", [{"id": 1}, ["a"], ("a",)])
-    def test_objects_and_lists_are_rejected(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="not text"):
-            n8n_session_id(value)
-
-    def test_whitespace_is_kept_as_n8n_does(self) -> None:
-        assert n8n_session_id(" s ") == " s "
-
-    def test_unknown_source(self) -> None:
-        with pytest.raises(SessionKeyError, match="fromInput"):
-            n8n_session_id("x", "fromHeader")  # type: ignore[arg-type]
-
-
-class TestN8nBufferKey:
-    def test_workflow_and_session_joined_by_double_underscore(self) -> None:
-        # n8n's own tests expect 'workflow-123__my-session' for this pair.
-        assert n8n_buffer_key("workflow-123", "my-session") == "workflow-123__my-session"
-
-    def test_same_id_in_two_workflows_are_two_buffers(self) -> None:
-        assert n8n_buffer_key("wf-a", "s") != n8n_buffer_key("wf-b", "s")
-
-    def test_node_scope_only_for_v1_4_from_input(self) -> None:
-        assert (
-            n8n_node_scope("Agent Memory", type_version=1.4, source="fromInput") == "Agent Memory"
-        )
-        assert n8n_node_scope("Agent Memory", type_version=1.3, source="fromInput") is None
-        assert n8n_node_scope("Agent Memory", type_version=1.4, source="customKey") is None
-
-    def test_two_nodes_fed_by_one_trigger_are_isolated_from_v1_4(self) -> None:
-        keys = {
-            n8n_buffer_key("wf", "s", n8n_node_scope(name, type_version=1.4, source="fromInput"))
-            for name in ("Agent Memory", "Subagent Memory")
-        }
-        assert len(keys) == 2
-        old = {
-            n8n_buffer_key("wf", "s", n8n_node_scope(name, type_version=1.3, source="fromInput"))
-            for name in ("Agent Memory", "Subagent Memory")
-        }
-        assert old == {"wf__s"}
-
-    def test_node_names_are_cleaned(self) -> None:
-        # The emoji is two UTF-16 units in JavaScript, hence two underscores.
-        assert n8n_safe_name("Memory 🧠 #2") == "Memory_____2"
-        assert n8n_safe_name("Mémoire") == "M_moire"
-        assert n8n_buffer_key("wf", "s", "Memory #2") == "wf__s__Memory__2"
-
-    @pytest.mark.parametrize("workflow, session", [("", "s"), ("wf", ""), ("wf", 42)])
-    def test_bad_parts_are_refused(self, workflow: object, session: object) -> None:
-        with pytest.raises(SessionKeyError):
-            n8n_buffer_key(workflow, session)  # type: ignore[arg-type]
-
-
 # --- against JavaScript itself, where Node.js is installed --------------------------------
-
-NODE = shutil.which("node")
-#: The one seed for the random numbers and names sent to Node.
-DIFFERENTIAL_SEED = 20261130
-
-
-@pytest.mark.skipif(
-    NODE is None, reason="Node.js is not installed: the JavaScript cross-check needs `node`"
-)
-def test_numbers_and_node_names_match_javascript() -> None:
-    rng = random.Random(DIFFERENTIAL_SEED)
-    numbers = [rng.uniform(-1, 1) * 10 ** rng.randint(-12, 25) for _ in range(400)]
-    numbers += [float(rng.randint(-(10**6), 10**6)) for _ in range(50)] + [
-        1e21,
-        1e-7,
-        0.000001,
-        5e-324,
-    ]
-    alphabet = "aZ09_- #()ñé中🧠\t.:/"
-    names = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(200)]
-    script = (
-        "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify({numbers: input.numbers.map(String),"
-        " names: input.names.map(n => n.replace(/[^A-Za-z0-9_-]/g, '_'))}));"
-    )
-    result = subprocess.run(
-        [NODE, "-e", script],
-        input=json.dumps({"numbers": numbers, "names": names}),
-        capture_output=True, text=True, check=True, timeout=60,
-    )  # fmt: skip
-    javascript = json.loads(result.stdout)
-    assert [js_number_text(x) for x in numbers] == javascript["numbers"]
-    assert [n8n_safe_name(n) for n in names] == javascript["names"]

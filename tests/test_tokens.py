@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from pathlib import Path
 
 import pytest
 
@@ -21,18 +20,13 @@ from windowmem.tokens import (
     qwen_counter,
 )
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-CORPUS = REPO_ROOT.parent / "shared" / "reference" / "agent-context" / "corpus.json"
-
 # ALGORITHM.md: Qwen2.5 BPE with NFC normalisation gives these per-article counts.
 PUBLISHED_ARTICLE_TOKENS = [5496, 4101, 6889, 6802, 5160, 9051]
 
 
 @pytest.fixture(scope="module")
-def corpus_articles():
-    if not CORPUS.exists():
-        pytest.skip(f"reference corpus not found at {CORPUS} (../shared is absent)")
-    return json.loads(CORPUS.read_text(encoding="utf-8"))["articles"]
+def corpus_articles(reference_corpus):
+    return json.loads(reference_corpus.read_text(encoding="utf-8"))["articles"]
 
 
 def test_count_text_gives_the_published_per_article_counts(corpus_articles):

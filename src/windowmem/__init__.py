@@ -1,7 +1,13 @@
 """windowmem: exact models of the window memories AI agents use, and what they cost."""
 
 from windowmem.conversation import Conversation, load_conversation, save_conversation
-from windowmem.errors import ConversationFormatError, PolicyError, SessionKeyError, WindowMemError
+from windowmem.errors import (
+    BudgetError,
+    ConversationFormatError,
+    PolicyError,
+    SessionKeyError,
+    WindowMemError,
+)
 from windowmem.messages import (
     Interaction,
     Message,
@@ -14,6 +20,7 @@ from windowmem.messages import (
 )
 
 __all__ = [
+    "BudgetError",
     "Conversation",
     "ConversationFormatError",
     "Interaction",

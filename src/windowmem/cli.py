@@ -6,6 +6,7 @@
     windowmem replay FILE --policy n8n --size 5 [--tokens qwen] [--format table|json|csv]
     windowmem policies
     windowmem examples
+    windowmem budget [CORPUS] --budget 1500 --policy compact  (see windowmem.budget.cli)
 
 ``window`` stores every message of FILE (system messages too: the policy decides what
 to do with them) one at a time, up to the first ``--after`` messages, and prints what
@@ -15,35 +16,35 @@ model sees and how many tokens each call is sent. ``--tokens`` picks the counter
 the input tokens of a replay; without it a replay counts with the policy's own
 counter, or one per message.
 
-Bad input (unknown policy, a size that is not a whole number or that the policy
-refuses, a malformed file, ``--after`` out of range) exits with status 2 and one line
-on stderr, and prints nothing on stdout.
+Every subcommand is a function from the parsed arguments to the text it prints, and
+raises :class:`~windowmem.errors.WindowMemError` on bad input. Bad input (unknown
+policy, a size that is not a whole number or that the policy refuses, a malformed
+file, ``--after`` out of range) exits with status 2 and one line on stderr, and prints
+nothing on stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import importlib
-import importlib.util
 import io
 import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from windowmem.arguments import whole_number
+from windowmem.budget import cli as budget_cli
 from windowmem.conversation import Conversation, load_conversation
 from windowmem.errors import WindowMemError
-from windowmem.policies.base import Memory, TokenCounter, WindowPolicy
+from windowmem.examples import example_names, example_path, load_example
+from windowmem.policies.base import Memory, WindowPolicy
 from windowmem.policies.registry import make_policy, options_of, policy_class, policy_infos
-from windowmem.tokens import COUNTER_NAMES, count_messages, counter_by_name
+from windowmem.replay import iter_turn_views
+from windowmem.tokens import COUNTER_NAMES, TokenCounter, count_messages, counter_by_name
 
 #: Exit status for bad input, as argparse uses.
 USAGE_ERROR = 2
-
-#: The module that adds ``windowmem budget`` (written separately; optional here).
-BUDGET_CLI = "windowmem.budget.cli"
 
 #: How wide the user-message column of a replay table is.
 TABLE_MESSAGE_WIDTH = 44
@@ -58,19 +59,6 @@ class _Parser(argparse.ArgumentParser):
     # stderr and a clean return from main(), also for the subcommands' parsers.
     def error(self, message: str) -> NoReturn:
         raise CliUsageError(message)
-
-
-def whole_number(text: str) -> int:
-    """An argparse type: ``"5"`` -> 5, ``"-1"`` -> -1; ``"2.5"`` or ``"abc"`` are refused.
-
-    Whether a negative size is allowed is the policy's decision, not the parser's.
-
-    >>> whole_number("5"), whole_number("-1")
-    (5, -1)
-    """
-    if not re.fullmatch(r"\s*[+-]?\d+\s*", text):
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
-    return int(text)
 
 
 def _build_policy(
@@ -119,7 +107,8 @@ def run_window(args: argparse.Namespace) -> str:
 
 def run_replay(args: argparse.Namespace) -> str:
     """The text ``windowmem replay`` prints."""
-    from windowmem.replay import iter_turn_views, replay_frame
+    # Only the table and CSV formats need pandas, which takes half a second to import.
+    from windowmem.frames import replay_frame
 
     conversation = _load(args.file)
     policy, counter = _build_policy(args.policy, args.size, args.tokens)
@@ -172,8 +161,6 @@ def run_policies(args: argparse.Namespace) -> str:
 
 def run_examples(args: argparse.Namespace) -> str:
     """The text ``windowmem examples`` prints: each sample conversation's name, turns and file."""
-    from windowmem.examples import example_names, example_path, load_example
-
     lines = [
         f"{name}\t{load_example(name).turn_count} turns\t{example_path(name)}"
         for name in example_names()
@@ -203,28 +190,8 @@ def _add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_budget(subparsers: argparse._SubParsersAction) -> None:
-    # The budget command lives in its own package; the CLI works without it. A module
-    # that exists but fails to import is a real bug, so only absence is tolerated.
-    try:
-        spec = importlib.util.find_spec(BUDGET_CLI)
-    except ModuleNotFoundError:
-        spec = None
-    if spec is None:
-        return
-    importlib.import_module(BUDGET_CLI).register(subparsers)
-
-
-def _may_run_budget(argv: Sequence[str] | None) -> bool:
-    # Importing the budget package loads pandas (about half a second): only pay for it
-    # when the command line could be asking for `budget` or for the list of commands.
-    words = list(sys.argv[1:] if argv is None else argv)
-    commands = [w for w in words if not w.startswith("-")]
-    return not commands or commands[0] == "budget" or "-h" in words or "--help" in words
-
-
-def build_parser(with_budget: bool = True) -> argparse.ArgumentParser:
-    """The ``windowmem`` argument parser with every subcommand (``budget`` where installed)."""
+def build_parser() -> argparse.ArgumentParser:
+    """The ``windowmem`` argument parser with every subcommand."""
     parser = _Parser(
         prog="windowmem",
         description="Exact models of AI-agent window memories, and what they cost.",
@@ -261,8 +228,7 @@ def build_parser(with_budget: bool = True) -> argparse.ArgumentParser:
     )
     examples.set_defaults(func=run_examples)
 
-    if with_budget:
-        _add_budget(subparsers)
+    budget_cli.register(subparsers)
     return parser
 
 
@@ -273,13 +239,11 @@ def _one_line(message: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; 0 on success, 2 on bad input (one line on stderr, nothing on stdout)."""
     try:
-        args = build_parser(with_budget=_may_run_budget(argv)).parse_args(argv)
-        output = args.func(args)
+        args = build_parser().parse_args(argv)
+        output: str = args.func(args)
     except WindowMemError as exc:
         print(f"windowmem: error: {_one_line(str(exc))}", file=sys.stderr)
         return USAGE_ERROR
-    if isinstance(output, int):
-        return output
     if output:
         sys.stdout.write(output)
         sys.stdout.flush()

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from windowmem.errors import ConversationFormatError
-from windowmem.messages import Interaction, Message, Role, interactions, parse_role
+from windowmem.errors import ConversationFormatError, WindowMemError
+from windowmem.messages import ROLE_ALIASES, Interaction, Message, Role, interactions, parse_role
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +65,23 @@ class Conversation:
         if self.title:
             out = {"title": self.title, **out}
         return out
+
+
+def as_conversation(conversation: Conversation | Sequence[Message]) -> Conversation:
+    """*conversation* itself, or a Conversation holding the given messages.
+
+    >>> from windowmem.messages import user
+    >>> as_conversation([user("Hi")]).turn_count
+    1
+    """
+    if isinstance(conversation, Conversation):
+        return conversation
+    if isinstance(conversation, (str, bytes)) or not isinstance(conversation, Sequence):
+        raise WindowMemError(
+            f"expected a Conversation or a list of messages, got {type(conversation).__name__}: "
+            "load a file with windowmem.load_conversation first"
+        )
+    return Conversation.of(conversation)
 
 
 def _to_message(item: Message | dict[str, Any], index: int) -> Message:
@@ -148,6 +165,46 @@ def load_conversation(path: str | Path) -> Conversation:
         return loads_conversation(text, title=path.stem)
     except ConversationFormatError as exc:
         raise ConversationFormatError(f"{path}: {exc}") from None
+
+
+def conversation_from_text(text: str, title: str = "your conversation") -> Conversation:
+    """A conversation the learner typed: conversation-file JSON, or one ``role: text`` per line.
+
+    In the line format a line that starts with no known role continues the message above
+    it, and blank lines are skipped.
+
+    >>> chat = conversation_from_text("system: Be brief.\\nuser: Hi, order #6023\\nassistant: Hello!\\nuser: Which order?")
+    >>> chat.turn_count, chat.messages[1].content
+    (2, 'Hi, order #6023')
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise ConversationFormatError(
+            "the conversation is empty: paste conversation JSON or write one message per line, e.g. 'user: Hi'"
+        )
+    if stripped[0] in "[{":
+        return loads_conversation(stripped, title=title)
+    messages: list[dict[str, str]] = []
+    for number, line in enumerate(stripped.splitlines(), start=1):
+        if not line.strip():
+            continue
+        role, colon, content = line.partition(":")
+        if colon and role.strip().lower() in ROLE_ALIASES:
+            messages.append({"role": role.strip(), "content": content.strip()})
+        elif messages:
+            messages[-1]["content"] += "\n" + line.strip()
+        else:
+            roles = ", ".join(sorted({r.value for r in ROLE_ALIASES.values()}))
+            raise ConversationFormatError(
+                f"line {number} does not start with a role: begin each message with one of {roles} "
+                f"and a colon, e.g. 'user: {line.strip()[:30]}'"
+            )
+    conversation = Conversation.of(messages, title=title)
+    if conversation.turn_count == 0:
+        raise ConversationFormatError(
+            "the conversation has no user message: add at least one line 'user: ...'"
+        )
+    return conversation
 
 
 def dumps_conversation(conversation: Conversation | Sequence[Message]) -> str:

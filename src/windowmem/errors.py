@@ -15,5 +15,9 @@ class PolicyError(WindowMemError):
     """A window policy was asked for with an unknown name or an invalid size."""
 
 
+class BudgetError(WindowMemError):
+    """The token-budget task was asked for with an unknown strategy or summariser, or a bad budget or seed."""
+
+
 class SessionKeyError(WindowMemError):
     """A session key is missing, empty or of a type no memory accepts."""

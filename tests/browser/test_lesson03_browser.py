@@ -14,7 +14,8 @@ from tests.browser.lab_harness import (
     type_slider_value,
 )
 from windowmem.examples import ANCHOR_FACTS
-from windowmem.replay import turn_runs, visible_turns
+from windowmem.policies.n8n import visible_turns
+from windowmem.turn_ranges import turn_runs
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

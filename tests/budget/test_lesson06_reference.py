@@ -9,31 +9,17 @@ corpus is not the project's to commit: the tests skip, saying so, where
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from windowmem.budget import load_corpus, prepare, reference_table, run_task
-
-REFERENCE = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "reference"
-    / "agent-context"
-    / "corpus.json"
-)
-
-pytestmark = pytest.mark.skipif(
-    not REFERENCE.is_file(),
-    reason=f"reference corpus not found at {REFERENCE}: lesson 6's reference checks need ../shared",
-)
+from windowmem.budget import load_corpus, prepare, run_task
+from windowmem.frames import reference_table
 
 POLICIES = ["unbounded", "truncate", "compact", "retrieve"]
 
 
 @pytest.fixture(scope="module")
-def prepared():
-    return prepare(load_corpus(REFERENCE))
+def prepared(reference_corpus):
+    return prepare(load_corpus(reference_corpus))
 
 
 def test_the_bill_is_many_windows_not_one(prepared):
@@ -44,7 +30,7 @@ def test_the_bill_is_many_windows_not_one(prepared):
 
 def test_the_three_policies_trade_as_the_lesson_says(prepared):
     row = (
-        reference_table(prepared, budgets=[1500], policies=POLICIES, summarisers=["perfect"])
+        reference_table(prepared, budgets=[1500], strategies=POLICIES, summarisers=["perfect"])
         .set_index("policy")
         .loc
     )
@@ -71,7 +57,7 @@ def test_a_lossy_summary_is_cheaper_and_knows_less(prepared):
 
 def test_from_the_unbounded_peak_every_policy_is_the_unbounded_run(prepared):
     peak = run_task(prepared, 1500, "unbounded").bill.peak
-    table = reference_table(prepared, budgets=[peak, peak + 500], policies=POLICIES)
+    table = reference_table(prepared, budgets=[peak, peak + 500], strategies=POLICIES)
     columns = ["answered", "input_tokens", "calls", "reads", "compactions", "peak"]
     assert (table[columns] == table[columns].iloc[0]).all().all()
     assert (table["input_tokens"] == run_task(prepared, 10**6, "unbounded").bill.input_tokens).all()

@@ -17,7 +17,8 @@ from tests.strategies import (
     roles_and_contents,
 )
 from windowmem.messages import Message, Role
-from windowmem.policies import LangChainPyBufferWindow, TrimMessages, count_one, count_words
+from windowmem.policies import LangChainPyBufferWindow, TrimMessages
+from windowmem.tokens import count_messages, count_words
 
 lc_messages = pytest.importorskip("langchain_core.messages")
 buffer_window = pytest.importorskip("langchain_classic.memory.buffer_window")
@@ -76,7 +77,7 @@ def test_trim_messages_matches_langchain_core(
     )
     policy = TrimMessages(
         budget,
-        counter=count_words if by_words else count_one,
+        counter=count_words if by_words else count_messages,
         include_system=include_system,
         start_on=start_on,
         end_on=end_on,
@@ -106,7 +107,7 @@ def test_peers_table_is_what_langchain_core_returns(max_tokens, include_system, 
         start_on=start_on,
     )
     policy = TrimMessages(
-        max_tokens, counter=count_one, include_system=include_system, start_on=start_on
+        max_tokens, counter=count_messages, include_system=include_system, start_on=start_on
     )
     assert roles_and_contents(policy.window(history)) == from_langchain(expected)
 

@@ -1,14 +1,16 @@
-"""The token-budget task: an agent answering questions over a corpus in a window of N tokens.
+"""The token-budget task: an agent answering questions over a corpus in a context of N tokens.
 
 A deterministic simulation of the chapter "The window is the working memory": chunking,
-BM25 search, reads, the unbounded / truncate / compact / retrieve policies, the bill
-and a step-by-step trace of which facts the window holds.
+BM25 search, reads, the unbounded / truncate / compact / retrieve overflow strategies,
+the bill and a step-by-step trace of which facts the context holds. Its tables are in
+:mod:`windowmem.frames`.
 
->>> result = run_task(help_centre(), budget=1000, policy="compact")
+>>> result = run_task(help_centre(), budget=1000, strategy="compact")
 >>> result.answered, result.bill.compactions > 0
 (12, True)
 """
 
+from windowmem.budget.context import Bill, Event, Item, ItemKind, Step
 from windowmem.budget.corpus import (
     HELP_CENTRE,
     Article,
@@ -19,10 +21,8 @@ from windowmem.budget.corpus import (
     load_corpus,
 )
 from windowmem.budget.engine import TaskResult, run_task
-from windowmem.budget.policies import Policy, Summariser
 from windowmem.budget.prepared import Prepared, prepare
-from windowmem.budget.table import reference_table, trace_table
-from windowmem.budget.window import Bill, Event, Item, ItemKind, Step
+from windowmem.budget.strategies import OverflowStrategy, Summariser
 
 __all__ = [
     "HELP_CENTRE",
@@ -33,7 +33,7 @@ __all__ = [
     "Event",
     "Item",
     "ItemKind",
-    "Policy",
+    "OverflowStrategy",
     "Prepared",
     "Question",
     "Step",
@@ -42,7 +42,5 @@ __all__ = [
     "help_centre",
     "load_corpus",
     "prepare",
-    "reference_table",
     "run_task",
-    "trace_table",
 ]

@@ -1,20 +1,21 @@
-"""The twelve-question agent under a token budget: its reads, its policy, its bill, its trace.
+"""The twelve-question agent under a token budget: its reads, its overflow strategy, its bill, its trace.
 
 For each task question the agent searches and reads the top chunks until it has read
-the one that holds the answer; each read is one call, charged the whole window. When the
-window goes over budget the policy truncates or compacts it. At the end it answers from
-what the window holds (searching again first under a retrieve policy) in one last call.
+the one that holds the answer; each read is one call, charged the whole context. When the
+context (the chapter's "window") goes over budget, the overflow strategy truncates or
+compacts it. At the end it answers from what the context holds (searching again first
+under a retrieve strategy) in one last call.
 
 Points a reader of the specification could take two ways, and what the published
 figures (budget 1,500) settle:
 
-* the compaction call is charged on the window *before* the summary replaces the
-  reads: 16,768 input tokens (charging the compacted window instead gives 14,615);
+* the compaction call is charged on the context *before* the summary replaces the
+  reads: 16,768 input tokens (charging the compacted context instead gives 14,615);
 * the lossy summariser draws again for every line at every compaction, old summary
   lines included: 7 answered (keeping old lines without a draw gives 8);
 * leaves merge across paragraph boundaries: 208 chunks (merging inside a paragraph
   only gives 256);
-* the peak includes the moment a read has landed and the window is over budget, as
+* the peak includes the moment a read has landed and the context is over budget, as
   the specification says; no published figure but the unbounded peak depends on it.
 """
 
@@ -24,16 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from windowmem.budget.context import Bill, Event, Item, ItemKind, Step, facts_held, used
 from windowmem.budget.corpus import Corpus
 from windowmem.budget.mulberry32 import mulberry32
-from windowmem.budget.policies import (
-    LOSSY_DROP_BELOW,
-    SUMMARY_SEED,
-    Policy,
-    Summariser,
-    policy_named,
-    summariser_named,
-)
 from windowmem.budget.prepared import Prepared, prepare
 from windowmem.budget.prompts import (
     SYSTEM_PROMPT,
@@ -43,8 +37,15 @@ from windowmem.budget.prompts import (
     summary_text,
     task_prompt,
 )
-from windowmem.budget.window import Bill, Event, Item, ItemKind, Step, facts_held, used
-from windowmem.errors import PolicyError
+from windowmem.budget.strategies import (
+    LOSSY_DROP_BELOW,
+    SUMMARY_SEED,
+    OverflowStrategy,
+    Summariser,
+    strategy_named,
+    summariser_named,
+)
+from windowmem.errors import BudgetError
 from windowmem.tokens import count_text
 
 
@@ -54,7 +55,7 @@ class TaskResult:
 
     corpus: str
     budget: int
-    policy: Policy
+    strategy: OverflowStrategy
     summariser: Summariser
     seed: int
     task: tuple[int, ...]
@@ -68,7 +69,7 @@ class TaskResult:
         return len(self.answered_questions)
 
     def facts_known(self) -> tuple[int, ...]:
-        """How many facts the window held after each step: the curve a lesson plots."""
+        """How many facts the context held after each step: the curve a lesson plots."""
         return tuple(len(step.facts) for step in self.trace)
 
     def answered_so_far(self) -> tuple[int, ...]:
@@ -90,7 +91,7 @@ class TaskResult:
         summary: dict[str, Any] = {
             "corpus": self.corpus,
             "budget": self.budget,
-            "policy": self.policy.value,
+            "policy": self.strategy.value,
             "summariser": self.summariser.value,
             "seed": self.seed,
             "task": list(self.task),
@@ -120,16 +121,16 @@ class TaskResult:
 
 
 def check_seed(seed: object) -> int:
-    """*seed* as a whole number, or a PolicyError saying so."""
+    """*seed* as a whole number, or a BudgetError saying so."""
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise PolicyError(f"the summariser's seed must be a whole number; got {seed!r}")
+        raise BudgetError(f"the summariser's seed must be a whole number; got {seed!r}")
     return seed
 
 
 def check_budget(budget: object) -> int:
-    """*budget* as a whole number of tokens of at least 1, or a PolicyError saying so."""
+    """*budget* as a whole number of tokens of at least 1, or a BudgetError saying so."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise PolicyError(
+        raise BudgetError(
             f"the budget must be a whole number of tokens, at least 1; got {budget!r}"
         )
     return budget
@@ -139,18 +140,23 @@ class _Agent:
     """The mutable state of one run; :func:`run_task` is its only user."""
 
     def __init__(
-        self, prepared: Prepared, budget: int, policy: Policy, summariser: Summariser, seed: int
+        self,
+        prepared: Prepared,
+        budget: int,
+        strategy: OverflowStrategy,
+        summariser: Summariser,
+        seed: int,
     ) -> None:
-        self.prepared, self.budget, self.policy, self.summariser = (
+        self.prepared, self.budget, self.strategy, self.summariser = (
             prepared,
             budget,
-            policy,
+            strategy,
             summariser,
         )
         self.draws: Iterator[float] = mulberry32(seed)
         questions = prepared.corpus.questions
         task_text = task_prompt(questions[q].question for q in prepared.task)
-        self.window: list[Item] = [
+        self.context: list[Item] = [
             Item(ItemKind.SYSTEM, count_text(SYSTEM_PROMPT)),
             Item(ItemKind.TASK, count_text(task_text)),
         ]
@@ -160,16 +166,16 @@ class _Agent:
 
     def _note(self, event: Event, question: int | None, detail: str) -> None:
         self.trace.append(
-            Step(len(self.trace), event, question, detail, tuple(self.window), self.bill)
+            Step(len(self.trace), event, question, detail, tuple(self.context), self.bill)
         )
 
     def _changed(self, event: Event, question: int | None, detail: str) -> None:
-        # The peak counts every state the window passes through, over budget or not.
-        self.bill = self.bill.seen(used(self.window))
+        # The peak counts every state the context passes through, over budget or not.
+        self.bill = self.bill.seen(used(self.context))
         self._note(event, question, detail)
 
     def _call(self, output: str, question: int | None, detail: str) -> None:
-        self.bill = self.bill.charge(used(self.window), count_text(output))
+        self.bill = self.bill.charge(used(self.context), count_text(output))
         self._note(Event.CALL, question, detail)
 
     def _summary_text(self, lines: tuple[int, ...]) -> str:
@@ -182,38 +188,38 @@ class _Agent:
         )
 
     def truncate(self, question: int | None) -> None:
-        while used(self.window) > self.budget:
+        while used(self.context) > self.budget:
             oldest = next(
                 (
                     k
-                    for k, item in enumerate(self.window)
+                    for k, item in enumerate(self.context)
                     if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
                 ),
                 None,
             )
             # The read just added is the last item and is never dropped.
-            if oldest is None or oldest == len(self.window) - 1:
+            if oldest is None or oldest == len(self.context) - 1:
                 return
-            item = self.window[oldest]
+            item = self.context[oldest]
             if item.kind is ItemKind.SUMMARY and len(item.lines) > 1:
-                self.window[oldest] = self._summary(item.lines[1:])
+                self.context[oldest] = self._summary(item.lines[1:])
                 self._changed(
                     Event.TRUNCATE,
                     question,
                     f"dropped the summary's line for question {item.lines[0]}",
                 )
             else:
-                del self.window[oldest]
+                del self.context[oldest]
                 what = f"read of chunk {item.chunk}" if item.kind is ItemKind.READ else "summary"
                 self._changed(Event.TRUNCATE, question, f"dropped the {what}")
 
     def compact(self, question: int | None) -> None:
-        reads = [item for item in self.window if item.kind is ItemKind.READ]
+        reads = [item for item in self.context if item.kind is ItemKind.READ]
         if len(reads) < 2:
             self.truncate(question)
             return
         lines: list[int] = [
-            q for item in self.window if item.kind is ItemKind.SUMMARY for q in item.lines
+            q for item in self.context if item.kind is ItemKind.SUMMARY for q in item.lines
         ]
         for read in reads[:-1]:
             lines.extend(q for q in sorted(read.facts) if q not in lines)
@@ -223,7 +229,7 @@ class _Agent:
         summary = self._summary(tuple(lines))
         self._call(self._summary_text(summary.lines), question, f"summarise {len(reads) - 1} reads")
         self.bill = replace(self.bill, compactions=self.bill.compactions + 1)
-        self.window = [self.window[0], self.window[1], summary, reads[-1]]
+        self.context = [self.context[0], self.context[1], summary, reads[-1]]
         self._changed(
             Event.COMPACT,
             question,
@@ -239,7 +245,7 @@ class _Agent:
             holds = chunk in relevant
             self.bill = replace(self.bill, reads=self.bill.reads + 1)
             facts = frozenset({question}) if holds else frozenset()
-            self.window.append(
+            self.context.append(
                 Item(ItemKind.READ, self.prepared.chunks[chunk].tokens, facts, chunk=chunk)
             )
             self._changed(
@@ -247,8 +253,8 @@ class _Agent:
                 question,
                 f"read chunk {chunk}" + (" (holds the answer)" if holds else ""),
             )
-            if self.policy.bounded and used(self.window) > self.budget:
-                if self.policy.compacts:
+            if self.strategy.bounded and used(self.context) > self.budget:
+                if self.strategy.compacts:
                     self.compact(question)
                 else:
                     self.truncate(question)
@@ -258,9 +264,9 @@ class _Agent:
     def answer_all(self) -> tuple[int, ...]:
         answered = []
         for question in self.prepared.task:
-            if self.policy.retrieves and question not in facts_held(self.window):
+            if self.strategy.retrieves and question not in facts_held(self.context):
                 self.read(question)
-            held = question in facts_held(self.window)
+            held = question in facts_held(self.context)
             if held:
                 answered.append(question)
             self._note(Event.ANSWER, question, "answered" if held else "fact not in the window")
@@ -277,11 +283,11 @@ class _Agent:
 def run_task(
     corpus: Corpus | Prepared,
     budget: int,
-    policy: str | Policy,
+    strategy: str | OverflowStrategy,
     summariser: str | Summariser = Summariser.PERFECT,
     seed: int = SUMMARY_SEED,
 ) -> TaskResult:
-    """Run the task on *corpus* with a window of *budget* tokens under *policy*.
+    """Run the task on *corpus* with a context of *budget* tokens under overflow *strategy*.
 
     >>> from windowmem.budget.corpus import help_centre
     >>> result = run_task(help_centre(), 1500, "truncate")
@@ -290,13 +296,13 @@ def run_task(
     """
     prepared = corpus if isinstance(corpus, Prepared) else prepare(corpus)
     if not prepared.task:
-        raise PolicyError(
+        raise BudgetError(
             f"corpus {prepared.corpus.name!r} has no question whose answer search ranks in the top three"
         )
     agent = _Agent(
         prepared,
         check_budget(budget),
-        policy_named(policy),
+        strategy_named(strategy),
         summariser_named(summariser),
         check_seed(seed),
     )
@@ -306,7 +312,7 @@ def run_task(
     return TaskResult(
         prepared.corpus.name,
         budget,
-        agent.policy,
+        agent.strategy,
         agent.summariser,
         seed,
         prepared.task,

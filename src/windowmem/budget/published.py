@@ -8,12 +8,14 @@ reproduces every one of them (``tests/budget/test_budget_reference.py``).
 
 >>> PUBLISHED[("compact", "perfect")].input_tokens
 16768
->>> reference_corpus(Path("/nowhere")) is None
+>>> import os
+>>> reference_corpus(Path("/nowhere")) is None or "WINDOWMEM_SHARED" in os.environ
 True
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,7 +47,12 @@ PUBLISHED = {
 
 
 def reference_corpus(start: str | Path) -> Path | None:
-    """The reference corpus in a ``shared/`` folder beside *start* or one of its parents, or None."""
+    """The reference corpus: under ``$WINDOWMEM_SHARED`` if set, else in a ``shared/`` folder
+    beside *start* or one of its parents; None where there is none."""
+    shared = os.environ.get("WINDOWMEM_SHARED")
+    if shared:
+        candidate = Path(shared) / REFERENCE_CORPUS.relative_to("shared")
+        return candidate if candidate.is_file() else None
     here = Path(start).resolve()
     for folder in (here, *here.parents):
         candidate = folder.parent / REFERENCE_CORPUS

@@ -21,6 +21,9 @@ from windowmem.budget.corpus import Question
 #: How many questions the reference task holds.
 TASK_QUESTIONS = 12
 
+#: The budgets the chapter compares, in tokens.
+REFERENCE_BUDGETS = (1000, 1500, 2000, 3000)
+
 #: How many of a search's best chunks the agent reads, and where the answer must rank.
 SEARCH_DEPTH = 3
 

@@ -1,7 +1,7 @@
 """The token-budget explorer's widgets: a budget slider, a policy menu and a step slider over the pure view.
 
 Every change of a control recomputes :func:`windowmem.explorer.budget_view.budget_view`
-and puts :func:`~windowmem.explorer.budget_view.render_budget_html` into one HTML
+and puts :func:`~windowmem.explorer.budget_html.render_budget_html` into one HTML
 widget; nothing here knows how the budget task runs. CSS classes (``wm-budget-slider``,
 ``wm-policy``, ``wm-step-slider``, ``wm-budget-output``) name the controls for the
 browser tests.
@@ -12,7 +12,9 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from windowmem.budget import Corpus, Prepared
-from windowmem.explorer.budget_view import CHOICES, RunCache, budget_view, render_budget_html
+from windowmem.explorer.budget_cache import CHOICES, RunCache
+from windowmem.explorer.budget_html import render_budget_html
+from windowmem.explorer.budget_view import budget_view
 from windowmem.explorer.live import show_live, snapshot
 
 #: The budget slider's range and notch, in tokens.

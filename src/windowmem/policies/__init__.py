@@ -1,11 +1,14 @@
 """Window policies: faithful models of the window memories of real agent frameworks."""
 
-from windowmem.policies.base import Memory, TokenCounter, Unit, WindowPolicy
-from windowmem.policies.counting import count_one, count_words
+from windowmem.policies.base import Memory, PolicyFactory, Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
-from windowmem.policies.n8n import N8nSimpleMemory, drop_orphaned_tool_messages
-from windowmem.policies.n8n_store import ManualClock, SimpleMemoryStore
+from windowmem.policies.n8n import (
+    ManualClock,
+    N8nSimpleMemory,
+    SimpleMemoryStore,
+    drop_orphaned_tool_messages,
+)
 from windowmem.policies.registry import (
     POLICIES,
     PolicyInfo,
@@ -26,18 +29,16 @@ __all__ = [
     "ManualClock",
     "Memory",
     "N8nSimpleMemory",
+    "PolicyFactory",
     "PolicyInfo",
     "SemanticKernelTruncation",
     "SimpleMemoryStore",
     "SpringAi1xMessageWindow",
     "SpringAiMessageWindow",
     "TensorifyWindowMemory",
-    "TokenCounter",
     "TrimMessages",
     "Unit",
     "WindowPolicy",
-    "count_one",
-    "count_words",
     "drop_orphaned_tool_messages",
     "make_policy",
     "policy_class",

@@ -17,9 +17,6 @@ from typing import ClassVar
 from windowmem.errors import PolicyError
 from windowmem.messages import Message
 
-#: Counts the tokens of one message. ``len``-like counters live in :mod:`windowmem.tokens`.
-TokenCounter = Callable[[Message], int]
-
 
 class Unit(StrEnum):
     """What a policy's size counts."""
@@ -79,6 +76,10 @@ class WindowPolicy(ABC):
         for message in messages:
             memory.add(message)
         return memory.load()
+
+
+#: Builds a policy of a given size, e.g. ``N8nSimpleMemory`` or ``lambda k: make_policy("n8n", k)``.
+PolicyFactory = Callable[[int], WindowPolicy]
 
 
 class Memory:

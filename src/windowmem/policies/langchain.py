@@ -16,23 +16,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from windowmem.errors import PolicyError
+from windowmem.javascript import js_slice_start
 from windowmem.messages import Message
 from windowmem.policies.base import Unit, WindowPolicy, check_size
-
-
-def js_slice_start(length: int, start: float) -> int:
-    """Where JavaScript's ``array.slice(start)`` begins on an array of *length* items.
-
-    ``start`` is truncated toward zero; a negative start counts from the end and is
-    clamped at 0; a start past the end gives an empty slice.
-
-    >>> js_slice_start(5, -3), js_slice_start(5, -0.0), js_slice_start(5, 2), js_slice_start(5, -9)
-    (2, 0, 2, 0)
-    """
-    relative = math.trunc(start)
-    if relative < 0:
-        return max(length + relative, 0)
-    return min(relative, length)
 
 
 @dataclass(frozen=True)

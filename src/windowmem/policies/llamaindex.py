@@ -22,8 +22,8 @@ from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role
-from windowmem.policies.base import TokenCounter, Unit, WindowPolicy, check_size
-from windowmem.policies.counting import count_words
+from windowmem.policies.base import Unit, WindowPolicy, check_size
+from windowmem.tokens import TokenCounter, count_words
 
 #: Roles a LlamaIndex window may not start on while older messages could still be dropped.
 _NOT_A_START = (Role.ASSISTANT, Role.TOOL)

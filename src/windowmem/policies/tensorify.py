@@ -2,7 +2,7 @@
 
 What is documented: ``windowSize`` counts messages, default 20; buffers are keyed by a
 ``sessionKey`` template (without one, every user shares ``agent_memory:{workflow_id}``,
-see :mod:`windowmem.session_keys`); ``persistent`` (default true) keeps them in the
+:func:`tensorify_session_key`); ``persistent`` (default true) keeps them in the
 workflow's SQLite state across restarts.
 
 What is not known, because no source is public: whether the window is cut when
@@ -16,12 +16,17 @@ never in what the agent receives.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from windowmem.errors import SessionKeyError
 from windowmem.messages import Message
 from windowmem.policies.base import Unit, WindowPolicy, check_size
+from windowmem.session_keys import render_key
+
+#: Tensorify's Window Memory key when no session key is set: one buffer per workflow.
+TENSORIFY_FALLBACK = "agent_memory:{workflow_id}"
 
 
 @dataclass(frozen=True)
@@ -49,3 +54,20 @@ class TensorifyWindowMemory(WindowPolicy):
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
         return tuple(stored[-self.size :])
+
+
+def tensorify_session_key(
+    template: str | None, request: Mapping[str, Any], workflow_id: str
+) -> str:
+    """The buffer key Tensorify's Window Memory uses: the rendered template, or the shared fallback.
+
+    >>> tensorify_session_key("", {}, "wf-1")
+    'agent_memory:wf-1'
+    """
+    if template is None or template.strip() == "":
+        if not isinstance(workflow_id, str) or not workflow_id:
+            raise SessionKeyError(
+                "no session key is set and the workflow id is empty: pass the workflow's id"
+            )
+        return TENSORIFY_FALLBACK.format(workflow_id=workflow_id)
+    return render_key(template, request)

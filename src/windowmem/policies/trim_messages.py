@@ -22,8 +22,8 @@ from typing import ClassVar
 
 from windowmem.errors import ConversationFormatError, PolicyError
 from windowmem.messages import Message, Role, parse_role
-from windowmem.policies.base import TokenCounter, Unit, WindowPolicy, check_size
-from windowmem.policies.counting import count_words
+from windowmem.policies.base import Unit, WindowPolicy, check_size
+from windowmem.tokens import TokenCounter, count_words
 
 #: LangChain's message type names, for error messages and for users who know them.
 LANGCHAIN_TYPE = {
@@ -54,9 +54,9 @@ class TrimMessages(WindowPolicy):
     """``trim_messages(strategy="last", max_tokens=size, ...)``: keep the newest messages that fit *size* tokens.
 
     >>> from windowmem.messages import system, user, assistant
-    >>> from windowmem.policies.counting import count_one
+    >>> from windowmem.tokens import count_messages
     >>> chat = [system("s"), user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3"), assistant("a3")]
-    >>> policy = TrimMessages(4, counter=count_one, include_system=True, start_on="human")
+    >>> policy = TrimMessages(4, counter=count_messages, include_system=True, start_on="human")
     >>> [m.content for m in policy.window(chat)]
     ['s', 'u3', 'a3']
     """

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from windowmem.budget import help_centre, run_task
-from windowmem.budget.cli import register
 from windowmem.budget.corpus import help_centre_folder
+from windowmem.cli import main
 
-REFERENCE = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "reference"
-    / "agent-context"
-    / "corpus.json"
-)
 BILL_KEYS = {
     "answered",
     "input_tokens",
@@ -34,11 +25,8 @@ BILL_KEYS = {
 
 
 def budget_command(argv, capsys):
-    """Run ``budget`` through a bare parser holding only this subcommand."""
-    parser = argparse.ArgumentParser(prog="windowmem")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["budget", *argv])
-    status = args.func(args)
+    """Run ``windowmem budget`` in-process, as the console script does."""
+    status = main(["budget", *argv])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -87,12 +75,13 @@ def test_questions_option_sets_the_task_size(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--policy", "forget"], "unknown budget policy 'forget'"),
-        (["--summariser", "sloppy"], "unknown summariser 'sloppy'"),
-        (["--budget", "0"], "--budget must be at least 1"),
-        (["--budget", "1.5k"], "--budget must be a whole number"),
-        (["--questions", "0"], "--questions must be at least 1"),
-        (["--format", "xml"], "--format must be table or json"),
+        (["--policy", "forget"], "argument --policy: invalid choice: 'forget'"),
+        (["--summariser", "sloppy"], "argument --summariser: invalid choice: 'sloppy'"),
+        (["--budget", "0"], "argument --budget: must be at least 1"),
+        (["--budget", "1.5k"], "argument --budget: must be a whole number"),
+        (["--questions", "0"], "argument --questions: must be at least 1"),
+        (["--seed", "-1"], "argument --seed: must be at least 0"),
+        (["--format", "xml"], "argument --format: invalid choice: 'xml'"),
         (["missing.json"], "missing.json: no such file or folder"),
         (["help-centre", "--corpus", "help-centre"], "give the corpus once"),
     ],
@@ -100,7 +89,7 @@ def test_questions_option_sets_the_task_size(capsys):
 def test_bad_input_exits_2_with_one_line_and_no_output(argv, message, capsys):
     status, out, err = budget_command(argv, capsys)
     assert (status, out) == (2, "")
-    assert err.count("\n") == 1 and message in err
+    assert err.count("\n") == 1 and err.startswith("windowmem: error: ") and message in err, err
 
 
 def test_a_corpus_with_a_bad_span(tmp_path, capsys):
@@ -129,12 +118,10 @@ def test_the_installed_command(tmp_path):
     assert (failed.returncode, failed.stdout, failed.stderr.count("\n")) == (2, "", 1)
 
 
-@pytest.mark.skipif(
-    not REFERENCE.is_file(), reason=f"reference corpus not found at {REFERENCE}: needs ../shared"
-)
-def test_reference_corpus_from_the_command_line(capsys):
+def test_reference_corpus_from_the_command_line(reference_corpus, capsys):
     status, out, _ = budget_command(
-        [str(REFERENCE), "--budget", "1500", "--policy", "retrieve", "--format", "json"], capsys
+        [str(reference_corpus), "--budget", "1500", "--policy", "retrieve", "--format", "json"],
+        capsys,
     )
     data = json.loads(out)
     assert (status, data["answered"], data["input_tokens"], data["reads"]) == (0, 12, 39175, 30)

@@ -13,22 +13,22 @@ from tests.strategies import PROPERTY_SETTINGS
 from windowmem.budget import (
     Event,
     ItemKind,
-    Policy,
+    OverflowStrategy,
     Summariser,
     help_centre,
     prepare,
     run_task,
-    trace_table,
 )
 from windowmem.budget.mulberry32 import mulberry32
 from windowmem.budget.prompts import summary_line, summary_text
-from windowmem.errors import PolicyError
+from windowmem.errors import BudgetError
+from windowmem.frames import trace_table
 from windowmem.tokens import count_text
 
 PREPARED = prepare(help_centre())
 ALL_RUNS = [
     (policy, summariser)
-    for policy in Policy
+    for policy in OverflowStrategy
     for summariser in Summariser
     if policy.compacts or summariser is Summariser.PERFECT
 ]
@@ -49,29 +49,29 @@ def bill_from_trace(result):
 
 def check_rules(result):
     """Every rule a run must keep, whatever its budget and policy."""
-    trace, budget, policy = result.trace, result.budget, result.policy
+    trace, budget, policy = result.trace, result.budget, result.strategy
     assert [s.number for s in trace] == list(range(len(trace)))
     assert {
         k: v for k, v in result.as_dict().items() if k in bill_from_trace(result)
     } == bill_from_trace(result)
     for before, step in zip(trace, trace[1:]):
-        window = step.window
+        window = step.context
         assert [item.kind for item in window[:2]] == [ItemKind.SYSTEM, ItemKind.TASK]
         if step.event is Event.READ:
-            assert window[:-1] == before.window and window[-1].kind is ItemKind.READ
+            assert window[:-1] == before.context and window[-1].kind is ItemKind.READ
         if step.event is Event.TRUNCATE:
             assert policy.bounded and before.used > budget
-            assert window[-1] == before.window[-1], "the read just added is never dropped"
+            assert window[-1] == before.context[-1], "the read just added is never dropped"
             oldest = next(
                 k
-                for k, item in enumerate(before.window)
+                for k, item in enumerate(before.context)
                 if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
             )
-            dropped = before.window[oldest]
+            dropped = before.context[oldest]
             if dropped.kind is ItemKind.SUMMARY and len(dropped.lines) > 1:
                 assert window[oldest].lines == dropped.lines[1:]
             else:
-                assert window == before.window[:oldest] + before.window[oldest + 1 :]
+                assert window == before.context[:oldest] + before.context[oldest + 1 :]
         if step.event is Event.COMPACT:
             summary = window[2]
             assert [item.kind for item in window] == [
@@ -235,21 +235,21 @@ def test_mulberry32_matches_node_for_more_seeds():
 
 @pytest.mark.parametrize("budget", [0, -5, 2.5, "1500", True, None])
 def test_a_bad_budget_is_refused(budget):
-    with pytest.raises(PolicyError, match="budget must be a whole number of tokens"):
+    with pytest.raises(BudgetError, match="budget must be a whole number of tokens"):
         run_task(PREPARED, budget, "truncate")
 
 
 def test_a_bad_seed_is_refused():
-    with pytest.raises(PolicyError, match="seed must be a whole number"):
+    with pytest.raises(BudgetError, match="seed must be a whole number"):
         run_task(PREPARED, 1000, "compact", "lossy", seed="23")
 
 
 def test_unknown_policy_and_summariser_list_the_names():
     with pytest.raises(
-        PolicyError, match="use one of unbounded, truncate, compact, retrieve, compact\\+retrieve"
+        BudgetError, match="use one of unbounded, truncate, compact, retrieve, compact\\+retrieve"
     ):
         run_task(PREPARED, 1000, "forget")
-    with pytest.raises(PolicyError, match="use one of perfect, lossy"):
+    with pytest.raises(BudgetError, match="use one of perfect, lossy"):
         run_task(PREPARED, 1000, "compact", "sloppy")
 
 

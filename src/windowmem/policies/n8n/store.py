@@ -4,7 +4,7 @@ n8n holds a single map from buffer name to buffer for the whole process:
 
 * a buffer is named ``workflowId__sessionId`` (typeVersion 1.4 nodes that take the
   session id from the input append their node name, so two memory nodes on one chat
-  stop sharing a buffer); the naming rules live in :mod:`windowmem.session_keys`;
+  stop sharing a buffer); the naming rules live in :mod:`windowmem.policies.n8n.buffer_names`;
 * ``contextWindowLength`` is read when a buffer is created and never again: change
   it in the editor and a live session keeps its old window until its buffer goes;
 * every time any Simple Memory node runs, buffers idle for more than an hour are
@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from windowmem.policies.base import Memory
-from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.n8n.buffer_names import n8n_buffer_key, n8n_node_scope, n8n_session_id
+from windowmem.policies.n8n.simple_memory import N8nSimpleMemory
 
 #: Seconds a buffer may stay unused before the next run of any memory node deletes it.
 IDLE_LIMIT_SECONDS = 60 * 60
@@ -89,9 +90,6 @@ class SimpleMemoryStore:
         type_version: float = 1.3,
     ) -> str:
         """The buffer name n8n would use: ``workflowId__sessionId`` (plus the node name from 1.4)."""
-        # Imported here so the policies package does not need the session-key module to load.
-        from windowmem.session_keys import n8n_buffer_key, n8n_node_scope, n8n_session_id
-
         session = n8n_session_id(session_id, source)
         scope = n8n_node_scope(node_name, type_version=type_version, source=source)
         return n8n_buffer_key(workflow_id, session, node_name=scope)

@@ -1,4 +1,6 @@
-"""What the agent does when its window is over budget, and how its summariser loses facts.
+"""Overflow strategies: what the budget agent does when its context is over budget, and how
+its summariser loses facts. (Not window policies: those are :mod:`windowmem.policies`,
+the rules of real products' memories; these are the chapter's four ways out of overflow.)
 
 * ``unbounded``: nothing; the window just grows.
 * ``truncate``: drop the oldest read (or the oldest summary line), never the newest read.
@@ -6,7 +8,7 @@
 * ``retrieve``: truncate, then search again before answering a question whose fact is gone.
 * ``compact+retrieve``: compact, and search again before answering.
 
->>> Policy("compact+retrieve").compacts, Policy("compact+retrieve").retrieves
+>>> OverflowStrategy("compact+retrieve").compacts, OverflowStrategy("compact+retrieve").retrieves
 (True, True)
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from windowmem.errors import PolicyError
+from windowmem.errors import BudgetError
 
 #: The seed of the lossy summariser's generator: one generator per run, seeded here.
 SUMMARY_SEED = 23
@@ -23,8 +25,8 @@ SUMMARY_SEED = 23
 LOSSY_DROP_BELOW = 0.25
 
 
-class Policy(StrEnum):
-    """A rule for a window that has gone over its token budget."""
+class OverflowStrategy(StrEnum):
+    """What the agent does when its context has gone over its token budget."""
 
     UNBOUNDED = "unbounded"
     TRUNCATE = "truncate"
@@ -34,18 +36,18 @@ class Policy(StrEnum):
 
     @property
     def bounded(self) -> bool:
-        """Whether the policy acts at all when the window is over budget."""
-        return self is not Policy.UNBOUNDED
+        """Whether the strategy acts at all when the context is over budget."""
+        return self is not OverflowStrategy.UNBOUNDED
 
     @property
     def compacts(self) -> bool:
         """Whether overflow is answered by a summary call rather than by dropping reads."""
-        return self in (Policy.COMPACT, Policy.COMPACT_RETRIEVE)
+        return self in (OverflowStrategy.COMPACT, OverflowStrategy.COMPACT_RETRIEVE)
 
     @property
     def retrieves(self) -> bool:
         """Whether a question whose fact has gone is searched again before it is answered."""
-        return self in (Policy.RETRIEVE, Policy.COMPACT_RETRIEVE)
+        return self in (OverflowStrategy.RETRIEVE, OverflowStrategy.COMPACT_RETRIEVE)
 
 
 class Summariser(StrEnum):
@@ -55,21 +57,22 @@ class Summariser(StrEnum):
     LOSSY = "lossy"
 
 
-def policy_named(name: str | Policy) -> Policy:
-    """The policy called *name*, or a PolicyError listing the names there are."""
+def strategy_named(name: str | OverflowStrategy) -> OverflowStrategy:
+    """The strategy called *name*, or a BudgetError listing the names there are."""
     try:
-        return Policy(name)
+        return OverflowStrategy(name)
     except ValueError:
-        raise PolicyError(
-            f"unknown budget policy {name!r}: use one of {', '.join(p.value for p in Policy)}"
+        raise BudgetError(
+            f"unknown overflow strategy {name!r}: use one of "
+            f"{', '.join(s.value for s in OverflowStrategy)}"
         ) from None
 
 
 def summariser_named(name: str | Summariser) -> Summariser:
-    """The summariser called *name*, or a PolicyError listing the names there are."""
+    """The summariser called *name*, or a BudgetError listing the names there are."""
     try:
         return Summariser(name)
     except ValueError:
-        raise PolicyError(
+        raise BudgetError(
             f"unknown summariser {name!r}: use one of {', '.join(s.value for s in Summariser)}"
         ) from None

@@ -1,7 +1,7 @@
 """The window explorer's widgets: sliders, a conversation picker and text boxes over the pure view.
 
-Every change of a control recomputes :func:`windowmem.explorer.view.explorer_view` and
-puts :func:`~windowmem.explorer.view.render_html` into one HTML widget; nothing here
+Every change of a control recomputes :func:`windowmem.explorer.window_view.window_view`
+and puts :func:`~windowmem.explorer.window_html.render_window_html` into one HTML widget; nothing here
 knows how a window memory works. CSS classes (``wm-window``, ``wm-turn-slider``, …)
 name the controls for the browser tests.
 """
@@ -11,17 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import ipywidgets as widgets
-from IPython.display import HTML, display
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, conversation_from_text
 from windowmem.errors import WindowMemError
-from windowmem.explorer.view import (
-    ReplayCache,
-    conversation_from_text,
-    explorer_view,
-    render_error,
-    render_html,
-)
+from windowmem.explorer.live import show_live, snapshot
+from windowmem.explorer.window_cache import ReplayCache
+from windowmem.explorer.window_html import render_error, render_window_html
+from windowmem.explorer.window_view import window_view
 
 #: What the explorer's token figures count (ReplayCache's default counter).
 COUNTER_LABEL = "Qwen tokens"
@@ -151,7 +147,7 @@ class WindowExplorer:
     def current_html(self) -> str:
         """The HTML of what the controls select now (an error pane for bad input)."""
         try:
-            view = explorer_view(
+            view = window_view(
                 self._cache(),
                 self.window.value,
                 self.turn.value,
@@ -160,24 +156,15 @@ class WindowExplorer:
             )
         except WindowMemError as exc:
             return render_error(str(exc))
-        return render_html(view, COUNTER_LABEL)
+        return render_window_html(view, COUNTER_LABEL)
 
     def _refresh(self, _change: object = None) -> None:
         self.output.value = self.current_html()
 
     def snapshot_html(self) -> str:
         """The current view as static HTML, captioned for readers with no running kernel."""
-        caption = (
-            "<p><i>Static snapshot of the explorer's starting view, for reading without a running "
-            "kernel; run the notebook to move the sliders.</i></p>"
-        )
-        return caption + self.current_html()
+        return snapshot(self.current_html())
 
     def show(self) -> None:
         """Display the static snapshot, then the live explorer."""
-        display(HTML(self.snapshot_html()))
-        bundle = self.box._repr_mimebundle_()
-        # The widget's default text form repeats every child's state; a reader without a
-        # kernel is better served by one line (the snapshot above carries the content).
-        bundle["text/plain"] = "Window explorer (live: needs a running kernel)"
-        display(bundle, raw=True)
+        show_live(self.box, self.current_html(), "Window explorer (live: needs a running kernel)")

@@ -7,7 +7,8 @@ import pytest
 from tests.strategies import chat, contents
 from windowmem.errors import PolicyError
 from windowmem.messages import system, user
-from windowmem.policies import TrimMessages, count_one, count_words
+from windowmem.policies import TrimMessages
+from windowmem.tokens import count_messages, count_words
 
 HISTORY = chat("[s,u1,a1,u2,a2,u3,a3]")
 
@@ -25,7 +26,10 @@ PEERS_TABLE = [
 
 @pytest.mark.parametrize(("options", "expected"), PEERS_TABLE)
 def test_peers_table_with_one_token_per_message(options, expected):
-    assert contents(TrimMessages(counter=count_one, **options).window(HISTORY)) == expected.split()
+    assert (
+        contents(TrimMessages(counter=count_messages, **options).window(HISTORY))
+        == expected.split()
+    )
 
 
 def test_system_message_is_kept_even_when_it_alone_is_over_budget():
@@ -37,9 +41,9 @@ def test_system_message_is_kept_even_when_it_alone_is_over_budget():
 
 def test_only_the_first_message_is_protected():
     history = chat("u1 s a1")
-    assert contents(TrimMessages(1, counter=count_one, include_system=True).window(history)) == [
-        "a1"
-    ]
+    assert contents(
+        TrimMessages(1, counter=count_messages, include_system=True).window(history)
+    ) == ["a1"]
 
 
 def test_the_run_stops_at_the_first_message_that_does_not_fit():
@@ -49,23 +53,24 @@ def test_the_run_stops_at_the_first_message_that_does_not_fit():
 
 
 def test_start_on_can_leave_nothing():
-    assert TrimMessages(100, counter=count_one, start_on="tool").window(HISTORY) == ()
+    assert TrimMessages(100, counter=count_messages, start_on="tool").window(HISTORY) == ()
 
 
 def test_end_on_drops_from_the_end_first_even_the_system_message():
-    assert contents(TrimMessages(3, counter=count_one, end_on="human").window(HISTORY)) == [
+    assert contents(TrimMessages(3, counter=count_messages, end_on="human").window(HISTORY)) == [
         "u2",
         "a2",
         "u3",
     ]
     assert (
-        TrimMessages(3, counter=count_one, include_system=True, end_on="tool").window(HISTORY) == ()
+        TrimMessages(3, counter=count_messages, include_system=True, end_on="tool").window(HISTORY)
+        == ()
     )
 
 
 def test_role_names_use_either_spelling():
-    a = TrimMessages(5, counter=count_one, start_on="human").window(HISTORY)
-    b = TrimMessages(5, counter=count_one, start_on=("user",)).window(HISTORY)
+    a = TrimMessages(5, counter=count_messages, start_on="human").window(HISTORY)
+    b = TrimMessages(5, counter=count_messages, start_on=("user",)).window(HISTORY)
     assert a == b
 
 

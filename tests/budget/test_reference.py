@@ -1,24 +1,16 @@
 """The budget engine against every published figure of the reference task (ALGORITHM.md).
 
 The reference corpus is not the project's to commit: it is read from
-``../shared/reference/agent-context/`` and these tests skip, saying so, where it is absent.
+``../shared/reference/agent-context/`` (see ``tests/conftest.py``) and these tests skip,
+saying so, where it is absent.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from windowmem.budget import load_corpus, prepare, reference_table, run_task
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = REPO_ROOT.parent / "shared" / "reference" / "agent-context" / "corpus.json"
-
-pytestmark = pytest.mark.skipif(
-    not REFERENCE.is_file(),
-    reason=f"reference corpus not found at {REFERENCE}: the published-figure checks need ../shared",
-)
+from windowmem.budget import load_corpus, prepare, run_task
+from windowmem.frames import reference_table
 
 # ALGORITHM.md, "The task" and "Published figures" (budget 1,500 unless said).
 PUBLISHED_TASK = (0, 38, 58, 92, 130, 159, 1, 39, 59, 93, 131, 160)
@@ -26,8 +18,8 @@ PUBLISHED_ARTICLE_TOKENS = (5496, 4101, 6889, 6802, 5160, 9051)
 
 
 @pytest.fixture(scope="module")
-def prepared():
-    return prepare(load_corpus(REFERENCE))
+def prepared(reference_corpus):
+    return prepare(load_corpus(reference_corpus))
 
 
 def test_article_token_counts(prepared):
@@ -147,9 +139,8 @@ def test_reference_table_holds_the_published_rows(prepared):
 
 def test_the_figures_lesson_6_quotes_are_the_ones_the_engine_reproduces(prepared):
     """windowmem.budget.published, which lesson 6 shows, is what the engine gets on this corpus."""
-    from windowmem.budget.published import PUBLISHED, PUBLISHED_BUDGET, reference_corpus
+    from windowmem.budget.published import PUBLISHED, PUBLISHED_BUDGET
 
-    assert reference_corpus(REPO_ROOT).resolve() == REFERENCE.resolve()
     for (policy, summariser), figures in PUBLISHED.items():
         result = run_task(prepared, PUBLISHED_BUDGET, policy, summariser=summariser)
         assert result.answered == figures.answered, (policy, summariser)

@@ -7,7 +7,6 @@ import pytest
 from tests.strategies import chat, contents, turns
 from windowmem.errors import PolicyError
 from windowmem.policies import LangChainJsBufferWindow, LangChainPyBufferWindow, N8nSimpleMemory
-from windowmem.policies.langchain import js_slice_start
 
 
 @pytest.mark.parametrize(
@@ -41,14 +40,6 @@ def test_js_default_is_k5_and_matches_n8n():
 def test_js_rejects_sizes_that_are_not_finite_numbers(bad):
     with pytest.raises(PolicyError, match="langchain-js"):
         LangChainJsBufferWindow(bad)
-
-
-@pytest.mark.parametrize(
-    ("length", "start", "expected"),
-    [(6, -0.0, 0), (6, -3, 3), (6, -3.9, 3), (6, 2.7, 2), (6, 7, 6), (6, -7, 0), (0, -2, 0)],
-)
-def test_js_slice_start_follows_ecmascript(length, start, expected):
-    assert js_slice_start(length, start) == expected
 
 
 def test_py_k5_seven_turns_loads_u3_to_a7():

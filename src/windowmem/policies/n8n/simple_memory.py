@@ -6,7 +6,8 @@ message is stored, and a load returns the last ``2k`` messages, whatever their r
 
 Counting messages can cut a tool exchange in two; the n8n agent then removes the
 broken pieces at the window's edges (:func:`drop_orphaned_tool_messages`). Where the
-buffers live and when they vanish is modelled in :mod:`windowmem.policies.n8n_store`.
+buffers live and when they vanish is modelled in :mod:`windowmem.policies.n8n.store`,
+how they are named in :mod:`windowmem.policies.n8n.buffer_names`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from windowmem.errors import WindowMemError
 from windowmem.messages import Message, Role
 from windowmem.policies.base import Unit, WindowPolicy, check_size
 
@@ -85,3 +87,53 @@ def _answers_all(call_ids: Sequence[str], results: Sequence[Message]) -> bool:
     answered = {m.tool_call_id for m in results if m.tool_call_id is not None}
     anonymous = sum(1 for m in results if m.tool_call_id is None)
     return sum(1 for call in call_ids if call not in answered) <= anonymous
+
+
+def visible_turns(window: int, turn: int) -> tuple[int, ...]:
+    """Turns n8n's buffer holds when turn *turn* is processed with Context Window Length *window*.
+
+    Pure arithmetic in interactions: turns ``max(1, turn - window)`` to ``turn - 1``;
+    *window* 0 means every earlier turn (n8n loads all messages then).
+
+    >>> visible_turns(5, 7)
+    (2, 3, 4, 5, 6)
+    >>> visible_turns(3, 5), visible_turns(5, 1), visible_turns(0, 4)
+    ((2, 3, 4), (), (1, 2, 3))
+    """
+    check_size(window, policy="Context Window Length")
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+        raise WindowMemError(f"turn must be a whole number from 1, got {turn!r}")
+    first = 1 if window == 0 else max(1, turn - window)
+    return tuple(range(first, turn))
+
+
+def n8n_uniform_bill(
+    turns: int, window: int, system_tokens: int, user_tokens: int, reply_tokens: int
+) -> int:
+    """The closed-form input bill of n8n Simple Memory over *turns* identical user/reply turns.
+
+    Turn t is sent the system message, min(t-1, window) earlier turns (every earlier turn
+    when *window* is 0) and its own user message, so
+
+    C_in = T·(s + u) + (u + r)·Σ_{t=1..T} min(t-1, k).
+
+    Once t > k+1 every call costs the same: past the window, the bill grows linearly
+    with the conversation instead of quadratically.
+
+    >>> n8n_uniform_bill(turns=7, window=5, system_tokens=0, user_tokens=1, reply_tokens=1)
+    47
+    """
+    for label, value in (
+        ("turns", turns),
+        ("window", window),
+        ("system_tokens", system_tokens),
+        ("user_tokens", user_tokens),
+        ("reply_tokens", reply_tokens),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise WindowMemError(f"{label} must be a whole number >= 0, got {value!r}")
+    if window == 0 or turns <= window + 1:
+        earlier_turns = turns * (turns - 1) // 2
+    else:
+        earlier_turns = window * (window + 1) // 2 + (turns - window - 1) * window
+    return turns * (system_tokens + user_tokens) + (user_tokens + reply_tokens) * earlier_turns

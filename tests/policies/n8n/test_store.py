@@ -1,87 +1,17 @@
-"""n8n Simple Memory: the peers.md runs, the agent's orphan clean-up, and the buffer store."""
+"""Where n8n keeps Simple Memory buffers: their names, their fixed window, the one-hour idle clean-up, restarts."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from tests.strategies import PROPERTY_SETTINGS, chat, contents, conversations, turns
-from windowmem.errors import PolicyError, SessionKeyError
-from windowmem.messages import Role, assistant, tool, user
-from windowmem.policies import Memory, N8nSimpleMemory, drop_orphaned_tool_messages
-from windowmem.policies.n8n_store import IDLE_LIMIT_SECONDS, ManualClock, SimpleMemoryStore
-
-
-def test_default_window_is_five_interactions():
-    assert N8nSimpleMemory().size == 5 == N8nSimpleMemory.default_size
-
-
-def test_seven_turns_with_k5_load_u2_to_a6_then_u3_to_a7_and_store_all():
-    memory = Memory(N8nSimpleMemory(5))
-    memory.add(*turns(6))
-    # LangChain saves a turn after the reply, so turn 7 starts by loading the 12 stored messages.
-    assert contents(memory.load()) == contents(turns(6, first=2))
-    memory.add(user("u7"), assistant("a7"))
-    assert contents(memory.load()) == contents(turns(7, first=3))
-    assert len(memory.stored) == 14
-
-
-def test_k0_loads_every_message():
-    assert contents(N8nSimpleMemory(0).window(turns(12))) == contents(turns(12))
-
-
-def test_negative_or_fractional_window_is_rejected():
-    with pytest.raises(PolicyError, match="n8n"):
-        N8nSimpleMemory(-1)
-    with pytest.raises(PolicyError, match="whole number"):
-        N8nSimpleMemory(2.5)  # type: ignore[arg-type]
-
-
-def test_count_based_window_cuts_a_tool_exchange_and_the_agent_drops_the_orphan():
-    stored = chat("[u1, ai(call), tool, a1, u2, a2]")
-    window = N8nSimpleMemory(2).load(stored)
-    assert contents(window) == ["tool", "a1", "u2", "a2"]
-    assert contents(drop_orphaned_tool_messages(window)) == ["a1", "u2", "a2"]
-
-
-def test_a_trailing_call_without_its_result_is_dropped():
-    window = chat("u1 a1 u2 c2")
-    assert contents(drop_orphaned_tool_messages(window)) == ["u1", "a1", "u2"]
-
-
-def test_a_trailing_call_with_only_some_results_is_dropped_with_them():
-    window = (user("u1"), assistant("c", ["x", "y"]), tool("rx", "x"))
-    assert contents(drop_orphaned_tool_messages(window)) == ["u1"]
-
-
-def test_complete_exchanges_are_kept_at_either_edge():
-    window = chat("c1 r1 a1 u2 c2 r2")
-    assert drop_orphaned_tool_messages(window) == window
-
-
-def test_exchanges_inside_the_window_are_not_touched():
-    window = chat("u1 c1 a1 u2 a2")  # c1's result is missing, but it is not at an edge
-    assert drop_orphaned_tool_messages(window) == window
-
-
-@PROPERTY_SETTINGS
-@given(conversations(), st.integers(1, 6))
-def test_cleaned_window_has_no_leading_tool_result_and_no_unanswered_trailing_call(messages, k):
-    cleaned = drop_orphaned_tool_messages(N8nSimpleMemory(k).window(messages))
-    assert not cleaned or cleaned[0].role is not Role.TOOL
-    calls = [i for i, m in enumerate(cleaned) if m.calls_tool]
-    if calls and all(m.role is Role.TOOL for m in cleaned[calls[-1] + 1 :]):
-        answered = {m.tool_call_id for m in cleaned[calls[-1] + 1 :]}
-        assert set(cleaned[calls[-1]].tool_calls) <= answered
-    # Only messages from the edges go: what is kept is one unbroken run of the window.
-    window = N8nSimpleMemory(k).window(messages)
-    assert any(
-        window[i : i + len(cleaned)] == cleaned for i in range(len(window) - len(cleaned) + 1)
-    )
-
-
-# --- the process-wide buffer store --------------------------------------------------
+from tests.strategies import turns
+from windowmem.errors import SessionKeyError
+from windowmem.messages import user
+from windowmem.policies.n8n import (
+    IDLE_LIMIT_SECONDS,
+    ManualClock,
+    SimpleMemoryStore,
+)
 
 
 def test_buffers_are_named_workflow_and_session():

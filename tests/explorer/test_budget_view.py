@@ -1,37 +1,15 @@
-"""Lesson 6's token-budget explorer: the pure view, its HTML, and the thin widget layer."""
+"""Lesson 6's token-budget explorer's pure view: each step of a run, added up and labelled."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.explorer.conftest import view_at
 from windowmem.budget import help_centre, prepare
-from windowmem.errors import PolicyError
-from windowmem.explorer.budget_view import (
-    CHOICES,
-    RunCache,
-    budget_view,
-    choice_named,
-    render_budget_html,
-)
-
-
-@pytest.fixture(scope="module")
-def runs() -> RunCache:
-    return RunCache(help_centre())
-
-
-def view_at(runs: RunCache, budget: int, choice: str, step: int):
-    return budget_view(
-        runs.run(budget, choice),
-        step,
-        choice=choice,
-        scale=runs.scale(budget),
-        prepared=runs.prepared,
-    )
+from windowmem.explorer.budget_cache import CHOICES, RunCache
+from windowmem.explorer.budget_view import budget_view
 
 
 @settings(max_examples=200, deadline=None)
@@ -104,51 +82,9 @@ def test_reads_are_labelled_with_their_article(runs):
     assert reads and all(any(f"“{title}”" in item.label for title in titles) for item in reads)
 
 
-def test_html_shows_the_view(runs):
-    view = view_at(runs, 1000, "compact (lossy)", 20)
-    page = render_budget_html(view)
-    assert f'data-used="{view.used}"' in page and f'data-budget="{view.budget}"' in page
-    assert page.count('class="wm-dot ') == view.task_size
-    assert page.count("wm-dot wm-held") == len(view.facts_held)
-    assert page.count('class="wm-seg wm-seg-') == len(view.items)
-    assert f'<b class="wm-running-bill">{view.input_tokens:,}</b>' in page
-    assert "compact (lossy)" in page
-
-
-def test_html_escapes_question_text(runs):
-    view = view_at(runs, 1500, "truncate", -1)
-    tricky = view.__class__(
-        **{**view.__dict__, "questions": ("<b>bold?</b>",) + view.questions[1:]}
-    )
-    page = render_budget_html(tricky)
-    assert "<b>bold?</b>" not in page and "&lt;b&gt;bold?&lt;/b&gt;" in page
-
-
-def test_bad_input_says_what_to_do(runs):
+def test_a_step_out_of_range_says_which_steps_exist(runs):
     result = runs.run(1500, "truncate")
     with pytest.raises(ValueError, match="pick a step from 0 to"):
         budget_view(
             result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared
         )
-    with pytest.raises(PolicyError, match="use one of"):
-        choice_named("forget everything")
-    with pytest.raises(PolicyError, match="budget"):
-        runs.run(0, "truncate")
-
-
-def test_widgets_follow_the_controls():
-    from windowmem.explorer.budget_widgets import BudgetExplorer
-
-    explorer = BudgetExplorer(help_centre(), budget=1500, choice="truncate")
-    assert explorer.step.value == explorer.step.max  # starts at the end of the task
-    explorer.policy.value = "retrieve"
-    retrieve = explorer.runs.run(1500, "retrieve")
-    # Left at the end, the step slider follows the longer run to its end.
-    assert explorer.step.max == explorer.step.value == len(retrieve.trace) - 1
-    explorer.step.value = 5
-    explorer.budget.value = 1000
-    assert explorer.step.value == 5
-    assert re.search(
-        r'data-budget="1000" data-step="5" data-choice="retrieve"', explorer.output.value
-    )
-    assert explorer.snapshot_html().endswith(explorer.current_html())

@@ -1,0 +1,59 @@
+"""The explorers' static snapshots keep their colours for a reader without a kernel.
+
+A notebook opened without being run is untrusted: JupyterLab sanitizes its stored HTML
+outputs, dropping ``<style>`` elements and keeping only the inline ``style`` properties
+its allow-list knows. Both explorers therefore style with inline properties alone; this
+opens each lesson without running it and reads the colours the browser computed.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+from tests.browser.lab_harness import open_notebook
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+
+
+def computed(page, selector: str, prop: str) -> str:
+    """The computed CSS *prop* of the first stored-output element matching *selector*."""
+    element = page.locator(f".jp-OutputArea-output {selector}").first
+    element.wait_for(state="attached", timeout=30_000)
+    return element.evaluate(f"e => getComputedStyle(e).getPropertyValue('{prop}')")
+
+
+def test_untrusted_outputs_drop_style_sheets_and_keep_inline_styles(lab_server, page):
+    """Why the explorers style inline: the same colour, by sheet and inline, in a stored output."""
+    html = (
+        "<style>.probe-sheet{background:#2da44e}</style>"
+        '<div class="probe-sheet">by a style sheet</div>'
+        '<div class="probe-inline" style="background:#2da44e">inline</div>'
+    )
+    output = new_output("display_data", data={"text/html": html, "text/plain": "probe"})
+    notebook = new_notebook(cells=[new_code_cell("", outputs=[output])])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, lab_server.root / "style_probe.ipynb")
+    open_notebook(page, lab_server, "style_probe.ipynb")
+    assert computed(page, ".probe-inline", "background-color") == "rgb(45, 164, 78)"
+    assert computed(page, ".probe-sheet", "background-color") == TRANSPARENT
+    assert page.locator(".jp-OutputArea-output style").count() == 0
+
+
+def test_window_snapshot_is_coloured_without_a_kernel(lab_server, page):
+    open_notebook(page, lab_server, "03_window_buffer_memory.ipynb")
+    assert computed(page, ".wm-turn.wm-visible", "background-color") == "rgb(45, 164, 78)"
+    assert computed(page, ".wm-turn.wm-current", "background-color") == "rgb(9, 105, 218)"
+
+
+def test_budget_snapshot_is_coloured_without_a_kernel(lab_server, page):
+    open_notebook(page, lab_server, "06_token_budget_and_context_drift.ipynb")
+    assert computed(page, ".wm-seg-system", "background-color") == "rgb(130, 80, 223)"
+    assert computed(page, ".wm-dot.wm-held", "background-color") == "rgb(45, 164, 78)"
+    assert computed(page, ".wm-bar", "position") == "relative"
+    assert computed(page, ".wm-seg", "position") == "absolute"
+    assert computed(page, ".wm-bar", "height") == "26px"
+    assert TRANSPARENT != computed(page, ".wm-limit", "border-left-color")

@@ -1,0 +1,39 @@
+"""Where the tests find the repository and the reference corpus: defined here, once.
+
+The reference corpus (``../shared/reference/agent-context/corpus.json``) is not the
+project's to commit. CI has ``../shared`` beside the clone; elsewhere point
+``WINDOWMEM_SHARED`` at the folder that holds ``reference/``. Tests that need the
+corpus ask for the ``reference_corpus`` fixture and skip, saying where they looked,
+when it is absent.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+#: The repository's root folder.
+REPO_ROOT = Path(__file__).resolve().parents[1]
+#: The shared material beside the repository (``../shared``), or ``$WINDOWMEM_SHARED``.
+SHARED_DIR = Path(os.environ.get("WINDOWMEM_SHARED") or REPO_ROOT.parent / "shared")
+#: The reference chapter's corpus: six articles and their questions.
+REFERENCE_CORPUS = SHARED_DIR / "reference" / "agent-context" / "corpus.json"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository's root folder."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def reference_corpus() -> Path:
+    """The reference corpus file; the test is skipped, saying why, when it is absent."""
+    if not REFERENCE_CORPUS.is_file():
+        pytest.skip(
+            f"reference corpus not found at {REFERENCE_CORPUS}: put ../shared beside the "
+            "repository or set WINDOWMEM_SHARED to the folder that holds reference/"
+        )
+    return REFERENCE_CORPUS
