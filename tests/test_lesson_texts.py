@@ -37,11 +37,19 @@ SEED_RUN = 12
 #: first appear after the self-check's check cell. Add a line when you add a self-check.
 REVEALED_BY = {
     "02_with_and_without_memory.ipynb": {
-        1: ["print(describe_call(turn_7_alone))", "Her order\nnumber was in turn 1's input", "no other way of knowing"],
+        1: [
+            "print(describe_call(turn_7_alone))",
+            "Her order\nnumber was in turn 1's input",
+            "no other way of knowing",
+        ],
         2: ["print(describe_call(turn_7_with_memory))"],
         3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
         4: ['print("n8n stored:'],
-        5: ['print("change_address receives:"', "0.\n</details>", "cannot read the agent's history"],
+        5: [
+            'print("change_address receives:"',
+            "0.\n</details>",
+            "cannot read the agent's history",
+        ],
         6: ['print("n8n 2.41.1:")'],
         7: ["explorer.show()"],
         8: ["the oldest turns have left a window of 4"],

@@ -14,7 +14,7 @@ import pytest
 
 from windowmem.errors import WindowMemError
 from windowmem.messages import user
-from windowmem.policies.n8n_store import ManualClock, SimpleMemoryStore
+from windowmem.policies import ManualClock, SimpleMemoryStore
 from windowmem.tool_input import (
     FromAI,
     WorkflowTool,

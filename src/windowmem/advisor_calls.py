@@ -30,12 +30,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message, Role
 from windowmem.policies.base import Memory, WindowPolicy
 from windowmem.policies.spring_ai import advisor_prompt
-from windowmem.replay import as_conversation
 
 
 @dataclass(frozen=True)

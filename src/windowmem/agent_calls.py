@@ -41,11 +41,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from windowmem.conversation import Conversation
+from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
 from windowmem.messages import Interaction, Message, Role, assistant, tool
 from windowmem.policies.base import Memory, WindowPolicy
-from windowmem.replay import as_conversation
 from windowmem.tool_input import js_json
 
 
