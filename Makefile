@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course build check test test-fast bench release clean-venv
+.PHONY: course build check test test-fast bench release formgrader clean-venv
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ course: $(STAMP)
 ## release: regenerate the student versions in release/ from source/ (nbgrader)
 release: $(STAMP)
 	$(BIN)/python scripts/release_assignments.py
+
+## formgrader: JupyterLab's formgrader on a graded folder (make formgrader OUT=grades)
+OUT ?= grades
+formgrader: $(STAMP)
+	$(BIN)/python -m autograder formgrader $(OUT)
 
 ## build: re-execute the lesson notebooks and regenerate the student versions in release/
 build: $(STAMP)

@@ -32,8 +32,11 @@ c.ClearHiddenTests.begin_test_delimeter = "BEGIN HIDDEN TESTS"
 c.ClearHiddenTests.end_test_delimeter = "END HIDDEN TESTS"
 c.ClearHiddenTests.enforce_metadata = True
 
-# A warning on stderr would otherwise score a passing test cell 0 (see PITFALLS.md).
-c.IgnorePattern.pattern = r"Warning|WARNING"
+# A warning on stderr would otherwise score a passing test cell 0 (see PITFALLS.md);
+# the pattern is the grading pipeline's, defined once.
+from autograder.nbgrader_course import WARNING_PATTERN  # noqa: E402
+
+c.IgnorePattern.pattern = WARNING_PATTERN
 c.IgnorePattern.enabled = True
 
 # Saved widget state is not cleared by nbgrader: the release script strips it

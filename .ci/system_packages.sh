@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests drive for real: Chromium for the browser tests,
-# PostgreSQL and Redis for the shared-memory stores. Idempotent; quiet when all are there.
+# PostgreSQL and Redis for the shared-memory stores, bubblewrap for the autograder's
+# per-student sandbox. Idempotent; quiet when all are there.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -x /usr/lib/postgresql/*/bin/initdb ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

@@ -3,29 +3,33 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tqdm import tqdm
 
-from autograder.course import (
-    DEFAULT_SETTINGS,
-    Course,
-    Settings,
-    assignment_notebooks,
-    build_course,
-    db_url,
-)
+from autograder import sandbox
+from autograder.course import DEFAULT_SETTINGS, Course, Settings, build_course
+from autograder.course_config import write_course_config
 from autograder.errors import GradingSetupError
 from autograder.gradebook import max_scores, merge_student, notebook_score
-from autograder.report import GradeRow, write_reports
+from autograder.nbgrader_course import assignment_notebooks, db_url
+from autograder.outcome import ExecutionReport, WorkerOutcome
+from autograder.report import GradeRow, Status, write_reports
+from autograder.safe_files import real_folder, remove_path, replace_tree, write_bytes
 from autograder.scheduler import Finished, default_jobs, run_all, start_forkserver
 from autograder.submissions import StudentSubmission, find_class
-from autograder.worker import Job, prepare, read_execution_report, read_result
+from autograder.worker import Job, Sandbox, prepare, read_outcome
 from autograder.zipinput import collect_zip
+
+#: Said in every row's detail when the instructor chose to grade without the sandbox.
+UNSANDBOXED = (
+    "graded WITHOUT the sandbox (--no-sandbox): the student's code ran with the grader's rights"
+)
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class ClassResult:
     rows: tuple[GradeRow, ...]
     out: Path
     reports: dict[str, Path]
+    notes: tuple[str, ...] = ()  # what was refused for no student (archive members)
 
 
 def grade_class(
@@ -60,20 +65,40 @@ def grade_class(
     if submissions.is_dir() and out.is_relative_to(submissions):
         raise GradingSetupError(f"--out {out} is inside --submissions; choose a folder outside it")
     assignment_notebooks(repo_root, assignment)
-    out.mkdir(parents=True, exist_ok=True)
+    if settings.sandbox is not None:
+        reason = sandbox.unavailable()
+        if reason:
+            raise GradingSetupError(
+                f"cannot sandbox the students' code on this machine: {reason}. Fix that, or pass "
+                "--no-sandbox to grade without isolation (a student's code could then read the "
+                "hidden tests and change any grade; every row's detail will say so)"
+            )
+    real_folder(out)
     start_forkserver()  # warms up in the background while the course is built
+    refused: dict[str, str] = {}
+    notes: tuple[str, ...] = ()
     if submissions.is_file():
-        submissions = collect_zip(submissions, assignment, out / "downloaded", zip_regexp)
+        collected = collect_zip(submissions, assignment, out / "downloaded", zip_regexp)
+        submissions, refused, notes = collected.submitted, collected.refused, collected.unclaimed
 
     course = build_course(repo_root, assignment, out, settings)
-    students = find_class(submissions, assignment, course.expected)
+    write_course_config(course.root, course.config)  # formgrader and nbgrader open OUT/course
+    students = find_class(submissions, assignment, course.expected, settings.max_notebook_bytes)
+    students = tuple(
+        s.refuse(refused[s.student_id]) if s.student_id in refused else s for s in students
+    )
+    students += tuple(
+        StudentSubmission.refused(sid, submissions / sid, course.expected, why)
+        for sid, why in sorted(refused.items())
+        if sid not in {s.student_id for s in students}
+    )
     if not students:
         raise GradingSetupError(
             f"no student folders in {submissions}; expected <student_id>/{assignment}/*.ipynb inside it"
         )
     rows: list[GradeRow] = []
     maxima = max_scores(db_url(course.gradebook), assignment)
-    (out / "logs").mkdir(exist_ok=True)
+    real_folder(out / "logs")
 
     queue: list[Job] = []
     planned: dict[str, StudentSubmission] = {}
@@ -93,7 +118,7 @@ def grade_class(
                 )
         if student.gradable:
             planned[student.student_id] = student
-            queue.append(_queue_student(course, student, out))
+            queue.append(_queue_student(course, student, out, settings, len(queue)))
 
     bar = tqdm(
         total=len(students),
@@ -107,6 +132,8 @@ def grade_class(
     def finished(done: Finished) -> None:
         student = planned[done.job.student_id]
         try:
+            if done.job.sandbox is not None:  # every process of the student's is gone first
+                done.job.sandbox.cgroup.remove()
             rows.extend(_collect(course, student, done, maxima, settings, out))
         except Exception as error:  # noqa: BLE001 - one student's bookkeeping must not stop the class
             detail = (
@@ -119,7 +146,7 @@ def grade_class(
                     nb.notebook,
                     None,
                     maxima[nb.notebook],
-                    "error",
+                    Status.ERROR,
                     detail,
                 )
                 for nb in student.gradable
@@ -135,30 +162,56 @@ def grade_class(
         )
     finally:
         bar.close()
+        for job in queue:  # interrupted or failed: no student process outlives the command
+            if job.sandbox is not None:
+                job.sandbox.cgroup.remove()
     with contextlib.suppress(OSError):  # empty once every worker's folder has been collected
         (out / "work").rmdir()
-    return ClassResult(tuple(rows), out, write_reports(rows, out))
+    if settings.sandbox is None:
+        rows = [replace(r, detail=_join(r.detail, UNSANDBOXED)) for r in rows]
+    return ClassResult(tuple(rows), out, write_reports(rows, out), notes)
 
 
-def _queue_student(course: Course, student: StudentSubmission, out: Path) -> Job:
+def _queue_student(
+    course: Course, student: StudentSubmission, out: Path, settings: Settings, number: int
+) -> Job:
     """Copy the student's gradable notebooks into the class course and lay out a worker job."""
     submitted = course.root / "submitted" / student.student_id / course.assignment
-    if submitted.exists():
-        shutil.rmtree(submitted)
-    submitted.mkdir(parents=True)
+    if submitted.exists() or submitted.is_symlink():
+        remove_path(submitted)
+    real_folder(submitted)
     for nb in student.gradable:
         assert nb.path is not None  # gradable notebooks are the ones that were found
-        shutil.copyfile(nb.path, submitted / f"{nb.notebook}.ipynb")
-    timestamp = student.folder / course.assignment / "timestamp.txt"
-    if timestamp.is_file():
-        shutil.copyfile(timestamp, submitted / "timestamp.txt")
+        shutil.copyfile(nb.path, submitted / f"{nb.notebook}.ipynb", follow_symlinks=False)
+    # small text files nbgrader keeps beside a submission; the exchange returns feedback by the secret
+    for kept in ("timestamp.txt", "submission_secret.txt"):
+        path = student.folder / course.assignment / kept
+        if path.is_file() and not path.is_symlink() and path.stat().st_size < 1000:
+            shutil.copyfile(path, submitted / kept)
+    work_root = out / "work" / student.student_id
+    box = None
+    if settings.sandbox is not None:
+        box = Sandbox(
+            sandbox.StudentCgroup.create(f"{os.getpid()}-{number}", settings.sandbox),
+            settings.sandbox,
+            tuple(
+                work_root
+                / "submitted"
+                / student.student_id
+                / course.assignment
+                / f"{nb.notebook}.ipynb"
+                for nb in student.gradable
+            )
+            + course.data_files,
+        )
     job = Job(
         student.student_id,
         course.assignment,
         course.root,
-        out / "work" / student.student_id,
+        work_root,
         tuple(nb.notebook for nb in student.gradable),
         course.config,
+        box,
     )
     prepare(job)
     return job
@@ -174,8 +227,10 @@ def _collect(
 ) -> list[GradeRow]:
     """Rows for one finished worker; merges its grades and copies its feedback into the class course."""
     job, sid, aid = done.job, student.student_id, course.assignment
-    result = read_result(job)
-    failure = _failure(done, result, settings, course)
+    outcome = read_outcome(job)
+    failure = _failure(done, outcome, settings, course)
+    executions = outcome.executions if outcome else {}
+    flagged = {nb: report.unfaithful for nb, report in executions.items() if report.unfaithful}
     if failure is None:
         merge_student(
             db_url(course.gradebook),
@@ -183,10 +238,12 @@ def _collect(
             aid,
             sid,
             job.notebooks,
+            held=frozenset(flagged),
         )
         for folder in ("autograded", "feedback"):
-            _replace_tree(job.work_root / folder / sid / aid, course.root / folder / sid / aid)
-    _save_log(result, out / "logs" / f"{sid}.log", job.output_file)
+            replace_tree(job.work_root / folder / sid / aid, course.root / folder / sid / aid)
+    _save_log(outcome, out / "logs" / f"{sid}.log", job.output_file)
+    limits = _sandbox_story(outcome, settings)
     rows = []
     for nb in student.gradable:
         if failure is not None:
@@ -199,25 +256,53 @@ def _collect(
                     None,
                     maxima[nb.notebook],
                     status,
-                    _join(detail, nb.detail),
+                    _join(detail, limits, nb.detail),
                 )
             )
             continue
         score = notebook_score(db_url(course.gradebook), aid, sid, nb.notebook)
-        status, happened = _execution_story(read_execution_report(job, nb.notebook), settings)
+        status, happened = _execution_story(executions.get(nb.notebook), settings)
         tests = (
             f"failed: {', '.join(score.failed)}" if score.failed else "every autograded test passed"
         )
         if score.manual:
             tests += f"; to grade by hand: {', '.join(score.manual)}"
-        feedback = (result or {}).get("feedback") or {}
+        feedback = outcome.feedback if outcome else None
         no_feedback = (
             ""
-            if feedback.get("success")
-            else f"feedback not generated: {_error_message(feedback.get('error') or feedback.get('log'))}"
+            if feedback is not None and feedback.success
+            else f"feedback not generated: {_error_message(feedback.text if feedback else None)}"
         )
+        if nb.notebook in flagged:
+            measured = notebook_score(
+                db_url(job.work_root / "gradebook.db"), aid, sid, nb.notebook
+            ).score
+            rows.append(
+                GradeRow(
+                    sid,
+                    aid,
+                    nb.notebook,
+                    None,
+                    score.max_score,
+                    Status.FLAGGED,
+                    _join(
+                        "the submission changed how the grader's cells run, so its test results "
+                        "cannot be trusted: " + "; ".join(flagged[nb.notebook][:3]),
+                        f"measured {measured:g}/{score.max_score:g} points, held for the instructor "
+                        "(autograded scores left blank in the gradebook)",
+                        happened,
+                        limits,
+                        nb.detail,
+                    ),
+                )
+            )
+            continue
         detail = _join(
-            happened, f"{score.score:g}/{score.max_score:g} points; {tests}", nb.detail, no_feedback
+            happened,
+            f"{score.score:g}/{score.max_score:g} points; {tests}",
+            limits,
+            nb.detail,
+            no_feedback,
         )
         rows.append(
             GradeRow(
@@ -229,83 +314,98 @@ def _collect(
 
 
 def _failure(
-    done: Finished, result: dict | None, settings: Settings, course: Course
-) -> tuple[str, str] | None:
+    done: Finished, outcome: WorkerOutcome | None, settings: Settings, course: Course
+) -> tuple[Status, str] | None:
     """(status, detail) when the worker produced no grades, else None."""
     if done.killed:
         limit = settings.wall_clock(course.code_cells)
         return (
-            "timed_out",
+            Status.TIMED_OUT,
             f"grading ran past the {limit:g} s limit for one student; its worker and kernel were killed, nothing was scored",
         )
-    if result is None:
+    if outcome is None:
         return (
-            "error",
+            Status.ERROR,
             f"the grading worker died (exit code {done.exitcode}) before reporting; see logs/",
         )
-    if result.get("crash"):
-        return "error", f"the grading worker crashed: {_error_message(result['crash'])}; see logs/"
-    autograde = result.get("autograde") or {}
-    if not autograde.get("success"):
+    if outcome.crash:
         return (
-            "error",
-            f"nbgrader could not autograde it: {_error_message(autograde.get('error') or autograde.get('log'))}; see logs/",
+            Status.ERROR,
+            f"the grading worker crashed: {_error_message(outcome.crash)}; see logs/",
+        )
+    if outcome.autograde is None or not outcome.autograde.success:
+        text = outcome.autograde.text if outcome.autograde else None
+        return (
+            Status.ERROR,
+            f"nbgrader could not autograde it: {_error_message(text)}; see logs/",
         )
     return None
 
 
-def _execution_story(report: dict | None, settings: Settings) -> tuple[str, str]:
-    """Status and what happened while the notebook ran, from GuardedExecute's report."""
-    if not report:
-        return "graded", ""
-    parts, status = [], "graded"
-    if report.get("kernel_killed"):
-        status = "timed_out"
+def _sandbox_story(outcome: WorkerOutcome | None, settings: Settings) -> str:
+    """What the sandbox's limits did, when they did something."""
+    box = outcome.sandbox if outcome else None
+    if box is None or settings.sandbox is None:
+        return ""
+    parts = []
+    if box.hit_memory_limit:
         parts.append(
-            f"{report['kernel_killed']} ran past {settings.cell_timeout} s and ignored the interrupt: kernel killed, later cells not run (scored 0)"
+            f"the kernel reached the {settings.sandbox.memory_mb} MiB memory limit "
+            f"(peak {box.memory_peak_mb:g} MiB)"
         )
-    elif report.get("timeouts"):
-        status = "timed_out"
-        cells = ", ".join(t["cell"] for t in report["timeouts"])
+    if box.hit_pids_limit:
+        parts.append(f"the kernel was refused processes past the limit of {settings.sandbox.pids}")
+    if box.killed_at_end:
+        parts.append(f"{box.killed_at_end} process(es) the submission left running were killed")
+    return "; ".join(parts)
+
+
+def _execution_story(report: ExecutionReport | None, settings: Settings) -> tuple[Status, str]:
+    """Status and what happened while the notebook ran, from GuardedExecute's report."""
+    if report is None:
+        return Status.GRADED, ""
+    parts, status = [], Status.GRADED
+    if report.kernel_killed:
+        status = Status.TIMED_OUT
+        parts.append(
+            f"{report.kernel_killed} ran past {settings.cell_timeout} s and ignored the interrupt: kernel killed, later cells not run (scored 0)"
+        )
+    elif report.timeouts:
+        status = Status.TIMED_OUT
+        cells = ", ".join(t.cell for t in report.timeouts)
         parts.append(
             f"{cells} ran past {settings.cell_timeout} s and was interrupted; the rest of the notebook ran"
         )
-    if report.get("kernel_died"):
-        status = "error"
+    if report.kernel_died:
+        status = Status.ERROR
         parts.append(
-            f"the kernel died while running {report['kernel_died']}; later cells not run (scored 0)"
+            f"the kernel died while running {report.kernel_died}; later cells not run (scored 0)"
         )
-    if report.get("restored"):
-        shown = ", ".join(report["restored"][:5]) + (" ..." if len(report["restored"]) > 5 else "")
+    if report.restored:
+        shown = ", ".join(sorted(report.restored)[:5]) + (
+            " ..." if len(report.restored) > 5 else ""
+        )
         parts.append(f"undid the submission's changes to {shown} before the tests ran")
     return status, "; ".join(parts)
 
 
-def _replace_tree(source: Path, target: Path) -> None:
-    if target.exists():
-        shutil.rmtree(target)
-    if source.exists():
-        shutil.copytree(source, target)
-
-
-def _save_log(result: dict | None, path: Path, worker_output: Path) -> None:
-    timing = ", ".join(f"{k} {v:.2f} s" for k, v in ((result or {}).get("seconds") or {}).items())
+def _save_log(outcome: WorkerOutcome | None, path: Path, worker_output: Path) -> None:
+    timing = ", ".join(f"{k} {v:.2f} s" for k, v in (outcome.seconds if outcome else {}).items())
     parts = [f"== seconds: {timing}"] if timing else []
-    parts += (
-        [
-            f"== worker output (stdout, stderr, kernel)\n{worker_output.read_text(errors='replace')[-200_000:]}"
-        ]
-        if worker_output.exists()
-        else []
-    )
-    for step in ("autograde", "feedback"):
-        if result and result.get(step):
-            parts.append(
-                f"== nbgrader {step}\n{result[step].get('log') or ''}\n{result[step].get('error') or ''}"
-            )
-    if result and result.get("crash"):
-        parts.append(f"== worker crash\n{result['crash']}")
-    path.write_text("\n".join(parts) or "no result from the worker\n")
+    if worker_output.is_file() and not worker_output.is_symlink():
+        with open(worker_output, "rb") as log:
+            log.seek(max(0, worker_output.stat().st_size - 200_000))
+            text = log.read().decode(errors="replace")
+        parts.append(f"== worker output (stdout, stderr, kernel)\n{text}")
+    for step, result in (
+        ("autograde", outcome and outcome.autograde),
+        ("feedback", outcome and outcome.feedback),
+    ):
+        if result:
+            parts.append(f"== nbgrader {step}\n{result.log}\n{result.error}")
+    if outcome and outcome.crash:
+        parts.append(f"== worker crash\n{outcome.crash}")
+    write_bytes(path, ("\n".join(parts) or "no result from the worker\n").encode())
 
 
 def _error_message(text: str | None) -> str:

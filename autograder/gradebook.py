@@ -1,7 +1,10 @@
 """Move a worker's autograde results into the class gradebook, and read scores back.
 
-Only automatic scores and comments are copied: a manual score a grader already entered
-in the class gradebook is kept, and flagged for review as nbgrader itself would.
+Only automatic scores and comments are copied, each score clamped to its cell's points:
+a manual score a grader already entered in the class gradebook is kept (the worker's
+gradebook is never a source of manual scores), and flagged for review as nbgrader itself
+would. A notebook whose results are *held* gets no automatic scores at all: every cell
+waits for a grader.
 """
 
 from __future__ import annotations
@@ -38,7 +41,12 @@ class NotebookScore:
 
 
 def merge_student(
-    class_url: str, worker_url: str, assignment: str, student_id: str, notebooks: tuple[str, ...]
+    class_url: str,
+    worker_url: str,
+    assignment: str,
+    student_id: str,
+    notebooks: tuple[str, ...],
+    held: frozenset[str] = frozenset(),
 ) -> None:
     """Copy *student_id*'s autograded *notebooks* from the worker gradebook into the class one."""
     with warnings.catch_warnings(), Gradebook(worker_url) as source, Gradebook(class_url) as target:
@@ -53,13 +61,25 @@ def merge_student(
             merged.late_submission_penalty = graded.late_submission_penalty
             for grade in graded.grades:
                 into = target.find_grade(grade.name, notebook, assignment, student_id)
-                into.auto_score = grade.auto_score
-                into.needs_manual_grade = into.manual_score is not None or grade.auto_score is None
+                auto = None if notebook in held else clamp(grade.auto_score, into.max_score)
+                into.auto_score = auto
+                into.needs_manual_grade = into.manual_score is not None or auto is None
             for comment in graded.comments:
                 target.find_comment(
                     comment.name, notebook, assignment, student_id
                 ).auto_comment = comment.auto_comment
         target.db.commit()
+
+
+def clamp(score: float | None, points: float | None) -> float | None:
+    """*score* kept within 0 and *points* (a forged partial-credit value cannot exceed them).
+
+    >>> clamp(1e9, 2.0), clamp(-3, 2.0), clamp(None, 2.0), clamp(1.5, 2.0)
+    (2.0, 0.0, None, 1.5)
+    """
+    if score is None:
+        return None
+    return min(max(float(score), 0.0), float(points or 0.0))
 
 
 def notebook_score(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
-import json
 import os
+import secrets
 import signal
+import time
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
@@ -14,47 +15,18 @@ from nbclient.util import run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import ClearHiddenTests, Execute, NbGraderPreprocessor
-from traitlets import Integer, List, Unicode
+from traitlets import Bool, Integer, List, Unicode
 
 from autograder import kernel_guard
+from autograder.kernels import process_group, take_prestarted
+from autograder.outcome import CellTimeout, ExecutionReport
 
 #: Name of the guard module inside the student's kernel.
 GUARD_MODULE = "_autograder_guard"
-#: Kernels started ahead of time by :func:`prestart_kernel`, taken by the next execution.
-_PRESTARTED: list[AsyncKernelManager] = []
-#: What nbgrader's Execute passes to a Python kernel.
-KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
-
-
-def prestart_kernel(kernel_name: str = "python3", cwd: str | None = None) -> int | None:
-    """Start a kernel now, so it boots while nbgrader sanitizes the notebook; the next run uses it.
-
-    The kernel moves to the notebook's folder before the first cell (nbgrader recreates
-    that folder, so it cannot be the kernel's starting directory). Returns its process group.
-    """
-    manager = AsyncKernelManager(kernel_name=kernel_name)
-    run_sync(manager.start_kernel)(extra_arguments=KERNEL_ARGUMENTS, cwd=cwd)
-    _PRESTARTED.append(manager)
-    return _process_group(manager)
-
-
-def shut_down_prestarted() -> None:
-    """Stop kernels started ahead of time that no execution took (grading failed before running)."""
-    while _PRESTARTED:
-        run_sync(_PRESTARTED.pop().shutdown_kernel)(now=True)
-
-
-def _process_group(manager: AsyncKernelManager) -> int | None:
-    provisioner = manager.provisioner
-    return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)
-
-
-def _take_prestarted(kernel_name: str) -> AsyncKernelManager | None:
-    for manager in _PRESTARTED:
-        if manager.kernel_name == kernel_name:
-            _PRESTARTED.remove(manager)
-            return manager
-    return None
+#: What each notebook's execution reported, by notebook name (read by the worker).
+EXECUTIONS: dict[str, ExecutionReport] = {}
+#: Seconds to wait for the probe's reply and output.
+PROBE_TIMEOUT = 30
 
 
 def cell_label(cell: NotebookNode, index: int | None = None) -> str:
@@ -73,15 +45,18 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
 
 
 class GuardedExecute(Execute):
-    """nbgrader's Execute, hardened against loops, dead kernels and monkeypatching.
+    """nbgrader's Execute, hardened against loops, dead kernels and tampering.
 
-    Before the first cell it snapshots ``builtins`` and the guarded packages in the
-    kernel (see :mod:`autograder.kernel_guard`); before each graded code cell it restores
-    them and re-runs the imports of the locked setup cells, so the tests see the names
-    the instructor imported, not a student's replacements. A cell that outlives
-    ``timeout`` is interrupted as usual; if the kernel ignores the interrupt, it is killed
-    and every later cell gets an error output (so it scores 0 instead of passing with no
-    output). What happened is written to ``report_dir``.
+    Before the first cell it snapshots ``builtins``, the guarded packages and the cell
+    machinery in the kernel (see :mod:`autograder.kernel_guard`); before each graded
+    test cell it restores them and re-runs the imports of the locked setup cells, so the
+    tests see the names the instructor imported, not a student's replacements. Then it
+    sends a *probe*, a cell that must fail with a value only real execution gives; a
+    kernel that does not report that failure (its input rewritten, its tracebacks
+    swallowed, its replies forged) is recorded as unfaithful and the notebook is
+    flagged. A cell that outlives ``timeout`` is interrupted as usual; if the kernel
+    ignores the interrupt, it is killed and every later cell gets an error output (so it
+    scores 0 instead of passing with no output). What happened goes to :data:`EXECUTIONS`.
     """
 
     guarded_roots = List(
@@ -93,36 +68,41 @@ class GuardedExecute(Execute):
     kernel_pid_file = Unicode("", help="Where to write the kernel's process group id").tag(
         config=True
     )
-    report_dir = Unicode(
-        "", help="Folder for one JSON report per notebook of what happened while it ran"
+    kernel_output_chars = Integer(
+        1_000_000,
+        help="Characters of stdout/stderr a cell may send before the kernel drops the rest",
+    ).tag(config=True)
+    sandboxed = Bool(
+        False, help="The kernel runs in a sandbox that already starts it in its folder"
     ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._guard_started = False
         self._stopped_by: str | None = None
         self._running = "a cell"
-        self.report: dict = {
-            "timeouts": [],
-            "kernel_killed": None,
-            "kernel_died": None,
-            "restored": [],
-        }
+        self._timeouts: list[CellTimeout] = []
+        self._killed: str | None = None
+        self._died: str | None = None
+        self._restored: list[str] = []
+        self._unfaithful: list[str] = []
         self._workdir = (resources or {}).get("metadata", {}).get("path")
-        prestarted = (
-            _take_prestarted(nb.metadata.get("kernelspec", {}).get("name", "python3"))
-            if km is None
-            else None
-        )
+        # the grader's kernel, whatever the student's notebook names
+        nb.metadata.setdefault("kernelspec", {})["name"] = "python3"
+        self.kernel_name = "python3"
+        prestarted = take_prestarted("python3") if km is None else None
         try:
             return super().preprocess(nb, resources, prestarted or km)
         finally:
             if prestarted is not None:  # nbclient leaves a kernel it did not start running
                 self._shut_down(prestarted)
-            if self.report_dir:
-                notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
-                Path(self.report_dir, f"{notebook}.json").write_text(
-                    json.dumps(self.report, indent=1)
-                )
+            notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
+            EXECUTIONS[notebook] = ExecutionReport(
+                tuple(self._timeouts),
+                self._killed,
+                self._died,
+                tuple(self._restored),
+                tuple(self._unfaithful),
+            )
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped_by is not None:
@@ -134,6 +114,7 @@ class GuardedExecute(Execute):
         self._running = cell_label(cell, index)
         if cell.cell_type == "code" and utils.is_grade(cell):
             self._restore_guarded_state(index)
+            self._probe(cell_label(cell, index))
         try:
             return super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
@@ -143,14 +124,13 @@ class GuardedExecute(Execute):
         return cell, resources
 
     async def _async_handle_timeout(self, timeout, cell=None):
-        label = self._running
-        self.report["timeouts"].append({"cell": label, "seconds": timeout})
+        self._timeouts.append(CellTimeout(self._running, float(timeout)))
         return await super()._async_handle_timeout(timeout, cell)
 
     def _stop_kernel(self, cell: NotebookNode, index: int, *, kill: bool) -> None:
         label = cell_label(cell, index)
         if kill:
-            self.report["kernel_killed"] = label
+            self._killed = label
             self._stopped_by = f"not run: the kernel was killed after {label} ignored the interrupt at the time limit"
             self._kill_kernel()
             cell.outputs.append(
@@ -159,7 +139,7 @@ class GuardedExecute(Execute):
                 )
             )
         else:
-            self.report["kernel_died"] = label
+            self._died = label
             self._stopped_by = f"not run: the kernel died while running {label}"
             cell.outputs.append(
                 error_output("DeadKernelError", f"the kernel died while running {label}")
@@ -176,16 +156,16 @@ class GuardedExecute(Execute):
         try:
             run_sync(self.km.shutdown_kernel)(now=True)
         except Exception:  # noqa: BLE001 - fall back to the process group
-            pgid = getattr(self.km.provisioner, "pgid", None)
+            pgid = process_group(self.km)
             if pgid:
                 os.killpg(pgid, signal.SIGKILL)
 
     def _start_guard(self) -> None:
         self._guard_started = True
         if self.kernel_pid_file:
-            Path(self.kernel_pid_file).write_text(str(_process_group(self.km)))
+            Path(self.kernel_pid_file).write_text(str(process_group(self.km)))
         source = Path(kernel_guard.__file__).read_text()
-        move = f"    os.chdir({self._workdir!r})\n" if self._workdir else ""
+        move = f"    os.chdir({self._workdir!r})\n" if self._workdir and not self.sandboxed else ""
         code = (
             "def _autograder_setup():\n"
             "    import os, sys, types\n"
@@ -193,6 +173,7 @@ class GuardedExecute(Execute):
             f"    module = types.ModuleType({GUARD_MODULE!r})\n"
             f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
             f"    sys.modules[{GUARD_MODULE!r}] = module\n"
+            f"    module.cap_streams({self.kernel_output_chars})\n"
             f"    module.SNAPSHOT = module.Snapshot({list(self.guarded_roots)!r}, {list(self.guarded_imports)!r})\n"
             "_autograder_setup()\n"
             "del _autograder_setup\n"
@@ -200,28 +181,66 @@ class GuardedExecute(Execute):
         self._run_silently(code)
 
     def _restore_guarded_state(self, index: int) -> None:
-        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel."""
+        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel.
+
+        The call travels as a user expression, which IPython evaluates without input
+        transformers (a cell's code would be rewritten by one a student installed).
+        """
         guard = f"__import__('sys').modules[{GUARD_MODULE!r}]"
-        imports = [
+        imports = "\n".join(
             line
             for cell in self.nb.cells[:index]
             if _is_locked_setup(cell)
             for line in import_lines(cell.source)
-        ]
-        code = "\n".join([f"{guard}.SNAPSHOT.restore()", *imports])
+        )
         reply = self._run_silently(
-            code, user_expressions={"restored": f"{guard}.SNAPSHOT.last_restored"}
+            "", user_expressions={"restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})"}
         )
         result = (reply or {}).get("content", {}).get("user_expressions", {}).get("restored", {})
         if result.get("status") != "ok":
             return
         try:
             restored = ast.literal_eval(result["data"]["text/plain"])
-        except (KeyError, ValueError, SyntaxError):
+        except (KeyError, ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return
-        for name in restored:
-            if name not in self.report["restored"]:
-                self.report["restored"].append(name)
+        for name in restored if isinstance(restored, list) else ():
+            if isinstance(name, str) and name not in self._restored and len(self._restored) < 50:
+                self._restored.append(name[:200])
+
+    def _probe(self, label: str) -> None:
+        """Send a cell that must fail with a number only running it gives; record a kernel that lies."""
+        a, b = secrets.randbelow(10**6) + 10**6, secrets.randbelow(10**6) + 10**6
+        code = f'"""Check the kernel runs this cell."""\nassert {a} * {b} == {a * b + 1}, {a} * {b}'
+        expected = str(a * b)
+        msg_id = self.kc.execute(code, silent=False, store_history=True, allow_stdin=False)
+        problem = None
+        try:
+            reply = self.wait_for_reply(msg_id)
+            content = (reply or {}).get("content", {})
+            shown = self._probe_errors(msg_id)
+            if (content.get("status"), content.get("evalue")) != ("error", expected):
+                problem = f"it replied {content.get('status')!r} to a failing check before {label}"
+            elif expected not in shown:
+                problem = f"it did not show the error of a failing check before {label}"
+        except Exception as error:  # noqa: BLE001 - a kernel that cannot answer is not trusted
+            problem = f"it did not answer a check before {label} ({type(error).__name__})"
+        if problem and len(self._unfaithful) < 20:
+            self._unfaithful.append(problem)
+
+    def _probe_errors(self, msg_id: str) -> list[str]:
+        """The ``evalue`` of every error the kernel published for *msg_id*, up to its idle status."""
+        shown: list[str] = []
+        deadline = time.monotonic() + PROBE_TIMEOUT
+        while time.monotonic() < deadline:
+            message = run_sync(self.kc.iopub_channel.get_msg)(timeout=PROBE_TIMEOUT)
+            if message.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind, content = message["msg_type"], message["content"]
+            if kind == "error":
+                shown.append(str(content.get("evalue")))
+            elif kind == "status" and content.get("execution_state") == "idle":
+                return shown
+        raise TimeoutError("no idle status after the probe")
 
     def _run_silently(self, code: str, **kwargs) -> dict | None:
         """Run *code* in the kernel without touching the notebook or its history."""
@@ -296,20 +315,95 @@ class CapOutput(NbGraderPreprocessor):
 
 
 class HideHiddenTests(ClearHiddenTests):
-    """Remove hidden tests from feedback, including what their tracebacks would quote."""
+    """Feedback that gives away no test: hidden code removed, test cells reduced to a verdict.
+
+    Each graded test cell keeps its visible code and, as its only output, one line: passed
+    or failed, its points, and for a failure the error's type and message, capped at
+    ``max_message_chars`` and with every hidden-test line removed. Its stdout, displays
+    and traceback are never shown. Every other cell's output loses any line that repeats
+    a hidden-test line (a student's code can read the tests it is sent and print them).
+    """
+
+    max_message_chars = Integer(300, help="Longest error message shown for a test").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        markers = (self.begin_test_delimeter, self.end_test_delimeter)
+        self._hidden = _hidden_lines(nb, *markers) | frozenset(markers)
+        return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
-        if not self._remove_hidden_test_region(cell) or cell.cell_type != "code":
+        had_hidden = self._remove_hidden_test_region(cell)
+        if cell.cell_type != "code":
             return cell, resources
-        cell.source = (
-            cell.source.rstrip("\n") + "\n# (hidden tests ran here; their code is not shown)"
-        )
-        for output in cell.get("outputs", []):
-            if (
-                output.output_type == "error" and len(output.traceback) > 1
-            ):  # one line: ours, no code in it
-                summary = f"{output.ename}: {output.evalue}".rstrip(": ")
-                output.traceback = [
-                    f"{summary} (raised in this cell; hidden test code is not shown)"
-                ]
+        if had_hidden:
+            cell.source = (
+                cell.source.rstrip("\n") + "\n# (hidden tests ran here; their code is not shown)"
+            )
+        if utils.is_grade(cell) and not utils.is_solution(cell):
+            cell.outputs = [self._verdict(cell)]
+        else:
+            for output in cell.get("outputs", []):
+                _scrub_output(output, self._hidden)
         return cell, resources
+
+    def _verdict(self, cell: NotebookNode) -> NotebookNode:
+        meta = cell.metadata.get("nbgrader", {})
+        score, points = meta.get("score"), meta.get("points", 0)
+        errors = [o for o in cell.get("outputs", []) if o.output_type == "error"]
+        passed = not errors and score is not None and float(score) >= float(points)
+        text = f"{'passed' if passed else 'failed'} ({_points(score)} of {_points(points)} points)"
+        if errors:
+            message = f"{errors[0].get('ename', 'Error')}: {errors[0].get('evalue', '')}"
+            message = _drop_lines(message, self._hidden).strip().rstrip(":")
+            if len(message) > self.max_message_chars:
+                message = message[: self.max_message_chars] + " ..."
+            text += f": {message}"
+        elif not passed:
+            text += ": the test printed to stderr or reported partial credit"
+        return NotebookNode(output_type="stream", name="stdout", text=text + "\n")
+
+
+def _points(value) -> str:
+    return "no" if value is None else f"{float(value):g}"
+
+
+def _hidden_lines(nb: NotebookNode, begin: str, end: str) -> frozenset[str]:
+    """Every line of code between the hidden-test markers that is long enough to be telling."""
+    lines: set[str] = set()
+    for cell in nb.cells:
+        inside = False
+        for line in cell.source.splitlines():
+            if begin in line:
+                inside = True
+            elif end in line:
+                inside = False
+            elif inside and len(line.strip()) >= 8:
+                lines.add(line.strip())
+    return frozenset(lines)
+
+
+def _drop_lines(text: str, hidden: frozenset[str]) -> str:
+    """*text* without the lines that repeat a hidden-test line, and without whole hidden regions."""
+    if not hidden:
+        return text
+    kept, inside = [], False
+    for line in text.splitlines(keepends=True):
+        if "BEGIN HIDDEN TESTS" in line:
+            inside = True
+        elif "END HIDDEN TESTS" in line:
+            inside = False
+        elif not inside and not any(h in line for h in hidden):
+            kept.append(line)
+    return "".join(kept)
+
+
+def _scrub_output(output: NotebookNode, hidden: frozenset[str]) -> None:
+    if output.output_type == "stream":
+        output.text = _drop_lines(output.text, hidden)
+    elif output.output_type == "error":
+        output.evalue = _drop_lines(output.evalue, hidden)
+        output.traceback = [_drop_lines(line, hidden) for line in output.traceback]
+    elif "data" in output:
+        for mime, value in list(output.data.items()):
+            if isinstance(value, str):
+                output.data[mime] = _drop_lines(value, hidden)

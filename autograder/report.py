@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-#: Every status a row can have.
-STATUSES = ("graded", "timed_out", "malformed", "missing", "error")
+from autograder.safe_files import write_bytes
+from autograder.status import Status
+
+#: Every status a row can have, in report order.
+STATUSES = tuple(Status)
+__all__ = ["COLUMNS", "STATUSES", "GradeRow", "Status", "write_reports"]
 #: Columns of ``grades.csv``, in order.
 COLUMNS = ("student_id", "assignment", "notebook", "score", "max_score", "status", "detail")
 
@@ -22,13 +27,16 @@ class GradeRow:
     notebook: str
     score: float | None
     max_score: float
-    status: str
+    status: Status
     detail: str
     cells: tuple = field(default=(), compare=False)  # CellScore values, for the summary
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+            raise ValueError(
+                f"status must be one of {[str(s) for s in STATUSES]}, got {self.status!r}"
+            )
+        object.__setattr__(self, "status", Status(self.status))
 
 
 def grades_frame(rows: list[GradeRow]) -> pd.DataFrame:
@@ -36,6 +44,7 @@ def grades_frame(rows: list[GradeRow]) -> pd.DataFrame:
     frame = pd.DataFrame(
         [{k: v for k, v in asdict(r).items() if k in COLUMNS} for r in rows], columns=list(COLUMNS)
     )
+    frame["status"] = frame["status"].astype(str)
     return frame.sort_values(["student_id", "notebook"], kind="stable").reset_index(drop=True)
 
 
@@ -88,26 +97,30 @@ def save_histogram(frame: pd.DataFrame, path: Path) -> None:
     axes.set_xlabel(f"total score (of {maximum:g})")
     axes.set_ylabel("students")
     figure.tight_layout()
-    figure.savefig(path, metadata={"Software": None})
+    image = io.BytesIO()
+    figure.savefig(image, format="png", metadata={"Software": None})
     plt.close(figure)
+    write_bytes(path, image.getvalue())
 
 
 def write_reports(rows: list[GradeRow], out: Path) -> dict[str, Path]:
-    """Write ``grades.csv``, ``summary/questions.csv``, ``summary/statuses.csv`` and ``summary/histogram.png``."""
+    """Write ``grades.csv``, ``summary/questions.csv``, ``summary/statuses.csv`` and ``summary/histogram.png``.
+
+    Each file is written whole to a fresh temporary file and renamed into place, and
+    never through a symbolic link (see :mod:`autograder.safe_files`).
+    """
     frame = grades_frame(rows)
     summary_dir = out / "summary"
-    summary_dir.mkdir(parents=True, exist_ok=True)
     paths = {
         "grades": out / "grades.csv",
         "questions": summary_dir / "questions.csv",
         "statuses": summary_dir / "statuses.csv",
         "histogram": summary_dir / "histogram.png",
     }
-    frame.to_csv(paths["grades"], index=False)
-    question_summary(rows).to_csv(paths["questions"], index=False)
-    counts = frame["status"].value_counts().reindex(list(STATUSES), fill_value=0)
-    counts.rename_axis("status").reset_index(name="notebooks").to_csv(
-        paths["statuses"], index=False
-    )
+    write_bytes(paths["grades"], frame.to_csv(index=False).encode())
+    write_bytes(paths["questions"], question_summary(rows).to_csv(index=False).encode())
+    counts = frame["status"].value_counts().reindex([str(s) for s in STATUSES], fill_value=0)
+    statuses = counts.rename_axis("status").reset_index(name="notebooks").to_csv(index=False)
+    write_bytes(paths["statuses"], statuses.encode())
     save_histogram(frame, paths["histogram"])
     return paths

@@ -3,7 +3,15 @@
 Workers are forked from a forkserver that has already imported nbgrader, so each student
 costs a fork rather than a fresh interpreter. A worker that overruns is killed together
 with its kernel's process group (the kernel runs in its own session, so killing the
-worker alone would leave a looping kernel behind).
+worker alone would leave a looping kernel behind); a sandboxed kernel is killed through
+its cgroup, which also holds every process the student's code started.
+
+Why not a pool library (``concurrent.futures``, or ``pebble`` with per-task timeouts)?
+Each student gets a fresh process forked from the warmed server (nbgrader keeps global
+state, so reusing a worker between students would leak one student's grading into the
+next), and a timeout must kill the sandbox's processes before the worker's slot is
+reused, in that order. Those two needs are this module's ~100 lines; a pool would be
+configured against its grain (one task per process, a kill hook) for little gain.
 """
 
 from __future__ import annotations
@@ -96,7 +104,10 @@ def _kill(job: Job, process: multiprocessing.process.BaseProcess) -> None:
 
 
 def kill_kernel_group(job: Job) -> None:
-    """SIGKILL the process group of the job's kernel, if it recorded one."""
+    """SIGKILL every process of the job's sandbox, or outside one the kernel's process group."""
+    if job.sandbox is not None:
+        job.sandbox.cgroup.kill_all()
+        return
     try:
         pgid = int(job.kernel_pid_file.read_text())
     except (FileNotFoundError, ValueError):

@@ -10,13 +10,21 @@ assignment's (it carries the expected nbgrader cell ids, or it is the only candi
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
 
 from autograder.errors import GradingSetupError
+from autograder.nbgrader_course import notebook_grade_ids as grade_ids
+from autograder.status import Status
+
+#: Deepest nesting of lists and objects a notebook may have (real ones stay under 15).
+MAX_DEPTH = 64
+#: Largest notebook read when no limit is given, in bytes.
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 #: Folders that editors and OSes leave beside notebooks.
 IGNORED_DIRS = frozenset({".ipynb_checkpoints", "__MACOSX", "__pycache__"})
@@ -29,7 +37,7 @@ class PlannedNotebook:
     student_id: str
     notebook: str
     path: Path | None
-    status: str | None  # None: ready to grade; else "missing" or "malformed"
+    status: Status | None  # None: ready to grade; else missing or malformed
     detail: str
 
 
@@ -45,15 +53,58 @@ class StudentSubmission:
     def gradable(self) -> tuple[PlannedNotebook, ...]:
         return tuple(n for n in self.notebooks if n.status is None)
 
+    def refuse(self, why: str) -> StudentSubmission:
+        """The same student with every notebook refused as malformed, for *why*."""
+        return replace(
+            self,
+            notebooks=tuple(
+                replace(
+                    n,
+                    path=None,
+                    status=Status.MALFORMED,
+                    detail="; ".join(x for x in (why, n.detail) if x),
+                )
+                for n in self.notebooks
+            ),
+        )
 
-def notebook_problem(path: Path) -> str | None:
-    """Why *path* cannot be graded as a notebook, or None when it can.
+    @classmethod
+    def refused(
+        cls, student_id: str, folder: Path, expected: Mapping[str, frozenset[str]], why: str
+    ) -> StudentSubmission:
+        """A student with nothing usable: every expected notebook malformed, for *why*."""
+        return cls(
+            student_id,
+            folder,
+            tuple(
+                PlannedNotebook(student_id, n, None, Status.MALFORMED, why)
+                for n in sorted(expected)
+            ),
+        )
+
+
+def notebook_problem(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> str | None:
+    """Why *path* cannot be graded as a notebook, or None when it can. Never raises.
 
     >>> import tempfile, pathlib
     >>> empty = pathlib.Path(tempfile.mkdtemp()) / "a.ipynb"; _ = empty.write_text("")
     >>> notebook_problem(empty)
     'the file is empty (0 bytes)'
     """
+    try:
+        return _problem(path, max_bytes)
+    except Exception as error:  # noqa: BLE001 - one student's file must not stop the class
+        return f"could not be read: {type(error).__name__}: {str(error)[:200]}"
+
+
+def _problem(path: Path, max_bytes: int) -> str | None:
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symbolic link, not a file: hand in the notebook itself"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if info.st_size > max_bytes:
+        return f"is {info.st_size:,} bytes, over the {max_bytes:,}-byte limit for a notebook (clear large outputs and hand it in again)"
     raw = path.read_bytes()
     if not raw.strip():
         return f"the file is empty ({len(raw)} bytes)"
@@ -61,10 +112,15 @@ def notebook_problem(path: Path) -> str | None:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         return f"not UTF-8 text ({error.reason} at byte {error.start}), so not a notebook"
+    too_deep = _nesting_over(text, MAX_DEPTH)
+    if too_deep:
+        return f"nested more than {MAX_DEPTH} levels deep, so not a notebook nbgrader can read"
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         return f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+    except RecursionError:
+        return f"nested more than {MAX_DEPTH} levels deep, so not a notebook nbgrader can read"
     if not isinstance(data, dict) or "cells" not in data and "worksheets" not in data:
         return "valid JSON but not a Jupyter notebook (no 'cells')"
     try:
@@ -81,23 +137,37 @@ def notebook_problem(path: Path) -> str | None:
     return None
 
 
-def grade_ids(path: Path) -> frozenset[str]:
-    """The nbgrader cell ids in the notebook at *path* (empty when unreadable)."""
-    try:
-        cells = json.loads(path.read_text("utf-8")).get("cells", [])
-        return frozenset(
-            c["metadata"]["nbgrader"]["grade_id"]
-            for c in cells
-            if isinstance(c, dict)
-            and isinstance(c.get("metadata", {}).get("nbgrader"), dict)
-            and "grade_id" in c["metadata"]["nbgrader"]
-        )
-    except (ValueError, UnicodeDecodeError, AttributeError, TypeError, KeyError):
-        return frozenset()
+def _nesting_over(text: str, limit: int) -> bool:
+    """True when JSON *text* nests brackets deeper than *limit* (strings skipped), without parsing.
+
+    >>> _nesting_over('{"a": [[1]], "b": "[[[["}', 3), _nesting_over('[[[1]]]', 2)
+    (False, True)
+    """
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
 
 
 def find_class(
-    submissions: Path, assignment: str, expected: Mapping[str, frozenset[str]]
+    submissions: Path,
+    assignment: str,
+    expected: Mapping[str, frozenset[str]],
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> tuple[StudentSubmission, ...]:
     """Every student folder under *submissions*, planned against the *expected* notebooks.
 
@@ -110,17 +180,30 @@ def find_class(
     students = sorted(
         p
         for p in submissions.iterdir()
-        if p.is_dir() and p.name not in IGNORED_DIRS and not p.name.startswith(".")
+        if (p.is_dir() or p.is_symlink())
+        and p.name not in IGNORED_DIRS
+        and not p.name.startswith(".")
     )
-    return tuple(plan_student(folder, assignment, expected) for folder in students)
+    return tuple(plan_student(folder, assignment, expected, max_bytes) for folder in students)
 
 
 def plan_student(
-    folder: Path, assignment: str, expected: Mapping[str, frozenset[str]]
+    folder: Path,
+    assignment: str,
+    expected: Mapping[str, frozenset[str]],
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> StudentSubmission:
     """Match one student's files to the *expected* notebooks."""
     student_id = folder.name
     assignment_dir = folder / assignment
+    for linked in (folder, assignment_dir):
+        if linked.is_symlink():
+            return StudentSubmission.refused(
+                student_id,
+                folder,
+                expected,
+                f"{linked.relative_to(folder.parent)} is a symbolic link; hand in real folders",
+            )
     if not assignment_dir.is_dir():
         found = sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
         detail = (
@@ -130,7 +213,8 @@ def plan_student(
             student_id,
             folder,
             tuple(
-                PlannedNotebook(student_id, n, None, "missing", detail) for n in sorted(expected)
+                PlannedNotebook(student_id, n, None, Status.MISSING, detail)
+                for n in sorted(expected)
             ),
         )
 
@@ -138,6 +222,7 @@ def plan_student(
         p
         for p in assignment_dir.rglob("*.ipynb")
         if not (IGNORED_DIRS & set(p.relative_to(assignment_dir).parts[:-1]))
+        and (p.is_file() or p.is_symlink())
     )
     by_name = {p.stem: p for p in files if p.parent == assignment_dir}
     unclaimed = [p for p in files if p.stem not in expected or p.parent != assignment_dir]
@@ -160,7 +245,7 @@ def plan_student(
                     student_id,
                     name,
                     None,
-                    "missing",
+                    Status.MISSING,
                     f"no {name}.ipynb in {student_id}/{assignment}/ (found: {present})",
                 )
             )
@@ -170,10 +255,10 @@ def plan_student(
             if path.stem != name or path.parent != assignment_dir
             else ""
         )
-        problem = notebook_problem(path)
+        problem = notebook_problem(path, max_bytes)
         detail = "; ".join(x for x in (problem, note, extra_note) if x)
         planned.append(
-            PlannedNotebook(student_id, name, path, "malformed" if problem else None, detail)
+            PlannedNotebook(student_id, name, path, Status.MALFORMED if problem else None, detail)
         )
     return StudentSubmission(student_id, folder, tuple(planned))
 

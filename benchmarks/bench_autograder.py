@@ -7,7 +7,8 @@ start-up counts):
 
 * floor: the same submitted notebooks executed bare with nbclient, one process, one
   notebook after another (kernel start + the student's cells), and on every core;
-* ``python -m autograder grade`` with ``--jobs 1`` and with ``--jobs`` = every core;
+* ``python -m autograder grade`` with ``--jobs 1`` and with ``--jobs`` = every core, each
+  with the per-student sandbox (the default) and with ``--no-sandbox``, side by side;
 * stock ``nbgrader autograde`` over the whole class (its only mode: one student after
   another), and on every core as one stock process per slice of the class sharing the
   gradebook (what an instructor could script by hand).
@@ -17,6 +18,8 @@ fresh interpreter with and without ``autograder.startup``, and creating a gradeb
 nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
 
     .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock]
+
+The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox.py).
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedPro
     return time.perf_counter() - start, done
 
 
-def autograder(classdir: Path, out: Path, jobs: int) -> float:
+def autograder(classdir: Path, out: Path, jobs: int, sandboxed: bool = True) -> float:
     seconds, done = timed(
         [
             sys.executable,
@@ -102,6 +105,7 @@ def autograder(classdir: Path, out: Path, jobs: int) -> float:
             "--jobs",
             str(jobs),
             "--no-progress",
+            *([] if sandboxed else ["--no-sandbox"]),
         ],
         REPO_ROOT,
     )
@@ -164,7 +168,7 @@ from pathlib import Path
 import autograder
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
 import nbgrader.api
-from autograder.course import alembic_head
+from autograder.nbgrader_course import alembic_head
 if {in_process}:
     nbgrader.api.get_alembic_version = alembic_head
 start = time.perf_counter()
@@ -218,8 +222,16 @@ def main(argv: list[str] | None = None) -> int:
             (f"floor: nbclient, {cores} processes", lambda: floor(paths, cores)),
             ("autograder --jobs 1", lambda: autograder(classdir, root / "out1", 1)),
             (
+                "autograder --jobs 1 --no-sandbox",
+                lambda: autograder(classdir, root / "out1n", 1, sandboxed=False),
+            ),
+            (
                 f"autograder --jobs {cores}",
                 lambda: autograder(classdir, root / f"out{cores}", cores),
+            ),
+            (
+                f"autograder --jobs {cores} --no-sandbox",
+                lambda: autograder(classdir, root / f"out{cores}n", cores, sandboxed=False),
             ),
         ):
             seconds = measure()
@@ -240,6 +252,15 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)"
         )
+        for jobs in (1, cores):
+            boxed, bare = (
+                table[f"autograder --jobs {jobs}"],
+                table[f"autograder --jobs {jobs} --no-sandbox"],
+            )
+            print(
+                f"sandbox overhead, --jobs {jobs}: {boxed / n:.2f} s/submission sandboxed vs "
+                f"{bare / n:.2f} s without ({(boxed / bare - 1) * 100:+.1f}%)"
+            )
         if not args.skip_stock:
             stock_one = table["stock nbgrader autograde, 1 process(es)"]
             print(

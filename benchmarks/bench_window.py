@@ -18,6 +18,12 @@ turn. Contenders:
 * LangChain ``ConversationBufferWindowMemory(k=50, return_messages=True)``
   (langchain-classic): ``load_memory_variables({})``, then ``save_context`` (or, prebuilt,
   ``chat_memory.add_messages``);
+* windowmem replays under the newer products' models, with windows of the same length:
+  OpenAI Agents SDK ``SessionSettings(limit=2k)`` items, LangGraph's ``pre_model_hook``
+  trimming the input or the saved thread to ``2k`` messages, and LangChain's
+  ``SummarizationMiddleware`` keeping ``2k`` messages once the thread reaches ``4k``;
+* the real ``agents.SQLiteSession.get_items(limit=2k)`` (openai-agents), timed per call
+  at a few stored sizes as trim_messages is (its add and read go through a thread pool);
 * LangChain ``trim_messages(history, strategy="last", max_tokens=100, token_counter=len)``
   over the stored history, then the turn is appended. It copies and searches the whole
   history on every call, so the run would be quadratic: it is timed at a few history
@@ -236,6 +242,50 @@ def extrapolated_trim_run(per_call: dict[int, float], turn_count: int) -> float:
     return sum(at(2 * t) for t in range(turn_count))
 
 
+def newer_product_policies(window: int) -> dict[str, object]:
+    """The newer products' models, each with a window of 2*window messages (or items)."""
+    from windowmem.policies.langgraph import (
+        LangChainSummarization,
+        LangGraphTrimInput,
+        LangGraphTrimState,
+    )
+    from windowmem.policies.openai_agents import OpenAIAgentsSession
+    from windowmem.tokens import count_messages
+
+    size = 2 * window
+    return {
+        "replay, openai-agents": OpenAIAgentsSession(size),
+        "replay, langgraph trim input": LangGraphTrimInput(size, counter=count_messages),
+        "replay, langgraph trim state": LangGraphTrimState(size, counter=count_messages),
+        "replay, summarization": LangChainSummarization(
+            size, trigger_tokens=None, trigger_messages=2 * size
+        ),
+    }
+
+
+def sdk_session_per_call(window: int, sizes: tuple[int, ...]) -> dict[int, float]:
+    """Seconds per ``SQLiteSession.get_items(limit=2*window)`` with each number of stored rows."""
+    import asyncio
+
+    from agents import SessionSettings, SQLiteSession
+
+    async def measure() -> dict[int, float]:
+        out = {}
+        for size in sizes:
+            session = SQLiteSession("bench", session_settings=SessionSettings(limit=2 * window))
+            await session.add_items([{"role": "user", "content": f"m{i}"} for i in range(size)])
+            times: list[float] = []
+            while len(times) < 3 or sum(times) < TRIM_SECONDS:
+                t0 = CLOCK()
+                await session.get_items()
+                times.append(CLOCK() - t0)
+            out[size] = min(times)
+            session.close()
+        return out
+
+    return asyncio.run(measure())
+
+
 # --- memory ------------------------------------------------------------------------
 
 
@@ -348,6 +398,10 @@ def main() -> None:
             lambda: iterator_step(windowmem_replay(pairs, args.window)), turn_count
         ),
     }
+    from windowmem.replay import iter_turn_views
+
+    for label, policy in newer_product_policies(args.window).items():
+        timings[label] = best_of(lambda: iterator_step(iter_turn_views(ours, policy)), turn_count)
     sizes = tuple(s for s in TRIM_SIZES if s <= args.messages) or (args.messages,)
     per_call = trim_per_call(pairs, args.window, sizes)
     setup = replay_setup_seconds(ours)
@@ -372,6 +426,11 @@ def main() -> None:
     print("  " + ", ".join(f"{s:,} messages: {per_call[s] * 1e3:.2f} ms" for s in sizes))
     print("  Its blocks above use the measured size nearest to the block; its whole run is the sum")
     print("  over every turn of the per-call time interpolated linearly between those sizes.")
+    sdk = sdk_session_per_call(args.window, sizes)
+    print(
+        f"  openai-agents SQLiteSession.get_items(limit={2 * args.window}), one call with a stored history of"
+    )
+    print("  " + ", ".join(f"{s:,} rows: {sdk[s] * 1e3:.2f} ms" for s in sizes))
 
     print(
         f"  The replay's start block includes its one-off split of the {args.messages:,} messages into turns,"

@@ -19,16 +19,18 @@ from __future__ import annotations
 import argparse
 import filecmp
 import json
-import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))  # run as a script: the course helper must import
+
+from autograder import nbgrader_course  # noqa: E402 - after the path fix
+
 SOURCE = REPO_ROOT / "source"
 RELEASE = REPO_ROOT / "release"
-CONFIG_FILE = REPO_ROOT / "nbgrader_config.py"
 
 #: Files and folders never copied into a release: editor and Python leftovers.
 NOT_FOR_STUDENTS = (
@@ -51,26 +53,12 @@ def assignments(source: Path = SOURCE) -> list[str]:
     """The assignments under *source*: its folders that hold at least one notebook, sorted."""
     if not source.is_dir():
         raise ReleaseError(f"{source} does not exist: run this from the course repository")
-    return sorted(p.name for p in source.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
-
-
-def _nbgrader_on_path() -> None:
-    # nbgrader runs `alembic` through PATH when it opens a gradebook: make the
-    # interpreter's own bin/ (the venv) come first, whoever started us.
-    bin_dir = str(Path(sys.executable).parent)
-    if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
-        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+    return nbgrader_course.assignments(source)
 
 
 def course_config(course_root: Path):
     """The course's nbgrader config, pointed at *course_root* with a gradebook inside it."""
-    from traitlets.config.loader import PyFileConfigLoader
-
-    config = PyFileConfigLoader(CONFIG_FILE.name, path=str(CONFIG_FILE.parent)).load_config()
-    config.CourseDirectory.root = str(course_root)
-    config.CourseDirectory.db_url = f"sqlite:///{(course_root / 'gradebook.db').resolve()}"
-    config.Exchange.root = str(course_root / "exchange")
-    return config
+    return nbgrader_course.course_config(course_root, nbgrader_course.load_repo_config(REPO_ROOT))
 
 
 def copy_source(assignment: str, course_root: Path, source: Path = SOURCE) -> None:
@@ -84,16 +72,10 @@ def copy_source(assignment: str, course_root: Path, source: Path = SOURCE) -> No
 
 def run_generate(assignment: str, course_root: Path) -> Path:
     """Run nbgrader's generate_assignment in *course_root*; the folder it wrote."""
-    _nbgrader_on_path()
-    from nbgrader.apps import NbGraderAPI
-
-    api = NbGraderAPI(config=course_config(course_root))
-    result = api.generate_assignment(assignment, force=True, create=True)
-    if not result["success"]:
-        raise ReleaseError(
-            f"nbgrader generate_assignment {assignment} failed:\n{result['error']}\n{result['log']}"
-        )
-    return course_root / "release" / assignment
+    try:
+        return nbgrader_course.generate_assignment(course_config(course_root), assignment)
+    except nbgrader_course.GradingSetupError as error:
+        raise ReleaseError(str(error)) from error
 
 
 def clean_notebook(path: Path) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from autograder.nbgrader_course import nbgrader_meta
 from tests.conftest import REPO_ROOT
 
 Notebook = dict[str, Any]
@@ -38,7 +39,10 @@ PART_HEADING = re.compile(r"^## (Part [A-Z]).*\((\d+) points\)", re.M)
 
 def assignment_notebooks() -> list[tuple[str, str]]:
     """Every (assignment, notebook file name) under ``source/``, sorted."""
-    return sorted((nb.parent.name, nb.name) for nb in (REPO_ROOT / "source").glob("*/*.ipynb"))
+    from autograder.nbgrader_course import assignments
+
+    source = REPO_ROOT / "source"
+    return sorted((a, nb.name) for a in assignments(source) for nb in (source / a).glob("*.ipynb"))
 
 
 @lru_cache(maxsize=1)
@@ -67,11 +71,6 @@ def read_notebook(path: Path) -> Notebook:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def nbgrader_meta(cell: dict[str, Any]) -> dict[str, Any]:
-    """A cell's nbgrader metadata ({} for an ordinary cell)."""
-    return cell.get("metadata", {}).get("nbgrader", {})
-
-
 def cell_text(cell: dict[str, Any]) -> str:
     """A cell's source as one string (notebook files may store it as a list of lines)."""
     source = cell.get("source", "")
@@ -80,9 +79,11 @@ def cell_text(cell: dict[str, Any]) -> str:
 
 def cells_by_id(nb: Notebook) -> dict[str, dict[str, Any]]:
     """The notebook's nbgrader cells, keyed by grade_id."""
-    return {
-        nbgrader_meta(c)["grade_id"]: c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")
-    }
+    from autograder.nbgrader_course import grade_ids
+
+    return dict(
+        zip(grade_ids(nb["cells"]), (c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")))
+    )
 
 
 def graded_points(nb: Notebook, *, autograded_only: bool = True) -> dict[str, float]:
@@ -135,8 +136,19 @@ def generate_release(assignment: str, out_dir: Path) -> Path:
 Mutant = tuple[str, str, set[str]]
 
 
-def always_equal_cheat(function_source: str) -> str:
-    """An answer cell that cheats: *function_source* returns a list equal to anything, and type checks pass."""
+def always_equal_cheat(function_source: str, *, hide_from_type_checks: bool = True) -> str:
+    """An answer cell that cheats: *function_source* returns a list equal to anything.
+
+    With *hide_from_type_checks* the cell also rebinds ``type`` and ``isinstance`` for every
+    later cell (which breaks any later answer that uses them).
+    """
+    hide = """
+
+
+# and hide it from type checks in every later cell
+type = lambda obj, *rest: list  # noqa: E731
+isinstance = lambda obj, cls: True  # noqa: E731
+"""
     return (
         '''
 class SameAsAnything(list):
@@ -153,13 +165,7 @@ class SameAsAnything(list):
 
 '''
         + function_source.strip("\n")
-        + """
-
-
-# and hide it from type checks in every later cell
-type = lambda obj, *rest: list  # noqa: E731
-isinstance = lambda obj, cls: True  # noqa: E731
-"""
+        + (hide if hide_from_type_checks else "\n")
     )
 
 

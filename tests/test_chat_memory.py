@@ -30,6 +30,11 @@ SIZES: dict[str, st.SearchStrategy[Any]] = {
     "llamaindex": st.integers(1, 40),
     "semantic-kernel": st.integers(1, 12),
     "tensorify": st.integers(1, 12),
+    "openai-agents": st.none() | st.integers(-2, 12),
+    "langgraph": st.none(),
+    "langgraph-trim-input": st.integers(0, 30),
+    "langgraph-trim-state": st.integers(0, 30),
+    "langchain-summarization": st.integers(1, 12),
 }
 
 EXAMPLE_IDS = itertools.count()

@@ -40,6 +40,8 @@ LAYERS: dict[str, int] = {
     "windowmem.recall": 2,
     "windowmem.cost": 2,
     "windowmem.chat_memory": 2,
+    "windowmem.shared_agent": 2,
+    "windowmem.side_by_side": 2,
     "windowmem.agent_calls": 2,
     "windowmem.advisor_calls": 2,
     # 3. tables (the one module that imports pandas)

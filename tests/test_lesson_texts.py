@@ -36,6 +36,16 @@ SEED_RUN = 12
 #: Per lesson and self-check number: text of the cells that give its answer away. Each must
 #: first appear after the self-check's check cell. Add a line when you add a self-check.
 REVEALED_BY = {
+    "01_scope_and_storage.ipynb": {
+        1: ["{choice.name: [desk.key_for(", '"customers sharing one"'],
+        2: ["def spring_ai(version)"],
+        3: ['"default option (fromInput)": {}', "for error in (n8n.NO_SESSION_ID"],
+        4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
+        5: ["for between in desk.BETWEEN}"],
+        6: ["Only **tenant + user** on **SQLite** does both"],
+        7: ["(a) The key is fixed and nothing restarted"],
+        8: ["does not\nbring back a deleted one"],
+    },
     "02_with_and_without_memory.ipynb": {
         1: [
             "print(describe_call(turn_7_alone))",

@@ -14,7 +14,7 @@ from windowmem.conversation import Conversation
 from windowmem.errors import PolicyError, WindowMemError
 from windowmem.examples import load_example
 from windowmem.messages import Role, assistant, interactions, system, user
-from windowmem.policies.base import Unit, WindowPolicy
+from windowmem.policies.base import Memory, Unit, WindowPolicy
 from windowmem.policies.n8n import N8nSimpleMemory, visible_turns
 from windowmem.policies.registry import POLICIES, make_policy
 from windowmem.replay import TurnView, iter_turn_views, replay, turn_view
@@ -26,9 +26,14 @@ def expected_sent(messages, policy, turn):
     first_system = next((m for m in messages if m.role is Role.SYSTEM), None)
     all_turns = interactions(messages)
     earlier = [m for t in all_turns[: turn - 1] for m in t.messages]
-    window = policy.window(earlier)
     opening = all_turns[turn - 1].user_message
-    return ((first_system,) if first_system else ()) + window + ((opening,) if opening else ())
+    new = (opening,) if opening else ()
+    head = (first_system,) if first_system else ()
+    if policy.includes_new_message:  # LangGraph's hooks see the thread with the new message
+        memory = Memory(policy)
+        memory.add(*earlier)
+        return head + memory.load_with(new)
+    return head + policy.window(earlier) + new
 
 
 @PROPERTY_SETTINGS

@@ -150,13 +150,21 @@ def _shorten(text: str, width: int) -> str:
 
 def run_policies(args: argparse.Namespace) -> str:
     """The text ``windowmem policies`` prints: name, unit, default size and product."""
-    rows = [(row.name, str(row.unit), str(row.default_size), row.product) for row in policy_infos()]
+    rows = [
+        (row.name, str(row.unit), _default_label(row.default_size), row.product)
+        for row in policy_infos()
+    ]
     header = ("name", "unit", "default", "product")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]
     ]
     return "\n".join(lines) + "\n"
+
+
+def _default_label(size: int | None) -> str:
+    # None is a product whose default is no window: everything stored is sent.
+    return "none (all)" if size is None else str(size)
 
 
 def run_examples(args: argparse.Namespace) -> str:

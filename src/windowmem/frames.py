@@ -7,7 +7,8 @@ a bill or a budget run costs nothing extra until a lesson asks for its table.
 * :func:`cost_by_window` and :func:`cost_by_conversation_length`: the input bill across
   window sizes and across conversation lengths;
 * :func:`reference_table` and :func:`trace_table`: the token-budget task's runs side by
-  side, and one run step by step.
+  side, and one run step by step;
+* :func:`side_by_side_frame`: every product's window per turn, in each product's unit.
 
 >>> from windowmem.messages import user, assistant
 >>> from windowmem.policies.n8n import N8nSimpleMemory
@@ -44,8 +45,9 @@ from windowmem.errors import WindowMemError
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory, WindowPolicy
 from windowmem.replay import iter_turn_views
+from windowmem.side_by_side import side_by_side
 from windowmem.tokens import TokenCounter, count_messages
-from windowmem.turn_ranges import gap_spans, turn_spans, write_spans
+from windowmem.turn_ranges import gap_spans, turn_runs, turn_spans, write_spans
 
 #: The columns of :func:`replay_frame`, in order.
 REPLAY_COLUMNS = (
@@ -244,6 +246,26 @@ def trace_table(result: TaskResult) -> pd.DataFrame:
     return frame
 
 
+def side_by_side_frame(
+    conversation: Conversation | Sequence[Message],
+    lineup: Sequence[tuple[str, int | None]] | None = None,
+) -> pd.DataFrame:
+    """A table: one row per turn, one column per product, each cell "amount unit (turns seen)".
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("u1"), assistant("a1"), user("u2")]
+    >>> side_by_side_frame(chat, [("n8n", 1), ("spring-ai", 1)]).loc[2].tolist()
+    ['2 interactions (1)', '1 messages (none)']
+    """
+    rows: dict[int, dict[str, str]] = {}
+    for row in side_by_side(conversation, lineup):
+        cell = f"{row.amount} {row.unit} ({turn_runs(row.visible_turns)})"
+        rows.setdefault(row.turn, {})[row.policy] = cell
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "turn"
+    return frame
+
+
 __all__ = [
     "COST_BY_LENGTH_COLUMNS",
     "COST_BY_WINDOW_COLUMNS",
@@ -253,5 +275,6 @@ __all__ = [
     "cost_by_window",
     "reference_table",
     "replay_frame",
+    "side_by_side_frame",
     "trace_table",
 ]

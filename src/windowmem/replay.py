@@ -29,7 +29,7 @@ so replaying *N* turns costs O(N × window), not O(N²).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import is_
 
@@ -82,18 +82,23 @@ def _check_policy(policy: object) -> WindowPolicy:
 
 
 def _locate(
-    window: Sequence[Message], history: Sequence[Message], owners: Sequence[int]
+    window: Sequence[Message],
+    history: Sequence[Message],
+    owners: Sequence[int],
+    last_index: Mapping[Message, int] | None = None,
 ) -> list[int]:
     """The turn of each window message, matched as a subsequence of *history* from its end.
 
     For windows that are not a plain suffix of what was stored. Messages are matched by
     identity first (equal texts in different turns stay apart), by value if a policy
-    returned copies. A message found in neither way gets turn 0.
+    returned copies. A message found in neither way gets turn 0. *last_index* (each
+    stored value's last position) lets a message the policy wrote itself, such as a
+    summary, be found missing at once instead of by a walk over the whole history.
     """
-    by_identity = _match_backwards(window, history, owners, lambda a, b: a is b)
+    by_identity = _match_backwards(window, history, owners, lambda a, b: a is b, last_index)
     if all(by_identity):
         return by_identity
-    return _match_backwards(window, history, owners, lambda a, b: a is b or a == b)
+    return _match_backwards(window, history, owners, lambda a, b: a is b or a == b, last_index)
 
 
 def _match_backwards(
@@ -101,11 +106,20 @@ def _match_backwards(
     history: Sequence[Message],
     owners: Sequence[int],
     same: Callable[[Message, Message], bool],
+    last_index: Mapping[Message, int] | None = None,
 ) -> list[int]:
     turns = [0] * len(window)
     cursor = len(history) - 1
     for i in range(len(window) - 1, -1, -1):
         wanted = window[i]
+        if last_index is not None:
+            last = last_index.get(wanted)
+            if last is None:
+                continue  # no stored message equals it, so none is it either
+            if last <= cursor and same(history[last], wanted):
+                turns[i] = owners[last]
+                cursor = last - 1
+                continue
         j = cursor
         while j >= 0 and not same(history[j], wanted):
             j -= 1
@@ -136,22 +150,41 @@ def _turn_views(
     for interaction in conversation.interactions:
         opening = interaction.user_message
         new = (opening,) if opening is not None else ()
-        window = memory.load()
+        window, sent = _window_and_sent(memory, new)
         visible, partial, window_tokens, owners = stored.account(window, counter)
-        tokens = head_tokens + window_tokens + sum(counter(m) for m in new)
+        after_window = sent[len(window) :]  # the new message, unless a hook cut it
+        tokens = head_tokens + window_tokens + sum(counter(m) for m in after_window)
         yield TurnView(
             interaction.number,
-            head + window + new,
+            head + sent,
             window,
             visible,
             partial,
             tokens,
             opening,
-            (*head_turns, *owners, *((interaction.number,) if new else ())),
+            (*head_turns, *owners, *((interaction.number,) * len(after_window))),
         )
         for message in interaction.messages:
             memory.add(message)
         stored.append(interaction, counter)
+
+
+def _window_and_sent(
+    memory: Memory, new: tuple[Message, ...]
+) -> tuple[tuple[Message, ...], tuple[Message, ...]]:
+    """The loaded window (earlier turns only) and everything sent after the system message.
+
+    Most policies load the window and the new message follows it. A policy that windows
+    the history with the new message in it (LangGraph) may cut or keep that message
+    itself, so it is asked for the whole input and the window is what precedes it.
+    """
+    if not memory.policy.includes_new_message:
+        window = memory.load()
+        return window, window + new
+    sent = memory.load_with(new)
+    if new and len(sent) >= len(new) and all(map(is_, sent[len(sent) - len(new) :], new)):
+        return sent[: len(sent) - len(new)], sent
+    return sent, sent
 
 
 class _StoredTurns:
@@ -162,18 +195,20 @@ class _StoredTurns:
     check of the window against the stored tail, instead of a walk over the window.
     """
 
-    __slots__ = ("messages", "owners", "tokens_before", "turn_starts")
+    __slots__ = ("messages", "owners", "tokens_before", "turn_starts", "last_index")
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
         self.owners: list[int] = []  # the turn of messages[i]
         self.tokens_before: list[int] = [0]  # tokens of messages[:i]
         self.turn_starts: list[int] = []  # index of turn t's first message, at t - 1
+        self.last_index: dict[Message, int] = {}  # each stored value's last position
 
     def append(self, interaction: Interaction, counter: TokenCounter) -> None:
         self.turn_starts.append(len(self.messages))
         total = self.tokens_before[-1]
         for message in interaction.messages:
+            self.last_index[message] = len(self.messages)
             self.messages.append(message)
             self.owners.append(interaction.number)
             total += counter(message)
@@ -196,7 +231,7 @@ class _StoredTurns:
                 self.tokens_before[-1] - self.tokens_before[start],
                 self.owners[start:],
             )
-        owners = _locate(window, self.messages, self.owners)
+        owners = _locate(window, self.messages, self.owners, self.last_index)
         in_window: dict[int, int] = {}
         for owner in owners:
             if owner:

@@ -9,7 +9,14 @@ import pandas as pd
 import pytest
 
 from tests.fixtures import make_submissions
-from tests.fixtures.grading import ASSIGNMENT, NOTEBOOK, REPO_ROOT, grade, processes_working_in
+from tests.fixtures.grading import (
+    ASSIGNMENT,
+    NOTEBOOK,
+    REPO_ROOT,
+    grade,
+    processes_working_in,
+    sandbox_leftovers,
+)
 from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = pytest.mark.slow
@@ -46,9 +53,10 @@ def test_lms_zip_download(tmp_path, points):
         for path in (tmp_path / "class").rglob("*.ipynb"):
             zipped.write(path, f"class-download/{path.relative_to(tmp_path / 'class')}")
     out = tmp_path / "out"
-    run = grade(archive, out, "--no-progress")
+    run = grade(archive, out, "--no-progress", "--no-sandbox")
     grades = pd.read_csv(out / "grades.csv").set_index("student_id")
     assert run.returncode == 1
+    assert grades["detail"].str.contains("WITHOUT the sandbox").all(), "every row says so"
     assert (grades.loc["correct", "status"], grades.loc["correct", "score"]) == (
         "graded",
         sum(points.values()),
@@ -61,8 +69,9 @@ def test_wall_clock_kills_worker_and_kernel(tmp_path):
     make_submissions.make_class(submissions, ASSIGNMENT, only=("loop_ignores_interrupt",))
     out = tmp_path / "out"
     # the cell limit is far away: only the per-student wall clock can stop this student
-    grade(submissions, out, "--student-timeout", "20", "--no-progress", timeout=600)
+    run = grade(submissions, out, "--student-timeout", "20", "--no-progress", timeout=600)
     result = pd.read_csv(out / "grades.csv").iloc[0]
     assert result.status == "timed_out" and pd.isna(result.score)
     assert "20 s limit" in result.detail
     assert processes_working_in(out) == [], "the student's kernel outlived the run"
+    assert sandbox_leftovers(run.pid) == [], "the student's sandbox outlived the run"

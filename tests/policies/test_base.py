@@ -16,6 +16,10 @@ SIZES = {
     "langchain-js": st.integers(-2, 6),
     "langchain-py": st.integers(-1, 6),
     "tensorify": st.integers(1, 12),
+    "openai-agents": st.one_of(st.none(), st.integers(-2, 12)),
+    "langgraph": st.none(),
+    "langgraph-trim-input": st.integers(0, 12),
+    "langgraph-trim-state": st.integers(0, 12),
 }
 
 

@@ -23,6 +23,8 @@ class Unit(StrEnum):
 
     INTERACTIONS = "interactions"
     MESSAGES = "messages"
+    #: Stored input items (OpenAI Agents SDK): a message, a tool call, a tool output, reasoning.
+    ITEMS = "items"
     TOKENS = "tokens"
 
 
@@ -48,8 +50,12 @@ class WindowPolicy(ABC):
     name: ClassVar[str]
     product: ClassVar[str]
     unit: ClassVar[Unit]
-    default_size: ClassVar[int]
+    #: None where the product's default is no window at all (every stored item is sent).
+    default_size: ClassVar[int | None]
     trims_on_write: ClassVar[bool] = False
+    #: True where the product windows the history *with* the turn's new user message in it
+    #: (LangGraph's hooks): then :meth:`load_with` is what the model receives.
+    includes_new_message: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name)
@@ -61,6 +67,10 @@ class WindowPolicy(ABC):
     def write(self, stored: Sequence[Message], added: Sequence[Message]) -> tuple[Message, ...]:
         """What the memory stores after *added* is saved (only called when ``trims_on_write``)."""
         return (*stored, *added)
+
+    def load_with(self, stored: Sequence[Message], new: Sequence[Message]) -> tuple[Message, ...]:
+        """What the model receives when the turn's *new* messages follow what is *stored*."""
+        return (*self.load(stored), *new)
 
     def tail_needed(self) -> int | None:
         """How many of the newest stored messages ``load`` can return; None if it may need them all.
@@ -128,6 +138,10 @@ class Memory:
     def load(self) -> tuple[Message, ...]:
         """The window the model would receive from this memory now."""
         return self.policy.load(self._stored)
+
+    def load_with(self, new: Sequence[Message]) -> tuple[Message, ...]:
+        """What the model receives when *new* (the turn's user message) is sent after this memory."""
+        return self.policy.load_with(self._stored, new)
 
     @property
     def stored(self) -> tuple[Message, ...]:

@@ -18,8 +18,15 @@ from typing import Any
 from windowmem.errors import PolicyError
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
+from windowmem.policies.langgraph import (
+    LangChainSummarization,
+    LangGraphThread,
+    LangGraphTrimInput,
+    LangGraphTrimState,
+)
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
 from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.openai_agents import OpenAIAgentsSession
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory
@@ -38,6 +45,11 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LlamaIndexChatMemoryBuffer,
         SemanticKernelTruncation,
         TensorifyWindowMemory,
+        OpenAIAgentsSession,
+        LangGraphThread,
+        LangGraphTrimInput,
+        LangGraphTrimState,
+        LangChainSummarization,
     )
 }
 
@@ -49,7 +61,7 @@ class PolicyInfo:
     name: str
     product: str
     unit: Unit
-    default_size: int
+    default_size: int | None
     trims_on_write: bool
     description: str
 
@@ -81,7 +93,7 @@ def make_policy(name: str, size: Any = None, **options: Any) -> WindowPolicy:
         raise PolicyError(
             f"{name}: unknown option(s) {', '.join(unknown)}; this policy takes: {allowed}"
         )
-    chosen = cls.default_size if size is None else size
+    chosen: Any = cls.default_size if size is None else size
     try:
         return cls(chosen, **options)
     except PolicyError as error:
