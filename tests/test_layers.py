@@ -32,6 +32,9 @@ LAYERS: dict[str, int] = {
     "windowmem.policies": 1,
     "windowmem.storage": 1,
     "windowmem.budget": 1,
+    "windowmem.memory_inputs": 1,
+    "windowmem.tool_input": 1,
+    "windowmem.tool_scenario": 1,
     # 2. what a model does over a conversation: replay, recall, cost, a policy over a store
     "windowmem.replay": 2,
     "windowmem.recall": 2,
@@ -39,6 +42,8 @@ LAYERS: dict[str, int] = {
     "windowmem.chat_memory": 2,
     "windowmem.shared_agent": 2,
     "windowmem.side_by_side": 2,
+    "windowmem.agent_calls": 2,
+    "windowmem.advisor_calls": 2,
     # 3. tables (the one module that imports pandas)
     "windowmem.frames": 3,
     # 4. the edge: explorers and command lines

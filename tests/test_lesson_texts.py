@@ -46,6 +46,24 @@ REVEALED_BY = {
         7: ["(a) The key is fixed and nothing restarted"],
         8: ["does not\nbring back a deleted one"],
     },
+    "02_with_and_without_memory.ipynb": {
+        1: [
+            "print(describe_call(turn_7_alone))",
+            "Her order\nnumber was in turn 1's input",
+            "no other way of knowing",
+        ],
+        2: ["print(describe_call(turn_7_with_memory))"],
+        3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
+        4: ['print("n8n stored:'],
+        5: [
+            'print("change_address receives:"',
+            "0.\n</details>",
+            "cannot read the agent's history",
+        ],
+        6: ['print("n8n 2.41.1:")'],
+        7: ["explorer.show()"],
+        8: ["the oldest turns have left a window of 4"],
+    },
     "03_window_buffer_memory.ipynb": {
         1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
         2: ["a full window of 5 loads", "window 2 on turn 4 loads"],

@@ -1,0 +1,36 @@
+"""Lesson 2's explorer HTML: what the browser test and a reader without a kernel see."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from windowmem.examples import load_example
+from windowmem.explorer.calls_cache import CallsCache
+from windowmem.explorer.calls_html import render_calls_error, render_calls_html
+from windowmem.explorer.calls_view import calls_view
+from windowmem.tool_scenario import load_tool_scenario, without_tools
+
+SCENARIO = load_tool_scenario("tutienda_tools")
+
+
+@pytest.fixture(scope="module")
+def cache() -> CallsCache:
+    return CallsCache(SCENARIO)
+
+
+def test_html_carries_what_the_browser_test_reads(cache):
+    text = render_calls_html(calls_view(cache, 5, 2))
+    assert 'data-call="2"' in text and 'data-window="5"' in text
+    assert re.search(r'class="wm-on" data-messages="4" data-from-memory="2"', text)
+    assert re.search(r'class="wm-off" data-messages="2" data-from-memory="0"', text)
+    assert "wm-tool-item" in text and "&quot;order_number&quot;:&quot;#6023&quot;" in text
+    failed = render_calls_html(calls_view(cache, 5, 6))
+    assert "no answer" in failed and "nothing" in failed
+    assert "&lt;b&gt;" in render_calls_error("<b>")
+
+
+def test_a_conversation_without_tools_says_no_tool_runs():
+    view = calls_view(CallsCache(without_tools(load_example("marta"))), 5, 7)
+    assert "no tool runs now" in render_calls_html(view)
