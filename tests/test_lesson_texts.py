@@ -21,7 +21,12 @@ from tests.conftest import SHARED_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "course"
-LESSONS = sorted(COURSE.glob("*.ipynb"))
+#: The written lessons, from the course's one lesson list (the start page is not a lesson).
+LESSONS = [
+    COURSE / entry["notebook"]
+    for entry in json.loads((COURSE / "lessons.json").read_text(encoding="utf-8"))["lessons"]
+    if entry["notebook"]
+]
 SEEDS = SHARED_DIR / "seeds"
 
 #: At most this many import lines in a lesson's setup cell: a newcomer reads them at a glance.

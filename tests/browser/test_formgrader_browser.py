@@ -136,7 +136,8 @@ def formgrader_frame(page, server: LabServer, timeout_s: float = 60):
 def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server, page, graded):
     _, out = graded
     source = read_notebook(REPO_ROOT / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
-    cell = next(iter(manual_cells(source)))
+    cell, points = next(iter(manual_cells(source).items()))
+    given = min(3.0, points)  # formgrader refuses a score above the cell's points
     server = formgrader_server
     page.goto(f"{server.url}/lab")
     page.locator(".jp-LabShell").wait_for(timeout=60_000)
@@ -147,14 +148,14 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
     # one student's notebook, the way a grader reaches it
     open_student_notebook(frame, server, "correct")
     score = frame.locator(f"input.score#{cell}")
-    score.fill("3")
+    score.fill(str(given))
     score.press("Tab")  # formgrader saves on change
     comment = frame.locator(f"textarea#{cell}-comment")
     comment.fill(COMMENT)
     comment.press("Tab")
     deadline = time.monotonic() + 20
     gradebook = "sqlite:///" + str(out / "course" / "gradebook.db")
-    while hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "correct", cell) != (3, COMMENT):
+    while hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, "correct", cell) != (given, COMMENT):
         assert time.monotonic() < deadline, (
             f"formgrader did not save: {hand_grade(gradebook, ASSIGNMENT, NOTEBOOK, 'correct', cell)}"
         )
@@ -178,10 +179,10 @@ def test_a_hand_grade_entered_in_formgrader_reaches_the_export(formgrader_server
     assert export.returncode == 0, export.stdout + export.stderr  # everyone has a final grade now
     rows = read_csv(out / "final_grades.csv")
     auto = sum(graded_points(source).values())
-    assert (rows["correct"]["status"], float(rows["correct"]["total"])) == ("final", auto + 3)
-    assert float(rows["correct"][cell]) == 3 and float(rows["correct"]["max_score"]) == auto + sum(
-        written.values()
-    )
+    assert (rows["correct"]["status"], float(rows["correct"]["total"])) == ("final", auto + given)
+    assert float(rows["correct"][cell]) == given and float(
+        rows["correct"]["max_score"]
+    ) == auto + sum(written.values())
 
 
 def test_a_students_html_output_runs_no_script_in_formgrader(formgrader_server, page):
