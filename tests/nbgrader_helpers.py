@@ -327,6 +327,17 @@ def check_pipeline_loses_exactly(
         )
 
 
+def check_runs_clean(notebook: Notebook) -> None:
+    """Raise AssertionError if any cell of an executed *notebook* failed or wrote to stderr."""
+    for i, cell in enumerate(notebook["cells"]):
+        where = nbgrader_meta(cell).get("grade_id") or cell.get("id") or i
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "error":
+                raise AssertionError(f"{where}: {output.get('ename')}: {output.get('evalue')}")
+            if output.get("name") == "stderr":
+                raise AssertionError(f"{where} writes to stderr: {output.get('text')}")
+
+
 def check_pipeline_full_marks(
     grade: PipelineGrade, points: dict[str, float], max_score: float, hand_graded: set[str]
 ) -> None:
