@@ -15,18 +15,20 @@ from windowmem.budget import Corpus, Prepared
 from windowmem.explorer.budget_cache import CHOICES, RunCache
 from windowmem.explorer.budget_html import render_budget_html
 from windowmem.explorer.budget_view import budget_view
-from windowmem.explorer.live import show_live, snapshot
+from windowmem.explorer.live import LiveExplorer
 
 #: The budget slider's range and notch, in tokens.
 BUDGET_MIN, BUDGET_MAX, BUDGET_STEP = 200, 3200, 50
 
 
-class BudgetExplorer:
+class BudgetExplorer(LiveExplorer):
     """Sliders for the token budget and the step through the task, and a policy menu.
 
     *budget*, *choice* and *step* set what it shows first (*step* None: the last step).
     :meth:`snapshot_html` is that first view as static HTML.
     """
+
+    label = "Token-budget explorer"
 
     def __init__(
         self,
@@ -93,16 +95,3 @@ class BudgetExplorer:
             prepared=self.runs.prepared,
         )
         return render_budget_html(view)
-
-    def _refresh(self, _change: object = None) -> None:
-        self.output.value = self.current_html()
-
-    def snapshot_html(self) -> str:
-        """The current view as static HTML, captioned for readers with no running kernel."""
-        return snapshot(self.current_html())
-
-    def show(self) -> None:
-        """Display the static snapshot, then the live explorer."""
-        show_live(
-            self.box, self.current_html(), "Token-budget explorer (live: needs a running kernel)"
-        )

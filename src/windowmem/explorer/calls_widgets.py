@@ -16,15 +16,17 @@ from windowmem.errors import WindowMemError
 from windowmem.explorer.calls_cache import MODES, ONE_SESSION, CallsCache
 from windowmem.explorer.calls_html import render_calls_error, render_calls_html
 from windowmem.explorer.calls_view import calls_view
-from windowmem.explorer.live import show_live, snapshot
+from windowmem.explorer.live import LiveExplorer
 from windowmem.tool_scenario import ToolScenario
 
 
-class CallsExplorer:
+class CallsExplorer(LiveExplorer):
     """Memory off beside memory on, for every model call of a choice of *scenarios*.
 
     *start*, *window*, *call* and *mode* set what it shows first.
     """
+
+    label = "Calls explorer"
 
     def __init__(
         self,
@@ -104,17 +106,6 @@ class CallsExplorer:
         except WindowMemError as exc:
             return render_calls_error(str(exc))
         return render_calls_html(view)
-
-    def _refresh(self, _change: object = None) -> None:
-        self.output.value = self.current_html()
-
-    def snapshot_html(self) -> str:
-        """The current view as static HTML, captioned for readers with no running kernel."""
-        return snapshot(self.current_html())
-
-    def show(self) -> None:
-        """Display the static snapshot, then the live explorer."""
-        show_live(self.box, self.current_html(), "Calls explorer (live: needs a running kernel)")
 
 
 __all__ = ["CallsExplorer"]

@@ -7,7 +7,7 @@ is one line instead of every child's state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from IPython.display import HTML, display
 
@@ -33,3 +33,30 @@ def show_live(box: Any, current_html: str, label: str) -> None:
     bundle = box._repr_mimebundle_()
     bundle["text/plain"] = label
     display(bundle, raw=True)
+
+
+class LiveExplorer:
+    """What every explorer shares: refresh its output, snapshot it, show snapshot then widgets.
+
+    A subclass builds ``box`` (the widgets) and ``output`` (the HTML widget it refreshes),
+    names itself in ``label`` and computes its view in ``current_html``.
+    """
+
+    label: ClassVar[str]
+    box: Any
+    output: Any
+
+    def current_html(self) -> str:
+        """The HTML of what the controls select now."""
+        raise NotImplementedError
+
+    def _refresh(self, _change: object = None) -> None:
+        self.output.value = self.current_html()
+
+    def snapshot_html(self) -> str:
+        """The current view as static HTML, captioned for readers with no running kernel."""
+        return snapshot(self.current_html())
+
+    def show(self) -> None:
+        """Display the static snapshot, then the live explorer."""
+        show_live(self.box, self.current_html(), f"{self.label} (live: needs a running kernel)")

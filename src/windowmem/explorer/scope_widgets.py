@@ -12,18 +12,20 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from windowmem.errors import WindowMemError
-from windowmem.explorer.live import show_live, snapshot
+from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.scope_cache import ScopeRuns
 from windowmem.explorer.scope_html import render_scope_html
 from windowmem.explorer.scope_view import STORE_LABELS, request_positions, scope_view
 from windowmem.shared_agent import BETWEEN, KEY_CHOICES, StoreKind
 
 
-class ScopeExplorer:
+class ScopeExplorer(LiveExplorer):
     """Menus for the key, the store and what happens between sessions, and a slider over the requests.
 
     *choice*, *store*, *between* and *request* (counted from 1) set the first view.
     """
+
+    label = "Scope and storage explorer"
 
     def __init__(
         self,
@@ -80,18 +82,3 @@ class ScopeExplorer:
             self.runs, self.choice.value, self.store.value, self.between.value, self.request.value
         )
         return render_scope_html(view)
-
-    def _refresh(self, _change: object = None) -> None:
-        self.output.value = self.current_html()
-
-    def snapshot_html(self) -> str:
-        """The current view as static HTML, captioned for readers with no running kernel."""
-        return snapshot(self.current_html())
-
-    def show(self) -> None:
-        """Display the static snapshot, then the live explorer."""
-        show_live(
-            self.box,
-            self.current_html(),
-            "Scope and storage explorer (live: needs a running kernel)",
-        )

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from windowmem.conversation import Conversation, conversation_from_text
 from windowmem.errors import WindowMemError
-from windowmem.explorer.live import show_live, snapshot
+from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.window_cache import ReplayCache
 from windowmem.explorer.window_html import render_error, render_window_html
 from windowmem.explorer.window_view import window_view
@@ -34,13 +34,15 @@ OWN_PLACEHOLDER = (
 )
 
 
-class WindowExplorer:
+class WindowExplorer(LiveExplorer):
     """Sliders for Context Window Length and turn over a choice of *conversations*.
 
     *start*, *window*, *turn* and *fact* set what it shows first; *max_window* is the
     window slider's top. *facts* maps a conversation's name to the fact to follow when
     the learner picks it. :meth:`snapshot_html` is the current view as static HTML.
     """
+
+    label = "Window explorer"
 
     def __init__(
         self,
@@ -157,14 +159,3 @@ class WindowExplorer:
         except WindowMemError as exc:
             return render_error(str(exc))
         return render_window_html(view, COUNTER_LABEL)
-
-    def _refresh(self, _change: object = None) -> None:
-        self.output.value = self.current_html()
-
-    def snapshot_html(self) -> str:
-        """The current view as static HTML, captioned for readers with no running kernel."""
-        return snapshot(self.current_html())
-
-    def show(self) -> None:
-        """Display the static snapshot, then the live explorer."""
-        show_live(self.box, self.current_html(), "Window explorer (live: needs a running kernel)")
