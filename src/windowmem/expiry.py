@@ -1,0 +1,127 @@
+"""When each store forgets a quiet conversation, on clocks you move instead of waiting.
+
+Four rules, read in the products' code:
+
+* **n8n Simple Memory** (``@n8n/n8n-nodes-langchain`` 2.41.1): a buffer not *supplied* to
+  a run for more than 60 minutes is deleted at the next supply of any buffer in the
+  process. Its clock is the start of the last run that used it; writes do not move it.
+* **n8n Redis Chat Memory** (``@langchain/redis`` 1.0.1): with ``sessionTTL`` > 0, every
+  write is followed by ``EXPIRE``, so the key lives *sessionTTL* seconds after the last
+  **write**; reads never extend it.
+* **n8n Postgres and MongoDB Chat Memory**: no timestamp, no TTL: kept until deleted.
+* **Spring AI Redis repository** (2.0.1): one key per message, each given the TTL when
+  written; through ``MessageWindowChatMemory`` every ``add`` replaces the whole
+  conversation (clear, then add), so every key's clock restarts at each write.
+
+:func:`timeline` plays one list of events (``run``: a supply, then a write at its end;
+``read``: a load that writes nothing) against each rule and says, per event, whether
+the history was still there.
+
+>>> events = [Event(0, "write"), Event(20, "write"), Event(50, "read"), Event(75, "read")]
+>>> [row.found for row in timeline("n8n Redis (sessionTTL 3600)", events)]
+[True, True, True, True]
+>>> expires_after(events, "n8n Redis (sessionTTL 3600)")
+80.0
+>>> [row.found for row in timeline("n8n Simple Memory", [Event(0, "write"), Event(61, "read")])]
+[True, False]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from windowmem.messages import assistant, user
+from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
+from windowmem.storage.list_stores import SqliteLists
+from windowmem.storage.n8n_redis_history import N8nRedisHistory
+
+RULES = (
+    "n8n Simple Memory",
+    "n8n Redis (sessionTTL 3600)",
+    "n8n Postgres / MongoDB",
+    "Spring AI Redis (TTL 3600)",
+)
+Rule = Literal[
+    "n8n Simple Memory", "n8n Redis (sessionTTL 3600)", "n8n Postgres / MongoDB", "Spring AI Redis (TTL 3600)"
+]
+TTL_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class Event:
+    """At *minute* (from the first event), a ``write`` (a turn saved) or a ``read`` (memory loaded, nothing saved)."""
+
+    minute: float
+    action: Literal["write", "read"]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """What an event found: whether the history was still *found*, and when it will expire after it (minute, or None)."""
+
+    event: Event
+    found: bool
+    expires_at: float | None
+
+
+def timeline(rule: Rule, events: Sequence[Event]) -> list[Moment]:
+    """Play *events* against *rule*; the first event starts the history."""
+    if rule == "n8n Simple Memory":
+        return _simple_memory(events)
+    if rule == "n8n Redis (sessionTTL 3600)":
+        return _redis_list(events)
+    if rule == "n8n Postgres / MongoDB":
+        return [Moment(e, True, None) for e in events]
+    return _per_write_clock(events)
+
+
+def _simple_memory(events: Sequence[Event]) -> list[Moment]:
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock)
+    out = []
+    for event in events:
+        clock.now = event.minute * 60
+        # Every run, read or write, is a supply: getMemory sweeps, then touches the buffer.
+        store.delete_stale()
+        entry = store.entry(store.buffer_key("wf1", "s", source="customKey"))
+        found = entry is not None and bool(entry.memory.stored)
+        memory = store.memory("wf1", "s", source="customKey")
+        if event.action == "write":
+            memory.add(user("hi"), assistant("hello"))
+        found = found or event is events[0]
+        out.append(Moment(event, found, event.minute + 60.0))
+    return out
+
+
+def _redis_list(events: Sequence[Event]) -> list[Moment]:
+    clock = ManualClock()
+    history = N8nRedisHistory(SqliteLists(":memory:", clock), "s", session_ttl=TTL_SECONDS)
+    out = []
+    for event in events:
+        clock.now = event.minute * 60
+        found = bool(history.get_messages()) or event is events[0]
+        if event.action == "write":
+            history.add_messages([user("hi"), assistant("hello")])
+        ttl = history.ttl()
+        out.append(Moment(event, found, event.minute + ttl / 60 if ttl >= 0 else None))
+    return out
+
+
+def _per_write_clock(events: Sequence[Event]) -> list[Moment]:
+    out: list[Moment] = []
+    expires: float | None = None
+    for event in events:
+        found = expires is None or event.minute < expires
+        if not found and event is not events[0]:
+            expires = None
+        if event.action == "write":
+            expires = event.minute + TTL_SECONDS / 60
+        out.append(Moment(event, found or event is events[0], expires))
+    return out
+
+
+def expires_after(events: Sequence[Event], rule: Rule) -> float | None:
+    """The minute at which the history is gone after the last event, or None if never."""
+    return timeline(rule, events)[-1].expires_at
