@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "windowmem.memory_inputs": 1,
     "windowmem.tool_input": 1,
     "windowmem.tool_scenario": 1,
+    "windowmem.product_stores": 1,
     # 2. what a model does over a conversation: replay, recall, cost, a policy over a store
     "windowmem.replay": 2,
     "windowmem.recall": 2,
@@ -44,6 +45,11 @@ LAYERS: dict[str, int] = {
     "windowmem.side_by_side": 2,
     "windowmem.agent_calls": 2,
     "windowmem.advisor_calls": 2,
+    "windowmem.agent_process": 2,
+    "windowmem.workers": 2,
+    "windowmem.concurrent_runs": 2,
+    "windowmem.expiry": 2,
+    "windowmem.store_scenarios": 2,
     # 3. tables (the one module that imports pandas)
     "windowmem.frames": 3,
     # 4. the edge: explorers and command lines

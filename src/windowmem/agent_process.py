@@ -41,7 +41,9 @@ def n8n_turn(history_messages: Sequence[Message], window: int, text: str) -> tup
     return (*(m.content for m in loaded), text)
 
 
-def play(spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, str]]) -> list[ProcessTurn]:
+def play(
+    spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, str]]
+) -> list[ProcessTurn]:
     """Play *turns* (user text, reply) in this process, as an n8n agent with memory would."""
     import os
 
@@ -49,7 +51,9 @@ def play(spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, 
     out = []
     for text, reply in turns:
         if spec.kind == "in-process":
-            memory = local.memory(WORKFLOW_ID, session, context_window_length=window, source="customKey")
+            memory = local.memory(
+                WORKFLOW_ID, session, context_window_length=window, source="customKey"
+            )
             sent = n8n_turn(memory.stored, window, text)
             memory.add(user(text), assistant(reply))
             stored = len(memory.stored)
@@ -62,9 +66,16 @@ def play(spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, 
     return out
 
 
-def run_process(spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, str]]) -> list[ProcessTurn]:
+def run_process(
+    spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, str]]
+) -> list[ProcessTurn]:
     """Start a fresh Python process that plays *turns* and exits; return what it reported."""
-    job = {"spec": asdict(spec), "session": session, "window": window, "turns": [list(t) for t in turns]}
+    job = {
+        "spec": asdict(spec),
+        "session": session,
+        "window": window,
+        "turns": [list(t) for t in turns],
+    }
     done = subprocess.run(
         [sys.executable, "-m", "windowmem.agent_process", json.dumps(job)],
         capture_output=True,

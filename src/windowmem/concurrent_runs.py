@@ -71,7 +71,9 @@ class PairResult:
 class _Agent:
     """One request's memory steps against *spec*'s store."""
 
-    def __init__(self, product: Product, spec: StoreSpec, session: str, request: Request, window: int) -> None:
+    def __init__(
+        self, product: Product, spec: StoreSpec, session: str, request: Request, window: int
+    ) -> None:
         self.product, self.session, self.request, self.window = product, session, request, window
         if product == "n8n":
             self.history = spec.n8n_history(session)
@@ -93,11 +95,16 @@ class _Agent:
         elif name == "write reply":
             self.history.add_messages([assistant(self.request.reply)])
         elif name == "get":
-            self.sent = (*(m.content for m in self.repository.find_by_conversation_id(self.session)), text)
+            self.sent = (
+                *(m.content for m in self.repository.find_by_conversation_id(self.session)),
+                text,
+            )
         elif name == "find":
             self.found = self.repository.find_by_conversation_id(self.session)
         elif name == "save user":
-            self.repository.save_all(self.session, list(self.policy.write(self.found, [user(text)])))
+            self.repository.save_all(
+                self.session, list(self.policy.write(self.found, [user(text)]))
+            )
         elif name == "save reply":
             added = [assistant(self.request.reply)]
             self.repository.save_all(self.session, list(self.policy.write(self.found, added)))
@@ -124,7 +131,9 @@ def _worker(
         for index, name in enumerate(steps(product)):
             if schedule is not None:
                 with condition:
-                    condition.wait_for(lambda: turn.value < len(schedule) and schedule[turn.value] == request.name)
+                    condition.wait_for(
+                        lambda: turn.value < len(schedule) and schedule[turn.value] == request.name
+                    )
             elif model_seconds and name in ("write user", "save user", "save reply") and index:
                 time.sleep(model_seconds)  # the model's answer takes time between load and write
             agent.step(name)
@@ -150,7 +159,19 @@ def _run(
     processes = [
         context.Process(
             target=_worker,
-            args=(product, spec, sessions, request, window, schedule, model_seconds, turn, condition, barrier, results),
+            args=(
+                product,
+                spec,
+                sessions,
+                request,
+                window,
+                schedule,
+                model_seconds,
+                turn,
+                condition,
+                barrier,
+                results,
+            ),
             daemon=True,
         )
         for request in pair
@@ -193,7 +214,9 @@ def _next_result(results: Any, processes: Sequence[Any]) -> Any:
         except queue.Empty:
             dead = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
             if dead:
-                raise RuntimeError(f"a worker process failed (exit code {dead[0]}); see its stderr") from None
+                raise RuntimeError(
+                    f"a worker process failed (exit code {dead[0]}); see its stderr"
+                ) from None
     raise RuntimeError("the worker processes sent nothing for 120 s")
 
 
@@ -226,8 +249,12 @@ def run_pair(
 ) -> PairResult:
     """Requests A and B on *session* (holding *history*), in two processes, in the order *schedule* forces."""
     seed(product, spec, session, history)
-    if schedule is not None and sorted(schedule) != sorted("A" * len(steps(product)) + "B" * len(steps(product))):
-        raise ValueError(f"a {product} schedule names A and B {len(steps(product))} times each, got {schedule!r}")
+    if schedule is not None and sorted(schedule) != sorted(
+        "A" * len(steps(product)) + "B" * len(steps(product))
+    ):
+        raise ValueError(
+            f"a {product} schedule names A and B {len(steps(product))} times each, got {schedule!r}"
+        )
     sent, trace = _run(product, spec, [session], pair, window, schedule)
     return PairResult(
         {name: sent[(session, name)] for name in ("A", "B")},
@@ -268,8 +295,12 @@ def trials(
         a, b = sent[(session, "A")], sent[(session, "B")]
         blind += "question B" not in a and "question A" not in b
         lost += len(stored) < 4
-        interleaved += stored not in (
-            ("question A", "answer A", "question B", "answer B"),
-            ("question B", "answer B", "question A", "answer A"),
-        ) and len(stored) == 4
+        interleaved += (
+            stored
+            not in (
+                ("question A", "answer A", "question B", "answer B"),
+                ("question B", "answer B", "question A", "answer A"),
+            )
+            and len(stored) == 4
+        )
     return TrialCounts(count, blind, interleaved, lost)

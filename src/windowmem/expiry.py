@@ -28,13 +28,13 @@ the history was still there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from windowmem.messages import assistant, user
 from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
-from windowmem.storage.list_stores import SqliteLists
+from windowmem.storage.list_stores import ListStore, SqliteLists
 from windowmem.storage.n8n_redis_history import N8nRedisHistory
 
 RULES = (
@@ -44,7 +44,10 @@ RULES = (
     "Spring AI Redis (TTL 3600)",
 )
 Rule = Literal[
-    "n8n Simple Memory", "n8n Redis (sessionTTL 3600)", "n8n Postgres / MongoDB", "Spring AI Redis (TTL 3600)"
+    "n8n Simple Memory",
+    "n8n Redis (sessionTTL 3600)",
+    "n8n Postgres / MongoDB",
+    "Spring AI Redis (TTL 3600)",
 ]
 TTL_SECONDS = 3600
 
@@ -119,6 +122,28 @@ def _per_write_clock(events: Sequence[Event]) -> list[Moment]:
         if event.action == "write":
             expires = event.minute + TTL_SECONDS / 60
         out.append(Moment(event, found or event is events[0], expires))
+    return out
+
+
+def ttl_steps(
+    lists: ListStore, key: str, ttl: int, wait: Callable[[float], None], seconds: float = 2
+) -> list[tuple[str, int]]:
+    """``TTL`` of an n8n Redis history after: a write, *seconds* of waiting and a read, another write.
+
+    *wait* lets the time pass: ``time.sleep`` on a real server, a ManualClock's
+    ``advance`` on the SQLite stand-in.
+    """
+    history = N8nRedisHistory(lists, key, session_ttl=ttl)
+    history.clear()
+    out = []
+    history.add_messages([user("hi")])
+    out.append(("after a write", history.ttl()))
+    wait(seconds)
+    history.get_messages()
+    out.append((f"{seconds:g} s later, after a read", history.ttl()))
+    history.add_messages([assistant("hello")])
+    out.append(("after the next write", history.ttl()))
+    history.clear()
     return out
 
 

@@ -48,7 +48,9 @@ def _serve(spec: StoreSpec, session: str, window: int, connection: Any) -> None:
             break
         text, reply = job
         if spec.kind == "in-process":
-            memory = local.memory(WORKFLOW_ID, session, context_window_length=window, source="customKey")
+            memory = local.memory(
+                WORKFLOW_ID, session, context_window_length=window, source="customKey"
+            )
             sent = n8n_turn(memory.stored, window, text)
             memory.add(user(text), assistant(reply))
             connection.send(sent)

@@ -59,7 +59,9 @@ class Backends:
         """The chosen list store; *clock* drives the SQLite stand-in's expiry."""
         if self.lists_kind == "redis":
             return RedisLists(self.lists_location)
-        return SqliteLists(self.lists_location, clock) if clock else SqliteLists(self.lists_location)
+        return (
+            SqliteLists(self.lists_location, clock) if clock else SqliteLists(self.lists_location)
+        )
 
 
 def choose_backends(environ: Mapping[str, str], folder: str | Path) -> Backends:

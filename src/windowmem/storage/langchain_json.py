@@ -92,10 +92,18 @@ def _decoded(value: Any) -> dict[str, Any]:
 
 def _message(kind: Any, data: dict[str, Any]) -> Message:
     if kind not in ROLE_OF_TYPE:
-        raise StorageError(f"a stored LangChain message has type {kind!r}: expected one of {sorted(ROLE_OF_TYPE)}")
+        raise StorageError(
+            f"a stored LangChain message has type {kind!r}: expected one of {sorted(ROLE_OF_TYPE)}"
+        )
     content = data.get("content")
     if not isinstance(content, str):
-        raise StorageError(f"a stored LangChain message's content is {type(content).__name__}, not text")
-    calls = tuple(str(call.get("id", "")) for call in data.get("tool_calls", []) if isinstance(call, dict))
+        raise StorageError(
+            f"a stored LangChain message's content is {type(content).__name__}, not text"
+        )
+    calls = tuple(
+        str(call.get("id", "")) for call in data.get("tool_calls", []) if isinstance(call, dict)
+    )
     call_id = data.get("tool_call_id")
-    return Message(ROLE_OF_TYPE[kind], content, calls, call_id if isinstance(call_id, str) else None)
+    return Message(
+        ROLE_OF_TYPE[kind], content, calls, call_id if isinstance(call_id, str) else None
+    )

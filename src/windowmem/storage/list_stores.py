@@ -84,7 +84,9 @@ class SqliteLists(ClosesOnExit):
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
         self.where = f"SQLite {path} (Redis lists modelled)"
         self.clock = clock
-        self._db = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(
+            str(path), timeout=30, isolation_level=None, check_same_thread=False
+        )
         self._db.executescript(
             "CREATE TABLE IF NOT EXISTS list_items ("
             " key TEXT NOT NULL, position INTEGER NOT NULL, value TEXT NOT NULL,"
@@ -93,7 +95,9 @@ class SqliteLists(ClosesOnExit):
         )
 
     def _drop_if_expired(self, key: str) -> None:
-        row = self._db.execute("SELECT expires_at FROM list_expiry WHERE key = ?", (key,)).fetchone()
+        row = self._db.execute(
+            "SELECT expires_at FROM list_expiry WHERE key = ?", (key,)
+        ).fetchone()
         if row is not None and row[0] <= self.clock():
             self.delete(key)
 
@@ -128,9 +132,13 @@ class SqliteLists(ClosesOnExit):
 
     def ttl(self, key: str) -> int:
         self._drop_if_expired(key)
-        if not self._db.execute("SELECT 1 FROM list_items WHERE key = ? LIMIT 1", (key,)).fetchone():
+        if not self._db.execute(
+            "SELECT 1 FROM list_items WHERE key = ? LIMIT 1", (key,)
+        ).fetchone():
             return -2
-        row = self._db.execute("SELECT expires_at FROM list_expiry WHERE key = ?", (key,)).fetchone()
+        row = self._db.execute(
+            "SELECT expires_at FROM list_expiry WHERE key = ?", (key,)
+        ).fetchone()
         return -1 if row is None else math.ceil(row[0] - self.clock())
 
     def delete(self, key: str) -> None:

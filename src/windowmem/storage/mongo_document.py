@@ -46,7 +46,11 @@ def bson_size(document: dict[str, Any], *, with_object_id: bool = True) -> int:
 
 
 def _document_size(document: dict[str, Any] | list[Any]) -> int:
-    items = document.items() if isinstance(document, dict) else ((str(i), v) for i, v in enumerate(document))
+    items = (
+        document.items()
+        if isinstance(document, dict)
+        else ((str(i), v) for i, v in enumerate(document))
+    )
     # int32 length, the elements, a closing NUL.
     return 4 + sum(_element_size(name, value) for name, value in items) + 1
 
@@ -59,7 +63,9 @@ def _element_size(name: str, value: Any) -> int:
         return head + 1
     if isinstance(value, (dict, list)):
         return head + _document_size(value)
-    raise StorageError(f"bson_size models strings, booleans, objects and arrays, not {type(value).__name__}")
+    raise StorageError(
+        f"bson_size models strings, booleans, objects and arrays, not {type(value).__name__}"
+    )
 
 
 def turns_until_full(session_id: str, user_text: str, reply_text: str) -> int:

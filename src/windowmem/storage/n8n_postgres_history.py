@@ -109,7 +109,8 @@ class N8nPostgresHistory:
     def get_messages(self) -> list[Message]:
         """The session's whole history, ``ORDER BY id``."""
         rows = self.db.query(
-            f"SELECT message FROM {self.table} WHERE session_id = %s ORDER BY id", (self.session_id,)
+            f"SELECT message FROM {self.table} WHERE session_id = %s ORDER BY id",
+            (self.session_id,),
         )
         return [from_flattened(_as_object(row[0])) for row in rows]
 

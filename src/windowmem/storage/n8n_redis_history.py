@@ -35,7 +35,9 @@ class N8nRedisHistory:
 
     def __init__(self, lists: ListStore, session_id: str, *, session_ttl: int = 0) -> None:
         if isinstance(session_ttl, bool) or not isinstance(session_ttl, int) or session_ttl < 0:
-            raise StorageError(f"sessionTTL is a whole number of seconds >= 0 (0 = never), got {session_ttl!r}")
+            raise StorageError(
+                f"sessionTTL is a whole number of seconds >= 0 (0 = never), got {session_ttl!r}"
+            )
         self.lists = lists
         self.session_id = check_conversation_id(session_id)
         self.session_ttl = session_ttl

@@ -70,7 +70,9 @@ class SpringAiJdbcRepository:
         db.execute(INDEX)
 
     def find_conversation_ids(self) -> list[str]:
-        return sorted(row[0] for row in self.db.query(f"SELECT DISTINCT conversation_id FROM {TABLE}"))
+        return sorted(
+            row[0] for row in self.db.query(f"SELECT DISTINCT conversation_id FROM {TABLE}")
+        )
 
     def find_by_conversation_id(self, conversation_id: str) -> list[Message]:
         rows = self.db.query(
@@ -93,12 +95,19 @@ class SpringAiJdbcRepository:
                 tx.execute(
                     f'INSERT INTO {TABLE} (conversation_id, content, type, "timestamp", sequence_id)'
                     " VALUES (%s, %s, %s, %s, %s)",
-                    (conversation_id, message.content, _TYPE[message.role], _stamp(stamp, self.db), position),
+                    (
+                        conversation_id,
+                        message.content,
+                        _TYPE[message.role],
+                        _stamp(stamp, self.db),
+                        position,
+                    ),
                 )
 
     def delete_by_conversation_id(self, conversation_id: str) -> None:
         self.db.execute(
-            f"DELETE FROM {TABLE} WHERE conversation_id = %s", (check_conversation_id(conversation_id),)
+            f"DELETE FROM {TABLE} WHERE conversation_id = %s",
+            (check_conversation_id(conversation_id),),
         )
 
     def rows(self, conversation_id: str) -> list[tuple[str, str, str, str, int]]:

@@ -60,7 +60,9 @@ class SqlDatabase(ClosesOnExit):
         except Exception as exc:
             if not self._in_transaction:
                 self._db.rollback()
-            raise StorageError(f"{self.dialect} refused `{statement.split()[0]} ...`: {exc}") from exc
+            raise StorageError(
+                f"{self.dialect} refused `{statement.split()[0]} ...`: {exc}"
+            ) from exc
         finally:
             cursor.close()
 
