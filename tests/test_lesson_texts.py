@@ -78,6 +78,16 @@ REVEALED_BY = {
         6: ['pd.concat({"all set to 5"'],
         7: ["Turn 12 sees turns `12 − k`"],
     },
+    "04_memory_that_outlives_the_session.ipynb": {
+        1: ['"turn 6 sends from memory"', "Read the two columns separately"],
+        2: ["print(table.ddl())", "The first element is turn 6's answer", "Four rows, numbered 0 to 3"],
+        3: ["before_in_process, _ = restart(", "The in-process row sends only"],
+        4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
+        5: ['"steps, in order"', "Spring AI lost A's question"],
+        6: ["for rule in expiry.RULES", "Redis forgot at 11:20"],
+        7: ["explorer = OutliveExplorer(", "which leaves three messages"],
+        8: ["It is mistake 1"],
+    },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],

@@ -37,8 +37,8 @@ class WorkerCall:
 
 def _serve(spec: StoreSpec, session: str, window: int, connection: Any) -> None:
     # One long-lived process: its Simple Memory map (if any) survives between its turns.
-    from windowmem.messages import assistant, user
     from windowmem.agent_process import WORKFLOW_ID, n8n_turn
+    from windowmem.messages import assistant, user
     from windowmem.policies.n8n import SimpleMemoryStore
 
     local = SimpleMemoryStore()
