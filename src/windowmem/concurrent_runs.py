@@ -45,6 +45,10 @@ SPRING_OVERLAP = ("A", "A", "B", "B", "A", "B", "A", "A", "B", "B")
 SPRING_WINDOW = 20
 
 
+def _default_window(product: Product) -> int:
+    return 5 if product == "n8n" else SPRING_WINDOW
+
+
 def steps(product: Product) -> tuple[str, ...]:
     """The memory steps one request of *product* takes, in order."""
     return _STEPS[product]
@@ -79,7 +83,7 @@ class _Agent:
             self.history = spec.n8n_history(session)
         else:
             self.repository = spec.spring_repository()
-            self.policy = SpringAiMessageWindow(SPRING_WINDOW)
+            self.policy = SpringAiMessageWindow(window)
         self.found: list[Message] = []
         self.sent: tuple[str, ...] = ()
 
@@ -245,9 +249,14 @@ def run_pair(
     pair: tuple[Request, Request],
     *,
     schedule: Sequence[str] | None,
-    window: int = 5,
+    window: int | None = None,
 ) -> PairResult:
-    """Requests A and B on *session* (holding *history*), in two processes, in the order *schedule* forces."""
+    """Requests A and B on *session* (holding *history*), in two processes, in the order *schedule* forces.
+
+    *window* is n8n's Context Window Length (default 5) or Spring AI's ``maxMessages``
+    (default 20).
+    """
+    window = _default_window(product) if window is None else window
     seed(product, spec, session, history)
     if schedule is not None and sorted(schedule) != sorted(
         "A" * len(steps(product)) + "B" * len(steps(product))
@@ -280,10 +289,11 @@ def trials(
     history: Sequence[Message],
     *,
     model_seconds: float = 0.0,
-    window: int = 5,
+    window: int | None = None,
     prefix: str = "trial",
 ) -> TrialCounts:
     """Run *count* pairs with no forced order (both start at one barrier) and count the outcomes."""
+    window = _default_window(product) if window is None else window
     pair = (Request("A", "question A", "answer A"), Request("B", "question B", "answer B"))
     sessions = [f"{prefix}-{product}-{i}" for i in range(count)]
     for session in sessions:

@@ -27,13 +27,14 @@ def _section(title: str) -> str:
 def render_outlive_html(view: OutliveView) -> str:
     """The whole view as a self-contained HTML fragment."""
     sent = "".join(
-        f'<tr style="{_NEW if i == len(view.sent) - 1 else _MEMORY}"><td style="{_CELL}">'
+        f'<tr class="{"wm-new" if i == len(view.sent) - 1 else "wm-from-memory"}" '
+        f'style="{_NEW if i == len(view.sent) - 1 else _MEMORY}"><td style="{_CELL}">'
         f"{'new input' if i == len(view.sent) - 1 else 'from memory'}</td>"
         f'<td style="{_CELL}">{html.escape(m.role.value)}</td><td style="{_CELL}">{html.escape(m.content)}</td></tr>'
         for i, m in enumerate(view.sent)
     )
     stored = "".join(
-        f'<tr><td style="{_CELL}">{i + 1}</td><td style="{_CELL}">{html.escape(m.role.value)}</td>'
+        f'<tr class="wm-stored-row"><td style="{_CELL}">{i + 1}</td><td style="{_CELL}">{html.escape(m.role.value)}</td>'
         f'<td style="{_CELL}">{html.escape(m.content)}</td></tr>'
         for i, m in enumerate(view.stored_after)
     )
@@ -53,7 +54,9 @@ def render_outlive_html(view: OutliveView) -> str:
         else "only the window (cut on write)"
     )
     return (
-        f'<div class="wm-outlive" style="font-family:system-ui,sans-serif;font-size:13px;color:#1f2328;max-width:760px">'
+        f'<div class="wm-outlive" data-store="{html.escape(view.store)}" data-workers="{view.workers}" '
+        f'data-event="{html.escape(view.event)}" data-call="{view.call}" data-worker="{view.worker}" '
+        f'data-sent="{len(view.sent) - 1}" data-stored="{len(view.stored_after)}" style="font-family:system-ui,sans-serif;font-size:13px;color:#1f2328;max-width:760px">'
         f"<div><b>{html.escape(view.store)}</b> · {view.workers} worker{'s' if view.workers > 1 else ''} · "
         f"event before turn 4: <b>{html.escape(view.event)}</b> · call {view.call}, answered by "
         f'<b class="wm-worker">worker {view.worker}</b></div>{note}'
