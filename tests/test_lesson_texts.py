@@ -80,7 +80,11 @@ REVEALED_BY = {
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: ['"turn 6 sends from memory"', "Read the two columns separately"],
-        2: ["print(table.ddl())", "The first element is turn 6's answer", "Four rows, numbered 0 to 3"],
+        2: [
+            "print(table.ddl())",
+            "The first element is turn 6's answer",
+            "Four rows, numbered 0 to 3",
+        ],
         3: ["before_in_process, _ = restart(", "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
         5: ['"steps, in order"', "Spring AI lost A's question"],

@@ -71,7 +71,9 @@ MUTANTS = {
     # Simple Memory treated like a shared store: workers see each other's turns.
     "simple_memory_shared": (
         "remembered_answer",
-        EARLIER_SENT.replace('key = turn["worker"] if store == "simple" else "shared"', 'key = "shared"'),
+        EARLIER_SENT.replace(
+            'key = turn["worker"] if store == "simple" else "shared"', 'key = "shared"'
+        ),
         {"test_b_workers", "test_b_idle"},  # the idle cell has two workers with their own clocks
     ),
     # An idle hour forgotten: neither Simple Memory nor Redis ever expires.
@@ -97,7 +99,9 @@ MUTANTS = {
     # The 1.x eviction (oldest messages one by one, no snap to a question) for 2.0.1.
     "spring_1x_eviction": (
         "held_answer",
-        HELD.replace("while cut < len(kept) and not kept[cut][1]:\n                    cut += 1", "pass"),
+        HELD.replace(
+            "while cut < len(kept) and not kept[cut][1]:\n                    cut += 1", "pass"
+        ),
         {"test_d_spring"},
     ),
     # The library's windows do the work: right values, no points.
@@ -114,14 +118,14 @@ MUTANTS = {
     "always_equal_final_store": (
         "trace_answer",
         always_equal_cheat(
-            '''
+            """
 def final_store(start, trace):
     return SameAsAnything()
 
 
 def lost_messages(start, trace):
     return SameAsAnything()
-''',
+""",
             hide_from_type_checks=False,
         ),
         {"test_c_final", "test_c_lost"},
@@ -218,11 +222,18 @@ def test_part_b_expectations_are_what_windowmem_s_stores_do(grade_id):
 def test_part_c_expectations_are_what_two_real_processes_do(tmp_path):
     """The hidden traces' outcomes, reproduced by racing two processes on a SQLite table."""
     text = solution_source("test_c_final")
-    assert '["q1", "a1", "qA", "qB", "aA", "aB"]' in text and '["q1", "a1", "qB", "aA", "aB"]' in text
+    assert (
+        '["q1", "a1", "qA", "qB", "aA", "aB"]' in text and '["q1", "a1", "qB", "aA", "aB"]' in text
+    )
     history = [user("q1"), assistant("a1")]
     pair = (races.Request("A", "qA", "aA"), races.Request("B", "qB", "aB"))
     n8n = races.run_pair(
-        "n8n", StoreSpec("n8n-sql", str(tmp_path / "t.db")), "c", history, pair, schedule=races.N8N_OVERLAP
+        "n8n",
+        StoreSpec("n8n-sql", str(tmp_path / "t.db")),
+        "c",
+        history,
+        pair,
+        schedule=races.N8N_OVERLAP,
     )
     spring = races.run_pair(
         "spring-ai", StoreSpec("spring-jdbc", str(tmp_path / "t.db")), "c", history, pair,
@@ -247,7 +258,10 @@ def test_part_d_expectations_are_what_windowmem_s_policies_do():
                 stored = list(window.write(stored, [message]))
         assert ([m.content for m in stored], sent) == ast.literal_eval(want), (count, size)
     n8n_text = solution_source("test_d_n8n")
-    assert "(['q1', 'a1', 'q2', 'a2', 'q3', 'a3', 'q4', 'a4', 'q5', 'a5', 'q6', 'a6', 'q7', 'a7'], ['q2', 'a2'" in n8n_text
+    assert (
+        "(['q1', 'a1', 'q2', 'a2', 'q3', 'a3', 'q4', 'a4', 'q5', 'a5', 'q6', 'a6', 'q7', 'a7'], ['q2', 'a2'"
+        in n8n_text
+    )
     stored = [m for q, a in turns[:6] for m in (user(q), assistant(a))]
     assert [m.content for m in N8nSimpleMemory(5).load(stored)][:2] == ["q2", "a2"]
 
@@ -268,7 +282,10 @@ def autograded_points() -> dict[str, float]:
 @pytest.mark.slow
 def test_the_solution_scores_full_marks(graded):
     check_pipeline_full_marks(
-        graded.grades["solution"], autograded_points(), float(sum(GRADE_CONTRACT.values())), HAND_GRADED
+        graded.grades["solution"],
+        autograded_points(),
+        float(sum(GRADE_CONTRACT.values())),
+        HAND_GRADED,
     )
 
 
@@ -282,13 +299,17 @@ def test_the_untouched_release_scores_zero_without_crashing(graded):
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(MUTANTS))
 def test_a_mistake_or_shortcut_loses_exactly_its_points(graded, student):
-    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], autograded_points(), student)
+    check_pipeline_loses_exactly(
+        graded.grades[student], MUTANTS[student][2], autograded_points(), student
+    )
 
 
 @pytest.mark.slow
 def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(graded):
     """The shortcut's values are right: it loses its points only because it reached windowmem."""
-    cell = cells_by_id(graded.autograded_notebook("library_window_shortcut", NOTEBOOK))["test_d_n8n"]
+    cell = cells_by_id(graded.autograded_notebook("library_window_shortcut", NOTEBOOK))[
+        "test_d_n8n"
+    ]
     errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
     assert errors and "windowmem.policies" in errors[0]["evalue"], errors
 

@@ -45,7 +45,9 @@ def check_fell_back(chosen, folder, *, secret: str | None = None) -> None:
     # Nothing is lost: what the lesson writes is in the files, and still there on reopening.
     N8nPostgresHistory(chosen.open_sql(), "s").add_message(user("kept"))
     N8nRedisHistory(chosen.open_lists(), "s").add_message(user("kept"))
-    assert [m.content for m in N8nPostgresHistory(chosen.open_sql(), "s").get_messages()] == ["kept"]
+    assert [m.content for m in N8nPostgresHistory(chosen.open_sql(), "s").get_messages()] == [
+        "kept"
+    ]
     assert [m.content for m in N8nRedisHistory(chosen.open_lists(), "s").get_messages()] == ["kept"]
     assert {p.name for p in folder.iterdir()} >= {"lesson_tables.db", "lesson_lists.db"}
 

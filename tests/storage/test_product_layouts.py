@@ -108,7 +108,12 @@ def test_the_message_column_holds_the_flattened_langchain_object(sql):
         (stored,) = sql.query(f'SELECT message FROM "{table}"')[0]
         value = stored if isinstance(stored, dict) else json.loads(stored)
         # The fact sheet's row (key order aside, which JSONB does not keep).
-        assert value == {"type": "human", "content": "hi", "additional_kwargs": {}, "response_metadata": {}}
+        assert value == {
+            "type": "human",
+            "content": "hi",
+            "additional_kwargs": {},
+            "response_metadata": {},
+        }
     finally:
         sql.execute(f'DROP TABLE IF EXISTS "{table}"')
 
@@ -207,7 +212,10 @@ def test_save_all_replaces_the_conversation_numbered_from_zero(sql):
     try:
         repo.save_all(cid, [user("u1"), assistant("a1"), user("u2")])
         repo.save_all(cid, [user("u2"), assistant("a2")])
-        assert [(r[1], r[2], r[4]) for r in repo.rows(cid)] == [("u2", "USER", 0), ("a2", "ASSISTANT", 1)]
+        assert [(r[1], r[2], r[4]) for r in repo.rows(cid)] == [
+            ("u2", "USER", 0),
+            ("a2", "ASSISTANT", 1),
+        ]
         assert [m.content for m in repo.find_by_conversation_id(cid)] == ["u2", "a2"]
         assert cid in repo.find_conversation_ids()
         repo.delete_by_conversation_id(cid)
@@ -220,7 +228,9 @@ def test_tool_messages_are_filtered_with_2_0_1_s_warning(sql, caplog):
     repo = SpringAiJdbcRepository(sql)
     cid = fresh("c")[:36]
     with caplog.at_level(logging.WARNING):
-        repo.save_all(cid, [user("weather?"), assistant("", ["c1"]), tool("21 °C", "c1"), assistant("21 °C")])
+        repo.save_all(
+            cid, [user("weather?"), assistant("", ["c1"]), tool("21 °C", "c1"), assistant("21 °C")]
+        )
     try:
         assert [m.content for m in repo.find_by_conversation_id(cid)] == ["weather?", "21 °C"]
         assert f"Some messages were filtered out for conversation: {cid}" in caplog.text
@@ -239,7 +249,13 @@ def test_on_postgres_an_id_longer_than_36_characters_is_refused():
             "SELECT column_name FROM information_schema.columns WHERE table_name = %s ORDER BY ordinal_position",
             (TABLE.lower(),),
         )
-        assert [c[0] for c in columns] == ["conversation_id", "content", "type", "timestamp", "sequence_id"]
+        assert [c[0] for c in columns] == [
+            "conversation_id",
+            "content",
+            "type",
+            "timestamp",
+            "sequence_id",
+        ]
     finally:
         db.close()
 
@@ -252,7 +268,11 @@ def test_bson_sizes_are_pymongo_s():
     chats = [
         [],
         [user("hi")],
-        [user("¿Dónde está mi pedido #6023? 🧠"), assistant("Llega el viernes", ["c1"]), tool("ok", "c1")],
+        [
+            user("¿Dónde está mi pedido #6023? 🧠"),
+            assistant("Llega el viernes", ["c1"]),
+            tool("ok", "c1"),
+        ],
         [m for i in range(12) for m in (user("q" * i), assistant("a" * (i * 37)))],
     ]
     for messages in chats:
@@ -278,14 +298,23 @@ def test_the_nested_format_reads_and_is_read_by_langchain_core():
     messages_module = pytest.importorskip("langchain_core.messages")
     ours = [user("hi"), assistant("hello"), tool("42", "c1")]
     theirs = messages_module.messages_from_dict([nested(m) for m in ours])
-    assert [(m.type, m.content) for m in theirs] == [("human", "hi"), ("ai", "hello"), ("tool", "42")]
+    assert [(m.type, m.content) for m in theirs] == [
+        ("human", "hi"),
+        ("ai", "hello"),
+        ("tool", "42"),
+    ]
     back = [from_nested(d) for d in messages_module.messages_to_dict(theirs)]
     assert back == ours
     assert from_flattened(flattened(ours[1])) == ours[1]
 
 
 def test_a_foreign_row_is_a_clear_storage_error():
-    for bad in ('{"type": "robot", "content": "x"}', "[1, 2]", "not json", '{"type": "human", "content": 3}'):
+    for bad in (
+        '{"type": "robot", "content": "x"}',
+        "[1, 2]",
+        "not json",
+        '{"type": "human", "content": 3}',
+    ):
         with pytest.raises(StorageError):
             from_flattened(bad)
 
