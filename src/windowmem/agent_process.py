@@ -42,12 +42,20 @@ def n8n_turn(history_messages: Sequence[Message], window: int, text: str) -> tup
 
 
 def play(
-    spec: StoreSpec, session: str, window: int, turns: Sequence[tuple[str, str]]
+    spec: StoreSpec,
+    session: str,
+    window: int,
+    turns: Sequence[tuple[str, str]],
+    local: SimpleMemoryStore | None = None,
 ) -> list[ProcessTurn]:
-    """Play *turns* (user text, reply) in this process, as an n8n agent with memory would."""
+    """Play *turns* (user text, reply) in this process, as an n8n agent with memory would.
+
+    *local* is this process's Simple Memory map (a new, empty one by default); a
+    long-lived worker passes its own so that it keeps its buffers between calls.
+    """
     import os
 
-    local = SimpleMemoryStore()
+    local = SimpleMemoryStore() if local is None else local
     out = []
     for text, reply in turns:
         if spec.kind == "in-process":

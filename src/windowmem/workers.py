@@ -20,6 +20,7 @@ from typing import Any
 
 from windowmem.agent_process import play
 from windowmem.concurrent_runs import process_context
+from windowmem.policies.n8n import SimpleMemoryStore
 from windowmem.product_stores import StoreSpec
 
 WORKERS = ("worker 1", "worker 2")
@@ -37,25 +38,12 @@ class WorkerCall:
 
 def _serve(spec: StoreSpec, session: str, window: int, connection: Any) -> None:
     # One long-lived process: its Simple Memory map (if any) survives between its turns.
-    from windowmem.agent_process import WORKFLOW_ID, n8n_turn
-    from windowmem.messages import assistant, user
-    from windowmem.policies.n8n import SimpleMemoryStore
-
     local = SimpleMemoryStore()
     while True:
         job = connection.recv()
         if job is None:
             break
-        text, reply = job
-        if spec.kind == "in-process":
-            memory = local.memory(
-                WORKFLOW_ID, session, context_window_length=window, source="customKey"
-            )
-            sent = n8n_turn(memory.stored, window, text)
-            memory.add(user(text), assistant(reply))
-            connection.send(sent)
-        else:
-            connection.send(play(spec, session, window, [(text, reply)])[0].sent)
+        connection.send(play(spec, session, window, [tuple(job)], local)[0].sent)
     connection.close()
 
 

@@ -67,47 +67,40 @@ class Backends:
 def choose_backends(environ: Mapping[str, str], folder: str | Path) -> Backends:
     """Try the servers named in *environ*; fall back to SQLite files in *folder*."""
     folder = Path(folder)
-    notes = []
-    sql_location = str(folder / SQLITE_TABLES)
-    url = environ.get(POSTGRES_VARIABLE, "")
-    if not url:
-        notes.append(
-            f"PostgreSQL: {POSTGRES_VARIABLE} is not set, so the SQL tables live in SQLite; "
-            "set it to a postgresql:// URL to use a server."
-        )
-    else:
-        problem = _try(lambda: open_sql(url).close())
-        if problem is None:
-            sql_location = url
-            notes.append(f"PostgreSQL: using {redacted(url)}.")
-        else:
-            notes.append(
-                f"PostgreSQL: {problem}; the SQL tables live in SQLite instead. Check the host, "
-                f"port and password in {POSTGRES_VARIABLE}, or unset it."
-            )
-    lists_location = str(folder / SQLITE_LISTS)
-    url = environ.get(REDIS_VARIABLE, "")
-    if not url:
-        notes.append(
-            f"Redis: {REDIS_VARIABLE} is not set, so the Redis lists are modelled in SQLite; "
-            "set it to a redis:// URL to use a server."
-        )
-    else:
-        problem = _try(lambda: RedisLists(url).close())
-        if problem is None:
-            lists_location = url
-            notes.append(f"Redis: using {redacted(url)}.")
-        else:
-            notes.append(
-                f"Redis: {problem}; the Redis lists are modelled in SQLite instead. Check the "
-                f"host, port and password in {REDIS_VARIABLE}, or unset it."
-            )
+    sql_location, sql_note = _choose(
+        environ.get(POSTGRES_VARIABLE, ""),
+        str(folder / SQLITE_TABLES),
+        lambda url: open_sql(url).close(),
+        ("PostgreSQL", POSTGRES_VARIABLE, "the SQL tables live in SQLite", "postgresql://"),
+    )
+    lists_location, lists_note = _choose(
+        environ.get(REDIS_VARIABLE, ""),
+        str(folder / SQLITE_LISTS),
+        lambda url: RedisLists(url).close(),
+        ("Redis", REDIS_VARIABLE, "the Redis lists are modelled in SQLite", "redis://"),
+    )
+    notes = [sql_note, lists_note]
     return Backends(sql_location, lists_location, tuple(notes))
 
 
-def _try(connect: Callable[[], None]) -> str | None:
+def _choose(
+    url: str,
+    fallback: str,
+    connect: Callable[[str], None],
+    names: tuple[str, str, str, str],
+) -> tuple[str, str]:
+    """The location to use (*url* if it answers, else *fallback*) and the one line that says so."""
+    server, variable, instead, scheme = names
+    if not url:
+        return fallback, (
+            f"{server}: {variable} is not set, so {instead}; set it to a {scheme} URL to use a server."
+        )
     try:
-        connect()
+        connect(url)
     except StorageError as exc:
-        return " ".join(str(exc).split())
-    return None
+        problem = " ".join(str(exc).split())
+        return fallback, (
+            f"{server}: {problem}; {instead} instead. Check the host, port and password in "
+            f"{variable}, or unset it."
+        )
+    return url, f"{server}: using {redacted(url)}."
