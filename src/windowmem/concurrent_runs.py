@@ -274,12 +274,15 @@ def run_pair(
 
 @dataclass(frozen=True)
 class TrialCounts:
-    """Over *trials* unforced pairs: how often each prompt missed the other request, the messages interleaved, or a message was lost."""
+    """Over *trials* unforced pairs: how often the prompts missed the other request, the rows
+    interleaved, a message was lost, or the store ended with more rows than were written
+    (two ``saveAll`` transactions overlapping: each one's DELETE misses the other's rows)."""
 
     trials: int
     blind: int
     interleaved: int
     lost: int
+    duplicated: int = 0
 
 
 def trials(
@@ -299,9 +302,11 @@ def trials(
     for session in sessions:
         seed(product, spec, session, history)
     sent, _ = _run(product, spec, sessions, pair, window, None, model_seconds)
-    blind = interleaved = lost = 0
+    blind = interleaved = lost = duplicated = 0
     for session in sessions:
-        stored = stored_contents(product, spec, session)[len(history) :]
+        everything = stored_contents(product, spec, session)
+        duplicated += len(everything) > len(history) + 4
+        stored = everything[len(history) :]
         a, b = sent[(session, "A")], sent[(session, "B")]
         blind += "question B" not in a and "question A" not in b
         lost += len(stored) < 4
@@ -313,4 +318,4 @@ def trials(
             )
             and len(stored) == 4
         )
-    return TrialCounts(count, blind, interleaved, lost)
+    return TrialCounts(count, blind, interleaved, lost, duplicated)

@@ -283,6 +283,9 @@ def test_bson_sizes_are_pymongo_s():
 
 def test_turns_until_full_is_the_last_count_under_the_cap():
     bson = pytest.importorskip("bson", reason="pymongo (the test extra) provides bson")
+    from pymongo import common
+
+    assert MAX_DOCUMENT_BYTES == common.MAX_BSON_SIZE
     question, reply = "x" * 2000, "y" * 6000
     turns = turns_until_full("s", question, reply)
     fits = [m for _ in range(turns) for m in (user(question), assistant(reply))]
