@@ -28,7 +28,12 @@ from windowmem.storage.mongo_document import (
     session_document,
     turns_until_full,
 )
-from windowmem.storage.n8n_postgres_history import N8nPostgresHistory, n8n_table_identifier
+from windowmem.storage.n8n_postgres_history import (
+    COLUMNS,
+    POSTGRES_DDL,
+    N8nPostgresHistory,
+    n8n_table_identifier,
+)
 from windowmem.storage.n8n_redis_history import N8nRedisHistory
 from windowmem.storage.spring_ai_jdbc import TABLE, SpringAiJdbcRepository
 from windowmem.storage.sql_database import SqlDatabase, open_sql, redacted
@@ -135,6 +140,8 @@ def test_on_postgres_the_columns_are_the_products():
             ("message", "jsonb", None),
         ]
         assert columns[0][3].startswith("nextval(")  # SERIAL
+        assert [name for name, _ in COLUMNS] == [c[0] for c in columns]
+        assert all(f"{name} {kind}" in POSTGRES_DDL for name, kind in COLUMNS)
     finally:
         db.execute(f'DROP TABLE IF EXISTS "{table}"')
         db.close()

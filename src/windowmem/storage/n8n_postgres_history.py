@@ -40,7 +40,13 @@ from windowmem.storage.sql_database import SqlDatabase
 DEFAULT_TABLE = "n8n_chat_histories"
 _PART = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 
-#: The product's DDL on PostgreSQL (``@langchain/community`` 1.1.27), and its SQLite equivalent.
+#: The table's columns and their PostgreSQL types (``@langchain/community`` 1.1.27).
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "SERIAL"),
+    ("session_id", "VARCHAR(255)"),
+    ("message", "JSONB"),
+)
+#: The product's DDL on PostgreSQL, and its SQLite equivalent.
 POSTGRES_DDL = (
     "CREATE TABLE IF NOT EXISTS {table} ( id SERIAL PRIMARY KEY, "
     "session_id VARCHAR(255) NOT NULL, message JSONB NOT NULL );"
