@@ -133,3 +133,22 @@ def test_reachable_servers_are_used(tmp_path):
     assert chosen.notes[0].startswith("PostgreSQL: using postgresql://")
     if urlsplit(os.environ[POSTGRES_VARIABLE]).password:
         assert ":***@" in chosen.notes[0]
+
+
+def test_a_missing_driver_says_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the stores extra were not installed
+    monkeypatch.setitem(sys.modules, "redis", None)
+    chosen = choose_backends(
+        {
+            POSTGRES_VARIABLE: "postgresql://a:b@127.0.0.1:1/x",
+            REDIS_VARIABLE: "redis://127.0.0.1:1/0",
+        },
+        tmp_path,
+    )
+    assert all(
+        "pip install 'windowmem[stores]'" in note and "Install it, or unset" in note
+        for note in chosen.notes
+    )
+    check_fell_back(chosen, tmp_path)

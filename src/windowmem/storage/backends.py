@@ -99,8 +99,10 @@ def _choose(
         connect(url)
     except StorageError as exc:
         problem = " ".join(str(exc).split())
-        return fallback, (
-            f"{server}: {problem}; {instead} instead. Check the host, port and password in "
-            f"{variable}, or unset it."
+        advice = (
+            f"Install it, or unset {variable}."
+            if "pip install" in problem
+            else f"Check the host, port and password in {variable}, or unset it."
         )
+        return fallback, f"{server}: {problem}; {instead} instead. {advice}"
     return url, f"{server}: using {redacted(url)}."
