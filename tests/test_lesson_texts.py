@@ -85,7 +85,7 @@ REVEALED_BY = {
             "The first element is turn 6's answer",
             "Four rows, numbered 0 to 3",
         ],
-        3: ["before_in_process, _ = restart(", "The in-process row sends only"],
+        3: ['"new process": after_table[0].pid', "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
         5: ['"steps, in order"', "Spring AI lost A's question"],
         6: ["for rule in expiry.RULES", "Redis forgot at 11:20"],
