@@ -3,8 +3,9 @@
 Expectations come from the fact sheet (the products' code at the versions named in each
 module): n8n's ``n8n_chat_histories`` table and its Redis list, Spring AI 2.0.1's
 ``SPRING_AI_CHAT_MEMORY``, and n8n's MongoDB document, whose size is checked against
-pymongo's own BSON encoder. LangChain's message dicts are checked against
-``langchain_core`` (the Python port of the same ``{type, data}`` format).
+pymongo's own BSON encoder. LangChain's stored messages are checked against the JSON the real
+``@langchain/core`` 1.2.8 writes (vectors recorded from it in node), and read by
+``langchain_core``, the Python port of the same ``{type, data}`` format.
 """
 
 from __future__ import annotations
@@ -13,14 +14,21 @@ import json
 import logging
 import uuid
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 import pytest
 
 from tests.storage.test_contract import server_url, unreachable
-from windowmem.messages import assistant, tool, user
+from windowmem.messages import assistant, system, tool, user
 from windowmem.policies.n8n import ManualClock
 from windowmem.storage.base import StorageError
-from windowmem.storage.langchain_json import flattened, from_flattened, from_nested, nested
+from windowmem.storage.langchain_json import (
+    flattened,
+    from_flattened,
+    from_nested,
+    nested,
+    to_text,
+)
 from windowmem.storage.list_stores import ListStore, RedisLists, SqliteLists
 from windowmem.storage.mongo_document import (
     MAX_DOCUMENT_BYTES,
@@ -119,6 +127,11 @@ def test_the_message_column_holds_the_flattened_langchain_object(sql):
             "additional_kwargs": {},
             "response_metadata": {},
         }
+        history.add_message(assistant("a1 Noted, Marta"))
+        (stored,) = sql.query(f'SELECT message FROM "{table}" ORDER BY id')[1]
+        value = stored if isinstance(stored, dict) else json.loads(stored)
+        # @langchain/core 1.2.8 writes the two tool-call lists on every AI message.
+        assert value == {**json.loads(LANGCHAIN_CORE_1_2_8[1])["data"], "type": "ai"}
     finally:
         sql.execute(f'DROP TABLE IF EXISTS "{table}"')
 
@@ -245,6 +258,45 @@ def test_tool_messages_are_filtered_with_2_0_1_s_warning(sql, caplog):
         repo.delete_by_conversation_id(cid)
 
 
+def test_a_message_read_back_keeps_its_first_time_and_only_new_ones_are_stamped(sql):
+    # 2.0.1's AddBatchPreparedStatement: the CONVERSATION_TS metadata of a message read
+    # back is written again; a message without it gets Instant.now().
+    ticks = iter(datetime(2026, 12, 1, 10, 0) + timedelta(minutes=m) for m in range(100))
+    repo = SpringAiJdbcRepository(sql, clock=lambda: next(ticks))
+    cid = fresh("c")[:36]
+    try:
+        repo.save_all(cid, [user("u1"), assistant("a1")])  # 10:00, 10:01
+        first = repo.find_by_conversation_id(cid)
+        repo.save_all(cid, [*first[1:], user("u2")])  # a1 kept, u2 new at 10:02
+        times = [datetime.fromisoformat(str(r[3])) for r in repo.rows(cid)]
+        assert [r[1] for r in repo.rows(cid)] == ["a1", "u2"]
+        assert times == [datetime(2026, 12, 1, 10, 1), datetime(2026, 12, 1, 10, 2)]
+        # An equal message that was not read back is a new message: stamped now.
+        repo.save_all(cid, [assistant("a1")])
+        assert datetime.fromisoformat(str(repo.rows(cid)[0][3])) == datetime(2026, 12, 1, 10, 3)
+    finally:
+        repo.delete_by_conversation_id(cid)
+
+
+@pytest.mark.postgres
+def test_on_postgres_both_2_0_1_indexes_exist():
+    db = _postgres()
+    try:
+        SpringAiJdbcRepository(db)
+        names = {
+            row[0].upper()
+            for row in db.query(
+                "SELECT indexname FROM pg_indexes WHERE tablename = %s", (TABLE.lower(),)
+            )
+        }
+        assert {
+            f"{TABLE}_CONVERSATION_ID_TIMESTAMP_IDX",
+            f"{TABLE}_CONVERSATION_ID_SEQUENCE_ID_IDX",
+        } <= names
+    finally:
+        db.close()
+
+
 @pytest.mark.postgres
 def test_on_postgres_an_id_longer_than_36_characters_is_refused():
     db = _postgres()
@@ -302,6 +354,37 @@ def test_turns_until_full_is_the_last_count_under_the_cap():
 
 
 # --- LangChain's message format --------------------------------------------------------------
+
+
+#: ``JSON.stringify`` of ``mapChatMessagesToStoredMessages`` in the real ``@langchain/core``
+#: 1.2.8 (npm), for HumanMessage, AIMessage, SystemMessage, an AIMessage with the tool call
+#: n8n 2.41.1 builds (``{id, name, args, type: "tool_call"}``), the ToolMessage n8n builds
+#: (with ``name``), and a non-ASCII HumanMessage. Names and args empty: windowmem has none.
+LANGCHAIN_CORE_1_2_8 = (
+    '{"type":"human","data":{"content":"u1 I\'m Marta, order #6023","additional_kwargs":{},"response_metadata":{}}}',
+    '{"type":"ai","data":{"content":"a1 Noted, Marta","tool_calls":[],"invalid_tool_calls":[],"additional_kwargs":{},"response_metadata":{}}}',
+    '{"type":"system","data":{"content":"Be brief.","additional_kwargs":{},"response_metadata":{}}}',
+    '{"type":"ai","data":{"content":"","tool_calls":[{"id":"call_1","name":"","args":{},"type":"tool_call"}],"invalid_tool_calls":[],"additional_kwargs":{},"response_metadata":{}}}',
+    '{"type":"tool","data":{"content":"42","tool_call_id":"call_1","name":"","additional_kwargs":{},"response_metadata":{}}}',
+    '{"type":"human","data":{"content":"Medellín ✓","additional_kwargs":{},"response_metadata":{}}}',
+)
+
+
+def test_stored_messages_are_byte_for_byte_what_langchain_core_1_2_8_writes():
+    ours = [
+        user("u1 I'm Marta, order #6023"),
+        assistant("a1 Noted, Marta"),
+        system("Be brief."),
+        assistant("", ["call_1"]),
+        tool("42", "call_1"),
+        user("Medellín ✓"),
+    ]
+    assert tuple(to_text(nested(m)) for m in ours) == LANGCHAIN_CORE_1_2_8
+    # PostgresChatMessageHistory (@langchain/community 1.1.27) stores {...data, type}.
+    for message, vector in zip(ours, LANGCHAIN_CORE_1_2_8, strict=True):
+        stored = json.loads(vector)
+        assert to_text(flattened(message)) == to_text({**stored["data"], "type": stored["type"]})
+        assert from_nested(vector) == message == from_flattened(flattened(message))
 
 
 def test_the_nested_format_reads_and_is_read_by_langchain_core():

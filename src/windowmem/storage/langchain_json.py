@@ -5,9 +5,14 @@ LangChain's stored message names the role in ``type`` (``human``, ``ai``, ``syst
 ``{"type": ..., "data": {...}}`` as it is; the Postgres table flattens it into one
 object, ``{...data, type}`` (``@langchain/community`` 1.1.27, ``PostgresChatMessageHistory``).
 
-windowmem writes the three ``data`` fields every LangChain message has (``content``,
-``additional_kwargs``, ``response_metadata``) plus the tool-call links it models; what
-else a product adds to an AI message (usage figures, ids) is left out.
+The ``data`` object is what ``@langchain/core`` 1.2.8's ``mapChatMessagesToStoredMessages``
+(``message.toDict()``) writes, key for key and in its order: every message has
+``content``, ``additional_kwargs`` and ``response_metadata``; an AI message also has
+``tool_calls`` and ``invalid_tool_calls`` (empty lists when it calls no tool); a tool
+message has ``tool_call_id`` and ``name``. windowmem does not model tool names or
+arguments, so a tool call is written ``{"id", "name": "", "args": {}, "type":
+"tool_call"}`` (the shape n8n 2.41.1 builds) and a tool message's ``name`` is ``""``.
+What a model adds to an AI message (usage figures, ids) is left out.
 
 >>> from windowmem.messages import user
 >>> nested(user("hi"))
@@ -37,16 +42,20 @@ ROLE_OF_TYPE: dict[str, Role] = {name: role for role, name in TYPE_OF_ROLE.items
 
 
 def data_of(message: Message) -> dict[str, Any]:
-    """The ``data`` object LangChain stores for *message*."""
-    data: dict[str, Any] = {
-        "content": message.content,
-        "additional_kwargs": {},
-        "response_metadata": {},
-    }
-    if message.tool_calls:
-        data["tool_calls"] = [{"id": call, "name": "", "args": {}} for call in message.tool_calls]
+    """The ``data`` object LangChain stores for *message*, keys in ``toDict()``'s order."""
+    data: dict[str, Any] = {"content": message.content}
+    if message.role is Role.ASSISTANT:
+        data["tool_calls"] = [
+            {"id": call, "name": "", "args": {}, "type": "tool_call"}
+            for call in message.tool_calls
+        ]
+        data["invalid_tool_calls"] = []
     if message.tool_call_id is not None:
         data["tool_call_id"] = message.tool_call_id
+    if message.role is Role.TOOL:
+        data["name"] = ""
+    data["additional_kwargs"] = {}
+    data["response_metadata"] = {}
     return data
 
 
