@@ -3,8 +3,10 @@
 Two real processes start each pair together at a barrier, with no forced schedule, and
 ``windowmem.concurrent_runs.trials`` counts the pairs whose prompts missed the other
 request, whose rows interleaved (n8n), and which lost a message (Spring AI). A
-simulated model call of 0, 1 and 20 ms sits between each load and its write. SQLite
-always; PostgreSQL when ``WINDOWMEM_POSTGRES_URL`` is set. Prints figures; asserts nothing:
+simulated model call of 0 and 20 ms sits between each load and its write. SQLite
+always; PostgreSQL when ``WINDOWMEM_POSTGRES_URL`` is set, and then also the forced
+overlap of two Spring AI ``saveAll`` transactions (``races.overlapping_save_alls``) and
+the rows it leaves. Prints figures; asserts nothing:
 
     eval "$(bash .ci/services.sh)"; .venv/bin/python benchmarks/bench_races.py
 """
@@ -44,6 +46,15 @@ def main() -> None:
                     f"{store:<11} {product:<10} {seconds * 1000:>8g} {counts.blind:>6} "
                     f"{counts.interleaved:>12} {counts.lost:>6} {counts.duplicated:>11}"
                 )
+    if "PostgreSQL" in locations:
+        stored = races.overlapping_save_alls(
+            locations["PostgreSQL"], f"bench-dup-{uuid.uuid4().hex[:8]}", HISTORY,
+            user("question A"), user("question B"),
+        )  # fmt: skip
+        print(
+            f"PostgreSQL, two saveAll transactions forced to overlap: {len(HISTORY) + 1} rows"
+            f" written by each, {len(stored)} stored: {' | '.join(stored)}"
+        )
 
 
 if __name__ == "__main__":

@@ -89,6 +89,26 @@ def test_forced_overlap_interleaves_n8n_and_loses_a_spring_ai_batch(location):
         }
 
 
+@pytest.mark.postgres
+def test_two_overlapping_save_all_transactions_on_postgres_keep_both_lists():
+    """READ COMMITTED: the waiting DELETE skips the rows the first deleted and misses its new ones."""
+    import uuid
+
+    url = server_url("WINDOWMEM_POSTGRES_URL", "PostgreSQL")
+    session = f"dup-{uuid.uuid4().hex[:10]}"
+    stored = races.overlapping_save_alls(
+        url, session, HISTORY, user("question A"), user("question B")
+    )
+    # Each transaction wrote history + its question; neither deleted the other's rows.
+    expected = sorted([*contents(HISTORY), "question A", *contents(HISTORY), "question B"])
+    assert list(stored) == expected and len(stored) == 2 * len(HISTORY) + 2
+
+
+def test_overlapping_save_alls_needs_postgres(tmp_path):
+    with pytest.raises(ValueError, match="postgresql://"):
+        races.overlapping_save_alls(str(tmp_path / "x.db"), "s", HISTORY, user("a"), user("b"))
+
+
 @pytest.mark.parametrize(
     "product, kind, store",
     [

@@ -1,10 +1,17 @@
 """Two requests on one conversation at the same moment, in two real processes on a real store.
 
-Each product's agent does its memory work in steps, with no lock around them:
+No n8n or Spring AI process runs here: each request is windowmem's rebuild of the product's
+memory steps (derived from its code at the versions named) over the product's layout, on
+SQLite or a real PostgreSQL/Redis server. Each agent does its memory work in steps, with
+no lock around them:
 
 * **n8n** (``BufferWindowMemory`` over any store): ``load`` the whole history at the start,
   and after the model answers ``write`` the user message, then ``write`` the reply, one
-  INSERT or LPUSH each (``@langchain/core`` 1.2.8 ``addMessages`` loops, no transaction);
+  INSERT or LPUSH each, no transaction. A turn without tools is saved by
+  ``memory.saveContext``, which calls ``addUserMessage`` then ``addAIMessage``
+  (``@langchain/classic`` 1.0.27 ``chat_memory.js``), one ``addMessage`` each; only a
+  turn with tools goes through ``addMessages``, a plain loop of ``addMessage`` in
+  ``@langchain/core`` 1.2.8 (n8n 2.41.1 ``memoryManagement.js``, ``saveToMemory``);
 * **Spring AI** (``MessageChatMemoryAdvisor`` over ``MessageWindowChatMemory``, 2.0.1):
   ``get`` the memory for the prompt, then ``add`` the user message, and after the model
   ``add`` the reply; each ``add`` is ``find`` the conversation, trim it with the new
@@ -14,7 +21,8 @@ Each product's agent does its memory work in steps, with no lock around them:
 (the order in which the two processes take their steps) it forces exactly that overlap,
 handing a token from process to process, so the outcome is reproducible. Without one
 both start together at a barrier and the operating system decides: :func:`trials`
-counts how often the overlap happens by itself.
+counts how often the overlap happens by itself. :func:`overlapping_save_alls` forces the
+one overlap the token cannot: two ``saveAll`` transactions on PostgreSQL at once.
 
 >>> steps("n8n"), steps("spring-ai")
 (('load', 'write user', 'write reply'), ('get', 'find', 'save user', 'find', 'save reply'))
@@ -23,14 +31,18 @@ counts how often the overlap happens by itself.
 from __future__ import annotations
 
 import multiprocessing
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from windowmem.messages import Message, assistant, user
 from windowmem.policies.spring_ai import SpringAiMessageWindow
 from windowmem.product_stores import StoreSpec
+from windowmem.storage.spring_ai_jdbc import SpringAiJdbcRepository
+from windowmem.storage.sql_database import SqlDatabase, open_sql
 
 Product = Literal["n8n", "spring-ai"]
 _STEPS: dict[str, tuple[str, ...]] = {
@@ -41,7 +53,7 @@ _STEPS: dict[str, tuple[str, ...]] = {
 N8N_OVERLAP = ("A", "B", "A", "B", "A", "B")
 #: Both read before either saves; B's save replaces A's; then A, then B, add their replies.
 SPRING_OVERLAP = ("A", "A", "B", "B", "A", "B", "A", "A", "B", "B")
-#: Spring AI's default ``maxMessages``.
+#: Spring AI's default ``maxMessages`` (2.0.1), used when no window is given.
 SPRING_WINDOW = 20
 
 
@@ -319,3 +331,86 @@ def trials(
             and len(stored) == 4
         )
     return TrialCounts(count, blind, interleaved, lost, duplicated)
+
+
+def overlapping_save_alls(
+    url: str, session: str, history: Sequence[Message], first: Message, second: Message
+) -> tuple[str, ...]:
+    """Two Spring AI ``saveAll`` transactions on PostgreSQL, the second's DELETE while the first is open.
+
+    The conversation starts as *history*; one connection saves *history* + *first*, another
+    *history* + *second*. The first transaction deletes and inserts, then holds its commit
+    until the second's DELETE is waiting on the rows it deleted (seen in
+    ``pg_stat_activity``). Under READ COMMITTED, PostgreSQL's default, that DELETE then
+    skips the rows that are gone and never sees the ones just committed, so both lists
+    remain. Returns the stored texts, sorted (rows with equal ``sequence_id`` have no order).
+    """
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise ValueError(
+            "overlapping_save_alls needs a postgresql:// URL: SQLite locks the whole file"
+        )
+    setup, first_db, second_db = open_sql(url), open_sql(url), open_sql(url)
+    try:
+        SpringAiJdbcRepository(setup).save_all(session, list(history))
+        second_pid = second_db.query("SELECT pg_backend_pid()")[0][0]
+        waiting = threading.Event()
+        _hold_commit(first_db, lambda: _wait_for_lock(setup, second_pid, waiting))
+        saver = threading.Thread(
+            target=SpringAiJdbcRepository(second_db).save_all, args=(session, [*history, second])
+        )
+        started = threading.Event()
+
+        def start_second() -> None:
+            saver.start()
+            started.set()
+
+        _run_when_deleted(first_db, start_second)
+        SpringAiJdbcRepository(first_db).save_all(session, [*history, first])
+        saver.join(timeout=30)
+        if not waiting.is_set() or saver.is_alive():
+            raise RuntimeError("the second saveAll never waited on the first one's rows")
+        rows = SpringAiJdbcRepository(setup).rows(session)
+        return tuple(sorted(row[1] for row in rows))
+    finally:
+        for db in (setup, first_db, second_db):
+            db.close()
+
+
+def _hold_commit(db: SqlDatabase, before_commit: Any) -> None:
+    """Make *db*'s next transaction call *before_commit* after its statements, before COMMIT."""
+    original = db.transaction
+
+    @contextmanager
+    def held() -> Iterator[SqlDatabase]:
+        with original() as tx:
+            yield tx
+            before_commit()
+
+    db.transaction = held  # type: ignore[method-assign]
+
+
+def _run_when_deleted(db: SqlDatabase, action: Any) -> None:
+    """Call *action* once, right after *db* runs its first DELETE (inside the transaction)."""
+    original = db.execute
+    done = False
+
+    def execute(statement: str, params: Sequence[Any] = ()) -> None:
+        nonlocal done
+        original(statement, params)
+        if not done and statement.lstrip().upper().startswith("DELETE"):
+            done = True
+            action()
+
+    db.execute = execute  # type: ignore[method-assign]
+
+
+def _wait_for_lock(observer: SqlDatabase, pid: int, waiting: threading.Event) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = observer.query(
+            "SELECT 1 FROM pg_stat_activity WHERE pid = %s AND wait_event_type = 'Lock'", (pid,)
+        )
+        if found:
+            waiting.set()
+            return
+        time.sleep(0.01)
