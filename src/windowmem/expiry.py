@@ -13,8 +13,8 @@ Four rules, read in the products' code:
   written; through ``MessageWindowChatMemory`` every ``add`` replaces the whole
   conversation (clear, then add), so every key's clock restarts at each write.
 
-:func:`timeline` plays one list of events (``run``: a supply, then a write at its end;
-``read``: a load that writes nothing) against each rule and says, per event, whether
+:func:`timeline` plays one list of events (``write``: a run that loads, then saves its
+turn at the end; ``read``: a run that loads and saves nothing, such as a failed one) against each rule and says, per event, whether
 the history was still there.
 
 >>> events = [Event(0, "write"), Event(20, "write"), Event(50, "read"), Event(75, "read")]

@@ -46,8 +46,7 @@ def data_of(message: Message) -> dict[str, Any]:
     data: dict[str, Any] = {"content": message.content}
     if message.role is Role.ASSISTANT:
         data["tool_calls"] = [
-            {"id": call, "name": "", "args": {}, "type": "tool_call"}
-            for call in message.tool_calls
+            {"id": call, "name": "", "args": {}, "type": "tool_call"} for call in message.tool_calls
         ]
         data["invalid_tool_calls"] = []
     if message.tool_call_id is not None:

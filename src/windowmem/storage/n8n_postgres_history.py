@@ -11,6 +11,9 @@ uses, ``@langchain/community`` 1.1.27 ``PostgresChatMessageHistory``:
 * a load selects the session's *whole* history ``ORDER BY id``; the window is cut later,
   in the memory (``BufferWindowMemory``), so the table keeps every message;
 * nothing expires: there is no timestamp column and no TTL.
+* ``session_id`` is the id the node hands over: with *Session ID* on "Connected Chat
+  Trigger Node" (the default) n8n 2.41.1 scopes it to ``<sessionId>__<sanitised node
+  name>`` from typeVersion 1.4 (``utils/helpers.js``); with "Define below" it is the bare id.
 
 The same class runs on SQLite (the lesson's default, where the column types are the
 nearest SQLite has: ``INTEGER PRIMARY KEY AUTOINCREMENT`` for ``SERIAL``, ``TEXT`` for

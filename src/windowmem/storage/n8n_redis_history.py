@@ -3,7 +3,10 @@
 Read in ``@n8n/n8n-nodes-langchain`` 2.41.1 (``MemoryRedisChat``) and the store it uses,
 ``@langchain/redis`` 1.0.1 ``RedisChatMessageHistory``:
 
-* the key is the session id itself, with no prefix;
+* the key is the session id the node hands over, with no prefix. With *Session ID* on
+  "Connected Chat Trigger Node" (the default), n8n 2.41.1 has already scoped that id to
+  the node, ``<sessionId>__<sanitised node name>``, from typeVersion 1.6 (``utils/helpers.js``);
+  with "Define below", or before 1.6, it is the bare id. Pass the id n8n would use;
 * each message is one ``LPUSH`` of ``{"type": ..., "data": {...}}`` as JSON, so the list
   holds the newest message first, and a load is ``LRANGE 0 -1`` reversed;
 * with *Session Time To Live* above 0 (``sessionTTL``, seconds, default 0 = never), each
