@@ -416,3 +416,20 @@ def test_passwords_never_reach_a_message():
     assert redacted("postgresql://u:pw@h:1/db") == "postgresql://u:***@h:1/db"
     assert redacted("redis://:pw@h:1/0") == "redis://:***@h:1/0"
     assert redacted("postgresql://u@h/db") == "postgresql://u@h/db"
+
+
+# --- The lesson's layout probes ----------------------------------------------------------------
+
+
+def test_the_lrange_probe_names_the_last_turn_and_cleans_up(lists):
+    from windowmem.storage.layout_probes import PROBE_KEY, lrange_head_turn
+
+    assert lrange_head_turn(lists, ["q one", "q two", "q three"]) == 3  # LPUSH: newest at the head
+    assert lists.lrange(PROBE_KEY) == []
+
+
+def test_the_sequence_probe_starts_at_zero_and_cleans_up(sql):
+    from windowmem.storage.layout_probes import PROBE_KEY, lowest_sequence_id
+
+    assert lowest_sequence_id(sql, [user("u5"), assistant("a5"), user("u6")]) == 0
+    assert SpringAiJdbcRepository(sql).find_by_conversation_id(PROBE_KEY) == []
