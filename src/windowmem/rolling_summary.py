@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from windowmem.agent_calls import call_array, cleanup_orphaned_messages, saved_messages
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
-from windowmem.messages import Interaction, Message, Role, assistant
+from windowmem.messages import Interaction, Message, Role
 from windowmem.policies.n8n.memory_manager import (
     InsertMode,
     ManagerMessage,
@@ -52,17 +52,19 @@ from windowmem.tokens import TokenCounter, count_all, count_messages
 SUMMARY_PREFIX = "Summary of the conversation so far:"
 #: Identifiers a summary must never lose: order numbers and the like (``#4417``).
 _IDENTIFIER = re.compile(r"#\d+")
-#: Words kept from each user message by :func:`extractive_summary`.
+#: Words kept from each user message, and how many of the latest requests a summary keeps.
 WORDS_PER_REQUEST = 10
+REQUESTS_KEPT = 5
 
 Summariser = Callable[[Sequence[Message]], str]
 
 
 def extractive_summary(messages: Sequence[Message]) -> str:
-    """A deterministic summary: the identifiers mentioned, then each request's first words.
+    """A deterministic summary: every identifier mentioned, then the first words of the latest requests.
 
-    An earlier summary at the start of *messages* is carried on, so nothing it kept is
-    lost when the history is compacted again.
+    An earlier summary in *messages* is carried on, so no identifier it kept is lost when
+    the history is compacted again; only the newest :data:`REQUESTS_KEPT` requests stay,
+    so the summary stops growing.
 
     >>> from windowmem.messages import user, assistant
     >>> extractive_summary([user("I'm Ana, order #12."), assistant("Noted."), user("Where is it?")])
@@ -82,7 +84,8 @@ def extractive_summary(messages: Sequence[Message]) -> str:
             requests.append(" ".join(message.content.split()[:WORDS_PER_REQUEST]))
     unique = list(dict.fromkeys(ids))
     known = f" identifiers {', '.join(unique)}." if unique else ""
-    return f"{SUMMARY_PREFIX}{known} Requests: {' / '.join(requests)}"
+    latest = requests[-REQUESTS_KEPT:]
+    return f"{SUMMARY_PREFIX}{known} Requests: {' / '.join(latest)}"
 
 
 @dataclass(frozen=True)
@@ -137,11 +140,12 @@ def rolling_summary(
 ) -> tuple[SummarisedTurn, ...]:
     """Every run of *conversation* through an n8n agent with Simple Memory (*window* k) and the summary.
 
-    *every* 0 never summarises: the plain agent, the yardstick. A turn's input tokens
-    count every model call of its run (the tool rounds carry the history again).
+    *every* 0 never summarises: the plain agent, the yardstick; *window* 0 loads every
+    stored message, as Simple Memory does at 0. A turn's input tokens count every model
+    call of its run (the tool rounds carry the history again).
     """
     conversation = as_conversation(conversation)
-    k = _check(window, "window", 1)
+    k = _check(window, "window", 0)
     every = _check(every, "every", 0)
     keep = _check(keep_turns, "keep_turns", 0)
     memory = N8nSimpleMemory(k)
@@ -168,7 +172,7 @@ def rolling_summary(
             everything = model_history(history)
             summariser_tokens = count_all(everything, counter)
             rows = [ManagerMessage(summariser(everything), MessageType.AI)]
-            for q, a in answered[len(answered) - keep :] if keep else ():
+            for q, a in answered[max(0, len(answered) - keep) :] if keep else ():
                 rows += [
                     ManagerMessage(q.content, MessageType.USER),
                     ManagerMessage(a.content, MessageType.AI),
@@ -194,7 +198,7 @@ class SummarySavings:
     """A schedule's input tokens against the plain agent's, over one conversation."""
 
     plain_tokens: int
-    """The agent's input tokens with the same window and no summary."""
+    """The agent's input tokens with no summary (and the baseline window)."""
     summarised_tokens: int
     """The agent's input tokens with the rolling summary."""
     summariser_tokens: int
@@ -219,17 +223,30 @@ def summary_savings(
     keep_turns: int = 2,
     counter: TokenCounter = count_messages,
     summariser: Summariser = extractive_summary,
+    baseline_window: int | None = None,
 ) -> SummarySavings:
-    """The input tokens a rolling summary saves over *conversation*, against the same agent without it.
+    """The input tokens a rolling summary saves over *conversation*, against the agent without it.
+
+    The yardstick is the same agent with no summary and Context Window Length
+    *baseline_window* (None: the same *window*; 0: every stored message, the window that
+    keeps every early fact verbatim).
 
     >>> from windowmem.messages import user, assistant
     >>> chat = [m for t in range(1, 9) for m in (user(f"u{t}"), assistant(f"a{t}"))]
     >>> summary_savings(chat, window=3, every=2, keep_turns=1).saved
     10
     """
-    options = dict(window=window, keep_turns=keep_turns, counter=counter, summariser=summariser)
-    plain = rolling_summary(conversation, every=0, **options)  # type: ignore[arg-type]
-    rolled = rolling_summary(conversation, every=every, **options)  # type: ignore[arg-type]
+    plain = rolling_summary(
+        conversation, window=window if baseline_window is None else baseline_window, counter=counter
+    )
+    rolled = rolling_summary(
+        conversation,
+        window=window,
+        every=every,
+        keep_turns=keep_turns,
+        counter=counter,
+        summariser=summariser,
+    )
     return SummarySavings(
         sum(t.input_tokens for t in plain),
         sum(t.input_tokens for t in rolled),

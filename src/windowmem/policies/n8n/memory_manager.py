@@ -201,7 +201,7 @@ def chat_widget_messages(history: History) -> tuple[Message, ...]:
 
 def _mode(kind: type[InsertMode] | type[DeleteMode], value: object, label: str) -> object:
     try:
-        return kind(value)
+        return kind(str(value)) if isinstance(value, str) else kind(value)  # type: ignore[arg-type]
     except ValueError:
         valid = ", ".join(m.value for m in kind)
         raise WindowMemError(f"{label} must be one of {valid}, got {value!r}") from None
