@@ -34,9 +34,11 @@ from windowmem.conversation import Conversation, as_conversation
 from windowmem.messages import Message, Role, system
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.policies.registry import make_policy
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.replay import replay
 from windowmem.side_by_side import measure
+from windowmem.tokens import TokenCounter, count_words
 
 
 class FactPlace(StrEnum):
@@ -132,6 +134,30 @@ def with_fact_in_system_prompt(
     return Conversation((prompt, *rest), conversation.title)
 
 
+def lineup(counter: TokenCounter = count_words) -> tuple[WindowPolicy, ...]:
+    """Lesson 5's products, each at its default where it has one, tokens counted by *counter*.
+
+    Chosen sizes where a product has no default: ``trim_messages`` 200 tokens (it has no
+    default ``max_tokens``), keeping the system message and starting on a user message;
+    Semantic Kernel's reducer a target of 10 messages (required there) and a threshold
+    of 2. The OpenAI Agents SDK session and the LangGraph thread have no limit by default.
+
+    >>> [p.name for p in lineup()][:3]
+    ['n8n', 'langchain-py', 'spring-ai']
+    """
+    return (
+        make_policy("n8n"),
+        make_policy("langchain-py"),
+        make_policy("spring-ai"),
+        make_policy("tensorify"),
+        make_policy("llamaindex", counter=counter),
+        make_policy("trim-messages", 200, counter=counter, include_system=True, start_on="human"),
+        make_policy("semantic-kernel", 10, threshold=2),
+        make_policy("openai-agents"),
+        make_policy("langgraph"),
+    )
+
+
 def turns_reached(rows: Sequence[AgentWindow], fact: str, policy: str) -> tuple[int, ...]:
     """The turns on which *fact* is anywhere in *policy*'s array."""
     return tuple(
@@ -144,6 +170,7 @@ __all__ = [
     "FactPlace",
     "advisor_stored",
     "agent_windows",
+    "lineup",
     "turns_reached",
     "with_fact_in_system_prompt",
 ]
