@@ -78,6 +78,15 @@ REVEALED_BY = {
         6: ['pd.concat({"all set to 5"'],
         7: ["Turn 12 sees turns `12 − k`"],
     },
+    "05_designing_multi_turn_conversations.ipynb": {
+        1: ["`2 × 5 = 10` messages", 'marta_rows = agent_windows('],
+        2: ["print(describe_call(turn_9_call))", "From the newest: turn 8", "rows = agent_windows(chat, products)"],
+        3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
+        4: ["for group in load(store).messages[:4]", "Walking the 30"],
+        5: ["plans = {", "gives `r ≤ 3`"],
+        6: ["explorer = DesignExplorer(", "the one call\nafter the first compaction"],
+        7: ["Mistake 4. After the override"],
+    },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
