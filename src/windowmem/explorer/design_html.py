@@ -26,7 +26,7 @@ _CARD = (
     "display:inline-block;vertical-align:top;width:31%;min-width:260px;margin:0 1% 10px 0;"
     "border:1px solid #d0d7de;border-radius:6px;padding:6px 8px;box-sizing:border-box"
 )
-_LIST = "max-height:220px;overflow:auto;margin:4px 0 0;padding:0;list-style:none;font-size:12px"
+_LIST = "max-height:220px;overflow:auto;margin:4px 0 0;padding:0;list-style:none;font-size:12px;overflow-wrap:anywhere"
 _CELL = "padding:2px 8px;border-bottom:1px solid #eaeef2;text-align:right"
 _SECTION = "margin:12px 0 4px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#57606a"
 _MARK = "background:#fff8c5;color:#1f2328;font-weight:600;padding:0 2px"

@@ -65,6 +65,7 @@ class DesignExplorer(LiveExplorer):
             max=turns,
             description="Summarise every (turns, 0 = never)",
             style={"description_width": "initial"},
+            layout=widgets.Layout(width="460px"),
         )
         self.keep = widgets.IntSlider(
             value=keep_turns,
@@ -72,6 +73,7 @@ class DesignExplorer(LiveExplorer):
             max=window + 1,
             description="Turns kept after the summary",
             style={"description_width": "initial"},
+            layout=widgets.Layout(width="420px"),
         )
         self.output = widgets.HTML()
         for control, css in (
