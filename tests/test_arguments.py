@@ -14,7 +14,7 @@ def test_whole_number_accepts_integers(text, expected):
     assert whole_number(text) == expected
 
 
-@pytest.mark.parametrize("text", ["2.5", "abc", "", "1e3"])
+@pytest.mark.parametrize("text", ["2.5", "abc", "", "1e3", "٥", "１２", "1_000"])
 def test_whole_number_refuses_what_is_not_an_integer(text):
     with pytest.raises(argparse.ArgumentTypeError, match="must be a whole number"):
         whole_number(text)

@@ -18,8 +18,14 @@ def whole_number(text: str) -> int:
     """``"5"`` -> 5, ``"-1"`` -> -1; ``"2.5"`` or ``"abc"`` are refused.
 
     Whether a negative window size is allowed is the policy's decision, not the parser's.
+    Only ASCII digits count: ``int()`` would also take ``"٥"`` (Arabic-Indic five), which
+    nobody types on purpose as a window size.
+
+    >>> whole_number("٥")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number, got '٥'
     """
-    if not re.fullmatch(r"\s*[+-]?\d+\s*", text):
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text, flags=re.ASCII):
         raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}")
     return int(text)
 

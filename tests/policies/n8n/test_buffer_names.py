@@ -12,18 +12,21 @@ import pytest
 from windowmem.errors import SessionKeyError
 from windowmem.javascript import js_number_text
 from windowmem.policies.n8n import n8n_buffer_key, n8n_node_scope, n8n_safe_name, n8n_session_id
+from windowmem.policies.n8n.node_errors import N8nNodeError
 
 
 class TestN8nSessionId:
     @pytest.mark.parametrize("value", [None, ""])
     def test_missing_id_from_input_is_no_session_id_found(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="^No session ID found"):
+        with pytest.raises(N8nNodeError, match="^No session ID found$") as caught:
             n8n_session_id(value, "fromInput")
+        assert "'sessionId'" in caught.value.description
 
     @pytest.mark.parametrize("value", [None, ""])
     def test_empty_custom_key_is_key_parameter_is_empty(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="^Key parameter is empty"):
+        with pytest.raises(N8nNodeError, match="^Key parameter is empty$") as caught:
             n8n_session_id(value, "customKey")
+        assert "'Key' parameter" in caught.value.description
 
     @pytest.mark.parametrize("source", ["fromInput", "customKey"])
     def test_numbers_are_stringified_so_42_and_text_42_share(self, source: str) -> None:
@@ -40,8 +43,9 @@ class TestN8nSessionId:
 
     @pytest.mark.parametrize("value", [{"id": 1}, ["a"], ("a",)])
     def test_objects_and_lists_are_rejected(self, value: object) -> None:
-        with pytest.raises(SessionKeyError, match="not text"):
+        with pytest.raises(N8nNodeError, match="^Invalid session ID$") as caught:
             n8n_session_id(value)
+        assert caught.value.description == "The session ID must be a text value"
 
     def test_whitespace_is_kept_as_n8n_does(self) -> None:
         assert n8n_session_id(" s ") == " s "

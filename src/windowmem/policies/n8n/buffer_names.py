@@ -16,6 +16,12 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
+from windowmem.policies.n8n.node_errors import (
+    INVALID_SESSION_ID,
+    KEY_EMPTY,
+    NO_SESSION_ID,
+    N8nNodeError,
+)
 from windowmem.session_keys import key_text
 
 N8nSource = Literal["fromInput", "customKey"]
@@ -32,7 +38,9 @@ def n8n_session_id(value: Any, source: N8nSource = "fromInput") -> str:
     *source* is the node's ``sessionIdType``: ``fromInput`` reads ``sessionId`` from
     the incoming item (the Chat Trigger's output); ``customKey`` uses the node's Key
     parameter. Numbers become text the way JavaScript prints them, so ``42`` and
-    ``"42"`` share a buffer; objects and lists are refused.
+    ``"42"`` share a buffer; objects and lists are refused. The errors are n8n's own
+    (:class:`~windowmem.policies.n8n.node_errors.N8nNodeError`, with n8n's advice in
+    ``description``).
 
     >>> n8n_session_id("abc"), n8n_session_id(42) == n8n_session_id("42")
     ('abc', True)
@@ -42,20 +50,10 @@ def n8n_session_id(value: Any, source: N8nSource = "fromInput") -> str:
             f"unknown session id source {source!r}: use 'fromInput' or 'customKey'"
         )
     if value is None or value == "":
-        if source == "fromInput":
-            raise SessionKeyError(
-                "No session ID found: expected an input field called 'sessionId' (the Chat Trigger "
-                "outputs it); pass it, or switch the Session ID option to 'Define below' and set a Key"
-            )
-        raise SessionKeyError(
-            "Key parameter is empty: give a key to use as the session ID, or use the "
-            "'Connected Chat Trigger Node' option to take the session ID from the Chat Trigger"
-        )
+        # n8n's own texts (node_errors): the description under each says what to do.
+        raise N8nNodeError(NO_SESSION_ID if source == "fromInput" else KEY_EMPTY)
     if isinstance(value, (Mapping, list, tuple, set)):
-        raise SessionKeyError(
-            f"the session ID is a {type(value).__name__}, not text: point the key at one field "
-            "(e.g. {{ $json.sessionId }}), not a whole object"
-        )
+        raise N8nNodeError(INVALID_SESSION_ID)
     return key_text(value, what="the session ID")
 
 

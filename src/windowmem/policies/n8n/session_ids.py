@@ -22,18 +22,23 @@ Read from ``@n8n/n8n-nodes-langchain`` 2.41.1 (``utils/helpers.js`` ``getSession
 >>> simple_memory_buffer_key(webhook_item({"sessionId": "abc"}), workflow_id="wf1")
 Traceback (most recent call last):
 ...
-windowmem.policies.n8n.session_ids.N8nNodeError: No session ID found
+windowmem.policies.n8n.node_errors.N8nNodeError: No session ID found
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
 from windowmem.policies.n8n.buffer_names import n8n_buffer_key, n8n_safe_name
+from windowmem.policies.n8n.node_errors import (
+    INVALID_SESSION_ID,
+    KEY_EMPTY,
+    NO_SESSION_ID,
+    N8nNodeError,
+)
 from windowmem.session_keys import key_text, lookup
 
 #: The *Session ID* options of every n8n memory node: the default reads the Chat Trigger's id.
@@ -62,43 +67,6 @@ SCOPED_NOTICE = (
     "Session is automatically scoped only to this memory node. To share a session between "
     'different memory nodes, switch "Session ID" to "Define below" and use the same key in each node.'
 )
-
-
-@dataclass(frozen=True)
-class NodeErrorText:
-    """An n8n ``NodeOperationError``'s *message* and the *description* shown under it."""
-
-    message: str
-    description: str
-
-
-NO_SESSION_ID = NodeErrorText(
-    "No session ID found",
-    "Expected to find the session ID in an input field called 'sessionId' (this is what the "
-    "chat trigger node outputs). To use something else, change the 'Session ID' parameter",
-)
-KEY_EMPTY = NodeErrorText(
-    "Key parameter is empty",
-    "Provide a key to use as session ID in the 'Key' parameter or use the 'Connected Chat "
-    "Trigger Node' option to use the session ID from your Chat Trigger",
-)
-INVALID_SESSION_ID = NodeErrorText("Invalid session ID", "The session ID must be a text value")
-
-
-class N8nNodeError(SessionKeyError):
-    """What n8n's memory node raises: ``str(error)`` is n8n's message, ``description`` its detail."""
-
-    def __init__(self, text: NodeErrorText) -> None:
-        super().__init__(text.message)
-        self.text = text
-
-    @property
-    def message(self) -> str:
-        return self.text.message
-
-    @property
-    def description(self) -> str:
-        return self.text.description
 
 
 # --- trigger output items ---------------------------------------------------------------
