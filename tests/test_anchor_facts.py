@@ -8,8 +8,8 @@ from windowmem.advisor_calls import advisor_calls
 from windowmem.agent_calls import agent_runs
 from windowmem.anchor_facts import (
     FactPlace,
-    advisor_stored,
     agent_windows,
+    questions_and_answers,
     turns_reached,
     with_fact_in_system_prompt,
 )
@@ -43,8 +43,12 @@ def test_rows_are_each_product_s_agent():
     assert [r.sent for r in by("langgraph")] == [v.sent for v in replay(CHAT, POLICIES[-1])]
 
 
-def test_spring_ai_stores_no_tool_messages():
-    assert not any(m.role is Role.TOOL or m.calls_tool for m in advisor_stored(CHAT).messages)
+def test_spring_ai_and_langchain_store_no_tool_messages():
+    stored = questions_and_answers(CHAT).messages
+    assert not any(m.role is Role.TOOL or m.calls_tool for m in stored)
+    assert len(stored) == 1 + 2 * CHAT.turn_count
+    rows = [r for r in agent_windows(CHAT, [POLICIES[1]]) if r.turn == 9]
+    assert rows[0].visible_turns == (4, 5, 6, 7, 8)  # five pairs: five whole turns
     rows = [r for r in agent_windows(CHAT, [POLICIES[2]])]
     assert all(not any(m.role is Role.TOOL for m in r.sent) for r in rows)
 

@@ -8,6 +8,9 @@ product's agent adds its own rules on top, and lesson 5 needs them:
   exchanges its window cut at the edges (:func:`windowmem.agent_calls.agent_runs`);
 * **Spring AI** (1.0.0 to 2.0.1): the memory advisors store the user message and the final
   answer, never the tool calls, so the window counts two messages per turn;
+* **LangChain's memory classes** (``ConversationBufferWindowMemory``, langchain-classic
+  1.0.8; ``BufferWindowMemory`` in JS): an agent saves a turn through ``save_context``,
+  which stores the input and the output only, so the same holds;
 * every other product: its memory over every message (:func:`windowmem.replay.replay`).
 
 Each row also says where an anchor fact (an order number, say) reaches that call: in
@@ -33,6 +36,7 @@ from windowmem.agent_calls import agent_runs
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.messages import Message, Role, system
 from windowmem.policies.base import Unit, WindowPolicy
+from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.registry import make_policy
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
@@ -76,8 +80,17 @@ class AgentWindow:
         return FactPlace.INPUT if holding == [len(self.sent) - 1] else FactPlace.MEMORY
 
 
-def advisor_stored(conversation: Conversation) -> Conversation:
-    """*conversation* as Spring AI's advisors store it: no tool calls, no tool results."""
+#: The policies whose product stores only each turn's question and final answer.
+_QUESTIONS_AND_ANSWERS = (
+    SpringAiMessageWindow,
+    SpringAi1xMessageWindow,
+    LangChainPyBufferWindow,
+    LangChainJsBufferWindow,
+)
+
+
+def questions_and_answers(conversation: Conversation) -> Conversation:
+    """*conversation* as Spring AI's advisors and LangChain's ``save_context`` store it: no tool messages."""
     kept = tuple(m for m in conversation.messages if m.role is not Role.TOOL and not m.calls_tool)
     return Conversation(kept, conversation.title)
 
@@ -100,8 +113,8 @@ def _rows(conversation: Conversation, policy: WindowPolicy) -> list[AgentWindow]
             row(run.turn, run.calls[0].messages, run.calls[0].memory_turns)
             for run in agent_runs(conversation, policy)
         ]
-    if isinstance(policy, (SpringAiMessageWindow, SpringAi1xMessageWindow)):
-        conversation = advisor_stored(conversation)
+    if isinstance(policy, _QUESTIONS_AND_ANSWERS):
+        conversation = questions_and_answers(conversation)
     return [row(v.turn, v.sent, v.visible_turns) for v in replay(conversation, policy)]
 
 
@@ -168,9 +181,9 @@ def turns_reached(rows: Sequence[AgentWindow], fact: str, policy: str) -> tuple[
 __all__ = [
     "AgentWindow",
     "FactPlace",
-    "advisor_stored",
     "agent_windows",
     "lineup",
+    "questions_and_answers",
     "turns_reached",
     "with_fact_in_system_prompt",
 ]
