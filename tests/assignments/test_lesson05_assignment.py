@@ -30,9 +30,12 @@ from tests.nbgrader_helpers import (
 )
 from windowmem.advisor_calls import advisor_calls
 from windowmem.agent_calls import Part, agent_runs
+from windowmem.anchor_facts import questions_and_answers
 from windowmem.conversation import Conversation
 from windowmem.messages import Role, assistant, system, tool, user
 from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
+from windowmem.policies.langchain import LangChainPyBufferWindow
+from windowmem.replay import replay
 from windowmem.rolling_summary import rolling_summary
 from windowmem.tokens import count_words
 from windowmem.units import turns_in_window
@@ -48,6 +51,7 @@ GRADE_CONTRACT = {
     "test_units": 1,
     "test_n8n_history": 3,
     "test_spring_history": 3,
+    "test_langchain_history": 2,
     "test_extract": 1,
     "test_system_message": 2,
     "justify_answer": 2,
@@ -123,6 +127,21 @@ def spring_history(executions, run, max_messages):
     return memory
 """,
         {"test_spring_history"},
+    ),
+    # LangChain read like n8n: every message stored, and k = 0 loading all of them.
+    "langchain_like_n8n": (
+        "langchain_answer",
+        """
+def langchain_history(executions, run, k):
+    stored = []
+    for number, e in enumerate(executions[: run - 1], start=1):
+        stored.append(f"U{number}")
+        for call in e.get("tool_calls", []):
+            stored += [f"C:{call['id']}", f"R:{call['id']}"]
+        stored.append(f"A{number}")
+    return stored if k == 0 else stored[-2 * k :]
+""",
+        {"test_langchain_history"},
     ),
     # The visible conversation's number written into the prompt.
     "hard_coded_order": (
@@ -200,7 +219,7 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
     }
     assert {p: s for p, (s, _) in part_points(source_nb).items()} == {
         "Part A": 4,
-        "Part B": 6,
+        "Part B": 8,
         "Part C": 5,
         "Part D": 5,
     }
@@ -253,6 +272,16 @@ def test_the_spring_histories_are_what_the_advisor_sends(source_nb):
     for run, most, want in cases:
         call = advisor_calls(conversation_of(executions), SpringAiMessageWindow(most))[run - 1]
         assert " ".join(token(m, executions) for m in call.sent[1:-1]) == want, (run, most)
+
+
+def test_the_langchain_histories_are_what_save_context_stores(source_nb):
+    executions = setup_values(source_nb)["EXECUTIONS"]
+    stored = questions_and_answers(conversation_of(executions))
+    cases = vectors(hidden(source_nb, "test_langchain_history"))
+    assert len(cases) == 5
+    for run, k, want in cases:
+        view = replay(stored, LangChainPyBufferWindow(k))[run - 1]
+        assert " ".join(token(m, executions) for m in view.window) == want, (run, k)
 
 
 def test_the_coverage_vectors_are_the_library_s(source_nb):
