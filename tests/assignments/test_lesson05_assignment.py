@@ -60,6 +60,18 @@ GRADE_CONTRACT = {
 }
 HAND_GRADED = {"justify_answer"}
 
+#: The body of a history function that stores every message (tool calls too) and slices the
+#: last 2 × k with no clean-up, k = 0 loading everything: n8n's window without n8n's agent.
+WINDOW_WITHOUT_CLEANUP = """\
+    stored = []
+    for number, e in enumerate(executions[: run - 1], start=1):
+        stored.append(f"U{number}")
+        for call in e.get("tool_calls", []):
+            stored += [f"C:{call['id']}", f"R:{call['id']}"]
+        stored.append(f"A{number}")
+    return stored if k == 0 else stored[-2 * k :]
+"""
+
 MUTANTS = {
     # Every turn counted as a question and an answer, tools or not.
     "sizes_ignore_tools": (
@@ -84,16 +96,7 @@ def turns_covered(window_messages, sizes):
     # The window without the agent's clean-up of broken tool exchanges.
     "n8n_no_cleanup": (
         "n8n_answer",
-        """
-def n8n_history(executions, run, k):
-    stored = []
-    for number, e in enumerate(executions[: run - 1], start=1):
-        stored.append(f"U{number}")
-        for call in e.get("tool_calls", []):
-            stored += [f"C:{call['id']}", f"R:{call['id']}"]
-        stored.append(f"A{number}")
-    return stored if k == 0 else stored[-2 * k :]
-""",
+        "def n8n_history(executions, run, k):\n" + WINDOW_WITHOUT_CLEANUP,
         {"test_n8n_history"},
     ),
     # An object equal to anything passes `==`, not a type check.
@@ -131,16 +134,7 @@ def spring_history(executions, run, max_messages):
     # LangChain read like n8n: every message stored, and k = 0 loading all of them.
     "langchain_like_n8n": (
         "langchain_answer",
-        """
-def langchain_history(executions, run, k):
-    stored = []
-    for number, e in enumerate(executions[: run - 1], start=1):
-        stored.append(f"U{number}")
-        for call in e.get("tool_calls", []):
-            stored += [f"C:{call['id']}", f"R:{call['id']}"]
-        stored.append(f"A{number}")
-    return stored if k == 0 else stored[-2 * k :]
-""",
+        "def langchain_history(executions, run, k):\n" + WINDOW_WITHOUT_CLEANUP,
         {"test_langchain_history"},
     ),
     # The visible conversation's number written into the prompt.
