@@ -6,17 +6,12 @@ import pytest
 
 from windowmem.advisor_calls import advisor_calls
 from windowmem.agent_calls import agent_runs
-from windowmem.anchor_facts import (
-    FactPlace,
-    agent_windows,
-    questions_and_answers,
-    turns_reached,
-    with_fact_in_system_prompt,
-)
+from windowmem.anchor_facts import turns_reached, with_fact_in_system_prompt
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.messages import Role
 from windowmem.policies.registry import make_policy
 from windowmem.replay import replay
+from windowmem.side_by_side import FactPlace, questions_and_answers, side_by_side
 
 CHAT = load_example("two_orders")
 FACT = ANCHOR_FACTS["two_orders"]
@@ -33,7 +28,7 @@ POLICIES = [
 
 
 def test_rows_are_each_product_s_agent():
-    rows = agent_windows(CHAT, POLICIES)
+    rows = side_by_side(CHAT, POLICIES)
     assert len(rows) == len(POLICIES) * CHAT.turn_count
     by = lambda name: [r for r in rows if r.policy == name]  # noqa: E731
     assert [r.sent for r in by("n8n")] == [
@@ -47,21 +42,21 @@ def test_spring_ai_and_langchain_store_no_tool_messages():
     stored = questions_and_answers(CHAT).messages
     assert not any(m.role is Role.TOOL or m.calls_tool for m in stored)
     assert len(stored) == 1 + 2 * CHAT.turn_count
-    rows = [r for r in agent_windows(CHAT, [POLICIES[1]]) if r.turn == 9]
+    rows = [r for r in side_by_side(CHAT, [POLICIES[1]]) if r.turn == 9]
     assert rows[0].visible_turns == (4, 5, 6, 7, 8)  # five pairs: five whole turns
-    rows = [r for r in agent_windows(CHAT, [POLICIES[2]])]
+    rows = [r for r in side_by_side(CHAT, [POLICIES[2]])]
     assert all(not any(m.role is Role.TOOL for m in r.sent) for r in rows)
 
 
 def test_n8n_loses_the_order_number_when_tool_turns_fill_its_ten_slots():
-    rows = agent_windows(CHAT, POLICIES)
+    rows = side_by_side(CHAT, POLICIES)
     assert turns_reached(rows, FACT, "n8n") == (1, 2, 3)
     assert turns_reached(rows, FACT, "spring-ai") == tuple(range(1, 10))
 
 
 def test_in_the_system_prompt_the_fact_reaches_every_call_of_every_product():
     anchored = with_fact_in_system_prompt(CHAT, f"Order on file: {FACT}")
-    rows = agent_windows(anchored, POLICIES)
+    rows = side_by_side(anchored, POLICIES)
     assert all(r.fact_place(FACT) is FactPlace.SYSTEM for r in rows)
 
 
@@ -69,5 +64,5 @@ def test_in_the_system_prompt_the_fact_reaches_every_call_of_every_product():
     "turn, place", [(1, FactPlace.INPUT), (2, FactPlace.MEMORY), (9, FactPlace.NOT_SENT)]
 )
 def test_fact_place(turn, place):
-    (row,) = [r for r in agent_windows(CHAT, POLICIES[:1]) if r.turn == turn]
+    (row,) = [r for r in side_by_side(CHAT, POLICIES[:1]) if r.turn == turn]
     assert row.fact_place(FACT) is place

@@ -79,11 +79,11 @@ REVEALED_BY = {
         7: ["Turn 12 sees turns `12 − k`"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
-        1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = agent_windows("],
+        1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
         2: [
             "print(describe_call(turn_9_call))",
             "From the newest: turn 8",
-            "rows = agent_windows(chat, products)",
+            "rows = side_by_side(chat, products)",
         ],
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
         4: ["for group in load(store).messages[:4]", "Walking the 30"],

@@ -30,13 +30,13 @@ from tests.nbgrader_helpers import (
 )
 from windowmem.advisor_calls import advisor_calls
 from windowmem.agent_calls import Part, agent_runs
-from windowmem.anchor_facts import questions_and_answers
 from windowmem.conversation import Conversation
 from windowmem.messages import Role, assistant, system, tool, user
 from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.langchain import LangChainPyBufferWindow
 from windowmem.replay import replay
 from windowmem.rolling_summary import rolling_summary
+from windowmem.side_by_side import questions_and_answers
 from windowmem.tokens import count_words
 from windowmem.units import turns_in_window
 

@@ -13,9 +13,9 @@ from tests.browser.lab_harness import (
     slider_value,
     type_slider_value,
 )
-from windowmem.anchor_facts import FactPlace, agent_windows, lineup
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.rolling_summary import rolling_summary
+from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.tokens import qwen_counter
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,7 +24,7 @@ NOTEBOOK = "05_designing_multi_turn_conversations.ipynb"
 CHAT = load_example("two_orders")
 FACT = ANCHOR_FACTS["two_orders"]
 COUNTER = qwen_counter()
-ROWS = agent_windows(CHAT, lineup(COUNTER))
+ROWS = side_by_side(CHAT, default_lineup(COUNTER))
 
 
 def places(turn: int) -> dict[str, str]:

@@ -6,17 +6,18 @@ import re
 
 import pytest
 
-from windowmem.anchor_facts import FactPlace, agent_windows, lineup, turns_reached
+from windowmem.anchor_facts import turns_reached
 from windowmem.errors import WindowMemError
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.design_html import render_design_html
 from windowmem.explorer.design_view import DesignCache, design_view
 from windowmem.rolling_summary import rolling_summary
+from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.tokens import count_words
 
 CHAT = load_example("two_orders")
 FACT = ANCHOR_FACTS["two_orders"]
-POLICIES = lineup(count_words)
+POLICIES = default_lineup(count_words)
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def cache() -> DesignCache:
 
 
 def test_each_card_is_that_product_s_array(cache):
-    rows = agent_windows(CHAT, POLICIES)
+    rows = side_by_side(CHAT, POLICIES)
     for turn in (1, 4, 9):
         view = design_view(cache, turn, counter=count_words)
         mine = [r for r in rows if r.turn == turn]

@@ -12,16 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from windowmem.anchor_facts import (
-    AgentWindow,
-    FactPlace,
-    agent_windows,
-    with_fact_in_system_prompt,
-)
+from windowmem.anchor_facts import with_fact_in_system_prompt
 from windowmem.conversation import Conversation
 from windowmem.errors import WindowMemError
 from windowmem.policies.base import WindowPolicy
 from windowmem.rolling_summary import rolling_summary
+from windowmem.side_by_side import FactPlace, ProductTurn, side_by_side
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import turn_runs
 
@@ -36,8 +32,8 @@ class DesignCache:
     conversation: Conversation
     policies: tuple[WindowPolicy, ...]
     fact: str
-    in_chat: tuple[AgentWindow, ...]
-    in_system: tuple[AgentWindow, ...]
+    in_chat: tuple[ProductTurn, ...]
+    in_system: tuple[ProductTurn, ...]
 
     @classmethod
     def build(
@@ -51,8 +47,8 @@ class DesignCache:
             conversation,
             tuple(policies),
             fact,
-            agent_windows(conversation, policies),
-            agent_windows(anchored, policies),
+            side_by_side(conversation, policies),
+            side_by_side(anchored, policies),
         )
 
 
@@ -122,7 +118,7 @@ def _text(content: str, calls: Sequence[str], call_id: str | None) -> str:
     return content
 
 
-def _cell(row: AgentWindow, fact: str) -> ProductCell:
+def _cell(row: ProductTurn, fact: str) -> ProductCell:
     size = "no limit" if row.size is None else f"{row.size} {row.unit.value}"
     lines = tuple(
         SentLine(
