@@ -48,6 +48,13 @@ def test_spring_ai_and_langchain_store_no_tool_messages():
     assert all(not any(m.role is Role.TOOL for m in r.sent) for r in rows)
 
 
+def test_tensorify_saves_only_the_question_and_the_reply():
+    # Its docs: after the agent answers, the new user message and the reply are saved.
+    rows = side_by_side(CHAT, [POLICIES[4]])
+    assert all(not any(m.role is Role.TOOL or m.calls_tool for m in r.sent) for r in rows)
+    assert rows[-1].amount == 2 * (CHAT.turn_count - 1) + 1  # every earlier pair, and the question
+
+
 def test_n8n_loses_the_order_number_when_tool_turns_fill_its_ten_slots():
     rows = side_by_side(CHAT, POLICIES)
     assert turns_reached(rows, FACT, "n8n") == (1, 2, 3)

@@ -147,8 +147,9 @@ def saved_messages(
     With an answer: the input, then for every tool call an assistant message asking for
     that one call followed by its result, then the answer. A call that asked for two
     tools at once is stored as two assistant messages, one per call, each before its
-    result (n8n 2.41.1, ``buildSteps``; Gemini's parallel calls are the exception and
-    are not modelled). An answer with empty text counts as no answer.
+    result (n8n 2.41.1, ``buildSteps``). The exception, not modelled: a Gemini reply with
+    a thought signature and two or more calls stores one shared assistant message, then
+    a result per call. An answer with empty text counts as no answer.
 
     >>> from windowmem.messages import user, assistant, tool
     >>> run = [assistant("", ["a", "b"]), tool("ra", "a"), tool("rb", "b")]

@@ -8,7 +8,10 @@ the user messages and answers of the newest *keep_turns* turns. (The Manager can
 write ``ai``, ``system`` and ``user`` messages, so the kept turns lose their tool calls
 and results.) The summary is written as an ``ai`` message: a ``system`` one would sit
 inside the chat history, after the agent's own system prompt, which some model
-providers reject.
+providers reject (``@langchain/anthropic`` 1.5.6 and ``@langchain/google-genai`` 2.1.24,
+as n8n 2.41.1 pins them, throw). The schedule counts turns: Simple Memory's store has no
+cap to approach, since ``saveContext`` only appends (``@langchain/classic`` 1.0.27) and the
+window applies when the agent loads.
 
 The agent's memory still loads only the newest ``2 × k`` stored messages, so the
 summary helps only on the turns where it is among them: it is cut as soon as the kept

@@ -12,11 +12,18 @@ A product's agent adds its own rules on top of its memory's window:
 * **n8n** (``@n8n/n8n-nodes-langchain`` 2.41.1): the agent stores a tool turn as the user
   message, one call and its result per tool call, then the answer, and drops the tool
   exchanges its window cut at the edges (:func:`windowmem.agent_calls.agent_runs`);
-* **Spring AI** (1.0.0 to 2.0.1): the memory advisors store the user message and the final
-  answer, never the tool calls, so the window counts two messages per turn;
+* **Spring AI** (1.0.0 to 2.0.1): at the default advisor order (outside the tool-calling
+  loop) the memory advisor stores only the user message and the final answer, so the
+  window counts two messages per turn. Placed inside the loop (an order above
+  ``ToolCallingAdvisor.DEFAULT_ORDER``, 2.0) it stores the tool messages too; that set-up
+  is not modelled here;
 * **LangChain's memory classes** (``ConversationBufferWindowMemory``, langchain-classic
-  1.0.8; ``BufferWindowMemory`` in JS): an agent saves a turn through ``save_context``,
-  which stores the input and the output only, so the same holds;
+  1.0.8; ``BufferWindowMemory``, ``@langchain/classic`` 1.0.27): an agent saves a turn
+  through ``saveContext`` / ``save_context``, which adds the input and the output only, so
+  the same holds (n8n's typeVersion 3 agent bypasses it and writes tool turns itself);
+* **Tensorify Window Memory** (documented only, https://tensorify.io/docs/plugins/memory-window,
+  unversioned): after the agent answers, the new user message and the reply are saved,
+  two messages per turn;
 * every other product: its memory over every message (:func:`windowmem.replay.replay`).
 
 Each row also says where a fact (an order number, say) reaches that call: in the system
@@ -46,6 +53,7 @@ from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import stored_items
 from windowmem.policies.registry import make_policy
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
+from windowmem.policies.tensorify import TensorifyWindowMemory
 from windowmem.replay import replay
 from windowmem.tokens import TokenCounter, count_words
 
@@ -138,11 +146,13 @@ _QUESTIONS_AND_ANSWERS = (
     SpringAi1xMessageWindow,
     LangChainPyBufferWindow,
     LangChainJsBufferWindow,
+    TensorifyWindowMemory,
 )
 
 
 def questions_and_answers(conversation: Conversation) -> Conversation:
-    """*conversation* as Spring AI's advisors and LangChain's ``save_context`` store it: no tool messages."""
+    """*conversation* as the question-and-answer stores keep it (Spring AI's advisors at their
+    default order, LangChain's ``save_context``, Tensorify's save): no tool messages."""
     kept = tuple(m for m in conversation.messages if m.role is not Role.TOOL and not m.calls_tool)
     return Conversation(kept, conversation.title)
 

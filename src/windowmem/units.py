@@ -6,11 +6,15 @@ n8n's Context Window Length counts *interactions* but loads ``2 × k`` *messages
 size" depends on how many messages one turn leaves in the store, and that depends on the
 product and on the tools the turn called:
 
-* n8n 2.3.0 and later store a turn as the user message, then for every tool call an
-  assistant message asking for that one call and the call's result, then the answer:
-  ``2 + 2 × calls`` messages (two calls made at once become two pairs);
-* Spring AI's memory advisors (1.0.0 to 2.0.1) store the user message and the final
-  answer only: 2 messages, whatever tools ran.
+* n8n's AI Agent at typeVersion 3 and 3.1 (3.1 is the default for new agents in
+  ``@n8n/n8n-nodes-langchain`` 2.41.1; stored this way since 2.3.0) saves a turn as the user
+  message, then for every tool call an assistant message asking for that one call and the
+  call's result, then the answer: ``2 + 2 × calls`` messages (two calls made at once become
+  two pairs). Its typeVersions 1 to 2.3 hand the memory to LangChain's ``AgentExecutor``,
+  which saves the input and the output only;
+* Spring AI's memory advisor (1.0.0 to 2.0.1), at the default advisor order (outside the
+  tool-calling loop), stores only the user message and the final answer: 2 messages,
+  whatever tools ran. Moved inside the loop (2.0) it stores the tool messages too.
 
 So every conversion here is computed from the turns' sizes, never assumed.
 
@@ -39,8 +43,9 @@ def _whole(value: object, label: str, *, minimum: int = 0) -> int:
 def messages_per_turn(tool_calls: int = 0, *, stores_tool_calls: bool = True) -> int:
     """The messages one answered turn leaves in the store.
 
-    *stores_tool_calls* True is n8n 2.3.0+ (a call and its result per tool call), False is
-    Spring AI's advisors (question and answer only).
+    *stores_tool_calls* True is n8n's AI Agent typeVersion 3/3.1 (a call and its result per
+    tool call), False is a question-and-answer store (Spring AI's advisor at its default
+    order, LangChain's ``save_context``, Tensorify).
 
     >>> messages_per_turn(), messages_per_turn(3), messages_per_turn(3, stores_tool_calls=False)
     (2, 8, 2)

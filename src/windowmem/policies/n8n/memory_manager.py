@@ -15,8 +15,10 @@ messages of the store (:mod:`windowmem.rolling_summary` puts numbers on it).
   write neither a tool call nor a tool result.
 * **delete**: the last N messages (default 2; if fewer are stored, nothing is deleted)
   or all of them.
-* ``hideFromUI`` marks a message; only the Chat Trigger's *Load Previous Session* filter
-  reads the mark, so a hidden message still reaches the model.
+* ``hideFromUI`` marks a message; among n8n's AI nodes (2.41.1) only the Chat Trigger's
+  *Load Previous Session* filter reads the mark, so a hidden message still reaches the model.
+  (At typeVersion 1, *Simplify Output* on with *Group Messages* unset returns the objects
+  ungrouped, without ``messagesCount``; this module models 1.1.)
 
 >>> from windowmem.messages import user, assistant
 >>> history = stored_history([user("h1"), assistant("a1"), user("h2"), assistant("a2")])

@@ -55,10 +55,11 @@ def drop_orphaned_tool_messages(messages: Sequence[Message]) -> tuple[Message, .
 
     The agent runs this (``cleanupOrphanedMessages``) on the loaded window before calling
     the model, because a model API rejects a tool result without the call that asked for
-    it, and a call without its results. Until nothing changes: at the start, drop tool
-    results, and drop an assistant tool call not followed by a tool result; at the end,
-    drop a run of tool results not preceded by an assistant tool call, and drop an
-    assistant tool call. Exchanges inside the window are left alone, and so is a call at
+    it, and a call without its results. It makes two passes (``memoryManagement.js``), each
+    repeated until nothing changes: first the start, dropping tool results and an assistant
+    tool call not followed by a tool result; then the end, dropping a run of tool results
+    not preceded by an assistant tool call, and a trailing assistant tool call. Exchanges
+    inside the window are left alone, and so is a call at
     the end that some results follow: 2.41.1 checks the order of the messages, not which
     call each result answers. (n8n 2.3.0 cleaned only the start, in one pass; the end is
     cleaned in 2.41.1 and not in 2.20.0.) This is the one implementation;
@@ -74,21 +75,28 @@ def drop_orphaned_tool_messages(messages: Sequence[Message]) -> tuple[Message, .
     ['u1']
     """
     kept = list(messages)
-    while True:
-        before = len(kept)
+    changed = True
+    while changed and kept:  # the start
+        changed = False
         while kept and kept[0].role is Role.TOOL:
             kept.pop(0)
+            changed = True
         if kept and kept[0].calls_tool and (len(kept) < 2 or kept[1].role is not Role.TOOL):
             kept.pop(0)
+            changed = True
+    changed = True
+    while changed and kept:  # then the end
+        changed = False
         end = len(kept)
         while end > 0 and kept[end - 1].role is Role.TOOL:
             end -= 1
         if end < len(kept) and not (end > 0 and kept[end - 1].calls_tool):
             del kept[end:]
-        if kept and kept[-1].calls_tool:
+            changed = True
+        elif end == len(kept) and kept[-1].calls_tool:
             kept.pop()
-        if len(kept) == before:
-            return tuple(kept)
+            changed = True
+    return tuple(kept)
 
 
 def visible_turns(window: int, turn: int) -> tuple[int, ...]:
