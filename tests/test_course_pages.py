@@ -124,7 +124,8 @@ def test_adding_a_lesson_is_one_entry_and_its_notebook(tmp_path):
         (lambda root, c: c["lessons"][2].update(notebook="03_renamed.ipynb"), "does not exist"),
         (lambda root, c: c["lessons"][2].update(minutes=5), "the notebook is the source"),
         (
-            lambda root, c: next(e for e in c["lessons"] if e["notebook"] is None).pop("minutes"),
+            # Every lesson is written now: make the last one a coming entry without minutes.
+            lambda root, c: c["lessons"][-1].update(notebook=None, title="Planned"),
             "planned title and minutes",
         ),
         (lambda root, c: c["lessons"].pop(1), "numbered 3"),

@@ -18,6 +18,7 @@ def test_sample_conversations_load_and_their_anchor_facts_live_in_turn_1_only():
         "mentioned_at_start",
         "tool_use",
         "support_60",
+        "two_orders",
     }
     for name in example_names():
         chat = load_example(name)

@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "windowmem.session_keys": 0,
     "windowmem.turn_ranges": 0,
     "windowmem.arguments": 0,
+    "windowmem.units": 0,
     # 1. models: the products' window policies, the stores, the token-budget agent
     "windowmem.policies": 1,
     "windowmem.storage": 1,
@@ -50,6 +51,8 @@ LAYERS: dict[str, int] = {
     "windowmem.concurrent_runs": 2,
     "windowmem.expiry": 2,
     "windowmem.store_scenarios": 2,
+    "windowmem.anchor_facts": 2,
+    "windowmem.rolling_summary": 2,
     # 3. tables (the one module that imports pandas)
     "windowmem.frames": 3,
     # 4. the edge: explorers and command lines

@@ -92,6 +92,19 @@ REVEALED_BY = {
         7: ["explorer = OutliveExplorer(", "which leaves three messages"],
         8: ["It is mistake 1"],
     },
+    "05_designing_multi_turn_conversations.ipynb": {
+        1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
+        2: [
+            "print(describe_call(turn_9_call))",
+            "From the newest: turn 8",
+            "rows = side_by_side(chat, products)",
+        ],
+        3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
+        4: ["for group in load(store).messages[:4]", "Walking the 30"],
+        5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
+        6: ["explorer = DesignExplorer(", "the one call\nafter the first compaction"],
+        7: ["Mistake 2. Spring AI's 20 counts messages"],
+    },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],

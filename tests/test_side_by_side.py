@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations
 from windowmem.errors import PolicyError
@@ -13,26 +13,54 @@ from windowmem.messages import Role, interactions
 from windowmem.policies.base import Unit
 from windowmem.policies.registry import make_policy
 from windowmem.replay import replay
-from windowmem.side_by_side import DEFAULT_LINEUP, measure, side_by_side
+from windowmem.side_by_side import default_lineup, measure, side_by_side
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(messages=conversations(tools=False, mid_chat_system=False))
+def test_without_tool_calls_each_row_is_that_product_s_memory_replay(messages):
+    """Agents differ from their memories only over tool turns, unanswered runs (n8n stores a run
+    once it has an answer, and empty text is none) and system messages met mid-chat (an agent
+    stores none): without them, the rows are the memories' replays."""
+    chat = [m for m in messages if m.role is not Role.SYSTEM]
+    assume(all(a.role is not b.role for a, b in zip(chat, chat[1:])))
+    assume(all(m.content for m in chat if m.role is Role.ASSISTANT))
+    plain = list(messages)
+    rows = side_by_side(plain)
+    lineup = default_lineup()
+    assert len(rows) == len(lineup) * len(interactions(plain))
+    for policy in lineup:
+        views = replay(plain, policy)
+        mine = [row for row in rows if row.policy == policy.name]
+        assert [row.sent for row in mine] == [view.sent for view in views]
+        assert [row.turn for row in mine] == list(range(1, len(views) + 1))
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=40)
 @given(messages=conversations())
-def test_each_row_is_that_product_s_replay(messages):
-    rows = side_by_side(messages)
-    assert len(rows) == len(DEFAULT_LINEUP) * len(interactions(messages))
-    for name, size in DEFAULT_LINEUP:
-        views = replay(messages, make_policy(name, size))
-        mine = [row for row in rows if row.policy == name]
-        assert [row.sent for row in mine] == [view.sent for view in views]
-        assert [row.turn for row in mine] == list(range(1, len(views) + 1))
+def test_question_and_answer_stores_never_send_a_tool_message(messages):
+    """Spring AI's advisors and LangChain's save_context keep no tool call and no tool result."""
+    for row in side_by_side(messages, [("spring-ai", 4), ("langchain-py", 2)]):
+        assert not any(m.role is Role.TOOL or m.calls_tool for m in row.sent)
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(messages=conversations())
+def test_n8n_never_sends_a_tool_result_without_its_call(messages):
+    """n8n 2.41.1's agent drops the exchanges its window cut, so every result follows its call."""
+    for row in side_by_side(messages, [("n8n", 2)]):
+        called: set[str] = set()
+        for m in row.sent:
+            called.update(m.tool_calls)
+            if m.role is Role.TOOL:
+                assert m.tool_call_id in called
 
 
 def test_units_on_the_tool_use_example():
     """Turn 2 of the tool-use example: one earlier turn holding a tool call, counted four ways."""
     rows = {row.policy: row for row in side_by_side(load_example("tool_use")) if row.turn == 2}
     assert rows["n8n"].unit is Unit.INTERACTIONS and rows["n8n"].amount == 2
-    assert rows["spring-ai"].amount == 5  # u1, the call, its result, a1, u2
+    assert rows["spring-ai"].amount == 3  # u1, a1, u2: the advisors never stored the call
     assert rows["openai-agents"].unit is Unit.ITEMS and rows["openai-agents"].amount == 5
     assert rows["llamaindex"].unit is Unit.TOKENS
     assert all(row.sent[0].role is Role.SYSTEM for row in rows.values())
@@ -52,7 +80,7 @@ def test_measure_counts_tokens_with_the_policy_s_counter():
 
 def test_frame_has_a_column_per_product():
     frame = side_by_side_frame(load_example("tool_use"))
-    assert list(frame.columns) == [name for name, _ in DEFAULT_LINEUP]
+    assert list(frame.columns) == [policy.name for policy in default_lineup()]
     assert frame.index.name == "turn" and frame.loc[1, "n8n"] == "1 interactions (none)"
 
 

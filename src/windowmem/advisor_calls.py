@@ -12,8 +12,10 @@ every call:
 So the model keeps nothing; the advisor sends it the memory each time. One difference
 from n8n follows: n8n writes a run to memory only once it has an answer, while Spring AI
 has stored the user's message before the call, so a call that fails leaves that message
-in memory without a reply. Tool calls and their results are not stored by the advisors
-(Spring AI docs, 1.0.0 to 2.0.1); a turn's stored reply is its final answer.
+in memory without a reply. At the default advisor order (outside the tool-calling loop)
+tool calls and their results are not stored (Spring AI docs, 1.0.0 to 2.0.1); a turn's
+stored reply is its final answer. Moved inside the loop (2.0, ``tools.adoc``), the advisor
+stores them too; that set-up is not modelled.
 
 >>> from windowmem.messages import system, user, assistant
 >>> from windowmem.policies.spring_ai import SpringAiMessageWindow

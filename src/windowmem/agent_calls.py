@@ -45,6 +45,7 @@ from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
 from windowmem.messages import Interaction, Message, Role, assistant, tool
 from windowmem.policies.base import Memory, WindowPolicy
+from windowmem.policies.n8n.simple_memory import drop_orphaned_tool_messages
 from windowmem.tool_input import js_json
 
 
@@ -133,39 +134,9 @@ def call_array(
     return (*head, *history, user_input, *this_run)
 
 
-def cleanup_orphaned_messages(messages: Sequence[Message]) -> tuple[Message, ...]:
-    """*messages* without the broken tool exchanges at their edges, as n8n 2.41.1's agent removes them.
-
-    A window cut by message count can start inside a tool exchange (a tool result whose
-    call was cut off) or, in principle, end inside one; model APIs reject both. Until
-    nothing changes: at the start, drop tool results, and drop an assistant tool call
-    not followed by a tool result; at the end, drop a run of tool results not preceded
-    by an assistant tool call, and drop an assistant tool call. (n8n 2.3.0 already
-    cleaned the start, in one pass; the end is cleaned in 2.41.1, not in 2.20.0.)
-
-    >>> from windowmem.messages import user, assistant, tool
-    >>> call = assistant("", ["c1"])
-    >>> [m.content for m in cleanup_orphaned_messages([tool("r"), assistant("a1"), user("u2")])]
-    ['a1', 'u2']
-    >>> [m.content for m in cleanup_orphaned_messages([tool("r"), call, user("u")])]
-    ['u']
-    """
-    kept = list(messages)
-    while True:
-        before = len(kept)
-        while kept and kept[0].role is Role.TOOL:
-            kept.pop(0)
-        if kept and kept[0].calls_tool and (len(kept) < 2 or kept[1].role is not Role.TOOL):
-            kept.pop(0)
-        end = len(kept)
-        while end > 0 and kept[end - 1].role is Role.TOOL:
-            end -= 1
-        if end < len(kept) and not (end > 0 and kept[end - 1].calls_tool):
-            del kept[end:]
-        if kept and kept[-1].calls_tool:
-            kept.pop()
-        if len(kept) == before:
-            return tuple(kept)
+#: n8n 2.41.1's clean-up of a loaded window (``cleanupOrphanedMessages``): one implementation,
+#: kept with n8n's policy (:func:`windowmem.policies.n8n.drop_orphaned_tool_messages`).
+cleanup_orphaned_messages = drop_orphaned_tool_messages
 
 
 def saved_messages(
@@ -176,8 +147,9 @@ def saved_messages(
     With an answer: the input, then for every tool call an assistant message asking for
     that one call followed by its result, then the answer. A call that asked for two
     tools at once is stored as two assistant messages, one per call, each before its
-    result (n8n 2.41.1, ``buildSteps``; Gemini's parallel calls are the exception and
-    are not modelled). An answer with empty text counts as no answer.
+    result (n8n 2.41.1, ``buildSteps``). The exception, not modelled: a Gemini reply with
+    a thought signature and two or more calls stores one shared assistant message, then
+    a result per call. An answer with empty text counts as no answer.
 
     >>> from windowmem.messages import user, assistant, tool
     >>> run = [assistant("", ["a", "b"]), tool("ra", "a"), tool("rb", "b")]

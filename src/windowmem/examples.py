@@ -6,6 +6,7 @@
 ``mentioned_at_start`` exercise 3: a tax ID given in turn 1, "like I mentioned at the start" in turn 12
 ``tool_use``           TuTienda support with tool calls (ids) and tool results
 ``support_60``         a long generated support chat (60 turns) for cost plots
+``two_orders``         lesson 5: order #4417 in turn 1, then eight turns with six tool calls
 =====================  ==========================================================
 
 >>> load_example("marta").turn_count
@@ -34,6 +35,7 @@ ANCHOR_FACTS = {
     "mentioned_at_start": "901.442.318-5",
     "tool_use": "#6023",
     "support_60": "#7781",
+    "two_orders": "#4417",
 }
 
 

@@ -45,7 +45,7 @@ from windowmem.errors import WindowMemError
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory, WindowPolicy
 from windowmem.replay import iter_turn_views
-from windowmem.side_by_side import side_by_side
+from windowmem.side_by_side import LineupEntry, side_by_side
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import gap_spans, turn_runs, turn_spans, write_spans
 
@@ -248,7 +248,7 @@ def trace_table(result: TaskResult) -> pd.DataFrame:
 
 def side_by_side_frame(
     conversation: Conversation | Sequence[Message],
-    lineup: Sequence[tuple[str, int | None]] | None = None,
+    lineup: Sequence[LineupEntry] | None = None,
 ) -> pd.DataFrame:
     """A table: one row per turn, one column per product, each cell "amount unit (turns seen)".
 

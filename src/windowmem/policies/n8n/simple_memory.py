@@ -51,42 +51,52 @@ class N8nSimpleMemory(WindowPolicy):
 
 
 def drop_orphaned_tool_messages(messages: Sequence[Message]) -> tuple[Message, ...]:
-    """*messages* without the tool exchanges that a count-based cut broke at its edges.
+    """*messages* without the broken tool exchanges at their edges, as n8n 2.41.1's agent removes them.
 
-    The n8n agent runs this on the loaded window before calling the model, because a
-    model API rejects a tool result without the call that asked for it, and a call
-    without its results. At the start, tool results whose call was cut off are
-    dropped. At the end, an assistant message whose tool calls are not all answered
-    is dropped with the partial results after it. Exchanges inside the window are
-    left alone.
+    The agent runs this (``cleanupOrphanedMessages``) on the loaded window before calling
+    the model, because a model API rejects a tool result without the call that asked for
+    it, and a call without its results. It makes two passes (``memoryManagement.js``), each
+    repeated until nothing changes: first the start, dropping tool results and an assistant
+    tool call not followed by a tool result; then the end, dropping a run of tool results
+    not preceded by an assistant tool call, and a trailing assistant tool call. Exchanges
+    inside the window are left alone, and so is a call at
+    the end that some results follow: 2.41.1 checks the order of the messages, not which
+    call each result answers. (n8n 2.3.0 cleaned only the start, in one pass; the end is
+    cleaned in 2.41.1 and not in 2.20.0.) This is the one implementation;
+    :func:`windowmem.agent_calls.cleanup_orphaned_messages` is the same function.
 
     >>> from windowmem.messages import user, assistant, tool
     >>> window = [tool("42 °C", "c1"), assistant("It is hot."), user("u2"), assistant("a2")]
     >>> [m.content for m in drop_orphaned_tool_messages(window)]
     ['It is hot.', 'u2', 'a2']
+    >>> [m.content for m in drop_orphaned_tool_messages([tool("r"), assistant("", ["c1"]), user("u")])]
+    ['u']
     >>> [m.content for m in drop_orphaned_tool_messages([user("u1"), assistant("", ["c1"])])]
     ['u1']
     """
-    start = 0
-    while start < len(messages) and messages[start].role is Role.TOOL:
-        start += 1
-    kept = tuple(messages[start:])
-    last_call = next((i for i in range(len(kept) - 1, -1, -1) if kept[i].calls_tool), None)
-    if last_call is None:
-        return kept
-    results = kept[last_call + 1 :]
-    if any(m.role is not Role.TOOL for m in results):
-        return kept  # the exchange was answered and followed by more: not at the edge
-    if _answers_all(kept[last_call].tool_calls, results):
-        return kept
-    return kept[:last_call]
-
-
-def _answers_all(call_ids: Sequence[str], results: Sequence[Message]) -> bool:
-    """True when *results* answer every call in *call_ids* (results without an id answer one call each)."""
-    answered = {m.tool_call_id for m in results if m.tool_call_id is not None}
-    anonymous = sum(1 for m in results if m.tool_call_id is None)
-    return sum(1 for call in call_ids if call not in answered) <= anonymous
+    kept = list(messages)
+    changed = True
+    while changed and kept:  # the start
+        changed = False
+        while kept and kept[0].role is Role.TOOL:
+            kept.pop(0)
+            changed = True
+        if kept and kept[0].calls_tool and (len(kept) < 2 or kept[1].role is not Role.TOOL):
+            kept.pop(0)
+            changed = True
+    changed = True
+    while changed and kept:  # then the end
+        changed = False
+        end = len(kept)
+        while end > 0 and kept[end - 1].role is Role.TOOL:
+            end -= 1
+        if end < len(kept) and not (end > 0 and kept[end - 1].calls_tool):
+            del kept[end:]
+            changed = True
+        elif end == len(kept) and kept[-1].calls_tool:
+            kept.pop()
+            changed = True
+    return tuple(kept)
 
 
 def visible_turns(window: int, turn: int) -> tuple[int, ...]:

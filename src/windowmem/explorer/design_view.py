@@ -1,0 +1,201 @@
+"""Lesson 5's explorer as a pure view: every product's array on one turn, the anchor fact, a summary schedule.
+
+:func:`design_view` takes what :class:`DesignCache` computed once (every product's
+agent windows with the fact left in the chat and with it in the system prompt) and the
+controls' values, and returns a :class:`DesignView`: for each product its array on the
+chosen turn, its size in the product's own unit, and where the anchor fact is; then n8n's
+rolling-summary schedule and the input tokens it saves. The widgets only display it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from windowmem.anchor_facts import with_fact_in_system_prompt
+from windowmem.conversation import Conversation
+from windowmem.errors import WindowMemError
+from windowmem.policies.base import WindowPolicy
+from windowmem.rolling_summary import rolling_summary
+from windowmem.side_by_side import FactPlace, ProductTurn, side_by_side
+from windowmem.tokens import TokenCounter, count_messages
+from windowmem.turn_ranges import turn_runs
+
+#: The fact line the system-prompt toggle adds, as a prompt reading a saved fact would.
+FACT_LINE = "Order on file for this customer: {fact}"
+
+
+@dataclass(frozen=True)
+class DesignCache:
+    """Every product's windows on *conversation*, computed once for both places of the fact."""
+
+    conversation: Conversation
+    policies: tuple[WindowPolicy, ...]
+    fact: str
+    in_chat: tuple[ProductTurn, ...]
+    in_system: tuple[ProductTurn, ...]
+
+    @classmethod
+    def build(
+        cls, conversation: Conversation, policies: Sequence[WindowPolicy], fact: str
+    ) -> DesignCache:
+        """Replay *conversation* through *policies*, as given and with *fact* in the system prompt."""
+        if not any(fact in m.content for m in conversation.messages):
+            raise WindowMemError(f"the anchor fact {fact!r} is said nowhere in the conversation")
+        anchored = with_fact_in_system_prompt(conversation, FACT_LINE.format(fact=fact))
+        return cls(
+            conversation,
+            tuple(policies),
+            fact,
+            side_by_side(conversation, policies),
+            side_by_side(anchored, policies),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SentLine:
+    """One message of an array as the explorer lists it."""
+
+    role: str
+    text: str
+    has_fact: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProductCell:
+    """One product on the chosen turn."""
+
+    policy: str
+    product: str
+    size: str
+    """The window's setting in the product's unit, e.g. ``5 interactions``."""
+    amount: str
+    """What this call's array holds, system prompt aside, in that unit."""
+    turns_seen: str
+    place: FactPlace
+    lines: tuple[SentLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRow:
+    """One turn of n8n's rolling-summary schedule."""
+
+    turn: int
+    plain_tokens: int
+    full_tokens: int
+    summarised_tokens: int
+    summary_sent: bool | None
+    summarised_after: bool
+
+
+@dataclass(frozen=True)
+class DesignView:
+    """Everything the explorer shows for one setting of its controls."""
+
+    title: str
+    fact: str
+    turn: int
+    turn_count: int
+    fact_in_system: bool
+    products: tuple[ProductCell, ...]
+    reaching: int
+    """How many products' arrays carry the fact on this turn."""
+    window: int
+    every: int
+    keep_turns: int
+    schedule: tuple[ScheduleRow, ...]
+    plain_total: int
+    full_total: int
+    summarised_total: int
+    summariser_total: int
+
+
+def _text(content: str, calls: Sequence[str], call_id: str | None) -> str:
+    if calls:
+        return f"{content} [asks for {', '.join(calls)}]".strip()
+    if call_id:
+        return f"[result of {call_id}] {content}"
+    return content
+
+
+def _cell(row: ProductTurn, fact: str) -> ProductCell:
+    size = "no limit" if row.size is None else f"{row.size} {row.unit.value}"
+    lines = tuple(
+        SentLine(
+            m.role.value,
+            _text(m.content, m.tool_calls, m.tool_call_id),
+            fact in m.content,
+        )
+        for m in row.sent
+    )
+    return ProductCell(
+        row.policy,
+        row.product,
+        size,
+        f"{row.amount} {row.unit.value}",
+        turn_runs(row.visible_turns),
+        row.fact_place(fact),
+        lines,
+    )
+
+
+def design_view(
+    cache: DesignCache,
+    turn: int,
+    *,
+    fact_in_system: bool = False,
+    window: int = 5,
+    every: int = 3,
+    keep_turns: int = 1,
+    counter: TokenCounter = count_messages,
+) -> DesignView:
+    """The view for *turn*, the fact's place, and n8n's summary schedule (*every* 0: none)."""
+    count = cache.conversation.turn_count
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= count:
+        raise WindowMemError(f"turn must be a whole number from 1 to {count}, got {turn!r}")
+    rows = cache.in_system if fact_in_system else cache.in_chat
+    cells = tuple(_cell(r, cache.fact) for r in rows if r.turn == turn)
+    plain = rolling_summary(cache.conversation, window=window, counter=counter)
+    full = rolling_summary(cache.conversation, window=0, counter=counter)
+    rolled = rolling_summary(
+        cache.conversation, window=window, every=every, keep_turns=keep_turns, counter=counter
+    )
+    schedule = tuple(
+        ScheduleRow(
+            p.turn,
+            p.input_tokens,
+            f.input_tokens,
+            r.input_tokens,
+            r.summary_sent,
+            r.summarised_after,
+        )
+        for p, f, r in zip(plain, full, rolled)
+    )
+    return DesignView(
+        cache.conversation.title,
+        cache.fact,
+        turn,
+        count,
+        fact_in_system,
+        cells,
+        sum(1 for c in cells if c.place is not FactPlace.NOT_SENT),
+        window,
+        every,
+        keep_turns,
+        schedule,
+        sum(p.input_tokens for p in plain),
+        sum(f.input_tokens for f in full),
+        sum(r.input_tokens for r in rolled),
+        sum(r.summariser_tokens for r in rolled),
+    )
+
+
+__all__ = [
+    "FACT_LINE",
+    "DesignCache",
+    "DesignView",
+    "ProductCell",
+    "ScheduleRow",
+    "SentLine",
+    "design_view",
+]
