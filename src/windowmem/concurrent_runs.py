@@ -214,9 +214,20 @@ def schedule_trace(product: Product, schedule: Sequence[str]) -> list[str]:
 
 
 def process_context() -> Any:
-    """Fork where the system has it (fast: no re-import), spawn elsewhere."""
+    """A fork server where the system has one, spawn elsewhere; never a plain fork.
+
+    A plain fork copies the caller's open SQLite connections (a notebook that just
+    printed a table holds one), and SQLite's file locking is not safe across fork: two
+    children can then write without a real lock between them. The fork server is a
+    fresh process that has imported only windowmem, so its children start fast and
+    share nothing with the caller.
+    """
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["windowmem.concurrent_runs", "windowmem.workers"])
+    return context
 
 
 def _next_result(results: Any, processes: Sequence[Any]) -> Any:
