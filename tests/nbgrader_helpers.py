@@ -18,12 +18,14 @@ import json
 import re
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
+
+import pytest
 
 from autograder.nbgrader_course import nbgrader_meta
 from tests.conftest import REPO_ROOT
@@ -349,4 +351,102 @@ def check_pipeline_full_marks(
     if f"to grade by hand: {', '.join(sorted(hand_graded))}" not in grade.detail:
         raise AssertionError(
             f"the solution should leave {sorted(hand_graded)} to grade by hand: {grade.detail}"
+        )
+
+
+def check_untouched_scores_zero(
+    run: PipelineRun,
+    notebook: str,
+    points: dict[str, float],
+    setup_cells: Sequence[str] = ("setup",),
+) -> None:
+    """Raise AssertionError unless the untouched release scored 0, failing every autograded
+    cell in *points*, and its *setup_cells* ran without an error (no silent zero: the
+    student's own cells failed, not the assignment's)."""
+    grade = run.grades["untouched"]
+    if (grade.status, grade.score) != ("graded", 0):
+        raise AssertionError(
+            f"the untouched release: {grade.status}, {grade.score}: {grade.detail}"
+        )
+    if not set(points) <= grade.failed:
+        raise AssertionError(
+            f"the untouched release passed {sorted(set(points) - grade.failed)}: {grade.detail}"
+        )
+    executed = cells_by_id(run.autograded_notebook("untouched", notebook))
+    for setup in setup_cells:
+        if error_outputs(executed[setup]):
+            raise AssertionError(
+                f"{setup} must run on a blank release: {error_outputs(executed[setup])}"
+            )
+
+
+def check_shortcut_fails_on_import(
+    run: PipelineRun, student: str, notebook: str, grade_id: str, module: str
+) -> None:
+    """Raise AssertionError unless *student*'s *grade_id* test failed because the answer
+    called windowmem's *module* (a right value reached by the library's own answer)."""
+    errors = error_outputs(cells_by_id(run.autograded_notebook(student, notebook))[grade_id])
+    if not (errors and f"windowmem.{module}" in errors[0]["evalue"]):
+        raise AssertionError(
+            f"{student}: {grade_id} should fail naming windowmem.{module}: {errors}"
+        )
+
+
+def pipeline_fixture(assignment: str, mutants: dict[str, Mutant]) -> Any:
+    """A module fixture ``graded``: *assignment*'s solution, untouched release and *mutants*,
+    graded once by ``python -m autograder grade`` (``graded = pipeline_fixture(...)``)."""
+
+    @pytest.fixture(scope="module")
+    def graded(request: Any, tmp_path_factory: Any) -> PipelineRun:
+        return pipeline_graded_once(request, tmp_path_factory, assignment, mutants)
+
+    return graded
+
+
+class GradingRoundTrip:
+    """The checks every assignment's run through ``python -m autograder grade`` must pass.
+
+    An assignment's test module subclasses it, names its assignment's *notebook*,
+    *mutants*, grade *contract* and *hand_graded* cells, and has the module fixtures
+    ``graded`` (:func:`pipeline_fixture`) and ``source_nb`` (the source notebook). The
+    solution earns every autograded point and runs clean; the untouched release scores 0
+    with its *setup_cells* running (no silent zero); each mutant loses exactly its points.
+    """
+
+    notebook: ClassVar[str]
+    mutants: ClassVar[dict[str, Mutant]]
+    contract: ClassVar[dict[str, int]]
+    hand_graded: ClassVar[set[str]]
+    setup_cells: ClassVar[tuple[str, ...]] = ("setup",)
+
+    def pytest_generate_tests(self, metafunc: Any) -> None:
+        if "student" in metafunc.fixturenames and metafunc.function.__name__.startswith(
+            "test_a_mistake_or_shortcut"
+        ):
+            metafunc.parametrize("student", sorted(self.mutants))
+
+    @pytest.mark.slow
+    def test_the_solution_scores_full_marks_and_runs_clean(
+        self, graded: PipelineRun, source_nb: Notebook
+    ) -> None:
+        points = graded_points(source_nb)
+        check_pipeline_full_marks(
+            graded.grades["solution"], points, sum(self.contract.values()), self.hand_graded
+        )
+        check_runs_clean(graded.autograded_notebook("solution", self.notebook))
+
+    @pytest.mark.slow
+    def test_the_untouched_release_scores_zero_without_crashing(
+        self, graded: PipelineRun, source_nb: Notebook
+    ) -> None:
+        points = graded_points(source_nb)
+        check_untouched_scores_zero(graded, self.notebook, points, self.setup_cells)
+
+    @pytest.mark.slow
+    def test_a_mistake_or_shortcut_loses_exactly_its_points(
+        self, graded: PipelineRun, source_nb: Notebook, student: str
+    ) -> None:
+        points = graded_points(source_nb)
+        check_pipeline_loses_exactly(
+            graded.grades[student], self.mutants[student][2], points, student
         )

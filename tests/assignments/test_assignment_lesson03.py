@@ -20,18 +20,15 @@ import pytest
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
-    PipelineRun,
+    GradingRoundTrip,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_pipeline_full_marks,
-    check_pipeline_loses_exactly,
-    check_runs_clean,
     error_outputs,
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     read_notebook,
 )
 
@@ -345,39 +342,14 @@ def test_a4_rule_is_windowmem_s_spring_ai_on_plain_turns():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> PipelineRun:
-    """The solution, the blank release and every mutant, graded once by ``python -m autograder grade``."""
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
 
 
-@pytest.fixture(scope="module")
-def points(source_nb) -> dict[str, float]:
-    return graded_points(source_nb)
-
-
-@pytest.mark.slow
-def test_the_solution_scores_full_marks(graded, points):
-    check_pipeline_full_marks(
-        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), HAND_GRADED
-    )
-    # top to bottom in a clean kernel: no cell fails or writes to stderr, checks included
-    check_runs_clean(graded.autograded_notebook("solution", NOTEBOOK))
-
-
-@pytest.mark.slow
-def test_the_untouched_release_scores_zero(graded, points):
-    grade = graded.grades["untouched"]
-    assert (grade.status, grade.score) == ("graded", 0.0)
-    assert set(points) <= grade.failed
-    setup = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))["setup"]
-    assert not error_outputs(setup), "the setup cell must run on a blank release"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_or_shortcut_loses_exactly_the_affected_points(graded, points, student):
-    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)
+class TestTheGradingRun(GradingRoundTrip):
+    notebook = NOTEBOOK
+    mutants = MUTANTS
+    contract = GRADE_CONTRACT
+    hand_graded = HAND_GRADED
 
 
 @pytest.mark.slow

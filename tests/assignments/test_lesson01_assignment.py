@@ -17,18 +17,14 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
-    PipelineRun,
+    GradingRoundTrip,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_pipeline_full_marks,
-    check_pipeline_loses_exactly,
-    check_runs_clean,
-    error_outputs,
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     read_notebook,
 )
 
@@ -313,38 +309,14 @@ def test_the_survival_answers_are_what_windowmem_computes(source_nb):
 # ---------------------------------------------------------------- the round trip
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> PipelineRun:
-    """The solution, the untouched release and every mutant, graded once by ``python -m autograder grade``."""
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
 
 
-@pytest.fixture(scope="module")
-def points(source_nb) -> dict[str, float]:
-    return graded_points(source_nb)
-
-
-@pytest.mark.slow
-def test_the_solution_earns_every_autograded_point(graded, points):
-    check_pipeline_full_marks(
-        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), HAND_GRADED
-    )
-    check_runs_clean(graded.autograded_notebook("solution", NOTEBOOK))
-
-
-@pytest.mark.slow
-def test_the_untouched_release_scores_zero_without_crashing(graded, points):
-    grade = graded.grades["untouched"]
-    assert (grade.status, grade.score) == ("graded", 0.0), grade.detail
-    assert set(points) <= grade.failed
-    setup = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))["setup"]
-    assert not error_outputs(setup), "the setup cell must run on a blank release"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_loses_exactly_its_points(graded, points, student):
-    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)
+class TestTheGradingRun(GradingRoundTrip):
+    notebook = NOTEBOOK
+    mutants = MUTANTS
+    contract = GRADE_CONTRACT
+    hand_graded = HAND_GRADED
 
 
 def test_every_mutant_edits_an_answer_cell():

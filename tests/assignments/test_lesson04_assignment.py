@@ -18,15 +18,14 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
-    PipelineRun,
+    GradingRoundTrip,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_pipeline_full_marks,
-    check_pipeline_loses_exactly,
+    check_shortcut_fails_on_import,
     graded_points,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     read_notebook,
 )
 from windowmem import concurrent_runs as races
@@ -269,49 +268,22 @@ def test_part_d_expectations_are_what_windowmem_s_policies_do():
 # ---------------------------------------------------------------- a grading run
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> PipelineRun:
-    """The solution, the untouched release and every mutant, graded once by ``python -m autograder grade``."""
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
 
 
-def autograded_points() -> dict[str, float]:
-    return {k: float(v) for k, v in GRADE_CONTRACT.items() if k not in HAND_GRADED}
-
-
-@pytest.mark.slow
-def test_the_solution_scores_full_marks(graded):
-    check_pipeline_full_marks(
-        graded.grades["solution"],
-        autograded_points(),
-        float(sum(GRADE_CONTRACT.values())),
-        HAND_GRADED,
-    )
-
-
-@pytest.mark.slow
-def test_the_untouched_release_scores_zero_without_crashing(graded):
-    grade = graded.grades["untouched"]
-    assert (grade.status, grade.score) == ("graded", 0), grade.detail
-    assert grade.failed >= set(autograded_points()), grade.detail
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_or_shortcut_loses_exactly_its_points(graded, student):
-    check_pipeline_loses_exactly(
-        graded.grades[student], MUTANTS[student][2], autograded_points(), student
-    )
+class TestTheGradingRun(GradingRoundTrip):
+    notebook = NOTEBOOK
+    mutants = MUTANTS
+    contract = GRADE_CONTRACT
+    hand_graded = HAND_GRADED
 
 
 @pytest.mark.slow
 def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(graded):
     """The shortcut's values are right: it loses its points only because it reached windowmem."""
-    cell = cells_by_id(graded.autograded_notebook("library_window_shortcut", NOTEBOOK))[
-        "test_d_n8n"
-    ]
-    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-    assert errors and "windowmem.policies" in errors[0]["evalue"], errors
+    check_shortcut_fails_on_import(
+        graded, "library_window_shortcut", NOTEBOOK, "test_d_n8n", "policies"
+    )
 
 
 def test_every_mutant_changes_its_answer_cell():

@@ -16,17 +16,14 @@ import pytest
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
-    PipelineRun,
+    GradingRoundTrip,
     always_equal_cheat,
     cell_text,
     cells_by_id,
-    check_pipeline_full_marks,
-    check_pipeline_loses_exactly,
-    error_outputs,
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     read_notebook,
 )
 
@@ -284,34 +281,12 @@ def test_the_cost_helper_shortcut_really_computes_the_bill():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory) -> PipelineRun:
-    """The solution, the blank release and every mutant, graded once by ``python -m autograder grade``."""
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
 
 
-@pytest.fixture(scope="module")
-def points(source_nb) -> dict[str, float]:
-    return graded_points(source_nb)
-
-
-@pytest.mark.slow
-def test_the_solution_scores_full_marks(graded, points):
-    check_pipeline_full_marks(
-        graded.grades["solution"], points, sum(GRADE_CONTRACT.values()), {"justify_answer"}
-    )
-
-
-@pytest.mark.slow
-def test_the_untouched_release_scores_zero_and_its_setup_runs(graded, points):
-    grade = graded.grades["untouched"]
-    assert (grade.status, grade.score) == ("graded", 0.0) and set(points) <= grade.failed
-    executed = cells_by_id(graded.autograded_notebook("untouched", NOTEBOOK))
-    for setup in ("setup", "reference_table"):
-        assert not error_outputs(executed[setup]), f"{setup} must run on a blank release"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("student", sorted(MUTANTS))
-def test_a_mistake_or_shortcut_loses_exactly_the_affected_points(graded, points, student):
-    check_pipeline_loses_exactly(graded.grades[student], MUTANTS[student][2], points, student)
+class TestTheGradingRun(GradingRoundTrip):
+    notebook = NOTEBOOK
+    mutants = MUTANTS
+    contract = GRADE_CONTRACT
+    hand_graded = {"justify_answer"}
+    setup_cells = ("setup", "reference_table")
