@@ -151,7 +151,7 @@ def _items_html(view: BudgetView) -> str:
         for item in view.items
     )
     return (
-        f'<div class="wm-items" style="{_ITEMS}"><table style="{_TABLE}"><tr>{header}</tr>'
+        f'<div class="wm-items" tabindex="0" aria-label="the context\'s items" style="{_ITEMS}"><table style="{_TABLE}"><tr>{header}</tr>'
         f"{rows}</table></div>"
     )
 

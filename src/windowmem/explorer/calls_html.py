@@ -51,7 +51,7 @@ def _table(column: Column) -> str:
         for row in column.rows
     )
     return (
-        f'<div style="{_BOX}"><table style="border-collapse:collapse;width:100%;margin:0;font-size:13px">'
+        f'<div tabindex="0" aria-label="the calls" style="{_BOX}"><table style="border-collapse:collapse;width:100%;margin:0;font-size:13px">'
         f"{rows}</table></div>"
     )
 

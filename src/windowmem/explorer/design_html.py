@@ -58,7 +58,9 @@ def _card(cell: ProductCell, fact: str) -> str:
         f'<div style="color:#57606a">window {html.escape(cell.size)}; this call holds '
         f"{html.escape(cell.amount)}; earlier turns {html.escape(cell.turns_seen)}</div>"
         f'<div style="color:{colour};font-weight:600">{html.escape(fact)}: {cell.place.value}</div>'
-        f'<ul style="{_LIST}">{lines}</ul></div>'
+        # The list scrolls, so it takes keyboard focus (WCAG 2.1.1): arrow keys can read it.
+        f'<ul tabindex="0" aria-label="{html.escape(cell.product)}: the array sent" '
+        f'style="{_LIST}">{lines}</ul></div>'
     )
 
 

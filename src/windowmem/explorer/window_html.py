@@ -111,7 +111,7 @@ def _messages_html(view: WindowView) -> str:
             f'<td style="{_CELL};width:1%;white-space:nowrap;color:#57606a">{where}</td></tr>'
         )
     return (
-        '<div class="wm-messages" style="max-height:400px;overflow:auto;border:1px solid #d0d7de;border-radius:6px">'
+        '<div class="wm-messages" tabindex="0" aria-label="the messages" style="max-height:400px;overflow:auto;border:1px solid #d0d7de;border-radius:6px">'
         f'<table style="border-collapse:collapse;table-layout:auto;width:100%;margin:0;font-size:13px">{"".join(rows)}</table></div>'
     )
 
