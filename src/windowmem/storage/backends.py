@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Literal
 
 from windowmem.storage.base import StorageError
+from windowmem.storage.connections import redacted
 from windowmem.storage.list_stores import ListStore, RedisLists, SqliteLists
-from windowmem.storage.sql_database import SqlDatabase, open_sql, redacted
+from windowmem.storage.sql_database import SqlDatabase, open_sql
 
 POSTGRES_VARIABLE = "WINDOWMEM_POSTGRES_URL"
 REDIS_VARIABLE = "WINDOWMEM_REDIS_URL"

@@ -24,10 +24,10 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from windowmem.storage.base import ClosesOnExit, StorageError, import_driver
-from windowmem.storage.sql_database import redacted
+from windowmem.storage.base import ClosesOnExit
+from windowmem.storage.connections import connect_redis, redacted
 
 
 class ListStore(Protocol):
@@ -46,15 +46,8 @@ class RedisLists(ClosesOnExit):
     """The list commands on the Redis server at *url* (redis-py)."""
 
     def __init__(self, url: str, *, socket_timeout: float = 3.0) -> None:
-        redis: Any = import_driver("redis", "RedisLists", "redis-py")
         self.where = redacted(url)
-        try:
-            self._client = redis.Redis.from_url(
-                url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout
-            )
-            self._client.ping()
-        except (redis.RedisError, ValueError) as exc:
-            raise StorageError(f"cannot reach Redis at {self.where}: {exc}") from None
+        self._client = connect_redis(url, timeout=socket_timeout, user="RedisLists")
 
     def lpush(self, key: str, value: str) -> None:
         self._client.lpush(key, value)

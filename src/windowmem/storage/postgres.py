@@ -32,15 +32,12 @@ from windowmem.storage.base import (
     import_driver,
 )
 from windowmem.storage.codec import ROLE_NAMES, message_from_row, tool_calls_to_json
+from windowmem.storage.connections import SERVER_ADVICE, connect_postgres, first_line
 
 #: The schema this code writes; stored in ``<prefix>_schema``.
 SCHEMA_VERSION = 1
 
 _PREFIX = re.compile(r"[a-z_][a-z0-9_]{0,40}")
-
-
-def _import_psycopg() -> Any:
-    return import_driver("psycopg", "PostgresRepository", "psycopg 3")
 
 
 class PostgresRepository(ClosesOnExit):
@@ -53,20 +50,15 @@ class PostgresRepository(ClosesOnExit):
             raise StorageError(
                 f"table prefix {prefix!r} is not a plain lower-case SQL name: use letters, digits and _"
             )
-        psycopg = _import_psycopg()
         self.prefix = prefix
         self._conversations = f"{prefix}_conversations"
         self._messages = f"{prefix}_messages"
         self._schema = f"{prefix}_schema"
         self._lock = threading.Lock()
-        try:
-            self._db = psycopg.connect(dsn, connect_timeout=max(1, int(connect_timeout)))
-        except psycopg.Error as exc:
-            raise StorageError(
-                f"cannot connect to PostgreSQL ({_first_line(exc)}): check the URL, or start a "
-                'local server with `eval "$(bash .ci/services.sh)"`'
-            ) from None
-        self._psycopg = psycopg
+        self._db = connect_postgres(
+            dsn, timeout=connect_timeout, user="PostgresRepository", advice=SERVER_ADVICE
+        )
+        self._psycopg: Any = import_driver("psycopg", "PostgresRepository", "psycopg 3")
         try:
             self._ensure_schema()
         except BaseException:
@@ -260,7 +252,7 @@ class _Transaction:
         finally:
             self._repository._lock.release()
         if isinstance(exc, self._repository._psycopg.Error):
-            raise StorageError(f"PostgreSQL refused the operation: {_first_line(exc)}") from exc
+            raise StorageError(f"PostgreSQL refused the operation: {first_line(exc)}") from exc
 
 
 def _check_no_nul(messages: list[Message]) -> list[Message]:
@@ -274,7 +266,3 @@ def _check_no_nul(messages: list[Message]) -> list[Message]:
                 "store: remove it, or use the SQLite or Redis repository"
             )
     return messages
-
-
-def _first_line(exc: BaseException) -> str:
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -29,13 +29,10 @@ from windowmem.storage.base import (
     import_driver,
 )
 from windowmem.storage.codec import message_from_json, message_to_json
+from windowmem.storage.connections import SERVER_ADVICE, connect_redis
 
 #: How many times an update is retried when another client writes the conversation meanwhile.
 UPDATE_ATTEMPTS = 100
-
-
-def _import_redis() -> Any:
-    return import_driver("redis", "RedisRepository", "redis-py")
 
 
 class RedisRepository(ClosesOnExit):
@@ -46,21 +43,14 @@ class RedisRepository(ClosesOnExit):
     ) -> None:
         if not isinstance(prefix, str) or prefix == "":
             raise StorageError("the Redis key prefix must be non-empty text, e.g. 'windowmem:'")
-        redis = _import_redis()
+        redis: Any = import_driver("redis", "RedisRepository", "redis-py")
         self.prefix = prefix
         self._ids_key = f"{prefix}conversations"
         self._redis_error = redis.RedisError
         self._watch_error = redis.WatchError
-        try:
-            self._client = redis.Redis.from_url(
-                url, socket_timeout=socket_timeout, socket_connect_timeout=socket_timeout
-            )
-            self._client.ping()
-        except (redis.RedisError, ValueError) as exc:
-            raise StorageError(
-                f"cannot reach Redis ({exc}): check the URL, or start a local server with "
-                '`eval "$(bash .ci/services.sh)"`'
-            ) from None
+        self._client = connect_redis(
+            url, timeout=socket_timeout, user="RedisRepository", advice=SERVER_ADVICE
+        )
 
     def _key(self, conversation_id: str) -> str:
         return f"{self.prefix}messages:{conversation_id}"

@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from windowmem.storage.base import ClosesOnExit, StorageError, import_driver
+from windowmem.storage.base import ClosesOnExit, StorageError
+from windowmem.storage.connections import connect_postgres, redacted
 
 Dialect = Literal["sqlite", "postgresql"]
 
@@ -94,13 +95,7 @@ def open_sql(location: str | Path, *, connect_timeout: float = 3.0) -> SqlDataba
     """A database for ``postgresql://...`` or for a SQLite file path (``:memory:`` for none)."""
     text = str(location)
     if text.startswith(("postgresql://", "postgres://")):
-        psycopg: Any = import_driver("psycopg", "a PostgreSQL layout", "psycopg 3")
-        try:
-            connection = psycopg.connect(text, connect_timeout=max(1, int(connect_timeout)))
-        except psycopg.Error as exc:
-            raise StorageError(
-                f"cannot connect to PostgreSQL at {redacted(text)}: {_first_line(exc)}"
-            ) from None
+        connection = connect_postgres(text, timeout=connect_timeout, user="a PostgreSQL layout")
         return SqlDatabase(connection, "postgresql", redacted(text))
     if text.startswith("sqlite:///"):
         text = text[len("sqlite:///") :]
@@ -134,24 +129,3 @@ class _AutocommitSqlite:
 
     def close(self) -> None:
         self._connection.close()
-
-
-def redacted(url: str) -> str:
-    """*url* with any password replaced by ``***``, safe to print.
-
-    >>> redacted("postgresql://app:s3cret@127.0.0.1:5432/chat")
-    'postgresql://app:***@127.0.0.1:5432/chat'
-    >>> redacted("redis://127.0.0.1:6379/0")
-    'redis://127.0.0.1:6379/0'
-    """
-    scheme, sep, rest = url.partition("://")
-    if not sep or "@" not in rest:
-        return url
-    credentials, _, host = rest.rpartition("@")
-    name, colon, _ = credentials.partition(":")
-    return f"{scheme}://{name}{':***' if colon else ''}@{host}"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
