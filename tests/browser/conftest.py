@@ -44,6 +44,14 @@ def lab_server(chromium_path, tmp_path_factory):
         server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _no_kernel_outlives_its_test(request):
+    """After a test that used JupyterLab, shut down the kernels it started."""
+    yield
+    if "lab_server" in request.fixturenames:
+        request.getfixturevalue("lab_server").end_sessions()
+
+
 @pytest.fixture(scope="session")
 def browser(chromium_path):
     """Headless Chromium driven by Playwright."""

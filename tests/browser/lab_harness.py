@@ -9,6 +9,7 @@ Playwright drives Debian's ``/usr/bin/chromium``; no browser is ever downloaded.
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import re
@@ -69,6 +70,29 @@ class LabServer:
     def log_tail(self, chars: int = 3000) -> str:
         """The end of the server's log, for failure messages."""
         return self.log_path.read_text(errors="replace")[-chars:]
+
+    def end_sessions(self) -> None:
+        """Shut down every notebook session and its kernel, so a test leaves none running.
+
+        Kernels from earlier tests would otherwise live on beside the next test's: on two
+        cores, a lesson's leftover worker processes slow every kernel started after it.
+        """
+        # A DELETE needs the server's XSRF cookie back as a header, as the browser sends it.
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        with opener.open(f"{self.url}/api/sessions", timeout=10) as response:
+            sessions = json.load(response)
+        if not sessions:
+            return
+        opener.open(f"{self.url}/lab", timeout=30).close()
+        xsrf = next((c.value for c in jar if c.name == "_xsrf"), "")
+        for session in sessions:
+            request = urllib.request.Request(
+                f"{self.url}/api/sessions/{session['id']}",
+                method="DELETE",
+                headers={"X-XSRFToken": xsrf or ""},
+            )
+            opener.open(request, timeout=30).close()
 
     def stop(self) -> None:
         """Stop the server and its kernels (its own process group), by PID."""
@@ -160,6 +184,18 @@ def copy_notebooks(source: Path, destination: Path) -> Path:
     return destination
 
 
+def pristine_notebook(server: LabServer, source: Path) -> str:
+    """A fresh copy of *source* in the server's root, under a name no earlier test opened.
+
+    A test that reads a notebook's stored outputs opens this, not the shared copy: a test
+    that ran the shared copy has cleared and re-run it, and JupyterLab's autosave wrote
+    that to disk.
+    """
+    name = f"pristine-{uuid.uuid4().hex[:8]}-{source.name}"
+    shutil.copyfile(source, server.root / name)
+    return name
+
+
 def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
     """Open *relative_path* alone in a fresh JupyterLab workspace and wait until its kernel is idle.
 
@@ -186,9 +222,35 @@ def wait_for_kernel_idle(page, timeout_s: float = 60) -> None:
 
 
 def run_menu_command(page, menu: str, item: str) -> None:
-    """Click *item* in the menu bar's *menu*, as a person would."""
+    """Click *item* in the menu bar's *menu*, as a person would, and wait for the menu to close.
+
+    The wait keeps a second command from clicking into a menu that is still closing.
+    """
     page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{re.escape(menu)}$")).first.click()
-    page.locator(".lm-Menu-item:visible", has_text=re.compile(rf"^{re.escape(item)}")).first.click()
+    entry = page.locator(".lm-Menu-item:visible", has_text=re.compile(rf"^{re.escape(item)}"))
+    entry.first.click()
+    page.locator(".lm-Menu:visible").first.wait_for(state="hidden", timeout=10_000)
+
+
+#: Code cells' real prompts (a folded cell's placeholder prompt never gets a count).
+_PROMPTS = ".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)"
+
+#: In the page: how far a Run All has got. "done" once every code cell has a count, "error"
+#: once any output shows a traceback (JupyterLab then drops the cells still queued, so
+#: waiting longer would only burn the timeout), "dead" when the kernel is gone; else null.
+_RUN_STATE = """() => {
+    const prompts = [...document.querySelectorAll('__PROMPTS__')];
+    const status = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+    const kernel = status === null ? '' : status.getAttribute('data-status');
+    if (kernel === 'dead' || kernel === 'terminating') return 'dead';
+    const errors = [...document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+        .filter(o => /Traceback|^\\w+Error\\b/m.test(o.textContent));
+    if (errors.length > 0) return 'error';
+    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent)) ? 'done' : null;
+}""".replace("__PROMPTS__", _PROMPTS)
+
+
+_STARTED = f"() => [...document.querySelectorAll('{_PROMPTS}')].some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))"
 
 
 def run_all_cells(page, timeout_s: float = 300) -> None:
@@ -197,22 +259,54 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     Stored outputs are cleared first, so a stored execution count cannot pass for a new one.
     A folded cell (the lessons' maintainer checks) shows an empty placeholder prompt that
     never gets a count; its real prompt, hidden with the input, does, and is the one read.
+    A traceback or a dead kernel ends the wait at once, and any failure says which cells
+    ran, which one was running, the kernel's state and the tracebacks shown.
     """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     run_menu_command(page, "Edit", "Clear Outputs of All Cells")
     page.wait_for_function(
-        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)')]
-                 .every(p => !/\\[\\d+\\]/.test(p.textContent))""",
+        f"() => [...document.querySelectorAll('{_PROMPTS}')].every(p => !/\\[\\d+\\]/.test(p.textContent))",
         timeout=timeout_s * 1000,
     )
-    run_menu_command(page, "Run", "Run All Cells")
-    page.wait_for_function(
-        """() => {
-            const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-prompt)')];
-            return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-        }""",
-        timeout=timeout_s * 1000,
-    )
+    # A queued cell shows [*] at once. If none does, the click never reached the command
+    # (a menu still closing can swallow it): click once more, as a person would, then fail.
+    for attempt in (1, 2):
+        run_menu_command(page, "Run", "Run All Cells")
+        try:
+            page.wait_for_function(_STARTED, timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise AssertionError(
+                    f"Run > Run All Cells was clicked twice and no cell was queued\n{notebook_state(page)}"
+                ) from None
+    try:
+        state = page.wait_for_function(
+            _RUN_STATE, timeout=timeout_s * 1000, polling=250
+        ).json_value()
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"Run All did not finish within {timeout_s:g} s\n{notebook_state(page)}"
+        ) from None
+    if state != "done":
+        raise AssertionError(f"Run All stopped ({state})\n{notebook_state(page)}")
     wait_for_kernel_idle(page, timeout_s)
+
+
+def notebook_state(page) -> str:
+    """What a failure message needs: each code cell's prompt, the kernel, any dialog or traceback."""
+    prompts = [t.strip() or "[ ]" for t in page.locator(_PROMPTS).all_inner_texts()]
+    status = page.locator(".jp-NotebookPanel .jp-Notebook-ExecutionIndicator").first
+    kernel = status.get_attribute("data-status") if status.count() else "no indicator"
+    dialogs = page.locator(".jp-Dialog").all_inner_texts()
+    lines = [
+        f"kernel: {kernel}",
+        "code cell prompts: " + " ".join(f"{i}:{p}" for i, p in enumerate(prompts)),
+    ]
+    lines += [f"dialog: {' '.join(d.split())}" for d in dialogs]
+    lines += [f"traceback:\n{text[-2000:]}" for text in error_outputs(page)]
+    return "\n".join(lines)
 
 
 def error_outputs(page) -> list[str]:

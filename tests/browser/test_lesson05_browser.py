@@ -8,11 +8,13 @@ from tests.browser.lab_harness import (
     error_outputs,
     nudge_slider,
     open_notebook,
+    pristine_notebook,
     run_all_cells,
     screenshot,
     slider_value,
     type_slider_value,
 )
+from tests.conftest import REPO_ROOT as REPO
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.rolling_summary import rolling_summary
 from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
@@ -86,7 +88,7 @@ def test_lesson5_explorer_follows_its_controls(lab_server, page):
 
 def test_lesson5_snapshot_is_coloured_without_a_kernel(lab_server, page):
     """The stored snapshot keeps its inline colours in an untrusted notebook."""
-    open_notebook(page, lab_server, NOTEBOOK)
+    open_notebook(page, lab_server, pristine_notebook(lab_server, REPO / "course" / NOTEBOOK))
     mark = page.locator(".jp-OutputArea-output .wm-fact").first
     mark.wait_for(state="attached", timeout=30_000)
     # #fff8c5 behind dark text: the highlight of windowmem.explorer.design_html.

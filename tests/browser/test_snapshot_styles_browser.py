@@ -12,7 +12,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook, new_output
 
-from tests.browser.lab_harness import open_notebook
+from tests.browser.lab_harness import open_notebook, pristine_notebook
+from tests.conftest import REPO_ROOT as REPO
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,14 +45,22 @@ def test_untrusted_outputs_drop_style_sheets_and_keep_inline_styles(lab_server, 
 
 
 def test_window_snapshot_is_coloured_without_a_kernel(lab_server, page):
-    open_notebook(page, lab_server, "03_window_buffer_memory.ipynb")
+    open_notebook(
+        page,
+        lab_server,
+        pristine_notebook(lab_server, REPO / "course" / "03_window_buffer_memory.ipynb"),
+    )
     # #1a7f37: the AA-contrast green of windowmem.explorer.window_html.
     assert computed(page, ".wm-turn.wm-visible", "background-color") == "rgb(26, 127, 55)"
     assert computed(page, ".wm-turn.wm-current", "background-color") == "rgb(9, 105, 218)"
 
 
 def test_budget_snapshot_is_coloured_without_a_kernel(lab_server, page):
-    open_notebook(page, lab_server, "06_token_budget_and_context_drift.ipynb")
+    open_notebook(
+        page,
+        lab_server,
+        pristine_notebook(lab_server, REPO / "course" / "06_token_budget_and_context_drift.ipynb"),
+    )
     assert computed(page, ".wm-seg-system", "background-color") == "rgb(130, 80, 223)"
     assert computed(page, ".wm-dot.wm-held", "background-color") == "rgb(26, 127, 55)"
     assert computed(page, ".wm-bar", "position") == "relative"

@@ -1,0 +1,57 @@
+"""The browser harness itself: a failing Run All says what failed instead of timing out."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from tests.browser.lab_harness import open_notebook, run_all_cells
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def probe(lab_server, name: str, sources: list[str]) -> str:
+    """A notebook of *sources* in the server's root; its name."""
+    notebook = new_notebook(cells=[new_code_cell(source) for source in sources])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, lab_server.root / name)
+    return name
+
+
+def test_run_all_stops_at_a_traceback_and_names_it(lab_server, page):
+    """JupyterLab drops the cells queued after an error; the harness reports it at once."""
+    sources = [
+        "print('first')",
+        "raise ValueError('the probe failed on purpose')",
+        "print('never run')",
+    ]
+    open_notebook(page, lab_server, probe(lab_server, "error_probe.ipynb", sources))
+    with pytest.raises(AssertionError) as failure:
+        run_all_cells(page, timeout_s=120)
+    message = str(failure.value)
+    assert message.startswith("Run All stopped (error)")
+    assert "ValueError: the probe failed on purpose" in message
+    assert "0:[1]" in message and "2:[ ]" in message
+
+
+def test_run_all_past_its_time_says_which_cell_is_running(lab_server, page):
+    open_notebook(
+        page,
+        lab_server,
+        probe(lab_server, "slow_probe.ipynb", ["1", "import time; time.sleep(600)", "3"]),
+    )
+    with pytest.raises(AssertionError) as failure:
+        run_all_cells(page, timeout_s=5)
+    message = str(failure.value)
+    assert message.startswith("Run All did not finish within 5 s")
+    assert "0:[1]" in message and "1:[*]" in message and "kernel: busy" in message
+
+
+def test_no_session_outlives_the_previous_test(lab_server):
+    """The autouse teardown shut down the kernels the tests above started (one was still busy)."""
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(f"{lab_server.url}/api/sessions", timeout=10) as response:
+        assert json.load(response) == []
