@@ -237,12 +237,15 @@ _PROMPTS = ".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-p
 
 #: In the page: how far a Run All has got. "done" once every code cell has a count, "error"
 #: once any output shows a traceback (JupyterLab then drops the cells still queued, so
-#: waiting longer would only burn the timeout), "dead" when the kernel is gone; else null.
+#: waiting longer would only burn the timeout), the kernel's state when it died or is
+#: restarting, or "a dialog opened" (how JupyterLab reports a kernel that died); else null.
 _RUN_STATE = """() => {
     const prompts = [...document.querySelectorAll('__PROMPTS__')];
     const status = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
     const kernel = status === null ? '' : status.getAttribute('data-status');
-    if (kernel === 'dead' || kernel === 'terminating') return 'dead';
+    if (['dead', 'terminating', 'restarting', 'autorestarting'].includes(kernel)) return 'kernel ' + kernel;
+    // JupyterLab tells of a kernel that died (and restarts it) in a dialog.
+    if (document.querySelector('.jp-Dialog') !== null) return 'a dialog opened';
     const errors = [...document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
         .filter(o => /Traceback|^\\w+Error\\b/m.test(o.textContent));
     if (errors.length > 0) return 'error';

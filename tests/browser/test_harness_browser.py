@@ -48,6 +48,16 @@ def test_run_all_past_its_time_says_which_cell_is_running(lab_server, page):
     assert "0:[1]" in message and "1:[*]" in message and "kernel: busy" in message
 
 
+def test_run_all_stops_when_the_kernel_dies(lab_server, page):
+    sources = ["1", "import os; os._exit(1)", "3"]
+    open_notebook(page, lab_server, probe(lab_server, "dying_probe.ipynb", sources))
+    with pytest.raises(AssertionError) as failure:
+        run_all_cells(page, timeout_s=120)
+    message = str(failure.value)
+    assert message.startswith("Run All stopped (")
+    assert "2:[ ]" in message
+
+
 def test_no_session_outlives_the_previous_test(lab_server):
     """The autouse teardown shut down the kernels the tests above started (one was still busy)."""
     import json
