@@ -46,6 +46,12 @@ LAB_SETTINGS = {
 }
 
 
+#: The servers started here, by URL: a failure message on a page quotes its server's log.
+_SERVERS: dict[str, LabServer] = {}
+#: What each page's browser console printed (warnings and errors), by ``id(page)``.
+_CONSOLE: dict[int, list[str]] = {}
+
+
 def in_ci() -> bool:
     """True where CI runs the suite (``CI=true``): browser tests must run there, not skip."""
     return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -162,6 +168,7 @@ def start_lab(
             start_new_session=True,
         )
     server = LabServer(f"http://127.0.0.1:{port}", root, process, log_path)
+    _SERVERS[server.url] = server
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -202,6 +209,16 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
     A new workspace per call keeps notebooks opened by earlier tests out of this page
     (JupyterLab would otherwise restore them as tabs beside this one).
     """
+    if id(page) not in _CONSOLE:
+        lines = _CONSOLE[id(page)] = []
+        page.on(
+            "console",
+            lambda message: (
+                lines.append(f"{message.type}: {message.text}")
+                if message.type in ("warning", "error")
+                else None
+            ),
+        )
     workspace = f"test-{uuid.uuid4().hex[:12]}"
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relative_path}")
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(
@@ -309,6 +326,13 @@ def notebook_state(page) -> str:
     ]
     lines += [f"dialog: {' '.join(d.split())}" for d in dialogs]
     lines += [f"traceback:\n{text[-2000:]}" for text in error_outputs(page)]
+    console = _CONSOLE.get(id(page), [])
+    if console:
+        lines.append("browser console (last 15 warnings and errors):")
+        lines += [f"  {line[:300]}" for line in console[-15:]]
+    server = next((s for url, s in _SERVERS.items() if page.url.startswith(url)), None)
+    if server is not None:
+        lines.append(f"JupyterLab log (end):\n{server.log_tail(2500)}")
     return "\n".join(lines)
 
 
