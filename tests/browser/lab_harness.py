@@ -23,6 +23,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,7 +130,7 @@ def start_lab(
         path = scratch / "settings" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings))
-    for folder in ("config", "runtime", "workspaces"):
+    for folder in ("config", "runtime", "workspaces", "ipython"):
         (scratch / folder).mkdir(parents=True, exist_ok=True)
     port = free_port()
     env = {
@@ -138,6 +139,9 @@ def start_lab(
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
         "JUPYTER_CONFIG_DIR": str(scratch / "config"),
         "JUPYTER_RUNTIME_DIR": str(scratch / "runtime"),
+        # The kernels' IPython profile and history database too: every other kernel the
+        # suite starts writes ~/.ipython's at the same time.
+        "IPYTHONDIR": str(scratch / "ipython"),
     }
     command = [
         sys.executable,
@@ -255,7 +259,8 @@ _PROMPTS = ".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt:not(.jp-Placeholder-p
 #: In the page: how far a Run All has got. "done" once every code cell has a count, "error"
 #: once any output shows a traceback (JupyterLab then drops the cells still queued, so
 #: waiting longer would only burn the timeout), the kernel's state when it died or is
-#: restarting, or "a dialog opened" (how JupyterLab reports a kernel that died); else null.
+#: restarting, "a dialog opened" (how JupyterLab reports a kernel that died), or "cells
+#: dropped" when the kernel is idle with nothing queued and cells still uncounted; else null.
 _RUN_STATE = """() => {
     const prompts = [...document.querySelectorAll('__PROMPTS__')];
     const status = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
@@ -266,7 +271,10 @@ _RUN_STATE = """() => {
     const errors = [...document.querySelectorAll('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
         .filter(o => /Traceback|^\\w+Error\\b/m.test(o.textContent));
     if (errors.length > 0) return 'error';
-    return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent)) ? 'done' : null;
+    if (prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))) return 'done';
+    // Nothing queued or running, yet cells without a count: the rest of the run was dropped.
+    if (kernel === 'idle' && !prompts.some(p => /\\[\\*\\]/.test(p.textContent))) return 'cells dropped';
+    return null;
 }""".replace("__PROMPTS__", _PROMPTS)
 
 
@@ -281,7 +289,23 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     never gets a count; its real prompt, hidden with the input, does, and is the one read.
     A traceback or a dead kernel ends the wait at once, and any failure says which cells
     ran, which one was running, the kernel's state and the tracebacks shown.
+
+    A run that JupyterLab dropped part-way (the kernel idle, nothing queued, no error) is
+    run once more, as a person would, with a warning that quotes the state it was in:
+    under a loaded CI machine this was seen once in a few runs, in lessons and in a bare
+    probe notebook alike, so it is the harness's weather, not a lesson's fault.
     """
+    state, why = _run_all_once(page, timeout_s)
+    if state == "cells dropped":
+        warnings.warn(f"Run All dropped cells; running them again.\n{why}", stacklevel=2)
+        state, why = _run_all_once(page, timeout_s)
+    if state != "done":
+        raise AssertionError(f"Run All stopped ({state})\n{why}")
+    wait_for_kernel_idle(page, timeout_s)
+
+
+def _run_all_once(page, timeout_s: float) -> tuple[str, str]:
+    """Clear, Run All, wait: the end state (see ``_RUN_STATE``) and, unless done, why."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     run_menu_command(page, "Edit", "Clear Outputs of All Cells")
@@ -309,9 +333,7 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
         raise AssertionError(
             f"Run All did not finish within {timeout_s:g} s\n{notebook_state(page)}"
         ) from None
-    if state != "done":
-        raise AssertionError(f"Run All stopped ({state})\n{notebook_state(page)}")
-    wait_for_kernel_idle(page, timeout_s)
+    return state, "" if state == "done" else notebook_state(page)
 
 
 def notebook_state(page) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
@@ -56,6 +58,56 @@ def test_run_all_stops_when_the_kernel_dies(lab_server, page):
     message = str(failure.value)
     assert message.startswith("Run All stopped (")
     assert "2:[ ]" in message
+
+
+def dropping_cell(count: int, every_run: bool) -> str:
+    """A cell that has ipykernel abort the *count* execute requests queued behind it.
+
+    ipykernel does that after an error; here there is no error, so JupyterLab resets their
+    prompts and shows nothing, which is how a dropped run looks. It sets ipykernel's
+    private ``_aborting`` flag (this is a probe), read as each request leaves the queue,
+    and clears it after *count* aborts, so no timing is involved.
+    """
+    guard = "True" if every_run else "not getattr(kernel, '_probe_dropped', False)"
+    return f"""
+kernel = get_ipython().kernel
+if {guard}:
+    kernel._probe_dropped = True
+    send_abort_reply, left = kernel._send_abort_reply, [{count}]
+    def abort_some(*args, **kwargs):
+        send_abort_reply(*args, **kwargs)
+        left[0] -= 1
+        if left[0] == 0:
+            kernel._aborting = False
+            kernel._send_abort_reply = send_abort_reply
+    kernel._send_abort_reply = abort_some
+    kernel._aborting = True
+"""
+
+
+def test_a_dropped_run_is_run_again_with_a_warning(lab_server, page):
+    open_notebook(
+        page,
+        lab_server,
+        probe(lab_server, "drop_once.ipynb", [dropping_cell(2, every_run=False), "2", "3"]),
+    )
+    with pytest.warns(UserWarning, match="Run All dropped cells") as caught:
+        run_all_cells(page, timeout_s=120)
+    assert "1:[ ]" in str(caught[0].message)
+    prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+    assert all(re.fullmatch(r"\[\d+\]:", p.strip()) for p in prompts)
+
+
+def test_a_run_dropped_twice_fails_and_says_so(lab_server, page):
+    open_notebook(
+        page,
+        lab_server,
+        probe(lab_server, "drop_always.ipynb", [dropping_cell(1, every_run=True), "2"]),
+    )
+    with pytest.warns(UserWarning), pytest.raises(AssertionError) as failure:
+        run_all_cells(page, timeout_s=120)
+    assert str(failure.value).startswith("Run All stopped (cells dropped)")
+    assert "1:[ ]" in str(failure.value)
 
 
 def test_no_session_outlives_the_previous_test(lab_server):
