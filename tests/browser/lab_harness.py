@@ -290,17 +290,31 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     A traceback or a dead kernel ends the wait at once, and any failure says which cells
     ran, which one was running, the kernel's state and the tracebacks shown.
 
-    A run that JupyterLab dropped part-way (the kernel idle, nothing queued, no error) is
-    run once more, as a person would, with a warning that quotes the state it was in:
-    under a loaded CI machine this was seen once in a few runs, in lessons and in a bare
-    probe notebook alike, so it is the harness's weather, not a lesson's fault.
+    A run that JupyterLab dropped part-way (the kernel idle, nothing queued, no error), or
+    that a kernel dialog interrupted ("Select Kernel" after the kernel connection was lost,
+    "Kernel Restarting"), is run once more, as a person would: accept the dialog, wait for
+    the kernel, Run All again. A warning quotes the state it was in. Under a loaded CI
+    machine both were seen, in lessons and in a bare probe notebook alike, and neither
+    came with an error of the notebook's own. A second failure is reported.
     """
     state, why = _run_all_once(page, timeout_s)
-    if state == "cells dropped":
-        warnings.warn(f"Run All dropped cells; running them again.\n{why}", stacklevel=2)
+    if state in ("cells dropped", "a dialog opened"):
+        warnings.warn(f"Run All stopped ({state}); running it again.\n{why}", stacklevel=2)
+        _accept_dialogs_and_wait_for_the_kernel(page, timeout_s)
         state, why = _run_all_once(page, timeout_s)
     if state != "done":
         raise AssertionError(f"Run All stopped ({state})\n{why}")
+    wait_for_kernel_idle(page, timeout_s)
+
+
+def _accept_dialogs_and_wait_for_the_kernel(page, timeout_s: float) -> None:
+    """Accept any open dialog (its default button: Ok, or Select with the preferred kernel)."""
+    dialogs = page.locator(".jp-Dialog")
+    for _ in range(3):
+        if dialogs.count() == 0:
+            break
+        dialogs.first.locator(".jp-mod-accept").first.click()
+        page.wait_for_timeout(500)
     wait_for_kernel_idle(page, timeout_s)
 
 

@@ -53,11 +53,30 @@ def test_run_all_past_its_time_says_which_cell_is_running(lab_server, page):
 def test_run_all_stops_when_the_kernel_dies(lab_server, page):
     sources = ["1", "import os; os._exit(1)", "3"]
     open_notebook(page, lab_server, probe(lab_server, "dying_probe.ipynb", sources))
-    with pytest.raises(AssertionError) as failure:
+    with (
+        pytest.warns(UserWarning, match="a dialog opened"),
+        pytest.raises(AssertionError) as failure,
+    ):
         run_all_cells(page, timeout_s=120)
     message = str(failure.value)
     assert message.startswith("Run All stopped (")
-    assert "2:[ ]" in message
+    assert "Kernel Restarting" in message and "2:[ ]" in message
+
+
+def test_a_kernel_that_died_once_is_restarted_and_the_run_repeated(lab_server, page):
+    """JupyterLab restarts the kernel; the harness accepts its dialog and runs everything again."""
+    dies_once = (
+        "import os, pathlib\n"
+        "flag = pathlib.Path('died_once.flag')\n"
+        "if not flag.exists():\n"
+        "    flag.write_text('')\n"
+        "    os._exit(1)"
+    )
+    open_notebook(page, lab_server, probe(lab_server, "dies_once.ipynb", ["1", dies_once, "3"]))
+    with pytest.warns(UserWarning, match="Kernel Restarting"):
+        run_all_cells(page, timeout_s=120)
+    prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+    assert [p.strip() for p in prompts] == ["[1]:", "[2]:", "[3]:"]
 
 
 def dropping_cell(count: int, every_run: bool) -> str:
@@ -91,7 +110,9 @@ def test_a_dropped_run_is_run_again_with_a_warning(lab_server, page):
         lab_server,
         probe(lab_server, "drop_once.ipynb", [dropping_cell(2, every_run=False), "2", "3"]),
     )
-    with pytest.warns(UserWarning, match="Run All dropped cells") as caught:
+    with pytest.warns(
+        UserWarning, match=r"Run All stopped \(cells dropped\); running it again"
+    ) as caught:
         run_all_cells(page, timeout_s=120)
     assert "1:[ ]" in str(caught[0].message)
     prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt").all_inner_texts()
