@@ -24,8 +24,13 @@ import urllib.error
 import urllib.request
 import uuid
 import warnings
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat.v4 import new_notebook
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags Chromium needs as root in a container with a small /dev/shm and no GPU.
@@ -49,8 +54,8 @@ LAB_SETTINGS = {
 
 #: The servers started here, by URL: a failure message on a page quotes its server's log.
 _SERVERS: dict[str, LabServer] = {}
-#: What each page's browser console printed (warnings and errors), by ``id(page)``.
-_CONSOLE: dict[int, list[str]] = {}
+#: What each page's browser console printed (warnings and errors); a page's entry goes with it.
+_CONSOLE: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
 
 
 def in_ci() -> bool:
@@ -81,8 +86,8 @@ class LabServer:
     def end_sessions(self) -> None:
         """Shut down every notebook session and its kernel, so a test leaves none running.
 
-        Kernels from earlier tests would otherwise live on beside the next test's: on two
-        cores, a lesson's leftover worker processes slow every kernel started after it.
+        Otherwise every kernel a worker's tests started would live on, beside the next
+        test's, until the server stops.
         """
         # A DELETE needs the server's XSRF cookie back as a header, as the browser sends it.
         jar = http.cookiejar.CookieJar()
@@ -97,12 +102,13 @@ class LabServer:
             request = urllib.request.Request(
                 f"{self.url}/api/sessions/{session['id']}",
                 method="DELETE",
-                headers={"X-XSRFToken": xsrf or ""},
+                headers={"X-XSRFToken": xsrf},
             )
             opener.open(request, timeout=30).close()
 
     def stop(self) -> None:
         """Stop the server and its kernels (its own process group), by PID."""
+        _SERVERS.pop(self.url, None)
         if self.process.poll() is not None:
             return
         os.killpg(self.process.pid, signal.SIGTERM)
@@ -207,14 +213,22 @@ def pristine_notebook(server: LabServer, source: Path) -> str:
     return name
 
 
+def write_notebook(server: LabServer, name: str, cells: list) -> str:
+    """Write a Python 3 notebook of nbformat *cells* to *name* in the server's root; *name*."""
+    notebook = new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, server.root / name)
+    return name
+
+
 def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
     """Open *relative_path* alone in a fresh JupyterLab workspace and wait until its kernel is idle.
 
     A new workspace per call keeps notebooks opened by earlier tests out of this page
     (JupyterLab would otherwise restore them as tabs beside this one).
     """
-    if id(page) not in _CONSOLE:
-        lines = _CONSOLE[id(page)] = []
+    if page not in _CONSOLE:
+        lines = _CONSOLE[page] = []
         page.on(
             "console",
             lambda message: (
@@ -248,8 +262,7 @@ def run_menu_command(page, menu: str, item: str) -> None:
     The wait keeps a second command from clicking into a menu that is still closing.
     """
     page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{re.escape(menu)}$")).first.click()
-    entry = page.locator(".lm-Menu-item:visible", has_text=re.compile(rf"^{re.escape(item)}"))
-    entry.first.click()
+    page.locator(".lm-Menu-item:visible", has_text=re.compile(rf"^{re.escape(item)}")).first.click()
     page.locator(".lm-Menu:visible").first.wait_for(state="hidden", timeout=10_000)
 
 
@@ -310,11 +323,12 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
 def _accept_dialogs_and_wait_for_the_kernel(page, timeout_s: float) -> None:
     """Accept any open dialog (its default button: Ok, or Select with the preferred kernel)."""
     dialogs = page.locator(".jp-Dialog")
-    for _ in range(3):
+    for _ in range(3):  # a restart can follow one dialog with another
         if dialogs.count() == 0:
             break
-        dialogs.first.locator(".jp-mod-accept").first.click()
-        page.wait_for_timeout(500)
+        dialog = dialogs.first.element_handle()  # this one, not whichever comes next
+        dialog.query_selector(".jp-mod-accept").click()
+        dialog.wait_for_element_state("hidden", timeout=30_000)  # a removed one is hidden
     wait_for_kernel_idle(page, timeout_s)
 
 
@@ -362,7 +376,7 @@ def notebook_state(page) -> str:
     ]
     lines += [f"dialog: {' '.join(d.split())}" for d in dialogs]
     lines += [f"traceback:\n{text[-2000:]}" for text in error_outputs(page)]
-    console = _CONSOLE.get(id(page), [])
+    console = _CONSOLE.get(page, [])
     if console:
         lines.append("browser console (last 15 warnings and errors):")
         lines += [f"  {line[:300]}" for line in console[-15:]]

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 
-import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook
+from nbformat.v4 import new_code_cell
 
-from tests.browser.lab_harness import open_notebook, run_all_cells
+from tests.browser.lab_harness import open_notebook, run_all_cells, write_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def probe(lab_server, name: str, sources: list[str]) -> str:
-    """A notebook of *sources* in the server's root; its name."""
-    notebook = new_notebook(cells=[new_code_cell(source) for source in sources])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, lab_server.root / name)
-    return name
+    """A notebook of code cells *sources* in the server's root; its name."""
+    return write_notebook(lab_server, name, [new_code_cell(source) for source in sources])
 
 
 def test_run_all_stops_at_a_traceback_and_names_it(lab_server, page):
@@ -133,8 +131,5 @@ def test_a_run_dropped_twice_fails_and_says_so(lab_server, page):
 
 def test_no_session_outlives_the_previous_test(lab_server):
     """The autouse teardown shut down the kernels the tests above started (one was still busy)."""
-    import json
-    import urllib.request
-
     with urllib.request.urlopen(f"{lab_server.url}/api/sessions", timeout=10) as response:
         assert json.load(response) == []

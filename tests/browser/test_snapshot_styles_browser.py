@@ -8,11 +8,10 @@ opens each lesson without running it and reads the colours the browser computed.
 
 from __future__ import annotations
 
-import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_notebook, new_output
+from nbformat.v4 import new_code_cell, new_output
 
-from tests.browser.lab_harness import open_notebook, pristine_notebook
+from tests.browser.lab_harness import open_notebook, pristine_notebook, write_notebook
 from tests.conftest import REPO_ROOT as REPO
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -35,10 +34,8 @@ def test_untrusted_outputs_drop_style_sheets_and_keep_inline_styles(lab_server, 
         '<div class="probe-inline" style="background:#2da44e">inline</div>'
     )
     output = new_output("display_data", data={"text/html": html, "text/plain": "probe"})
-    notebook = new_notebook(cells=[new_code_cell("", outputs=[output])])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
-    nbformat.write(notebook, lab_server.root / "style_probe.ipynb")
-    open_notebook(page, lab_server, "style_probe.ipynb")
+    name = write_notebook(lab_server, "style_probe.ipynb", [new_code_cell("", outputs=[output])])
+    open_notebook(page, lab_server, name)
     assert computed(page, ".probe-inline", "background-color") == "rgb(45, 164, 78)"
     assert computed(page, ".probe-sheet", "background-color") == TRANSPARENT
     assert page.locator(".jp-OutputArea-output style").count() == 0
