@@ -86,6 +86,8 @@ class ScheduleRow:
     summarised_tokens: int
     summary_sent: bool | None
     summarised_after: bool
+    summariser_tokens: int
+    """What the summariser read after this turn (0 when it did not run)."""
 
 
 @dataclass(frozen=True)
@@ -98,16 +100,35 @@ class DesignView:
     turn_count: int
     fact_in_system: bool
     products: tuple[ProductCell, ...]
-    reaching: int
-    """How many products' arrays carry the fact on this turn."""
     window: int
     every: int
     keep_turns: int
     schedule: tuple[ScheduleRow, ...]
-    plain_total: int
-    full_total: int
-    summarised_total: int
-    summariser_total: int
+
+    @property
+    def reaching(self) -> int:
+        """How many products' arrays carry the fact on this turn."""
+        return sum(1 for c in self.products if c.place is not FactPlace.NOT_SENT)
+
+    @property
+    def plain_total(self) -> int:
+        """The conversation's input tokens with the window alone."""
+        return sum(r.plain_tokens for r in self.schedule)
+
+    @property
+    def full_total(self) -> int:
+        """The input tokens with every stored message sent."""
+        return sum(r.full_tokens for r in self.schedule)
+
+    @property
+    def summarised_total(self) -> int:
+        """The input tokens with the rolling summary."""
+        return sum(r.summarised_tokens for r in self.schedule)
+
+    @property
+    def summariser_total(self) -> int:
+        """What the summariser read over the conversation."""
+        return sum(r.summariser_tokens for r in self.schedule)
 
 
 def _text(content: str, calls: Sequence[str], call_id: str | None) -> str:
@@ -168,6 +189,7 @@ def design_view(
             r.input_tokens,
             r.summary_sent,
             r.summarised_after,
+            r.summariser_tokens,
         )
         for p, f, r in zip(plain, full, rolled)
     )
@@ -178,15 +200,10 @@ def design_view(
         count,
         fact_in_system,
         cells,
-        sum(1 for c in cells if c.place is not FactPlace.NOT_SENT),
         window,
         every,
         keep_turns,
         schedule,
-        sum(p.input_tokens for p in plain),
-        sum(f.input_tokens for f in full),
-        sum(r.input_tokens for r in rolled),
-        sum(r.summariser_tokens for r in rolled),
     )
 
 
