@@ -450,3 +450,73 @@ class GradingRoundTrip:
         check_pipeline_loses_exactly(
             graded.grades[student], self.mutants[student][2], points, student
         )
+
+
+# ---------------------------------------------------------------- one shortcut, every way to reach it
+
+#: A stand-in that looks its object up at each use: the shortcut's object is reached only by
+#: the path the mutant names, at run time, like a student who hides it would.
+_LATE = '''
+class _Late:
+    """The library object *find* returns, looked up again at every use."""
+
+    def __init__(self, find):
+        self._find = find
+
+    def __call__(self, *args, **kwargs):
+        return self._find()(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._find(), name)
+
+'''
+
+#: How each path reaches ``NAME`` of ``MODULE`` (``{module}``, ``{name}``, ``{alias}``).
+REACH_PATHS = {
+    # the module is loaded here; the answer finds it only through sys.modules when it runs
+    "via_sys_modules": (
+        "import sys\nimport {module}  # noqa: F401\n\n"
+        "{alias} = _Late(lambda: getattr(sys.modules[{module!r}], {name!r}))\n"
+    ),
+    "via_importlib": (
+        "import importlib\n\n"
+        "{alias} = _Late(lambda: getattr(importlib.import_module({module!r}), {name!r}))\n"
+    ),
+    "via_container": (
+        "from {module} import {name} as _found\n\n"
+        "_TOOLS = {{'{alias}': [_found]}}\ndel _found\n"
+        "{alias} = _Late(lambda: _TOOLS[{alias!r}][0])\n"
+    ),
+    "via_closure": (
+        "def _keep():\n    from {module} import {name} as found\n\n"
+        "    return lambda: found\n\n\n"
+        "{alias} = _Late(_keep())\ndel _keep\n"
+    ),
+}
+
+
+def reached_every_way(mutants: dict[str, Mutant], base: str, module: str) -> dict[str, Mutant]:
+    """The shortcut mutant *base*, once per way of reaching *module* other than a plain import.
+
+    Each top-level ``from MODULE import A[ as B], ...`` line of *base*'s answer becomes the
+    path's own way to the same objects; everything else is unchanged, so each mutant gets
+    the same values as *base* and must lose exactly *base*'s points.
+    """
+    cell, source, affected = mutants[base]
+    line = re.compile(rf"^from {re.escape(module)} import (?P<names>[^\n(]+)\n", re.M)
+    found = line.search(source)
+    if not found:
+        raise ValueError(f"{base} has no line 'from {module} import ...'")
+    out: dict[str, Mutant] = {}
+    for path, template in REACH_PATHS.items():
+        lines = []
+        for part in found.group("names").split(","):
+            name, _, alias = part.strip().partition(" as ")
+            lines.append(template.format(module=module, name=name, alias=alias or name))
+        rewritten = _LATE + "\n".join(lines)
+        out[f"{base}_{path}"] = (
+            cell,
+            source[: found.start()] + rewritten + source[found.end() :],
+            affected,
+        )
+    return out

@@ -25,6 +25,7 @@ from tests.nbgrader_helpers import (
     nbgrader_meta,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
 )
 
@@ -233,6 +234,10 @@ MUTANTS = {
         {"test_case_2", "test_case_3", "test_case_4", "test_case_5"},
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly calls_windowmem_render_key's points.
+MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.session_keys")
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from tests.nbgrader_helpers import (
     graded_points,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
 )
 from windowmem.agent_calls import agent_runs
@@ -185,6 +186,10 @@ case_branch_pickup = case_lunch_break = case_night_shift = "window too small"
         },
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly workflow_tool_shortcut's points.
+MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.tool_input")
 
 
 @pytest.fixture(scope="module")

@@ -25,6 +25,7 @@ from tests.nbgrader_helpers import (
     graded_points,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
 )
 from windowmem.advisor_calls import advisor_calls
@@ -182,6 +183,10 @@ TOKENS_SAVED = input_bill(TURN_TOKENS, SYSTEM_TOKENS, 0) - input_bill(
         {"test_input_bill"},
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly rolling_summary_shortcut's points.
+MUTANTS |= reached_every_way(MUTANTS, "rolling_summary_shortcut", "windowmem.rolling_summary")
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ from tests.nbgrader_helpers import (
     nbgrader_meta,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
 )
 
@@ -189,6 +190,10 @@ policy_compliance = AnyPolicy("retrieve, or whatever you like")
         {"test_policy_compliance"},
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
+MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 
 
 @pytest.fixture(scope="module")
