@@ -237,7 +237,7 @@ MUTANTS = {
 
 #: The same shortcut reached through sys.modules, importlib at run time, a container and a
 #: closure: the behaviour check blocks every path, so each loses exactly calls_windowmem_render_key's points.
-MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.session_keys")
+MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.key_templates")
 
 
 @pytest.fixture(scope="module")

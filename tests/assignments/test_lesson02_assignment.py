@@ -189,7 +189,7 @@ case_branch_pickup = case_lunch_break = case_night_shift = "window too small"
 
 #: The same shortcut reached through sys.modules, importlib at run time, a container and a
 #: closure: the behaviour check blocks every path, so each loses exactly workflow_tool_shortcut's points.
-MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.tool_input")
+MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.calls.tool_input")
 
 
 @pytest.fixture(scope="module")

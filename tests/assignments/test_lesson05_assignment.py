@@ -186,7 +186,9 @@ TOKENS_SAVED = input_bill(TURN_TOKENS, SYSTEM_TOKENS, 0) - input_bill(
 
 #: The same shortcut reached through sys.modules, importlib at run time, a container and a
 #: closure: the behaviour check blocks every path, so each loses exactly rolling_summary_shortcut's points.
-MUTANTS |= reached_every_way(MUTANTS, "rolling_summary_shortcut", "windowmem.rolling_summary")
+MUTANTS |= reached_every_way(
+    MUTANTS, "rolling_summary_shortcut", "windowmem.design.rolling_summary"
+)
 
 
 @pytest.fixture(scope="module")
