@@ -27,6 +27,8 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
@@ -191,6 +193,30 @@ case_branch_pickup = case_lunch_break = case_night_shift = "window too small"
 #: closure: the behaviour check blocks every path, so each loses exactly workflow_tool_shortcut's points.
 MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.calls.tool_input")
 
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "saves_failed_runs": {"test_saved": 0.86, "test_sent_after_failures": 1.0},
+        "spring_like_n8n": {"test_spring_stored": 1.33},
+    },
+)
+
+
+#: A student who skims: the prompt words every step of Part A and Part B, which are followed to
+#: the letter; the causes matched by keyword ("returns 10 messages" -> window too small, "found
+#: none" -> no memory, new ids -> new session id, "429" -> failed run, "lunch" and "redeployed"
+#: -> storage lost).
+SKIMMER = transcribed(
+    read_notebook(SOURCE),
+    "saved_answer",
+    "sent_answer",
+    "spring_answer",
+    "tool_item_answer",
+    "cases_answer",
+)
+
 
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
@@ -281,7 +307,7 @@ def test_saved_tokens_are_what_windowmem_writes(source_nb):
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):
