@@ -11,8 +11,10 @@ ran to its end; a Resources section; and no sentence that repeats a seed.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -154,15 +156,46 @@ def output_kinds(cell: dict) -> set[str]:
     return {kind for output in cell.get("outputs", []) for kind in output.get("data", {})}
 
 
+def check_call(cell: dict) -> tuple[str, str] | None:
+    """(check id, answer name) when *cell* is a check cell: exactly one call ``check("3a", name)``."""
+    if cell["cell_type"] != "code":
+        return None
+    try:
+        body = ast.parse(text(cell)).body
+    except SyntaxError:
+        return None
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        return None
+    call = body[0].value
+    if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "check"):
+        return None
+    args = call.args
+    if call.keywords or len(args) != 2 or not isinstance(args[1], ast.Name):
+        return None
+    if not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+        return None
+    return args[0].value, args[1].id
+
+
 def self_checks(notebook: Path) -> dict[int, tuple[int, int, int]]:
-    """Self-check number -> (question cell, answer cell, check cell) indices."""
+    """Self-check number -> (question cell, answer cell, last check cell) indices."""
     found = {}
     all_cells = cells(notebook)
     for i, cell in enumerate(all_cells):
         if cell["cell_type"] == "markdown":
             for number in SELF_CHECK.findall(text(cell)):
-                found[int(number)] = (i, i + 1, i + 2)
+                last = i + 2
+                while last + 1 < len(all_cells) and check_call(all_cells[last + 1]):
+                    last += 1
+                found[int(number)] = (i, i + 1, last)
     return found
+
+
+def check_book(notebook: Path):
+    """The lesson's check book, ``course/checks/lessonNN.py`` (its expectations and feedback)."""
+    if str(COURSE) not in sys.path:
+        sys.path.insert(0, str(COURSE))
+    return importlib.import_module(f"checks.lesson{notebook.name[:2]}").BOOK
 
 
 lessons = pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.name)
@@ -206,32 +239,95 @@ def test_every_numbered_section_has_a_self_check(notebook):
 
 
 @lessons
-def test_each_self_check_is_question_answer_check_with_explained_mistakes(notebook):
+def test_each_self_check_is_question_answers_then_one_call_per_check(notebook):
+    """Question, the answer cell (``= None`` lines only), then one ``check(id, name)`` cell per part."""
     all_cells = cells(notebook)
     found = self_checks(notebook)
     assert found, f"{notebook.name} has no self-check"
     assert sorted(found) == list(range(1, len(found) + 1)), "self-checks are numbered 1, 2, ..."
-    for number, (_, answer_at, check_at) in found.items():
-        answer, check = all_cells[answer_at], all_cells[check_at]
+    for number, (_, answer_at, last_check) in found.items():
+        answer = all_cells[answer_at]
         assert answer["cell_type"] == "code", f"self-check {number}: an answer cell follows it"
+        names = []
         for statement in ast.parse(text(answer)).body:
             assert isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
             assert statement.value.value is None, f"self-check {number}: answers start as None"
-        calls = [
-            node
-            for node in ast.walk(ast.parse(text(check)))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "self_check"
-        ]
-        assert calls, f"self-check {number}: the cell after the answers calls self_check"
-        for call in calls:
-            keywords = {k.arg for k in call.keywords}
-            assert {"hint", "mistakes"} <= keywords, (
-                f"self-check {number}: give feedback that explains foreseen mistakes (hint= and mistakes=)"
-            )
-        stored = stream_text(check)
-        assert "write your prediction" in stored, (
-            f"self-check {number}: the committed notebook shows the unanswered prompt, not an answer"
+            names += [t.id for t in statement.targets if isinstance(t, ast.Name)]
+        checks = [check_call(c) for c in all_cells[answer_at + 1 : last_check + 1]]
+        assert checks and all(checks), (
+            f"{notebook.name}, self-check {number}: after the answers, each check cell is exactly "
+            'one call, check("{number}a", answer)'
         )
+        assert sorted(name for _, name in checks) == sorted(names), (
+            f"self-check {number}: one check cell per answer the cell asks for"
+        )
+        for check_id, _ in checks:
+            assert re.fullmatch(rf"{number}[a-z]?", check_id), f"self-check {number}: id {check_id}"
+        for cell in all_cells[answer_at + 1 : last_check + 1]:
+            assert "write your prediction" in stream_text(cell), (
+                f"self-check {number}: the committed notebook shows the unanswered prompt, not an answer"
+            )
+
+
+#: What a page must not carry: the old inline expectations and mistake lists, or feedback text.
+ANSWER_MATERIAL = re.compile(
+    r"\bself_check\(|\bmistakes\s*=|\bhint\s*=|\bexpected\b|CheckBook|Expectation\("
+)
+
+
+@lessons
+def test_no_expectation_hint_or_mistake_list_is_on_the_page(notebook):
+    shown = [
+        i
+        for i, c in enumerate(cells(notebook))
+        if c["cell_type"] == "code" and ANSWER_MATERIAL.search(text(c))
+    ]
+    assert not shown, (
+        f"{notebook.name}: cells {shown} carry an expected value or feedback; keep them in "
+        f"course/checks/lesson{notebook.name[:2]}.py"
+    )
+    setup = text(next(c for c in cells(notebook) if c["cell_type"] == "code"))
+    assert f"from checks.lesson{notebook.name[:2]} import check" in setup
+
+
+def _telltale(expected) -> str:
+    """The text that would give *expected* away in feedback: a figure of two digits or more, a name."""
+    if isinstance(expected, bool):
+        return ""
+    if isinstance(expected, int) and abs(expected) >= 10:
+        return str(expected)
+    if isinstance(expected, str) and len(expected) >= 4:
+        return expected
+    return ""
+
+
+@lessons
+def test_every_check_id_has_an_expectation_and_every_expectation_a_check(notebook):
+    book = check_book(notebook)
+    on_page = [found[0] for c in cells(notebook) for found in [check_call(c)] if found]
+    assert len(on_page) == len(set(on_page)), f"{notebook.name}: a check id is used twice"
+    assert sorted(on_page) == sorted(book.ids), (
+        f"{notebook.name}: checks on the page {sorted(set(on_page) ^ set(book.ids))} "
+        "have no expectation, or expectations no check cell"
+    )
+    for check_id in book.ids:
+        expected = book.expected(check_id)  # computed with windowmem: it must compute
+        assert expected is not None, f"{check_id}: an expectation computes a value"
+        right = book.feedback(check_id, expected)
+        assert right.startswith(f"{check_id}: correct"), right
+        telltale = _telltale(expected)
+        hint = book.expectation(check_id).hint
+        assert not (telltale and re.search(rf"\b{re.escape(telltale)}\b", hint)), (
+            f"{check_id}: the hint states the answer"
+        )
+        for wrong in book.mistakes(check_id):
+            said = book.feedback(check_id, wrong)
+            assert said.startswith(f"{check_id}: not yet"), (
+                f"{check_id}: a foreseen mistake is the answer itself"
+            )
+            assert not (telltale and re.search(rf"\b{re.escape(telltale)}\b", said)), (
+                f"{check_id}: the feedback for {wrong!r} states the answer"
+            )
 
 
 @pytest.mark.parametrize("name", sorted(REVEALED_BY))
