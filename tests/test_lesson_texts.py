@@ -216,7 +216,7 @@ def test_one_setup_cell_holds_every_import_and_few_of_them(notebook):
 
 
 @lessons
-def test_every_numbered_section_has_a_self_check(notebook):
+def test_every_numbered_section_has_a_self_check_and_a_transfer_check(notebook):
     all_cells = cells(notebook)
     sections: dict[int, str] = {}
     current = None
@@ -236,6 +236,21 @@ def test_every_numbered_section_has_a_self_check(notebook):
     assert sections, f"{notebook.name} has no numbered sections"
     missing = [n for n, body in sections.items() if not SELF_CHECK.search(body)]
     assert not missing, f"{notebook.name}: sections without a self-check: {missing}"
+    book = check_book(notebook)
+    no_transfer = [
+        n
+        for n, body in sections.items()
+        if not any(
+            book.expectation(check_id).transfer
+            for number in SELF_CHECK.findall(body)
+            for check_id in book.ids
+            if re.fullmatch(rf"{number}[a-z]?", check_id)
+        )
+    ]
+    assert not no_transfer, (
+        f"{notebook.name}: sections {no_transfer} have no transfer check (a case the lesson has "
+        "not worked: another product, a tool turn, another key, another timing); name it in transfer="
+    )
 
 
 @lessons

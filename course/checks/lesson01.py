@@ -5,12 +5,13 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from windowmem import shared_agent as desk
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.n8n import session_ids as n8n
-from windowmem.policies.spring_ai_ids import advisor_conversation_id, falls_back_to_default
+from windowmem.policies.spring_ai_ids import advisor_conversation_id
 
 
 def _marta_returns(store: str, between: str, window: int = 5) -> Any:
@@ -25,14 +26,24 @@ def _check_1() -> dict[str, Any]:
     requests = desk.requests_of(desk.support_desk())
     per_user = desk.owners(desk.PER_USER.template, requests)
     marta_key = desk.key_for(desk.PER_USER.template, requests[0])
+    # Carlos's thread c-1 renamed m-1: the per-thread key no longer tells the shops apart.
+    renamed = [
+        replace(r, thread="m-1") if r.customer == desk.CARLOS and r.thread == "c-1" else r
+        for r in requests
+    ]
+    carlos_key = desk.key_for(desk.PER_THREAD.template, renamed[-1])
     return {
         "1a": [n for n in per_user[marta_key] if n != "Marta"],
         "1b": len(desk.buckets(desk.COMPOSITE.template, requests)),
+        "1c": sorted(set(desk.owners(desk.PER_THREAD.template, renamed)[carlos_key]) - {"Carlos"}),
     }
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2a": advisor_conversation_id({}, "1.1.5"), "2b": not falls_back_to_default("1.1.6")}
+    return {
+        "2a": advisor_conversation_id({}, "1.1.5"),
+        "2b": advisor_conversation_id({}, "1.1.5", default="support-desk"),
+    }
 
 
 def _check_3() -> dict[str, Any]:
@@ -130,7 +141,7 @@ BOOK = CheckBook(
                 (): "look again at the userId column: two shops can give two different customers the same id",
                 ("Carlos", "Lucía"): "Lucía is u-2, so her key differs from Marta's",
             },
-            why="",
+            why="the per user key reads only userId, and both shops number a customer u-1",
         ),
         Expectation(
             "1b",
@@ -141,7 +152,18 @@ BOOK = CheckBook(
                 7: "requests in the same thread give the same key, so they share",
                 1: "1 is the constant key",
             },
-            why="",
+            why="one history per thread of a user of a shop: four threads",
+        ),
+        Expectation(
+            "1c",
+            _check_1,
+            hint="render thread:{{ $json.body.threadId }} for Carlos's request and for everyone else's",
+            mistakes={
+                (): "the per thread key reads only threadId: a thread named m-1 in another shop gives the same key",
+                ("Lucía",): "Lucía's thread is l-1; look for the other m-1",
+            },
+            why="the key holds nothing but the thread name, and Marta's first thread is m-1 too",
+            transfer="another key (per thread) and another shop's naming",
         ),
         Expectation(
             "2a",
@@ -151,14 +173,18 @@ BOOK = CheckBook(
                 "chat_memory_conversation_id": "that is the name of the context entry the advisor reads, not the id it falls back to",
                 "": "an empty id is not the fallback: the advisor substitutes a fixed, non-empty word",
             },
-            why="",
+            why='with no id in the context the advisor uses its default, the constant "default", for every user',
         ),
         Expectation(
             "2b",
             _check_2,
-            hint="check which releases still fall back",
-            mistakes={False: "look at which 1.1 releases still fall back, and where that stops"},
-            why="",
+            hint="read the line again: what does the advisor use when the context has no id?",
+            mistakes={
+                "default": "that is the fallback when the builder sets nothing; this advisor was built with its own default",
+                "": "the advisor never falls back to an empty id",
+            },
+            why="the fallback is the advisor's own default, whatever its builder set: still one id for every user",
+            transfer="an advisor built with its own default",
         ),
         Expectation(
             "3a",
@@ -168,7 +194,8 @@ BOOK = CheckBook(
                 "wf1__abc": "the default option reads $json.sessionId, at the top of the item; a webhook nests the body one level down",
                 "Key parameter is empty": "that is the error of the Define below option; the default option's error is another",
             },
-            why="",
+            why="the default option reads $json.sessionId, and a webhook puts the client's JSON under body",
+            transfer="a Webhook trigger instead of the Chat Trigger",
         ),
         Expectation(
             "3b",
@@ -178,7 +205,8 @@ BOOK = CheckBook(
                 "abc": "that is the session id; the buffer's name holds more than that (see how Simple Memory names its buffers)",
                 "No session ID found": "with Define below the node evaluates your key, which does reach into the body",
             },
-            why="",
+            why="the key reaches into body, and Simple Memory names the buffer workflowId__sessionId",
+            transfer="a Webhook trigger instead of the Chat Trigger",
         ),
         Expectation(
             "4a",
@@ -187,7 +215,8 @@ BOOK = CheckBook(
             mistakes={
                 True: "check what typeVersion 1.4 adds to a key taken with the default option"
             },
-            why="",
+            why="from typeVersion 1.4 the default option adds each node's name to the key",
+            transfer="two memory nodes on one chat",
         ),
         Expectation(
             "4b",
@@ -196,7 +225,8 @@ BOOK = CheckBook(
             mistakes={
                 False: "compare what the default option adds with what n8n does to a key you write yourself"
             },
-            why="",
+            why="Define below uses the key as written, with no node name added",
+            transfer="two memory nodes on one chat",
         ),
         Expectation(
             "5a",
@@ -205,7 +235,7 @@ BOOK = CheckBook(
             mistakes={
                 4: "that holds for a store that outlives the process; where does Simple Memory keep its buffers?"
             },
-            why="",
+            why="a restart empties the in-process map",
         ),
         Expectation(
             "5b",
@@ -215,14 +245,15 @@ BOOK = CheckBook(
                 0: "check the sweep's rule: how long must a buffer go unused before it is deleted?",
                 2: "count both exchanges: each is her message and its reply",
             },
-            why="",
+            why="59 minutes is inside the hour, so the sweep leaves the buffer",
+            transfer="another timing: 59 quiet minutes instead of a restart",
         ),
         Expectation(
             "5c",
             _check_5,
             hint="what does reopening a file find?",
             mistakes={0: "think about what a restart does to a file on disk"},
-            why="",
+            why="the SQLite file outlives the process",
         ),
         Expectation(
             "6",
@@ -243,7 +274,8 @@ BOOK = CheckBook(
                     "in-process",
                 ): "a restart empties the in-process store, whatever the key",
             },
-            why="",
+            why="only a key that follows the customer across threads, on a store that outlives the process, does both",
+            transfer="every key and store pair after a restart",
         ),
         Expectation(
             "7a",
@@ -253,7 +285,8 @@ BOOK = CheckBook(
                 "storage": "nothing deleted the history: the key and the process did not change",
                 "scope": "the key was the same on every turn",
             },
-            why="",
+            why="the key and the store are fine; turn 1 has left the window",
+            transfer="three symptoms the lesson has not shown",
         ),
         Expectation(
             "7b",
@@ -263,7 +296,7 @@ BOOK = CheckBook(
                 "window": "the window decides how much of a history is sent, not whose history it is",
                 "storage": "nothing was lost; something extra arrived",
             },
-            why="",
+            why="another shop's order means another customer's history: the key mixes them",
         ),
         Expectation(
             "7c",
@@ -273,7 +306,7 @@ BOOK = CheckBook(
                 "scope": "the session ids did not change, so the keys did not either",
                 "window": "an empty history is not a window problem: there was nothing to window",
             },
-            why="",
+            why="same ids, empty histories after a deploy: the store did not survive",
         ),
         Expectation(
             "8",
@@ -283,7 +316,8 @@ BOOK = CheckBook(
                 4: "a window decides how much of a stored history is sent; ask first what is still stored after a night",
                 100: "the window is a maximum, and it counts interactions in a history that must still exist",
             },
-            why="",
+            why="the window only cuts what is stored, and the in-process store is empty after an idle hour",
+            transfer="a larger window against an overnight gap",
         ),
     ],
 )

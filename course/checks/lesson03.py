@@ -25,11 +25,31 @@ def _check_1() -> dict[str, Any]:
     return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9), "1c": len(marta_messages)}
 
 
+def _plain_chat_messages(turns: int) -> list[Any]:
+    # A chat without tools, long enough to fill the window: Marta's seven turns, repeated.
+    marta = load_example("marta")
+    return [m for t in range(turns) for m in marta.interactions[t % marta.turn_count].messages]
+
+
+def _first_turn_without_order(window: int) -> int:
+    marta = load_example("marta")
+    return next(
+        t
+        for t in range(2, marta.turn_count + 1)
+        if not fact_visible(
+            turn_view(marta, N8nSimpleMemory(window), t, QWEN), ANCHOR_FACTS["marta"]
+        )
+    )
+
+
 def _check_2() -> dict[str, Any]:
     tool_chat = load_example("tool_use")
     with_tools = turn_view(tool_chat, N8nSimpleMemory(2), 4, QWEN)
     turn_3_question = tool_chat.interactions[2].messages[0]
-    return {"2a": 2 * N8nSimpleMemory(5).size, "2b": turn_3_question in with_tools.window}
+    return {
+        "2a": len(N8nSimpleMemory(8).window(_plain_chat_messages(9))),
+        "2b": turn_3_question in with_tools.window,
+    }
 
 
 def _check_3() -> dict[str, Any]:
@@ -41,7 +61,11 @@ def _check_3() -> dict[str, Any]:
         for t in range(1, marta.turn_count + 1)
         if t > 1 and not fact_visible(turn_view(marta, window_5, t, QWEN), order)
     ]
-    return {"3a": missing[0], "3b": len(turn_view(marta, window_5, missing[0], QWEN).sent)}
+    return {
+        "3a": missing[0],
+        "3b": len(turn_view(marta, window_5, missing[0], QWEN).sent),
+        "3c": _first_turn_without_order(4),
+    }
 
 
 def _check_4() -> dict[str, Any]:
@@ -52,11 +76,12 @@ def _check_4() -> dict[str, Any]:
 
 def _check_5() -> dict[str, Any]:
     support = load_example("support_60")
-    bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), QWEN)) for k in (5, 50)}
+    bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), QWEN)) for k in (0, 5, 50)}
     closest = min(
         {"a": 1, "b": 2, "c": 5, "d": 10}.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5])
     )[0]
-    return {"5": closest}
+    against = "higher" if bills[0] > bills[50] else "lower" if bills[0] < bills[50] else "the same"
+    return {"5a": closest, "5b": against}
 
 
 def _check_6() -> dict[str, Any]:
@@ -76,6 +101,8 @@ def _check_7() -> dict[str, Any]:
     return {"7a": "window", "7b": reaches[0]}
 
 
+NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
+
 BOOK = CheckBook(
     3,
     [
@@ -85,24 +112,20 @@ BOOK = CheckBook(
             hint="the window holds the k turns before the one being answered",
             mistakes={
                 (3, 4, 5, 6, 7, 8): "that is six turns; with k = 5 the window starts at turn 9 − 5",
-                (5, 6, 7, 8, 9): "turn 9 is the new message, sent after the window, not inside it",
-                (
-                    4,
-                    5,
-                    6,
-                    7,
-                    8,
-                    9,
-                ): "turn 9 is the new message, sent after the window, not inside it",
+                (5, 6, 7, 8, 9): NEW_MESSAGE,
+                (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
             },
-            why="",
+            why="the five turns before turn 9; turn 9 itself is the new message",
         ),
         Expectation(
             "1b",
             _check_1,
-            hint="in n8n, 0 is slice(-0): read section 1's rule again",
-            mistakes={(): "0 does not switch memory off in n8n: slice(-0) returns the whole array"},
-            why="",
+            hint="work out what slice(-0) returns: -0 is 0 in JavaScript",
+            mistakes={
+                (): "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole array"
+            },
+            why="slice(-0) is slice(0), the whole array: 0 means no limit",
+            transfer="window 0, a value the rule for k ≥ 1 leaves out",
         ),
         Expectation(
             "1c",
@@ -113,17 +136,18 @@ BOOK = CheckBook(
                 7: "each turn stores two messages, the question and the reply",
                 5: "5 is the window, in turns; the store is not windowed",
             },
-            why="",
+            why="seven questions and seven replies, all kept: only the load is cut",
         ),
         Expectation(
             "2a",
             _check_2,
             hint="one interaction is two messages",
             mistakes={
-                5: "5 counts interactions; each one is a question and a reply",
-                11: "the system message is sent beside the window, not in it",
+                8: "8 counts interactions; each one is a question and a reply",
+                17: "the system message is sent beside the window, not in it",
+                10: "10 is the default window's load; this one is set to 8",
             },
-            why="",
+            why="8 interactions of a question and a reply each",
         ),
         Expectation(
             "2b",
@@ -132,14 +156,15 @@ BOOK = CheckBook(
             mistakes={
                 True: "2 × 2 = 4 messages, and turn 3 alone stores 5: its question, the call, two results and the reply"
             },
-            why="",
+            why="the four loaded messages are the end of turn 3; its question was cut off",
+            transfer="a turn with tool calls",
         ),
         Expectation(
             "3a",
             _check_3,
             hint="the window on turn t starts at turn t − 5",
             mistakes={6: "on turn 6 the window is turns 1 to 5: turn 1 is still in it"},
-            why="",
+            why="turn 7's window starts at turn 2, and the number was on turn 1",
         ),
         Expectation(
             "3b",
@@ -150,7 +175,18 @@ BOOK = CheckBook(
                 11: "one short: count both the system message and the new question",
                 5: "the window holds 5 interactions, that is 10 messages, before the other two",
             },
-            why="",
+            why="the system message, ten loaded messages and the new question",
+        ),
+        Expectation(
+            "3c",
+            _check_3,
+            hint="with k = 4, turn t sees turns t − 4 to t − 1: when does turn 1 fall out?",
+            mistakes={
+                7: "that is window 5's turn; a smaller window lets turn 1 go sooner",
+                5: "on turn 5 a window of 4 is turns 1 to 4: turn 1 is still in it",
+            },
+            why="a smaller window loses turn 1 one turn sooner",
+            transfer="another window length on the worked conversation",
         ),
         Expectation(
             "4a",
@@ -161,7 +197,8 @@ BOOK = CheckBook(
                 (2, 3, 4, 5): "turn 5 is the new message, not part of the window",
                 (3, 4): "a window of 3 holds three turns once it is full",
             },
-            why="",
+            why="the three turns before turn 5",
+            transfer="another agent's conversation at window 3",
         ),
         Expectation(
             "4b",
@@ -170,10 +207,11 @@ BOOK = CheckBook(
             mistakes={
                 True: "the name was given on turn 1, and turn 1 is outside a 3-turn window on turn 5"
             },
-            why="",
+            why="the name is stored, but turn 1 is not in the load",
+            transfer="another agent's conversation at window 3",
         ),
         Expectation(
-            "5",
+            "5a",
             _check_5,
             hint="a window grows only until it is full, and early calls are small at any size",
             mistakes={
@@ -181,7 +219,18 @@ BOOK = CheckBook(
                 "b": "too low: once full, a call at 50 carries ten times the turns of one at 5",
                 "d": "too high: the first calls are the same at both sizes, and window 50 fills only at turn 51",
             },
-            why="",
+            why="the calls are equal until window 5 fills, and window 50 fills only near the end",
+        ),
+        Expectation(
+            "5b",
+            _check_5,
+            hint="what does window 0 load on turn 60, and what does window 50 load?",
+            mistakes={
+                "lower": "0 is not an empty window in n8n: it loads every earlier turn",
+                "the same": "they agree up to turn 51; after that window 50 cuts and window 0 does not",
+            },
+            why="window 0 loads everything, so from turn 52 on it sends more than window 50",
+            transfer="window 0 priced, combining section 1's rule with the bill",
         ),
         Expectation(
             "6",
@@ -191,7 +240,8 @@ BOOK = CheckBook(
                 5: "5 counts messages in Spring AI, not interactions",
                 3: "Spring AI 2.x moves the cut to the start of a turn, so the half turn goes",
             },
-            why="",
+            why="5 messages hold two whole turns, and 2.x drops the half turn",
+            transfer="another product, which counts messages",
         ),
         Expectation(
             "7a",
@@ -201,7 +251,8 @@ BOOK = CheckBook(
                 "scope": "the session key never changed, so the history is the right one",
                 "storage": "nothing restarted and no hour went idle: the history is still stored",
             },
-            why="",
+            why="the history is the right one and is still stored; only the load is short",
+            transfer="a new conversation of 12 turns, diagnosed from its symptom",
         ),
         Expectation(
             "7b",
@@ -213,7 +264,8 @@ BOOK = CheckBook(
                 0: "0 does show it, but the question asks for 1 or more",
                 10: "one short: 12 − 10 = 2, so turn 1 is just outside",
             },
-            why="",
+            why="turn 1 is in view when 12 − k ≤ 1",
+            transfer="a new conversation of 12 turns",
         ),
     ],
 )
