@@ -61,7 +61,7 @@ REVEALED_BY = {
         ],
         2: ["print(describe_call(turn_7_with_memory))"],
         3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
-        4: ['print("n8n stored:'],
+        4: ['print("after turn 4, n8n stored:'],
         5: [
             'print("change_address receives:"',
             "0.\n</details>",

@@ -25,19 +25,25 @@ scenario = load_tool_scenario("tutienda_tools")
 
 
 def _check_1() -> dict[str, Any]:
-    marta = load_example("marta")
     no_memory = agent_runs(marta)
     turn_7_alone = no_memory[6].calls[0]
+    # The same chat with no system message: the agent whose System Message option was never added.
+    bare = agent_runs([m for m in marta.messages if m.role.value != "system"])
     return {
         "1a": len(turn_7_alone.messages),
         "1b": any("#6023" in m.content for m in turn_7_alone.messages),
+        "1c": len(bare[6].calls[0].messages),
     }
 
 
 def _check_2() -> dict[str, Any]:
     with_memory = agent_runs(marta, N8nSimpleMemory(5))
     turn_7_with_memory = with_memory[6].calls[0]
-    return {"2a": turn_7_with_memory.memory_turns, "2b": len(turn_7_with_memory.messages)}
+    return {
+        "2a": turn_7_with_memory.memory_turns,
+        "2b": len(turn_7_with_memory.messages),
+        "2c": len(agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].messages),
+    }
 
 
 def _check_3() -> dict[str, Any]:
@@ -122,14 +128,25 @@ BOOK = CheckBook(
                 12: "12 is what Simple Memory at window 5 sends; here no memory node is connected",
                 1: "the System Message is set on this agent, and it goes with every call",
             },
-            why="",
+            why="the System Message and the new question: nothing else is in the template without memory",
         ),
         Expectation(
             "1b",
             _check_1,
             hint="which messages are in the array, and which of them mentions the order?",
             mistakes={True: "turn 1 was another call; nothing carries its text into this one"},
-            why="",
+            why="the order number was in turn 1's call, and calls share nothing",
+        ),
+        Expectation(
+            "1c",
+            _check_1,
+            hint="take the template's four parts and remove every part that is empty here",
+            mistakes={
+                2: "without the option added, typeVersion 1.9 and later send no system message at all",
+                0: "the user's new message is always sent",
+            },
+            why="no memory, no tool calls and no System Message leave the input alone",
+            transfer="an agent without the System Message option",
         ),
         Expectation(
             "2a",
@@ -147,7 +164,7 @@ BOOK = CheckBook(
                 (2, 3, 4, 5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
                 (3, 4, 5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
             },
-            why="",
+            why="the five turns before turn 7; turn 1 is stored but not loaded",
         ),
         Expectation(
             "2b",
@@ -158,7 +175,19 @@ BOOK = CheckBook(
                 11: "count the System Message as well: it goes with every call",
                 7: "the window counts interactions, two messages each",
             },
-            why="",
+            why="the System Message, 10 loaded messages and the input",
+        ),
+        Expectation(
+            "2c",
+            _check_2,
+            hint="a window of 3 loads the last 2 × 3 stored messages; add the System Message and the input",
+            mistakes={
+                12: "that is window 5; a window of 3 loads fewer messages",
+                6: "6 is the window alone: add the System Message and the input",
+                5: "count messages, not turns: 3 interactions are 6 messages",
+            },
+            why="the System Message, 6 loaded messages and the input",
+            transfer="another window length",
         ),
         Expectation(
             "3",
@@ -180,7 +209,8 @@ BOOK = CheckBook(
                     "Chat Trigger",
                 ): "the Basic LLM Chain is a chain: no memory input",
             },
-            why="",
+            why="the AI Agent and the Chat Trigger declare a Memory input; no chain does",
+            transfer="the Chat Trigger, a node that is neither an agent nor a chain",
         ),
         Expectation(
             "4a",
@@ -190,7 +220,7 @@ BOOK = CheckBook(
                 8: "turn 3 produced no answer, so n8n wrote nothing for it",
                 7: "n8n writes the question and the answer together at the end: no answer, neither",
             },
-            why="",
+            why="the failed turn wrote nothing: turns 1, 2 and 4 left two messages each",
         ),
         Expectation(
             "4b",
@@ -200,7 +230,7 @@ BOOK = CheckBook(
                 6: "Spring's advisor saved turn 3's question before calling the model, so it stayed",
                 8: "the failed call has no answer to store",
             },
-            why="",
+            why="the advisor stores the question before the call, so the failed turn left its question",
         ),
         Expectation(
             "4c",
@@ -209,7 +239,8 @@ BOOK = CheckBook(
             mistakes={
                 False: "the question was stored before the failed call, so turn 4 loads it, unanswered"
             },
-            why="",
+            why="Spring AI stored turn 3's question before its call failed",
+            transfer="a failed model call, in two products",
         ),
         Expectation(
             "5a",
@@ -228,6 +259,7 @@ BOOK = CheckBook(
                 ): "the agent's memory is not sent to a tool: only mapped fields are",
             },
             why="",
+            transfer="a tool's sub-workflow and what its mapping hands it",
         ),
         Expectation(
             "5b",
@@ -237,6 +269,7 @@ BOOK = CheckBook(
                 2: "the session id matches, but the buffer's name starts with the workflow id, and the tool's is different"
             },
             why="",
+            transfer="a memory inside a tool's sub-workflow",
         ),
         Expectation(
             "6a",
@@ -257,6 +290,7 @@ BOOK = CheckBook(
                 1: "the question is stored too, with the answer",
             },
             why="",
+            transfer="an older n8n release (2.2.0)",
         ),
         Expectation(
             "7a",
@@ -267,6 +301,7 @@ BOOK = CheckBook(
                 1: "the System Message is still sent",
             },
             why="",
+            transfer="a new session id for every message",
         ),
         Expectation(
             "7b",
@@ -276,6 +311,7 @@ BOOK = CheckBook(
                 10: "that is one session's window; every run here reads a session of its own"
             },
             why="",
+            transfer="a new session id for every message",
         ),
         Expectation(
             "8a",
@@ -286,6 +322,7 @@ BOOK = CheckBook(
                 "window too small": "a small window still hands over the most recent turns; here nothing comes back",
             },
             why="",
+            transfer="execution logs the lesson has not shown",
         ),
         Expectation(
             "8b",
@@ -296,6 +333,7 @@ BOOK = CheckBook(
                 "no memory": "a memory runs and returns 8 messages",
             },
             why="",
+            transfer="execution logs the lesson has not shown",
         ),
     ],
 )
