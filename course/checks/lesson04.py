@@ -20,7 +20,6 @@ from windowmem.policies.n8n import ManualClock
 from windowmem.product_stores import StoreSpec
 from windowmem.storage import backends
 from windowmem.storage import layout_probes as probes
-from windowmem.storage import n8n_postgres_history as n8n_table
 from windowmem.workers import alternate
 
 
@@ -51,7 +50,7 @@ def _check_2() -> dict[str, Any]:
     lowest_sequence = probes.lowest_sequence_id(chosen.open_sql(), spring_run[-1].stored_after)
     return {
         "2a": head_turn,
-        "2b": sum(kind.startswith(("TIMESTAMP", "DATE", "TIME")) for _, kind in n8n_table.COLUMNS),
+        "2b": sorted({m.role.value.upper() for m in spring_run[-1].stored_after}),
         "2c": lowest_sequence,
     }
 
@@ -141,7 +140,7 @@ BOOK = CheckBook(
                 4: "4 is what the window sends; the table itself is never trimmed",
                 6: "each turn stores two messages: the question and the answer",
             },
-            why="",
+            why="n8n never trims its store: six turns, twelve rows",
         ),
         Expectation(
             "1b",
@@ -150,7 +149,8 @@ BOOK = CheckBook(
             mistakes={
                 12: "that would be a store that keeps everything; Spring AI trims before it saves"
             },
-            why="",
+            why="Spring AI trims what it stores to maxMessages",
+            transfer="Spring AI's store, which trims what it keeps",
         ),
         Expectation(
             "1c",
@@ -159,7 +159,7 @@ BOOK = CheckBook(
             mistakes={
                 False: "both windows hold four messages here; where they are cut differs, not what is sent"
             },
-            why="",
+            why="both windows send the last four messages; only the stores differ",
         ),
         Expectation(
             "2a",
@@ -168,16 +168,24 @@ BOOK = CheckBook(
             mistakes={
                 1: "that would be RPUSH order; n8n's store pushes at the head and reverses on load"
             },
-            why="",
+            why="LPUSH puts each new message at the front, so the front is the newest turn",
+            transfer="reading a list that LPUSH built",
         ),
         Expectation(
             "2b",
             _check_2,
-            hint="read the CREATE TABLE statement above",
+            hint="the table holds only the window of maxMessages 4: which messages are those, and what roles have they?",
             mistakes={
-                1: "id is a SERIAL counter, not a time: the table cannot tell when a message was written"
+                (
+                    "ASSISTANT",
+                    "SYSTEM",
+                    "USER",
+                ): "Marta's chat has no system message in memory: the agent's instructions are not stored",
+                ("ASSISTANT", "TOOL", "USER"): "this chat calls no tool",
+                ("USER",): "the answers are stored too",
             },
-            why="",
+            why="the four kept rows are two questions and two answers",
+            transfer="Spring AI's table, a layout only described above",
         ),
         Expectation(
             "2c",
@@ -195,7 +203,7 @@ BOOK = CheckBook(
             mistakes={
                 4: "that is what a store outside the process gives; Simple Memory lives inside the one that exited"
             },
-            why="",
+            why="a new process starts with an empty map",
         ),
         Expectation(
             "3b",
@@ -205,7 +213,8 @@ BOOK = CheckBook(
                 0: "the table is in the database, which did not restart",
                 2: "count both turns: each stored two messages",
             },
-            why="",
+            why="the table is outside the process",
+            transfer="the n8n table across a restart",
         ),
         Expectation(
             "4a",
@@ -215,7 +224,8 @@ BOOK = CheckBook(
                 6: "that is the shared store's answer; worker 2's map never saw turns 1 and 3",
                 0: "worker 2 did answer one earlier turn, and kept it",
             },
-            why="",
+            why="each worker's own map holds only the turns it served",
+            transfer="two worker processes",
         ),
         Expectation(
             "4b",
@@ -224,7 +234,7 @@ BOOK = CheckBook(
             mistakes={
                 2: "that is what separate maps give; with one file both workers see every turn"
             },
-            why="",
+            why="one shared file holds every turn",
         ),
         Expectation(
             "5a",
@@ -238,14 +248,15 @@ BOOK = CheckBook(
                     "answer B",
                 ): "that is what one request after the other gives; here the writes take turns"
             },
-            why="",
+            why="at this timing each message is its own INSERT, so both runs' rows stay, interleaved",
+            transfer="two requests on one conversation at once",
         ),
         Expectation(
             "5b",
             _check_5,
             hint="the save that comes second replaces everything the first one stored",
             mistakes={"B": "B saved second, so its list is the one that survived"},
-            why="",
+            why="at this timing each saveAll replaces the whole list, and the later writer's list has no question A",
         ),
         Expectation(
             "6a",
@@ -255,7 +266,8 @@ BOOK = CheckBook(
                 "12:15": "a read does not touch the TTL; only a write is followed by EXPIRE",
                 "11:00": "the second write moved the clock",
             },
-            why="",
+            why="Redis counts from the last write; reads do not move its clock",
+            transfer="a session with reads and writes at other times",
         ),
         Expectation(
             "6b",
@@ -264,7 +276,7 @@ BOOK = CheckBook(
             mistakes={
                 "11:20": "that is Redis's rule; Simple Memory counts from the last supply, and a read is one"
             },
-            why="",
+            why="Simple Memory counts from the last run that took the buffer, and deletes after an hour",
         ),
         Expectation(
             "7",
@@ -274,7 +286,8 @@ BOOK = CheckBook(
                 4: "that is the count without the overlap; one of the questions is lost",
                 6: "Spring AI's store holds at most maxMessages = 4, and here one message is lost on top",
             },
-            why="",
+            why="Spring AI's list is replaced by the last writer, trimmed to the window",
+            transfer="two requests at once on the window store",
         ),
         Expectation(
             "8",
@@ -284,7 +297,8 @@ BOOK = CheckBook(
                 2: "a bigger window sends more of what a worker holds, and each worker holds only its own turns",
                 4: "overlapping requests lose single messages; here whole turns are in another worker's memory",
             },
-            why="",
+            why="each worker has its own in-process map",
+            transfer="a queue-mode deployment",
         ),
     ],
 )
