@@ -111,7 +111,11 @@ REVEALED_BY = {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
         3: ["at_1500 = reference_table(", "sweep = reference_table("],
-        4: ["the lossy summariser answers {lossy.answered}", "by_budget = summaries.pivot("],
+        4: [
+            "the lossy summariser answers {lossy.answered}",
+            "by_budget = summaries.pivot(",
+            "ours = {",
+        ],
         5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads'],
         6: ["explorer = BudgetExplorer("],
         7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],

@@ -116,7 +116,8 @@ BOOK = CheckBook(
                 20: "20 counts messages, and each turn leaves two",
                 5: "5 is n8n's default in interactions; Spring AI counts messages",
             },
-            why="",
+            why="twenty messages at two per turn",
+            transfer="Spring AI's default, in turns",
         ),
         Expectation(
             "1b",
@@ -126,7 +127,7 @@ BOOK = CheckBook(
                 20: "20 is Spring AI's count in messages; n8n's field counts interactions of two messages",
                 5: "5 is n8n's default, and it reaches back half as far",
             },
-            why="",
+            why="n8n loads 2 × k messages, so k = 10 loads the same twenty",
         ),
         Expectation(
             "2a",
@@ -136,7 +137,7 @@ BOOK = CheckBook(
                 5: "5 would be right if every turn were two messages; count the tool messages",
                 4: "turn 5's four messages do not all fit: only part of it is loaded",
             },
-            why="",
+            why="from turn 8 back, 2 + 2 + 4 = 8 messages fit and turn 5's four do not all fit",
         ),
         Expectation(
             "2b",
@@ -146,7 +147,8 @@ BOOK = CheckBook(
                 6: "the window also holds the tail of an older turn; check which of those messages survive the clean-up",
                 4: "turn 4 is entirely outside the ten messages",
             },
-            why="",
+            why="the cut leaves part of an older turn, and the clean-up drops its orphaned tool messages",
+            transfer="the clean-up of orphans at the window's edge",
         ),
         Expectation(
             "3a",
@@ -169,7 +171,7 @@ BOOK = CheckBook(
                     6,
                 ): "on turn 1 the fact is in the user's own message, which is sent too",
             },
-            why="",
+            why="the fact was said on turn 1, so only calls whose window still reaches turn 1 carry it",
         ),
         Expectation(
             "3b",
@@ -178,7 +180,8 @@ BOOK = CheckBook(
             mistakes=lambda: {
                 _still_in_memory(): "that is how many still have it in memory; the system prompt goes with every call"
             },
-            why="",
+            why="the system prompt goes with every call of every product",
+            transfer="nine products with the fact in the system prompt",
         ),
         Expectation(
             "4a",
@@ -189,14 +192,15 @@ BOOK = CheckBook(
                 9: "groups follow repeated types, not turns: a tool turn's answer repeats the type 'ai'",
                 10: "the window's ten messages play no part: the Manager reads the whole store",
             },
-            why="",
+            why="Simplify Output groups the stored messages",
         ),
         Expectation(
             "4b",
             _check_4,
             hint="without simplifying, each stored message is one entry",
             mistakes={10: "the Manager reads the whole store, not the agent's window"},
-            why="",
+            why="with Simplify Output off, every stored message is counted",
+            transfer="the Chat Memory Manager with Simplify Output off",
         ),
         Expectation(
             "5a",
@@ -206,7 +210,7 @@ BOOK = CheckBook(
                 5: "1 + 10 is already more than 10: the summary is cut at once",
                 4: "1 + 8 + 2 = 11 messages: one too many for the summary to stay",
             },
-            why="",
+            why="the summary and r turns, plus one more turn, must fit in 10 messages",
         ),
         Expectation(
             "5b",
@@ -215,7 +219,8 @@ BOOK = CheckBook(
             mistakes={
                 False: "1 + 2 + 2 × 2 = 7 messages at most before the next override: it always fits"
             },
-            why="",
+            why="the override always leaves the summary inside the window",
+            transfer="lesson 3's 60-turn chat under a rolling summary",
         ),
         Expectation(
             "6",
@@ -226,7 +231,8 @@ BOOK = CheckBook(
                 8: "that would hold if every turn were two messages; turns 4 and 5 used tools",
                 4: "turn 4's call loads the override's 3 messages: the summary is there",
             },
-            why="",
+            why="tool turns stored as four or six messages push the summary out sooner",
+            transfer="a summary schedule on a chat with tool turns",
         ),
         Expectation(
             "7",
@@ -236,7 +242,8 @@ BOOK = CheckBook(
                 1: "nothing is lost here: the window holds more turns than before, not fewer",
                 4: "no summary is involved; look at what the two settings count",
             },
-            why="",
+            why="Spring AI's 20 counts messages and n8n's counts interactions of two",
+            transfer="a migration from Spring AI to n8n",
         ),
     ],
 )

@@ -125,7 +125,7 @@ BOOK = CheckBook(
                 12: "one call per read gives twelve, and the last call writes the answers",
                 24: "a read is one call: the search call brings the chunk in",
             },
-            why="",
+            why="twelve reads and one call that answers everything",
         ),
         Expectation(
             "1b",
@@ -134,7 +134,8 @@ BOOK = CheckBook(
             mistakes={
                 False: "each question is judged when it is answered; a re-read can bring its fact back just for then"
             },
-            why="",
+            why="an answer counts at the moment it is given, even if the fact is later dropped",
+            transfer="retrieve, a policy not yet run",
         ),
         Expectation(
             "2a",
@@ -144,7 +145,7 @@ BOOK = CheckBook(
                 "a": "the window is paid for on every call, not once",
                 "b": "the window reaches its peak only on the last call; earlier calls are smaller",
             },
-            why="",
+            why="each call resends a window that grows, so the bill is about half of calls × last window",
         ),
         Expectation(
             "2b",
@@ -154,7 +155,8 @@ BOOK = CheckBook(
                 "a": "that would hold if every call cost the same; later calls carry every earlier read",
                 "c": "too high: the bill grows with the square of the task, not the cube",
             },
-            why="",
+            why="twice the calls, each with about twice the window",
+            transfer="a task of half the length",
         ),
         Expectation(
             "3a",
@@ -164,7 +166,8 @@ BOOK = CheckBook(
                 "compact": "compaction keeps a line per fact: nothing is thrown away with a perfect summary",
                 "retrieve": "retrieval searches again for every fact that went, so it answers them all",
             },
-            why="",
+            why="truncation drops facts for good",
+            transfer="four policies predicted before any has run",
         ),
         Expectation(
             "3b",
@@ -174,7 +177,7 @@ BOOK = CheckBook(
                 "unbounded": "no budget is dear, but re-reading pays for a full window on every extra call",
                 "compact": "compaction adds a call per compaction, and leaves a small window behind",
             },
-            why="",
+            why="every re-read pays for a full window again",
         ),
         Expectation(
             "4",
@@ -183,7 +186,8 @@ BOOK = CheckBook(
             mistakes={
                 "higher": "losing lines makes the summary shorter, and every later call cheaper: that is the trap"
             },
-            why="",
+            why="fewer summary lines make a smaller window, so it costs a little less while answering less",
+            transfer="a lossy summariser",
         ),
         Expectation(
             "5a",
@@ -193,7 +197,8 @@ BOOK = CheckBook(
                 5: "5 is the answer at 1,500; a smaller window holds fewer reads",
                 12: "truncation cannot bring a dropped fact back",
             },
-            why="",
+            why="a smaller window holds fewer reads, and truncation cannot bring a fact back",
+            transfer="another budget (1,000 tokens)",
         ),
         Expectation(
             "5b",
@@ -205,7 +210,7 @@ BOOK = CheckBook(
                     "unbounded"
                 ].bill.input_tokens: "that is the bill; the budget limits one window",
             },
-            why="",
+            why="once the budget is at least the unbounded run's largest window, no policy ever acts",
         ),
         Expectation(
             "6",
@@ -215,7 +220,8 @@ BOOK = CheckBook(
                 "Q12": "the newest read is never dropped: the oldest goes first",
                 "Q7": "by the first drop the agent has not reached Q7's read yet",
             },
-            why="",
+            why="truncation drops the oldest read first",
+            transfer="watching truncation's first drop in the explorer",
         ),
         Expectation(
             "7a",
@@ -225,7 +231,8 @@ BOOK = CheckBook(
                 "a": "keeping everything makes each call grow with the chat; the window's calls stop growing",
                 "b": "still too low: over 300 turns the gap keeps widening with every turn",
             },
-            why="",
+            why="keeping every turn resends a growing history on every one of 300 calls",
+            transfer="a 300-turn chat",
         ),
         Expectation(
             "7b",
@@ -234,7 +241,7 @@ BOOK = CheckBook(
             mistakes={
                 True: "a window of 10 holds turns 290 to 299; the number was given on turn 1"
             },
-            why="",
+            why="the order number was given early and the window holds only the last 10 turns",
         ),
         Expectation(
             "8",
@@ -245,7 +252,8 @@ BOOK = CheckBook(
                 3: "no summary is involved: the chunks are dropped and fetched again",
                 4: "the budget is the point here, not a huge context",
             },
-            why="",
+            why="searches pay for a full window on every extra call",
+            transfer="a teammate's claim",
         ),
     ],
 )
