@@ -562,3 +562,74 @@ def test_lesson6_shows_the_published_figures_it_reproduces():
         str(PUBLISHED[(p, "perfect")].input_tokens)
         for p in ("unbounded", "truncate", "compact", "retrieve")
     ]
+
+
+# ---------------------------------------------------------------- one glossary, one diagram
+
+START_PAGE = COURSE / "00_start_here.ipynb"
+#: Terms the glossary must define (issue 22): each a bold entry at the start of a bullet.
+GLOSSARY_TERMS = [
+    "message",
+    "turn",
+    "interaction",
+    "run",
+    "model call",
+    "system message",
+    "store",
+    "buffer",
+    "history",
+    "window",
+    "Context Window Length",
+    "session key",
+    "thread id",
+    "typeVersion",
+    "n8n release",
+    "queue mode",
+    "token",
+    "input bill",
+    "anchor fact",
+    "context drift",
+]
+GLOSSARY_LINK = "00_start_here.ipynb#glossary"
+
+
+def glossary() -> str:
+    return next(text(c) for c in cells(START_PAGE) if "## Glossary" in text(c))
+
+
+def test_the_start_page_defines_every_course_term_once():
+    body = glossary()
+    assert '<a id="glossary"></a>' in body, "the lessons link to #glossary"
+    heads = [line.split(":", 1)[0] for line in body.splitlines() if line.startswith("- **")]
+    entries = [term for head in heads for term in re.findall(r"\*\*(.+?)\*\*", head)]
+    missing = [term for term in GLOSSARY_TERMS if term not in entries]
+    assert not missing, f"the glossary does not define {missing}"
+    assert len(entries) == len(set(entries)), "each term is defined once"
+
+
+@lessons
+def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
+    before = []
+    for cell in cells(notebook):
+        if SECTION.search(text(cell)):
+            break
+        before.append(text(cell))
+    assert GLOSSARY_LINK in "\n".join(before), (
+        f"{notebook.name}: define the lesson's words and link the glossary ({GLOSSARY_LINK}) "
+        "before section 1"
+    )
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(number):
+    name = f"0{number}_store_and_load.svg"
+    notebook = next(p for p in LESSONS if p.name.startswith(f"0{number}_"))
+    assert any(f"]({name})" in text(c) for c in cells(notebook) if c["cell_type"] == "markdown")
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import draw_diagrams
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    assert (COURSE / name).read_text(encoding="utf-8") == draw_diagrams.DIAGRAMS[name](), (
+        f"course/{name} is out of date: run python scripts/draw_diagrams.py"
+    )
