@@ -633,3 +633,55 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
     assert (COURSE / name).read_text(encoding="utf-8") == draw_diagrams.DIAGRAMS[name](), (
         f"course/{name} is out of date: run python scripts/draw_diagrams.py"
     )
+
+
+# ---------------------------------------------------------------- the time a first reading takes
+
+#: The main path's words may only shrink toward the kit's limit (scripts/lesson_time.py,
+#: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
+#: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
+MAIN_PATH_CEILING = {
+    "01_scope_and_storage.ipynb": 3400,
+    "02_with_and_without_memory.ipynb": 3450,
+    "03_window_buffer_memory.ipynb": 3250,
+    "04_memory_that_outlives_the_session.ipynb": 3450,
+    "05_designing_multi_turn_conversations.ipynb": 3450,
+    "06_token_budget_and_context_drift.ipynb": 3250,
+}
+
+
+def _lesson_time():
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import lesson_time
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    return lesson_time
+
+
+@lessons
+def test_the_stated_time_is_the_measured_first_reading(notebook):
+    lesson_time = _lesson_time()
+    reading = lesson_time.reading(notebook)
+    stated = re.search(r"\babout (\d+) minutes\b", text(cells(notebook)[0]))
+    assert stated, f"{notebook.name}: state the time as 'about N minutes' in the first cell"
+    assert int(stated.group(1)) == reading.stated_minutes, (
+        f"{notebook.name} says about {stated.group(1)} minutes; a first reading takes "
+        f"{reading.minutes:.1f} ({reading.words} words, {reading.checks} checks, "
+        f"{reading.code_cells} code cells): state {reading.stated_minutes}"
+    )
+    ceiling = MAIN_PATH_CEILING[notebook.name]
+    assert reading.words <= ceiling, (
+        f"{notebook.name}: the main path has {reading.words} words, over its ceiling {ceiling} "
+        f"(target {lesson_time.MAX_MAIN_PATH_WORDS}); fold depth into <details> or the appendix"
+    )
+
+
+def test_the_reading_measure_counts_what_a_reader_reads():
+    lesson_time = _lesson_time()
+    assert lesson_time.main_path("a b <details><summary>x</summary>\n\nc d e\n</details> f") == (
+        "a b   f"
+    )
+    assert lesson_time.main_path("a\n## Resources\n- b") == "a\n"
+    r = lesson_time.Reading(words=1800, checks=10, code_cells=10, has_explorer=True)
+    assert r.minutes == 1800 / 180 + 10 * 2 + 10 * 1 + 5 and r.stated_minutes == 45
