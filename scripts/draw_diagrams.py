@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from windowmem import shared_agent as desk
-from windowmem.agent_calls import agent_runs
+from windowmem import scope as desk
+from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
 from windowmem.examples import load_example
 from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from windowmem import shared_agent as desk
+from windowmem import scope as desk
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.n8n import session_ids as n8n
 from windowmem.policies.spring_ai_ids import advisor_conversation_id

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from windowmem.advisor_calls import advisor_calls
-from windowmem.agent_calls import Part, agent_runs, saved_messages_before_2_3
+from windowmem.calls.advisor_calls import advisor_calls
+from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.calls.memory_inputs import takes_memory
+from windowmem.calls.memory_writes import saved_messages_before_2_3
+from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
 from windowmem.examples import load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.memory_inputs import takes_memory
 from windowmem.policies import (
     ManualClock,
     N8nSimpleMemory,
     SimpleMemoryStore,
     SpringAiMessageWindow,
 )
-from windowmem.tool_scenario import load_tool_scenario, session_per_message
 
 marta = load_example("marta")
 scenario = load_tool_scenario("tutienda_tools")

@@ -10,17 +10,17 @@ import tempfile
 from functools import cache
 from typing import Any
 
-from windowmem import concurrent_runs as races
-from windowmem import expiry
-from windowmem import store_scenarios as scenarios
-from windowmem.agent_process import restart
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, user
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import expiry
+from windowmem.outlive import store_scenarios as scenarios
+from windowmem.outlive.agent_process import restart
+from windowmem.outlive.product_stores import StoreSpec
+from windowmem.outlive.workers import alternate
 from windowmem.policies.n8n import ManualClock
-from windowmem.product_stores import StoreSpec
 from windowmem.storage import backends
 from windowmem.storage import layout_probes as probes
-from windowmem.workers import alternate
 
 
 @cache

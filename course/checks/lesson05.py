@@ -8,8 +8,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from windowmem.agent_calls import agent_runs
-from windowmem.anchor_facts import turns_reached, with_fact_in_system_prompt
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
+from windowmem.design.units import (
+    n8n_loaded_messages,
+    stored_turn_sizes,
+    tool_calls_per_turn,
+    turns_in_window,
+)
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies import N8nSimpleMemory
@@ -17,15 +25,7 @@ from windowmem.policies.n8n.memory_manager import (
     load,
     stored_history,
 )
-from windowmem.rolling_summary import rolling_summary
-from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.tokens import qwen_counter
-from windowmem.units import (
-    n8n_loaded_messages,
-    stored_turn_sizes,
-    tool_calls_per_turn,
-    turns_in_window,
-)
 
 count_tokens = qwen_counter()
 chat = load_example("two_orders")
