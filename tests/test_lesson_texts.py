@@ -642,8 +642,8 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 3400,
-    "02_with_and_without_memory.ipynb": 3450,
-    "03_window_buffer_memory.ipynb": 3250,
+    "02_with_and_without_memory.ipynb": 3400,
+    "03_window_buffer_memory.ipynb": 3200,
     "04_memory_that_outlives_the_session.ipynb": 3450,
     "05_designing_multi_turn_conversations.ipynb": 3450,
     "06_token_budget_and_context_drift.ipynb": 3250,
