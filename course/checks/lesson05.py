@@ -59,7 +59,13 @@ def _check_1() -> dict[str, Any]:
 def _check_2() -> dict[str, Any]:
     coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
     turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
-    return {"2a": coverage.whole_turns, "2b": min(turn_9_call.memory_turns)}
+    two_calls_a_turn = stored_turn_sizes([2] * 20)
+    sized = min(
+        k
+        for k in range(1, 40)
+        if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= 3
+    )
+    return {"2a": coverage.whole_turns, "2b": min(turn_9_call.memory_turns), "2c": sized}
 
 
 def _check_3() -> dict[str, Any]:
@@ -149,6 +155,18 @@ BOOK = CheckBook(
             },
             why="the cut leaves part of an older turn, and the clean-up drops its orphaned tool messages",
             transfer="the clean-up of orphans at the window's edge",
+        ),
+        Expectation(
+            "2c",
+            _check_2,
+            hint="count the messages one turn with two tool calls stores, then the 2 × k places three such turns need",
+            mistakes={
+                3: "3 counts turns; n8n's field counts interactions of two messages, and a tool turn stores more than two",
+                6: "that would hold three turns of two messages each; these turns store more",
+                18: "18 is the number of messages; Context Window Length is half the messages it loads",
+            },
+            why="each turn stores 6 messages, so three need 18 places: 2 × 9",
+            transfer="sizing a window for an agent with tool calls in every turn",
         ),
         Expectation(
             "3a",
