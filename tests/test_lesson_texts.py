@@ -51,7 +51,10 @@ REVEALED_BY = {
         5: ["for between in desk.BETWEEN}"],
         6: ["Only **tenant + user** on **SQLite** does both"],
         7: ["(a) The key is fixed and nothing restarted"],
-        8: ["does not\nbring back a deleted one"],
+        8: [
+            "does not\nbring back a deleted one",
+            "**4. Trusting Simple Memory to remember tomorrow.**",
+        ],
     },
     "02_with_and_without_memory.ipynb": {
         1: [
