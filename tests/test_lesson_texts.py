@@ -2,10 +2,15 @@
 
 The stored outputs are today's (``test_notebooks.py`` proves it with nbval), so reading them
 here reads what the lesson really shows. What is checked: one setup cell of readable
-imports; a self-check in every numbered section, shaped question / answer / check, with
-feedback for foreseen mistakes, and placed before every cell that gives its answer away;
-a sentence after every table and plot; asserts only in the folded maintainer cell, which
-ran to its end; a Resources section; and no sentence that repeats a seed.
+imports; a self-check in every numbered section, and a transfer check among them; each
+self-check shaped question / answers / one ``check(id, answer)`` call per answer, with no
+expected value, hint or mistake list on the page, every id backed by an expectation in
+``course/checks/lessonNN.py`` (computed, with feedback that never states the answer), and
+placed before every cell that gives its answer away; the glossary and the lessons' links to
+it; lessons 1 to 3's store-against-load drawings, current; the stated time, as
+``scripts/lesson_time.py`` measures it, and a ceiling on the main path's words; a sentence
+after every table and plot; asserts only in the folded maintainer cell, which ran to its
+end; a Resources section; and no sentence that repeats a seed.
 """
 
 from __future__ import annotations
