@@ -652,8 +652,8 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 3400,
     "02_with_and_without_memory.ipynb": 3400,
     "03_window_buffer_memory.ipynb": 3200,
-    "04_memory_that_outlives_the_session.ipynb": 3450,
-    "05_designing_multi_turn_conversations.ipynb": 3450,
+    "04_memory_that_outlives_the_session.ipynb": 3350,
+    "05_designing_multi_turn_conversations.ipynb": 3400,
     "06_token_budget_and_context_drift.ipynb": 3250,
 }
 
