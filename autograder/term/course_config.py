@@ -43,6 +43,12 @@ COPIED_VALUES = (
 #: Lists of preprocessor classes copied by import path.
 COPIED_CLASS_LISTS = (("GenerateFeedback", "preprocessors"),)
 
+#: Import paths an earlier autograder wrote into a course's config, and where the class is now
+#: (autograder/ was laid out in stages): a term's graded folder keeps opening after an upgrade.
+MOVED_CLASSES = {
+    "autograder.preprocessors.HideHiddenTests": "autograder.records.hide_hidden_tests.HideHiddenTests",
+}
+
 HEADER = '''"""nbgrader configuration of this graded course (written by `python -m autograder grade`).
 
 Rewritten on every run of the autograder: edits here are overwritten. The course root
@@ -98,16 +104,42 @@ def config_text(config: Config) -> str:
 def write_course_config(root: Path, config: Config) -> Path:
     """Write ``root/nbgrader_config.py`` atomically, replacing whatever was there (a link too)."""
     target = root / CONFIG_NAME
-    handle, temporary = tempfile.mkstemp(dir=root, prefix=".nbgrader_config.", suffix=".tmp")
+    _replace_file(target, config_text(config))
+    return target
+
+
+def _replace_file(target: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=".nbgrader_config.", suffix=".tmp"
+    )
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(config_text(config))
+            file.write(text)
         os.chmod(temporary, 0o644)
         os.replace(temporary, target)  # replaces a symlink itself, never its target
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    return target
+
+
+def update_moved_classes(root: Path) -> bool:
+    """Point ``root/nbgrader_config.py`` at the classes' current import paths; True if it changed.
+
+    nbgrader imports the classes the file names whenever it opens the course (formgrader,
+    feedback), so a course graded before a class moved would stop opening; its grades and
+    hand scores are in the gradebook beside the file and stay as they are.
+    """
+    target = root / CONFIG_NAME
+    if not target.is_file():
+        return False
+    text = target.read_text(encoding="utf-8")
+    updated = text
+    for old, new in MOVED_CLASSES.items():
+        updated = updated.replace(repr(old), repr(new))
+    if updated == text:
+        return False
+    _replace_file(target, updated)
+    return True
 
 
 def load_course_config(root: Path) -> Config:
@@ -119,4 +151,5 @@ def load_course_config(root: Path) -> Config:
             f"{root} has no {CONFIG_NAME}: it is not a course the autograder wrote; "
             "give the --out folder of `python -m autograder grade` (it holds course/)"
         )
+    update_moved_classes(root)
     return PyFileConfigLoader(CONFIG_NAME, path=str(root)).load_config()

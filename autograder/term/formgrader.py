@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from autograder.errors import GradingSetupError
-from autograder.term.course_config import CONFIG_NAME
+from autograder.term.course_config import CONFIG_NAME, update_moved_classes
 
 
 def course_root(out: Path, *, server_gradebook: bool = False) -> Path:
@@ -30,6 +30,7 @@ def course_root(out: Path, *, server_gradebook: bool = False) -> Path:
             f"{root} has no {' or '.join(missing)}: give the --out folder of "
             "`python -m autograder grade` (run grade once first)"
         )
+    update_moved_classes(root)
     return root.resolve()
 
 

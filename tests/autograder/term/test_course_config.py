@@ -61,3 +61,15 @@ def test_a_planted_config_link_is_replaced_not_followed(tmp_path):
 def test_a_folder_without_config_is_refused_with_what_to_do(tmp_path):
     with pytest.raises(FileNotFoundError, match="give the --out folder"):
         course_config.load_course_config(tmp_path)
+
+
+def test_a_course_graded_before_the_stages_still_opens(tmp_path):
+    """A config naming autograder.preprocessors.HideHiddenTests (before the move) is brought up to date."""
+    course_config.write_course_config(tmp_path, grading_config())
+    target = tmp_path / course_config.CONFIG_NAME
+    new = "autograder.records.hide_hidden_tests.HideHiddenTests"
+    target.write_text(target.read_text().replace(new, "autograder.preprocessors.HideHiddenTests"))
+    loaded = course_config.load_course_config(tmp_path)
+    assert list(loaded.GenerateFeedback.preprocessors) == [new]
+    assert "autograder.preprocessors" not in target.read_text()
+    assert course_config.update_moved_classes(tmp_path) is False  # once is enough
