@@ -312,7 +312,13 @@ def scenarios() -> dict[str, dict[str, Any]]:
             "chat-completions-k2", memory=simple_memory(1.3, 2), responses_api=False
         ),
         "no-system-k5": agent_workflow("no-system-k5", system_message=None),
-        "agent-v22-k5": agent_workflow("agent-v22-k5", agent_version=2.2),
+        # AI Agent 2.2 refuses a model on the Responses API (ToolsAgent/V2/execute.js), so
+        # 2.2 is compared with 3.1 on chat completions.
+        "agent-v22-k5": agent_workflow("agent-v22-k5", agent_version=2.2, responses_api=False),
+        "agent-v31-chat-k5": agent_workflow("agent-v31-chat-k5", responses_api=False),
+        "agent-v22-responses": agent_workflow(
+            "agent-v22-responses", agent_version=2.2, managers=()
+        ),
         "live-window": agent_workflow("live-window", memory=simple_memory(1.3, 3)),
         "session-from-input": agent_workflow(
             "session-from-input", memory=simple_memory(1.4, 5, from_input=True), managers=()

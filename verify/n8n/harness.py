@@ -62,6 +62,7 @@ class Harness:
     redis: Redis
     workflows: dict[str, dict[str, Any]]
     timings: dict[str, float] = field(default_factory=dict)
+    _rest: Rest | None = None
 
     @classmethod
     @contextmanager
@@ -205,6 +206,51 @@ class Harness:
             raise HarnessError(f"unexpected Memory Manager output: {answer}")
         return list(items[0]["messages"])
 
+    def last_execution_data(self) -> str:
+        """The stored data of n8n's latest execution (its error texts are in it), as text."""
+        rows = self.n8n.sql(
+            'SELECT d.data FROM execution_data d ORDER BY d."executionId" DESC LIMIT 1'
+        )
+        if not rows:
+            raise HarnessError("n8n has stored no execution yet")
+        return str(rows[0][0])
+
+    def postgres_rows(self, session: str) -> list[tuple[int, str, Any]]:
+        """The rows n8n's Postgres Chat Memory wrote for *session* (id, session_id, message)."""
+        pg = self.n8n.postgres
+        return [
+            (int(r[0]), str(r[1]), r[2])
+            for r in pg.execute(
+                f'SELECT id, session_id, message FROM "{self.table}" WHERE session_id = %s ORDER BY id',
+                (session,),
+            )
+        ]
+
+    def postgres_columns(self) -> list[tuple[str, str, str]]:
+        """The Postgres Chat Memory table's columns as n8n created them: name, type, nullable."""
+        return [
+            (str(r[0]), str(r[1]), str(r[2]))
+            for r in self.n8n.postgres.execute(
+                "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+                "WHERE table_name = %s ORDER BY ordinal_position",
+                (self.table,),
+            )
+        ]
+
+    def redis_list(self, key: str) -> list[str]:
+        """The Redis list n8n's Redis Chat Memory wrote under *key*, as stored (newest first)."""
+        return list(self.redis.command("LRANGE", key, "0", "-1"))
+
+    def redis_ttl(self, key: str) -> int:
+        return int(self.redis.command("TTL", key))
+
+    def rest(self) -> Rest:
+        """A REST client logged in as the instance owner (created on first use)."""
+        if self._rest is None:
+            self._rest = Rest(self.n8n.url)
+            self._rest.setup_owner()
+        return self._rest
+
     def _idle(self) -> None:
         requests, unused = self.model.script.drain()
         if requests or unused:
@@ -220,3 +266,67 @@ class Harness:
             self.n8n.close()
         finally:
             self.model.stop()
+
+
+class Rest:
+    """n8n's editor REST API with the owner's session cookie: enough to edit a live workflow."""
+
+    EMAIL = "owner@windowmem.invalid"
+    PASSWORD = "Windowmem-harness-1"
+
+    def __init__(self, url: str) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.url = url
+        self._opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        import urllib.error
+        import urllib.request
+
+        request = urllib.request.Request(
+            f"{self.url}/rest/{path.lstrip('/')}",
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "browser-id": "windowmem-harness"},
+            method=method,
+        )
+        try:
+            with self._opener.open(request, timeout=60) as reply:
+                data = json.loads(reply.read() or b"null")
+        except urllib.error.HTTPError as error:
+            raise HarnessError(
+                f"n8n REST {method} /rest/{path} answered {error.code}: {error.read()[:500]!r}"
+            ) from error
+        return data.get("data", data) if isinstance(data, dict) else data
+
+    def setup_owner(self) -> None:
+        self.call(
+            "POST",
+            "owner/setup",
+            {
+                "email": self.EMAIL,
+                "firstName": "Window",
+                "lastName": "Mem",
+                "password": self.PASSWORD,
+            },
+        )
+
+    def set_parameter(self, workflow_id: str, node_name: str, name: str, value: Any) -> None:
+        """Change one node parameter of a live workflow and publish the change, as the editor does."""
+        workflow = self.call("GET", f"workflows/{workflow_id}")
+        for node in workflow["nodes"]:
+            if node["name"] == node_name:
+                node["parameters"][name] = value
+        saved = self.call(
+            "PATCH",
+            f"workflows/{workflow_id}",
+            {
+                "nodes": workflow["nodes"],
+                "connections": workflow["connections"],
+                "versionId": workflow["versionId"],
+            },
+        )
+        self.call("POST", f"workflows/{workflow_id}/activate", {"versionId": saved["versionId"]})

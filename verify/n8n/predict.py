@@ -124,6 +124,10 @@ def differences(recording: Mapping[str, Any]) -> list[str]:
     for number, (recorded, predicted, store) in enumerate(
         zip(recording["runs"], runs, stores), start=1
     ):
+        if recorded.get("unused_replies"):
+            found.append(
+                f"{name} turn {number}: n8n left {recorded['unused_replies']} scripted replies unused"
+            )
         sent = [request_messages(body) for body in recorded["requests"]]
         expected = [call.messages for call in predicted.calls]
         if len(sent) != len(expected):

@@ -55,8 +55,6 @@ def run_scenario(harness: Harness, scenario: Scenario) -> dict[str, Any]:
         if scenario.system is not None:
             body["system"] = scenario.system
         run = harness.run(scenario.workflow, session, turn.text, turn.replies, **body)
-        if run.unused:
-            raise RuntimeError(f"{scenario.name}: n8n left scripted replies unused: {run.unused}")
         runs.append(
             {
                 "session": turn.session,
@@ -67,6 +65,7 @@ def run_scenario(harness: Harness, scenario: Scenario) -> dict[str, Any]:
                 "output": run.output if run.status == 200 else _error_text(run.body),
                 "requests": [r.body for r in run.requests],
                 "paths": [r.path for r in run.requests],
+                "unused_replies": len(run.unused),
                 "memory_after": harness.memory(scenario.workflow, session),
             }
         )

@@ -192,7 +192,7 @@ def scenarios() -> dict[str, Scenario]:
         ),
         Scenario(
             "agent-v31",
-            "window-k5",
+            "agent-v31-chat-k5",
             "AI Agent typeVersion 3.1 on the same turns as agent-v22",
             (one_round("t1"), two_rounds("t2"), parallel("t3"), Turn("u4", (Text("a4"),))),
         ),

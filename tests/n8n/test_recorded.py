@@ -1,0 +1,97 @@
+"""windowmem against the committed recordings of n8n 2.41.1 (fast: no n8n needed).
+
+Each fixture in ``windowmem/data/n8n_recorded`` is what a running n8n sent the model and
+stored, recorded by ``make record-n8n``. windowmem's prediction of the same turns must
+match it request by request and store by store.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from verify.n8n.predict import calculate, conversation, differences, tool_result
+from windowmem.n8n_recorded import (
+    RECORDED_N8N_VERSION,
+    load_recording,
+    recording_names,
+    request_messages,
+    stored_messages,
+)
+
+NAMES = recording_names()
+
+
+def _data(name: str) -> dict[str, object]:
+    from windowmem import n8n_recorded
+
+    return json.loads((n8n_recorded._folder() / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_the_recordings_cover_the_issue_scenarios() -> None:
+    wanted = {
+        "window-k5",
+        "window-k1",
+        "window-k0",
+        "marta",
+        "failed-call",
+        "empty-answer",
+        "one-tool-round",
+        "two-tool-rounds",
+        "parallel-tools",
+        "orphans-k1",
+        "orphans-k2",
+        "agent-v22",
+        "agent-v31",
+        "restart",
+    }
+    assert wanted <= set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_windowmem_predicts_what_n8n_sent_and_stored(name: str) -> None:
+    assert differences(_data(name)) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_recording_loads_as_typed_runs(name: str) -> None:
+    recording = load_recording(name)
+    assert recording.n8n_version == RECORDED_N8N_VERSION
+    assert recording.command == "make record-n8n"
+    assert recording.type_versions["@n8n/n8n-nodes-langchain.lmChatOpenAi"] == 1.3
+    for run in recording.runs:
+        assert all(type(m) is tuple for m in run.requests)
+        assert run.stored is not None
+
+
+def test_the_conversation_reads_failures_as_runs_that_stop() -> None:
+    messages, sessions = conversation(_data("failed-call"))
+    assert [m.role.value for m in messages][:4] == ["system", "user", "assistant", "user"]
+    assert sessions == ["a#0"] * 4
+
+
+def test_the_calculator_results_are_n8n_s() -> None:
+    assert calculate("6*7") == "42"
+    assert tool_result("2+3", 3.1) == '[{"response":"5"}]'
+    assert tool_result("2+3", 2.2) == "5"
+
+
+def test_request_messages_read_both_apis() -> None:
+    responses = {
+        "input": [
+            {"role": "user", "content": [{"type": "input_text", "text": "2+3?"}]},
+            {"type": "function_call", "call_id": "c1", "name": "Calculator", "arguments": "{}"},
+            {"type": "function_call", "call_id": "c2", "name": "Calculator", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "5"},
+            {"type": "function_call_output", "call_id": "c2", "output": "6"},
+        ]
+    }
+    got = request_messages(responses)
+    assert [m.tool_calls for m in got] == [(), ("c1", "c2"), (), ()]
+    assert [m.tool_call_id for m in got] == [None, None, "c1", "c2"]
+
+
+def test_stored_messages_refuse_an_unknown_class() -> None:
+    with pytest.raises(Exception, match="unknown LangChain message class"):
+        stored_messages([{"id": ["x", "FunctionMessage"], "kwargs": {"content": ""}}])
