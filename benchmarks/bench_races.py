@@ -1,11 +1,11 @@
 """How often two requests on one conversation overlap by themselves, per product and store.
 
 Two real processes start each pair together at a barrier, with no forced schedule, and
-``windowmem.concurrent_runs.trials`` counts the pairs whose prompts missed the other
+``windowmem.outlive.concurrent_runs.trials`` counts the pairs whose prompts missed the other
 request, whose rows interleaved (n8n), and which lost a message (Spring AI). A
 simulated model call of 0 and 20 ms sits between each load and its write. SQLite
 always; PostgreSQL when ``WINDOWMEM_POSTGRES_URL`` is set, and then also the forced
-overlap of two Spring AI ``saveAll`` transactions (``races.overlapping_save_alls``) and
+overlap of two Spring AI ``saveAll`` transactions (``overlapping_saves.overlapping_save_alls``) and
 the rows it leaves. Prints figures; asserts nothing:
 
     eval "$(bash .ci/services.sh)"; .venv/bin/python benchmarks/bench_races.py
@@ -17,9 +17,10 @@ import os
 import tempfile
 import uuid
 
-from windowmem import concurrent_runs as races
 from windowmem.messages import assistant, user
-from windowmem.product_stores import StoreSpec
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import overlapping_saves
+from windowmem.outlive.product_stores import StoreSpec
 
 TRIALS = 200
 MODEL_SECONDS = (0.0, 0.02)
@@ -47,7 +48,7 @@ def main() -> None:
                     f"{counts.interleaved:>12} {counts.lost:>6} {counts.duplicated:>11}"
                 )
     if "PostgreSQL" in locations:
-        stored = races.overlapping_save_alls(
+        stored = overlapping_saves.overlapping_save_alls(
             locations["PostgreSQL"], f"bench-dup-{uuid.uuid4().hex[:8]}", HISTORY,
             user("question A"), user("question B"),
         )  # fmt: skip

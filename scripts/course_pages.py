@@ -8,7 +8,9 @@ minutes" in its first cell) are read from that notebook, so they cannot disagree
 a lesson not written yet carries its planned title and time and is shown as coming. This
 script renders the list into the start page (``course/00_start_here.ipynb``, the markdown
 cell that opens with :data:`START_MARKER`) and into README.md (between
-:data:`README_BEGIN` and :data:`README_END`). The website's navigation
+:data:`README_BEGIN` and :data:`README_END`). README.md's list of assignments (between
+:data:`ASSIGNMENTS_BEGIN` and :data:`ASSIGNMENTS_END`) is read from ``source/``: every
+assignment folder, with the parts and points its notebook's headings give. The website's navigation
 (``website/conf.py``) reads :func:`load_lessons` directly. ``--check`` changes nothing and
 exits 1 naming each stale page.
 """
@@ -36,6 +38,15 @@ README_BEGIN = (
     "<!-- lessons: begin (generated from course/lessons.json by scripts/course_pages.py) -->"
 )
 README_END = "<!-- lessons: end -->"
+SOURCE = REPO / "source"
+ASSIGNMENTS_BEGIN = (
+    "<!-- assignments: begin (generated from source/ by scripts/course_pages.py) -->"
+)
+ASSIGNMENTS_END = "<!-- assignments: end -->"
+#: A part's heading in an assignment: ``## Part A: keys and buckets (10 points)``.
+PART = re.compile(
+    r"^##\s+Part\s+(?P<part>\w+):\s*(?P<title>.+?)\s*\((?P<points>\d+) points?\)\s*$", re.M
+)
 
 HEADING = re.compile(r"^#\s+(?:Lesson\s+\d+\s*[·:\-–]\s*)?(?P<title>.+?)\s*$", re.M)
 MINUTES = re.compile(r"\babout (?P<minutes>\d+) minutes\b")
@@ -168,25 +179,48 @@ def start_page_cell(lessons: list[Lesson]) -> str:
     """The start page's lesson-path cell: the marker, then the table with links beside it."""
     written = sum(lesson.written for lesson in lessons)
     total = sum(lesson.minutes for lesson in lessons if lesson.written)
-    return (
-        f"{START_MARKER}\n"
-        f"{lesson_table(lessons, '')}\n\n"
-        f"{written} of the {len(lessons)} lessons are written, about {total} minutes in all; "
-        "the others are listed as they are planned and join this page when they land."
-    )
+    if written == len(lessons):
+        status = f"All {len(lessons)} lessons are written, about {total} minutes in all."
+    else:
+        status = (
+            f"{written} of the {len(lessons)} lessons are written, about {total} minutes in all; "
+            "the others are listed as they are planned and join this page when they land."
+        )
+    return f"{START_MARKER}\n{lesson_table(lessons, '')}\n\n{status}"
 
 
-def readme_section(lessons: list[Lesson]) -> str:
-    """README.md's lesson list, between its markers, linking into ``course/``."""
-    return f"{README_BEGIN}\n{lesson_table(lessons, 'course/')}\n{README_END}"
+def assignment_table(source: Path) -> str:
+    """Every assignment in *source* as a markdown table: its folder, its parts, its points."""
+    rows = ["| assignment | parts (points) | points |", "|---|---|---|"]
+    for folder in sorted(p for p in source.iterdir() if p.is_dir()):
+        notebooks = sorted(folder.glob("*.ipynb"))
+        if not notebooks:
+            continue
+        parts = [
+            match
+            for notebook in notebooks
+            for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+            if cell["cell_type"] == "markdown"
+            for match in PART.finditer("".join(cell["source"]))
+        ]
+        if not parts:
+            raise CatalogError(f"{folder.name}: no '## Part X: title (N points)' heading found")
+        listed = "; ".join(f"{m['part']}: {m['title']} ({m['points']})" for m in parts)
+        total = sum(int(m["points"]) for m in parts)
+        rows.append(f"| `{folder.name}` | {listed} | {total} |")
+    return "\n".join(rows)
 
 
-def _updated_readme(text: str, lessons: list[Lesson]) -> str:
-    if README_BEGIN not in text or README_END not in text:
-        raise CatalogError(f"README.md lacks the markers {README_BEGIN!r} ... {README_END!r}")
-    head, rest = text.split(README_BEGIN, 1)
-    tail = rest.split(README_END, 1)[1]
-    return head + readme_section(lessons) + tail
+def _between(text: str, begin: str, end: str, body: str) -> str:
+    if begin not in text or end not in text:
+        raise CatalogError(f"README.md lacks the markers {begin!r} ... {end!r}")
+    head, rest = text.split(begin, 1)
+    return head + begin + "\n" + body + "\n" + end + rest.split(end, 1)[1]
+
+
+def _updated_readme(text: str, lessons: list[Lesson], source: Path = SOURCE) -> str:
+    text = _between(text, README_BEGIN, README_END, lesson_table(lessons, "course/"))
+    return _between(text, ASSIGNMENTS_BEGIN, ASSIGNMENTS_END, assignment_table(source))
 
 
 def _updated_start_page(text: str, lessons: list[Lesson]) -> str:
@@ -209,7 +243,7 @@ def stale_pages(repo: Path = REPO, write: bool = False) -> list[Path]:
     lessons = load_lessons(repo / "course")
     stale = []
     for path, update in (
-        (repo / "README.md", _updated_readme),
+        (repo / "README.md", lambda text, lessons: _updated_readme(text, lessons, repo / "source")),
         (repo / "course" / START_PAGE.name, _updated_start_page),
     ):
         current = path.read_text(encoding="utf-8")

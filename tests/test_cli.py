@@ -325,3 +325,25 @@ def test_a_size_for_the_whole_thread_is_refused_with_a_reason(capsys):
 def test_summarisation_default_trigger_is_the_documented_example():
     assert LangChainSummarization().trigger_tokens == 4000
     assert LangChainSummarization().size == 20
+
+
+def test_the_budget_task_loads_only_when_its_subcommand_runs(capsys):
+    """`windowmem window ...` never imports the token-budget engine; `windowmem budget` does."""
+    probe = (
+        "import sys; from windowmem.cli import build_parser; build_parser(sys.argv[1:]);"
+        "print(any(m.startswith('windowmem.budget') for m in sys.modules))"
+    )
+    loaded = {
+        command: subprocess.run(
+            [sys.executable, "-c", probe, *command.split()],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout.strip()
+        for command in ("window x.json", "--help", "budget --budget 10")
+    }
+    assert loaded == {"window x.json": "False", "--help": "False", "budget --budget 10": "True"}
+    with pytest.raises(SystemExit):
+        build_parser(["budget", "--help"]).parse_args(["budget", "--help"])
+    assert "--summariser" in capsys.readouterr().out

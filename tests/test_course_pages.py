@@ -32,10 +32,11 @@ def _markdown_cells(notebook: Path) -> list[str]:
 
 
 def _copy_repo_pages(tmp_path: Path) -> Path:
-    """README.md and course/ (notebooks and lessons.json) in a scratch folder."""
-    shutil.copytree(
-        REPO / "course", tmp_path / "course", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
-    )
+    """README.md, course/ (notebooks and lessons.json) and source/ in a scratch folder."""
+    for folder in ("course", "source"):
+        shutil.copytree(
+            REPO / folder, tmp_path / folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+        )
     shutil.copy(REPO / "README.md", tmp_path / "README.md")
     return tmp_path
 
@@ -140,3 +141,41 @@ def test_an_inconsistent_list_is_refused_saying_what_to_fix(tmp_path, change, me
     (root / "course" / "lessons.json").write_text(json.dumps(catalog))
     with pytest.raises(pages.CatalogError, match=message):
         pages.load_lessons(root / "course")
+
+
+def test_the_readme_lists_every_assignment_with_the_points_its_headings_give(tmp_path):
+    """A new part, or a new assignment folder, makes README.md stale until the script runs."""
+    table = pages.assignment_table(REPO / "source")
+    folders = sorted(p.name for p in (REPO / "source").iterdir() if p.is_dir())
+    assert [row.split("`")[1] for row in table.splitlines()[2:]] == folders
+    root = _copy_repo_pages(tmp_path)
+    notebook = next((root / "source" / folders[0]).glob("*.ipynb"))
+    data = json.loads(notebook.read_text())
+    data["cells"].append(
+        {"cell_type": "markdown", "metadata": {}, "source": "## Part Z: one more (3 points)"}
+    )
+    notebook.write_text(json.dumps(data))
+    assert pages.stale_pages(root) == [root / "README.md"]
+    pages.stale_pages(root, write=True)
+    assert "Z: one more (3)" in (root / "README.md").read_text()
+
+
+def test_the_start_page_names_every_product_family_the_library_models():
+    """Each registered policy's product belongs to a family the start page names."""
+    from windowmem.policies.registry import policy_infos
+
+    families = (
+        "n8n",
+        "LangChain",
+        "LangGraph",
+        "OpenAI Agents SDK",
+        "Spring AI",
+        "LlamaIndex",
+        "Semantic Kernel",
+        "Tensorify",
+    )
+    unnamed = [i.product for i in policy_infos() if not i.product.startswith(families)]
+    assert unnamed == [], f"add these products' family to the start page and here: {unnamed}"
+    first_cell = _markdown_cells(REPO / "course" / "00_start_here.ipynb")[0]
+    opening = " ".join(first_cell.split())
+    assert [f for f in families if f not in opening] == []

@@ -1,7 +1,7 @@
-"""The library's layers, written down once, and proof that every import points down them.
+"""The library's layers, written down once by package, and proof that every import points down them.
 
 Each module of ``src/windowmem`` belongs to the layer of the longest prefix below that
-names it. A module may import windowmem modules of its own layer or of a lower one,
+names it: a package's modules share its layer. A module may import windowmem modules of its own layer or of a lower one,
 never a higher one, and the import graph has no cycles. Imports inside functions and
 under ``TYPE_CHECKING`` count: a lazy import that runs upward is still upward.
 """
@@ -15,7 +15,8 @@ import pytest
 
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 
-#: Layer by module prefix, bottom first. The longest matching prefix decides.
+#: Layer by package (or core module), bottom first. The longest matching prefix decides.
+#: The core sits at the top of ``src/windowmem``; each lesson's question has a package.
 LAYERS: dict[str, int] = {
     # 0. values, text and counting: what everything else is made of
     "windowmem": 0,
@@ -25,41 +26,30 @@ LAYERS: dict[str, int] = {
     "windowmem.examples": 0,
     "windowmem.tokens": 0,
     "windowmem.javascript": 0,
-    "windowmem.session_keys": 0,
+    "windowmem.key_templates": 0,
     "windowmem.turn_ranges": 0,
     "windowmem.arguments": 0,
-    "windowmem.units": 0,
     # 1. models: the products' window policies, the stores, the token-budget agent
     "windowmem.policies": 1,
     "windowmem.storage": 1,
     "windowmem.budget": 1,
-    "windowmem.memory_inputs": 1,
-    "windowmem.tool_input": 1,
-    "windowmem.tool_scenario": 1,
-    "windowmem.product_stores": 1,
-    # 2. what a model does over a conversation: replay, recall, cost, a policy over a store
+    # 2. over a conversation: what each turn sends, recall, cost, a policy over a store
     "windowmem.replay": 2,
     "windowmem.recall": 2,
     "windowmem.cost": 2,
     "windowmem.chat_memory": 2,
-    "windowmem.shared_agent": 2,
-    "windowmem.side_by_side": 2,
-    "windowmem.agent_calls": 2,
-    "windowmem.advisor_calls": 2,
-    "windowmem.agent_process": 2,
-    "windowmem.workers": 2,
-    "windowmem.concurrent_runs": 2,
-    "windowmem.expiry": 2,
-    "windowmem.store_scenarios": 2,
-    "windowmem.anchor_facts": 2,
-    "windowmem.rolling_summary": 2,
-    # 3. tables (the one module that imports pandas)
-    "windowmem.frames": 3,
-    # 4. the edge: explorers and command lines
-    "windowmem.explorer": 4,
-    "windowmem.cli": 4,
-    "windowmem.__main__": 4,
-    "windowmem.budget.cli": 4,
+    # 3. one package per lesson question (a lesson package may use another, never a cycle)
+    "windowmem.scope": 3,  # lesson 1: whose memory it is
+    "windowmem.calls": 3,  # lesson 2: what a call carries
+    "windowmem.outlive": 3,  # lesson 4: what outlives the session
+    "windowmem.design": 3,  # lesson 5: designing multi-turn conversations
+    # 4. tables (the one module that imports pandas)
+    "windowmem.frames": 4,
+    # 5. the edge: explorers and command lines
+    "windowmem.explorer": 5,
+    "windowmem.cli": 5,
+    "windowmem.__main__": 5,
+    "windowmem.budget.cli": 5,
 }
 
 

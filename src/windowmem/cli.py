@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from windowmem.arguments import whole_number
-from windowmem.budget import cli as budget_cli
 from windowmem.conversation import Conversation, load_conversation
 from windowmem.errors import WindowMemError
 from windowmem.examples import example_names, example_path, load_example
@@ -198,8 +197,23 @@ def _add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``windowmem`` argument parser with every subcommand."""
+#: The ``budget`` subcommand's one-line help, listed by ``windowmem --help``.
+BUDGET_HELP = "run the twelve-question task in a window of N tokens and print its bill"
+
+
+def _names_budget(argv: Sequence[str] | None) -> bool:
+    """True when *argv* (``sys.argv[1:]`` if None) runs ``budget``: its first word that is no option."""
+    words = sys.argv[1:] if argv is None else argv
+    return next((w for w in words if not w.startswith("-")), None) == "budget"
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``windowmem`` argument parser with every subcommand.
+
+    The token-budget task is the one heavy subcommand (it imports the whole task engine), so
+    its arguments are loaded only when *argv* runs it; otherwise ``budget`` is listed with
+    its help line and nothing else.
+    """
     parser = _Parser(
         prog="windowmem",
         description="Exact models of AI-agent window memories, and what they cost.",
@@ -236,7 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     examples.set_defaults(func=run_examples)
 
-    budget_cli.register(subparsers)
+    if _names_budget(argv):
+        from windowmem.budget import cli as budget_cli
+
+        budget_cli.register(subparsers, BUDGET_HELP)
+    else:
+        subparsers.add_parser("budget", help=BUDGET_HELP)
     return parser
 
 
@@ -247,7 +266,7 @@ def _one_line(message: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; 0 on success, 2 on bad input (one line on stderr, nothing on stdout)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
         output: str = args.func(args)
     except WindowMemError as exc:
         print(f"windowmem: error: {_one_line(str(exc))}", file=sys.stderr)

@@ -41,11 +41,11 @@ from windowmem.budget.strategies import (
 from windowmem.budget.task import REFERENCE_BUDGETS
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.cost import policy_factory, tokens_per_call, unbounded_tokens_per_call
+from windowmem.design.side_by_side import LineupEntry, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory, WindowPolicy
 from windowmem.replay import iter_turn_views
-from windowmem.side_by_side import LineupEntry, side_by_side
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import gap_spans, turn_runs, turn_spans, write_spans
 

@@ -118,7 +118,7 @@ def loaded_after(store, events, window, ttl_minutes=0):
 """
 #: C1 answered with the lesson's simulator: right where it applies, useless where the rules differ.
 _LOADED_AFTER_WITH_WINDOWMEM = """
-from windowmem import shared_agent as desk
+from windowmem import scope as desk
 
 
 def loaded_after(store, events, window, ttl_minutes=0):
@@ -158,7 +158,7 @@ MUTANTS = {
     # The lesson's own renderer follows another product's rules: it earns nothing on A1.
     "calls_windowmem_render_key": (
         "fill_key_answer",
-        "from windowmem.session_keys import render_key\n\n\n"
+        "from windowmem.key_templates import render_key\n\n\n"
         "def fill_key(template, request):\n    return render_key(template, request)\n"
         + _CORRECT_BUCKETS,
         A1,
@@ -286,7 +286,7 @@ def test_the_n8n_answers_are_what_windowmem_computes_from_the_fact_sheet(source_
 
 
 def test_the_survival_answers_are_what_windowmem_computes(source_nb):
-    from windowmem import shared_agent as desk
+    from windowmem import scope as desk
     from windowmem.policies.n8n.session_ids import widget_session_id
 
     a = _answers(source_nb, "survival_answer")

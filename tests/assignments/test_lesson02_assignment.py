@@ -27,7 +27,7 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     read_notebook,
 )
-from windowmem.agent_calls import agent_runs
+from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
 from windowmem.messages import Role, assistant, system, tool, user
 from windowmem.policies import N8nSimpleMemory
@@ -110,7 +110,7 @@ def sent_on(executions, run, window, call=1):
         "sent_answer",
         """
 from windowmem import Conversation, assistant, system, tool, user
-from windowmem.agent_calls import agent_runs
+from windowmem.calls.agent_calls import agent_runs
 from windowmem.policies import N8nSimpleMemory
 
 
@@ -147,7 +147,7 @@ def spring_stored(executions):
     "workflow_tool_shortcut": (
         "tool_item_answer",
         """
-from windowmem.tool_input import WorkflowTool
+from windowmem.calls.tool_input import WorkflowTool
 
 
 def tool_item(mapping, model_arguments, trigger_output):
@@ -290,8 +290,8 @@ class TestTheGradingRun(GradingRoundTrip):
 @pytest.mark.parametrize(
     "student, grade_id, module",
     [
-        ("agent_runs_shortcut", "test_sent_with_memory", "agent_calls"),
-        ("workflow_tool_shortcut", "test_tool_item_from_ai", "tool_input"),
+        ("agent_runs_shortcut", "test_sent_with_memory", "calls.agent_calls"),
+        ("workflow_tool_shortcut", "test_tool_item_from_ai", "calls.tool_input"),
     ],
 )
 def test_a_library_shortcut_fails_on_what_it_calls_not_on_its_values(

@@ -28,11 +28,11 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     read_notebook,
 )
-from windowmem import concurrent_runs as races
 from windowmem.messages import assistant, user
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
-from windowmem.product_stores import StoreSpec
 from windowmem.storage.list_stores import SqliteLists
 from windowmem.storage.n8n_redis_history import N8nRedisHistory
 

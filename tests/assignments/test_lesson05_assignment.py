@@ -27,17 +27,17 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     read_notebook,
 )
-from windowmem.advisor_calls import advisor_calls
-from windowmem.agent_calls import Part, agent_runs
+from windowmem.calls.advisor_calls import advisor_calls
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.conversation import Conversation
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import questions_and_answers
+from windowmem.design.units import turns_in_window
 from windowmem.messages import Role, assistant, system, tool, user
 from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.langchain import LangChainPyBufferWindow
 from windowmem.replay import replay
-from windowmem.rolling_summary import rolling_summary
-from windowmem.side_by_side import questions_and_answers
 from windowmem.tokens import count_words
-from windowmem.units import turns_in_window
 
 ASSIGNMENT = "lesson05_designing_conversations"
 NOTEBOOK = "designing_conversations.ipynb"
@@ -159,7 +159,7 @@ def summary_seen(k, keep_turns, new_turn_sizes):
         "bill_answer",
         """
 from windowmem.messages import assistant, system, user
-from windowmem.rolling_summary import rolling_summary
+from windowmem.design.rolling_summary import rolling_summary
 from windowmem.tokens import count_words
 
 

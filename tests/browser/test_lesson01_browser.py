@@ -1,6 +1,6 @@
 """Lesson 1 in a real JupyterLab: run every cell, pick a key, a store and an interval, move the request slider.
 
-What the page shows is checked against :func:`windowmem.shared_agent.run_script`, run
+What the page shows is checked against :func:`windowmem.scope.shared_agent.run_script`, run
 here in the test, not against anything the widget computes.
 """
 
@@ -16,7 +16,9 @@ from tests.browser.lab_harness import (
     screenshot,
     slider_value,
 )
-from windowmem.shared_agent import key_choice, run_script, support_desk
+from windowmem.scope.key_choices import key_choice
+from windowmem.scope.shared_agent import run_script
+from windowmem.scope.support_desk import support_desk
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,9 +13,9 @@ from tests.browser.lab_harness import (
     slider_value,
     type_slider_value,
 )
-from windowmem.agent_calls import Part, agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
 from windowmem.policies import N8nSimpleMemory
-from windowmem.tool_scenario import load_tool_scenario, session_per_message
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -1,6 +1,6 @@
 """Lesson 4 in a real JupyterLab: run every cell (real processes included), then drive the explorer.
 
-What the page shows is checked against :func:`windowmem.store_scenarios.play_scenario`,
+What the page shows is checked against :func:`windowmem.outlive.store_scenarios.play_scenario`,
 run here in the test, not against anything the widget computes.
 """
 
@@ -16,7 +16,7 @@ from tests.browser.lab_harness import (
     screenshot,
     slider_value,
 )
-from windowmem.store_scenarios import play_scenario
+from windowmem.outlive.store_scenarios import play_scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -15,9 +15,9 @@ from tests.browser.lab_harness import (
     type_slider_value,
 )
 from tests.conftest import REPO_ROOT as REPO
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.examples import ANCHOR_FACTS, load_example
-from windowmem.rolling_summary import rolling_summary
-from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.tokens import qwen_counter
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

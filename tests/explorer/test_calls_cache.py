@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from windowmem.calls.tool_scenario import load_tool_scenario
 from windowmem.errors import WindowMemError
 from windowmem.explorer.calls_cache import ONE_SESSION, CallsCache
 from windowmem.explorer.calls_view import calls_view
-from windowmem.tool_scenario import load_tool_scenario
 
 SCENARIO = load_tool_scenario("tutienda_tools")
 

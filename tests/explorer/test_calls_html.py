@@ -6,11 +6,11 @@ import re
 
 import pytest
 
+from windowmem.calls.tool_scenario import load_tool_scenario, without_tools
 from windowmem.examples import load_example
 from windowmem.explorer.calls_cache import CallsCache
 from windowmem.explorer.calls_html import render_calls_error, render_calls_html
 from windowmem.explorer.calls_view import calls_view
-from windowmem.tool_scenario import load_tool_scenario, without_tools
 
 SCENARIO = load_tool_scenario("tutienda_tools")
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from windowmem.agent_calls import Part
+from windowmem.calls.agent_calls import Part
+from windowmem.calls.tool_scenario import load_tool_scenario, without_tools
 from windowmem.errors import WindowMemError
 from windowmem.examples import load_example
 from windowmem.explorer.calls_cache import NEW_SESSION_EACH_MESSAGE, ONE_SESSION, CallsCache
 from windowmem.explorer.calls_html import render_calls_html
 from windowmem.explorer.calls_view import calls_view
-from windowmem.tool_scenario import load_tool_scenario, without_tools
 
 SCENARIO = load_tool_scenario("tutienda_tools")
 

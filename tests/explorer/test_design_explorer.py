@@ -6,13 +6,13 @@ import re
 
 import pytest
 
-from windowmem.anchor_facts import turns_reached
+from windowmem.design.anchor_facts import turns_reached
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.design_html import render_design_html
 from windowmem.explorer.design_view import DesignCache, design_view
-from windowmem.rolling_summary import rolling_summary
-from windowmem.side_by_side import FactPlace, default_lineup, side_by_side
 from windowmem.tokens import count_words
 
 CHAT = load_example("two_orders")

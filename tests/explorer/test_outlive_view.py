@@ -9,7 +9,7 @@ import pytest
 
 from windowmem.explorer.outlive_html import render_outlive_html
 from windowmem.explorer.outlive_view import outlive_view
-from windowmem.store_scenarios import STORES, play_scenario
+from windowmem.outlive.store_scenarios import STORES, play_scenario
 
 
 def test_the_view_is_the_scenario_s_call():

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from windowmem.explorer.scope_cache import ScopeRuns
-from windowmem.shared_agent import key_choice, run_script, support_desk
+from windowmem.scope.key_choices import key_choice
+from windowmem.scope.shared_agent import run_script
+from windowmem.scope.support_desk import support_desk
 
 
 def test_a_run_is_played_once_and_is_run_scripts():

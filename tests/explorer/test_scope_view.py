@@ -7,7 +7,10 @@ import pytest
 from windowmem.errors import WindowMemError
 from windowmem.explorer.scope_cache import ScopeRuns
 from windowmem.explorer.scope_view import request_positions, scope_view
-from windowmem.shared_agent import BETWEEN, KEY_CHOICES, STORE_KINDS, run_script, support_desk
+from windowmem.scope.agent_stores import STORE_KINDS
+from windowmem.scope.key_choices import KEY_CHOICES
+from windowmem.scope.shared_agent import run_script
+from windowmem.scope.support_desk import BETWEEN, support_desk
 
 RUNS = ScopeRuns()
 

@@ -6,9 +6,7 @@ import pytest
 
 from windowmem.errors import SessionKeyError
 from windowmem.policies.tensorify import tensorify_session_key
-from windowmem.session_keys import (
-    PER_USER,
-)
+from windowmem.scope.session_keys import PER_USER
 
 
 def request(**body: object) -> dict[str, object]:

@@ -35,11 +35,9 @@ DEFAULT_BUDGET = 1500
 FORMATS = ("table", "json")
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``budget`` subcommand to the ``windowmem`` command's *subparsers*."""
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "budget", help="run the twelve-question task in a window of N tokens and print its bill"
-    )
+def register(subparsers: Any, help_text: str) -> argparse.ArgumentParser:
+    """Add the ``budget`` subcommand, listed with *help_text*, to the ``windowmem`` command's *subparsers*."""
+    parser: argparse.ArgumentParser = subparsers.add_parser("budget", help=help_text)
     parser.add_argument(
         "corpus",
         nargs="?",

@@ -3,7 +3,7 @@
 Moving the call slider only indexes a replay; changing the window or the memory mode
 replays the conversation once per new setting.
 
->>> from windowmem.tool_scenario import load_tool_scenario
+>>> from windowmem.calls.tool_scenario import load_tool_scenario
 >>> cache = CallsCache(load_tool_scenario("tutienda_tools"))
 >>> len(cache.order), cache.on(5, ONE_SESSION) is cache.on(5, ONE_SESSION)
 (8, True)
@@ -11,10 +11,10 @@ replays the conversation once per new setting.
 
 from __future__ import annotations
 
-from windowmem.agent_calls import AgentRun, agent_runs
+from windowmem.calls.agent_calls import AgentRun, agent_runs
+from windowmem.calls.tool_scenario import ToolScenario, session_per_message
 from windowmem.errors import WindowMemError
 from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.tool_scenario import ToolScenario, session_per_message
 
 #: The two ways the explorer connects memory (beside "off", always shown).
 ONE_SESSION = "one session"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import html
 
-from windowmem.agent_calls import Part
+from windowmem.calls.agent_calls import Part
+from windowmem.calls.tool_input import js_json
 from windowmem.explorer.calls_view import CallsView, Column, Row
-from windowmem.tool_input import js_json
 
 _PART_COLOUR = {
     Part.SYSTEM: "#8250df",

@@ -6,9 +6,9 @@ session, or a new session id for every message), where each message comes from, 
 the run writes to memory, and, when the model's reply asks for tools, the item each
 tool's sub-workflow receives. The replays are cached in :mod:`.calls_cache`, the HTML
 lives in :mod:`.calls_html` and the widgets in :mod:`.calls_widgets`. The agent logic is
-all :mod:`windowmem.agent_calls`'s.
+all :mod:`windowmem.calls.agent_calls`'s.
 
->>> from windowmem.tool_scenario import load_tool_scenario
+>>> from windowmem.calls.tool_scenario import load_tool_scenario
 >>> cache = CallsCache(load_tool_scenario("tutienda_tools"))
 >>> view = calls_view(cache, window=5, number=2, mode=ONE_SESSION)
 >>> (view.turn, view.round, len(view.off.rows), len(view.on.rows), view.on.memory_turns)
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from windowmem.agent_calls import AgentRun, ModelCall, Part
+from windowmem.calls.agent_calls import AgentRun, ModelCall, Part
+from windowmem.calls.tool_scenario import Delivery
 from windowmem.errors import WindowMemError
 from windowmem.explorer.calls_cache import ONE_SESSION, CallsCache
 from windowmem.messages import Message
-from windowmem.tool_scenario import Delivery
 
 
 @dataclass(frozen=True)

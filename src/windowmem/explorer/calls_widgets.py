@@ -12,12 +12,12 @@ from collections.abc import Mapping
 
 import ipywidgets as widgets
 
+from windowmem.calls.tool_scenario import ToolScenario
 from windowmem.errors import WindowMemError
 from windowmem.explorer.calls_cache import MODES, ONE_SESSION, CallsCache
 from windowmem.explorer.calls_html import render_calls_error, render_calls_html
 from windowmem.explorer.calls_view import calls_view
 from windowmem.explorer.live import LiveExplorer
-from windowmem.tool_scenario import ToolScenario
 
 
 class CallsExplorer(LiveExplorer):

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import html
 
+from windowmem.design.side_by_side import FactPlace
 from windowmem.explorer.design_view import DesignView, ProductCell, ScheduleRow
-from windowmem.side_by_side import FactPlace
 
 _PLACE_COLOUR = {
     FactPlace.SYSTEM: "#8250df",

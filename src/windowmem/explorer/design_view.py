@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from windowmem.anchor_facts import with_fact_in_system_prompt
 from windowmem.conversation import Conversation
+from windowmem.design.anchor_facts import with_fact_in_system_prompt
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import FactPlace, ProductTurn, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.policies.base import WindowPolicy
-from windowmem.rolling_summary import rolling_summary
-from windowmem.side_by_side import FactPlace, ProductTurn, side_by_side
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import turn_runs
 

@@ -1,10 +1,10 @@
 """What the "memory that outlives the session" explorer shows, computed by a pure function.
 
-The controls pick a store (:data:`~windowmem.store_scenarios.STORES`), one worker or two,
+The controls pick a store (:data:`~windowmem.outlive.store_scenarios.STORES`), one worker or two,
 an event before turn 4, and a call. :func:`outlive_view` gathers that call's worker,
 every message it sent (marked when it came from memory), what the store holds after
 it, and a one-line summary of every call, all from
-:func:`windowmem.store_scenarios.play_scenario`; this module only arranges it.
+:func:`windowmem.outlive.store_scenarios.play_scenario`; this module only arranges it.
 
 >>> view = outlive_view("Simple Memory (in-process)", 2, "nothing", call=3)
 >>> view.worker, [m.content[:2] for m in view.sent]
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from windowmem.messages import Message
-from windowmem.store_scenarios import (
+from windowmem.outlive.store_scenarios import (
     EVENTS,
     MARTA_TURNS,
     STORES,

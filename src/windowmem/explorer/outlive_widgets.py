@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.outlive_html import render_outlive_html
 from windowmem.explorer.outlive_view import outlive_view
-from windowmem.store_scenarios import EVENTS, MARTA_TURNS, STORES, EventName, StoreName
+from windowmem.outlive.store_scenarios import EVENTS, MARTA_TURNS, STORES, EventName, StoreName
 
 
 class OutliveExplorer(LiveExplorer):

@@ -7,7 +7,10 @@ call finds in the store).
 
 from __future__ import annotations
 
-from windowmem.shared_agent import ScriptRun, StoreKind, key_choice, run_script, support_desk
+from windowmem.scope.agent_stores import StoreKind
+from windowmem.scope.key_choices import key_choice
+from windowmem.scope.shared_agent import ScriptRun, run_script
+from windowmem.scope.support_desk import support_desk
 
 
 class ScopeRuns:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from windowmem.explorer.scope_view import STORE_LABELS, ScopeView
-from windowmem.shared_agent import SCOPE, STORAGE, WINDOW
+from windowmem.scope.shared_agent import SCOPE, STORAGE, WINDOW
 
 _SECTION = "margin:12px 0 4px;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.04em;color:#57606a"
 _CELL = (

@@ -1,6 +1,6 @@
 """What the scope-and-storage explorer shows, computed by pure functions: a frozen view and its HTML.
 
-The explorer plays the lesson's support desk (:func:`windowmem.shared_agent.support_desk`)
+The explorer plays the lesson's support desk (:func:`windowmem.scope.support_desk.support_desk`)
 through one agent. Its controls pick the key choice, the store, what happens between
 the two sessions, and which request to look at; :func:`scope_view` gathers what that
 request's call received (the rendered key, the buffer, every window message with the
@@ -8,7 +8,7 @@ customer who said it, the customer's own turns that did not arrive and why) and 
 buffers the store holds at that moment. :func:`render_scope_html` draws it; the same
 HTML is the live widget's content and the notebook's static snapshot.
 
-All the memory logic is :mod:`windowmem.shared_agent`'s; this module only arranges it.
+All the memory logic is :mod:`windowmem.scope.shared_agent`'s; this module only arranges it.
 
 >>> view = scope_view(ScopeRuns(), "per user", "in-process", "nothing", request=5)
 >>> view.key, view.foreign_customers
@@ -22,15 +22,21 @@ from dataclasses import dataclass
 from windowmem.errors import WindowMemError
 from windowmem.explorer.scope_cache import ScopeRuns
 from windowmem.messages import Message
-from windowmem.shared_agent import (
-    BETWEEN,
+from windowmem.scope.agent_stores import (
     STORE_KINDS,
-    Call,
+    StoreKind,
+)
+from windowmem.scope.script import (
     Pause,
     Request,
     Restart,
-    StoreKind,
+)
+from windowmem.scope.shared_agent import (
+    Call,
     TurnRef,
+)
+from windowmem.scope.support_desk import (
+    BETWEEN,
     support_desk,
 )
 

@@ -16,7 +16,9 @@ from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.scope_cache import ScopeRuns
 from windowmem.explorer.scope_html import render_scope_html
 from windowmem.explorer.scope_view import STORE_LABELS, request_positions, scope_view
-from windowmem.shared_agent import BETWEEN, KEY_CHOICES, StoreKind
+from windowmem.scope.agent_stores import StoreKind
+from windowmem.scope.key_choices import KEY_CHOICES
+from windowmem.scope.support_desk import BETWEEN
 
 
 class ScopeExplorer(LiveExplorer):

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from windowmem.errors import SessionKeyError
+from windowmem.key_templates import render_key
 from windowmem.messages import Message
 from windowmem.policies.base import Unit, WindowPolicy, check_size
-from windowmem.session_keys import render_key
 
 #: Tensorify's Window Memory key when no session key is set: one buffer per workflow.
 TENSORIFY_FALLBACK = "agent_memory:{workflow_id}"

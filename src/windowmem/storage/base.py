@@ -113,7 +113,7 @@ def check_conversation_id(conversation_id: object) -> str:
     if not isinstance(conversation_id, str):
         raise SessionKeyError(
             f"a conversation id is text, got {type(conversation_id).__name__} {conversation_id!r}: "
-            "pass str(...) of it, or render it with windowmem.session_keys"
+            "pass str(...) of it, or render it with windowmem.scope.session_keys"
         )
     return conversation_id
 

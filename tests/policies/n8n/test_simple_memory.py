@@ -74,7 +74,7 @@ def test_fact_sheet_vectors_of_2_41_1():
 
 
 def test_one_implementation_serves_the_agent_and_the_policy():
-    from windowmem.agent_calls import cleanup_orphaned_messages
+    from windowmem.calls.agent_calls import cleanup_orphaned_messages
 
     assert cleanup_orphaned_messages is drop_orphaned_tool_messages
 

@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
+from windowmem.key_templates import key_text
 from windowmem.policies.n8n.node_errors import (
     INVALID_SESSION_ID,
     KEY_EMPTY,
     NO_SESSION_ID,
     N8nNodeError,
 )
-from windowmem.session_keys import key_text
 
 N8nSource = Literal["fromInput", "customKey"]
 N8N_SOURCES: tuple[str, ...] = ("fromInput", "customKey")

@@ -4,7 +4,7 @@ Read in ``@n8n/n8n-nodes-langchain`` 2.41.1 (``nodes/memory/MemoryManager``, typ
 1.1). Every mode starts from ``memory.chatHistory.getMessages()``: everything the
 connected memory node has stored, never the window the agent loads. So a rolling
 summary written here reaches the agent only if it lands among the newest ``2 × k``
-messages of the store (:mod:`windowmem.rolling_summary` puts numbers on it).
+messages of the store (:mod:`windowmem.design.rolling_summary` puts numbers on it).
 
 * **load** (the default mode): the stored messages. With *Simplify Output* (default on)
   they are grouped into objects keyed by message type (``human``, ``ai``, ``system``,

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from windowmem.errors import SessionKeyError
+from windowmem.key_templates import key_text, lookup
 from windowmem.policies.n8n.buffer_names import n8n_buffer_key, n8n_safe_name
 from windowmem.policies.n8n.node_errors import (
     INVALID_SESSION_ID,
@@ -39,7 +40,6 @@ from windowmem.policies.n8n.node_errors import (
     NO_SESSION_ID,
     N8nNodeError,
 )
-from windowmem.session_keys import key_text, lookup
 
 #: The *Session ID* options of every n8n memory node: the default reads the Chat Trigger's id.
 FROM_INPUT: Literal["fromInput"] = "fromInput"

@@ -63,7 +63,7 @@ def drop_orphaned_tool_messages(messages: Sequence[Message]) -> tuple[Message, .
     the end that some results follow: 2.41.1 checks the order of the messages, not which
     call each result answers. (n8n 2.3.0 cleaned only the start, in one pass; the end is
     cleaned in 2.41.1 and not in 2.20.0.) This is the one implementation;
-    :func:`windowmem.agent_calls.cleanup_orphaned_messages` is the same function.
+    :func:`windowmem.calls.agent_calls.cleanup_orphaned_messages` is the same function.
 
     >>> from windowmem.messages import user, assistant, tool
     >>> window = [tool("42 °C", "c1"), assistant("It is hot."), user("u2"), assistant("a2")]

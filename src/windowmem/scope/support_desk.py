@@ -1,0 +1,73 @@
+"""The lesson's support desk: three customers of two shops, and what happens between their sessions.
+
+Marta and Lucía write to TuTienda, Carlos to Ferretería Andina with the same user id as
+Marta; something happens between the first session and the next (:data:`BETWEEN`),
+and they come back. :func:`support_desk` gives that script for
+:func:`windowmem.scope.shared_agent.run_script`.
+"""
+
+from __future__ import annotations
+
+from windowmem.errors import WindowMemError
+from windowmem.scope.script import Customer, Event, Pause, Request, Restart
+
+MARTA = Customer("Marta", tenant="tutienda", user_id="u-1")
+
+
+#: Same user id as Marta, in another shop: a per-user key without the tenant merges them.
+CARLOS = Customer("Carlos", tenant="ferreteria-andina", user_id="u-1")
+
+
+LUCIA = Customer("Lucía", tenant="tutienda", user_id="u-2")
+
+
+#: What can happen between the first session and the next, and the event that models it.
+BETWEEN: dict[str, tuple[Event, ...]] = {
+    "nothing": (),
+    "the agent restarts": (Restart(),),
+    "59 minutes pass": (Pause(59),),
+    "61 minutes pass": (Pause(61),),
+    "a night passes (14 hours)": (Pause(14 * 60),),
+}
+
+
+_FIRST_SESSION = (
+    Request(
+        MARTA, "m-1", "Hi, I'm Marta, my order is #6023.", "Thanks, Marta: I have order #6023 open."
+    ),
+    Request(
+        CARLOS,
+        "c-1",
+        "Carlos Ruiz for Empanadas del Sur: we need 40 metres of hose.",
+        "Noted, Carlos: 40 metres of hose for Empanadas del Sur.",
+    ),
+    Request(MARTA, "m-1", "Do you ship to Medellín?", "Yes, we deliver to Medellín."),
+    Request(
+        LUCIA,
+        "l-1",
+        "Lucía here, order #8841: I want the armchairs in green.",
+        "Done: the armchairs on #8841 are now green.",
+    ),
+)
+
+
+_NEXT_SESSION = (
+    Request(MARTA, "m-2", "It's Marta again. What was my order number?", "Let me look, Marta."),
+    Request(LUCIA, "l-1", "Which colour did I choose for the armchairs?", "One moment, Lucía."),
+    Request(CARLOS, "c-1", "How much hose did we order?", "Checking your order, Carlos."),
+)
+
+
+def support_desk(between: str = "nothing") -> tuple[Event, ...]:
+    """The lesson's script: three customers of two shops, something *between* two sessions, and their return.
+
+    Marta (TuTienda, user ``u-1``) and Lucía (TuTienda, ``u-2``) and Carlos
+    (Ferretería Andina, also ``u-1``) write; then *between* happens (a key of
+    :data:`BETWEEN`); then Marta comes back in a new thread and the others continue theirs.
+
+    >>> [type(e).__name__ for e in support_desk("the agent restarts")][3:6]
+    ['Request', 'Restart', 'Request']
+    """
+    if between not in BETWEEN:
+        raise WindowMemError(f"unknown interval {between!r}: use one of {', '.join(BETWEEN)}")
+    return (*_FIRST_SESSION, *BETWEEN[between], *_NEXT_SESSION)

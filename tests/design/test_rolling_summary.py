@@ -1,0 +1,108 @@
+"""The rolling summary: the plain replay is the n8n agent's, and the summary is seen exactly when it fits."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.strategies import PROPERTY_SETTINGS
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.design.rolling_summary import (
+    SUMMARY_PREFIX,
+    extractive_summary,
+    rolling_summary,
+    summary_savings,
+)
+from windowmem.errors import WindowMemError
+from windowmem.examples import load_example
+from windowmem.messages import Role, assistant, system, tool, user
+from windowmem.policies import N8nSimpleMemory
+from windowmem.tokens import count_all, qwen_counter
+
+CHAT = load_example("two_orders")
+
+
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_without_a_schedule_it_is_the_n8n_agent(k):
+    plain = rolling_summary(CHAT, window=k, every=0)
+    runs = agent_runs(CHAT, N8nSimpleMemory(k))
+    assert [t.sent for t in plain] == [run.calls[0].messages for run in runs]
+    assert [t.input_tokens for t in plain] == [
+        sum(len(call.messages) for call in run.calls) for run in runs
+    ]
+    assert all(t.summary_sent is None and not t.summarised_after for t in plain)
+
+
+def chat_of(calls: list[int]) -> list:
+    out = [system("S")]
+    for turn, n in enumerate(calls, start=1):
+        out.append(user(f"u{turn} order #{turn}"))
+        for c in range(n):
+            out += [assistant("", [f"c{turn}{c}"]), tool("r", f"c{turn}{c}")]
+        out.append(assistant(f"a{turn}"))
+    return out
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.lists(st.integers(0, 2), min_size=1, max_size=10),
+    st.integers(1, 5),
+    st.integers(1, 4),
+    st.integers(0, 3),
+)
+def test_the_summary_is_sent_exactly_while_it_is_among_the_newest_2k(calls, k, every, keep):
+    """Closed form: after an override the store is 1 + 2·keep; each turn adds 2 + 2·calls."""
+    turns = rolling_summary(chat_of(calls), window=k, every=every, keep_turns=keep)
+    since: int | None = None
+    for t in turns:
+        if since is None:
+            assert t.summary_sent is None
+        else:
+            assert t.summary_sent == (1 + since <= 2 * k), (t.turn, since)
+        since = (since or 0) + 2 + 2 * calls[t.turn - 1] if since is not None else None
+        if t.summarised_after:
+            kept = min(keep, t.turn)
+            since = 2 * kept
+            assert t.stored_after == 1 + 2 * kept
+
+
+def test_the_kept_turns_lose_their_tool_calls():
+    turns = rolling_summary(CHAT, window=5, every=3, keep_turns=2)
+    after = turns[3].sent  # turn 4 loads what the override after turn 3 wrote
+    assert after[1].content.startswith(SUMMARY_PREFIX) and after[1].role is Role.ASSISTANT
+    assert not any(m.role is Role.TOOL or m.calls_tool for m in after[1:4])
+
+
+def test_the_summary_keeps_identifiers_and_carries_the_last_one_on():
+    first = extractive_summary([user("I'm Ana, order #12."), assistant("ok #12")])
+    again = extractive_summary([assistant(first), user("And #13?")])
+    assert (
+        "#12" in first
+        and "#12" in again
+        and "#13" in again
+        and again.split(" Requests:")[0].count("#12") == 1
+    )
+
+
+def test_savings_add_up_and_use_real_tokens():
+    q = qwen_counter()
+    s = summary_savings(CHAT, window=5, every=3, keep_turns=1, counter=q)
+    plain = rolling_summary(CHAT, window=5, counter=q)
+    assert s.plain_tokens == sum(t.input_tokens for t in plain)
+    assert s.plain_tokens == sum(
+        count_all(call.messages, q)
+        for run in agent_runs(CHAT, N8nSimpleMemory(5))
+        for call in run.calls
+    )
+    assert (
+        s.saved == s.plain_tokens - s.summarised_tokens
+        and s.net_saved == s.saved - s.summariser_tokens
+    )
+
+
+def test_a_turn_without_an_answer_is_refused():
+    with pytest.raises(WindowMemError, match="end with the agent's answer"):
+        rolling_summary([user("u1")], every=1)
+    with pytest.raises(WindowMemError, match="every"):
+        rolling_summary(CHAT, every=-1)

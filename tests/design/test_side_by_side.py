@@ -1,0 +1,89 @@
+"""The side-by-side view of lesson 5: every product's exact input per turn, in its own unit."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+
+from tests.strategies import PROPERTY_SETTINGS, chat, conversations
+from windowmem.design.side_by_side import default_lineup, measure, side_by_side
+from windowmem.errors import PolicyError
+from windowmem.examples import load_example
+from windowmem.frames import side_by_side_frame
+from windowmem.messages import Role, interactions
+from windowmem.policies.base import Unit
+from windowmem.policies.registry import make_policy
+from windowmem.replay import replay
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(messages=conversations(tools=False, mid_chat_system=False))
+def test_without_tool_calls_each_row_is_that_product_s_memory_replay(messages):
+    """Agents differ from their memories only over tool turns, unanswered runs (n8n stores a run
+    once it has an answer, and empty text is none) and system messages met mid-chat (an agent
+    stores none): without them, the rows are the memories' replays."""
+    chat = [m for m in messages if m.role is not Role.SYSTEM]
+    assume(all(a.role is not b.role for a, b in zip(chat, chat[1:])))
+    assume(all(m.content for m in chat if m.role is Role.ASSISTANT))
+    plain = list(messages)
+    rows = side_by_side(plain)
+    lineup = default_lineup()
+    assert len(rows) == len(lineup) * len(interactions(plain))
+    for policy in lineup:
+        views = replay(plain, policy)
+        mine = [row for row in rows if row.policy == policy.name]
+        assert [row.sent for row in mine] == [view.sent for view in views]
+        assert [row.turn for row in mine] == list(range(1, len(views) + 1))
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(messages=conversations())
+def test_question_and_answer_stores_never_send_a_tool_message(messages):
+    """Spring AI's advisors and LangChain's save_context keep no tool call and no tool result."""
+    for row in side_by_side(messages, [("spring-ai", 4), ("langchain-py", 2)]):
+        assert not any(m.role is Role.TOOL or m.calls_tool for m in row.sent)
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(messages=conversations())
+def test_n8n_never_sends_a_tool_result_without_its_call(messages):
+    """n8n 2.41.1's agent drops the exchanges its window cut, so every result follows its call."""
+    for row in side_by_side(messages, [("n8n", 2)]):
+        called: set[str] = set()
+        for m in row.sent:
+            called.update(m.tool_calls)
+            if m.role is Role.TOOL:
+                assert m.tool_call_id in called
+
+
+def test_units_on_the_tool_use_example():
+    """Turn 2 of the tool-use example: one earlier turn holding a tool call, counted four ways."""
+    rows = {row.policy: row for row in side_by_side(load_example("tool_use")) if row.turn == 2}
+    assert rows["n8n"].unit is Unit.INTERACTIONS and rows["n8n"].amount == 2
+    assert rows["spring-ai"].amount == 3  # u1, a1, u2: the advisors never stored the call
+    assert rows["openai-agents"].unit is Unit.ITEMS and rows["openai-agents"].amount == 5
+    assert rows["llamaindex"].unit is Unit.TOKENS
+    assert all(row.sent[0].role is Role.SYSTEM for row in rows.values())
+
+
+def test_a_limit_that_splits_a_call_shows_in_the_items_column():
+    history = chat("u1 c1 r1 a1 u2")
+    (row,) = [r for r in side_by_side(history, [("openai-agents", 2)]) if r.turn == 2]
+    assert [m.content for m in row.sent] == ["a1", "u2"] and row.amount == 2
+
+
+def test_measure_counts_tokens_with_the_policy_s_counter():
+    history = chat("u1 a1")
+    assert measure(make_policy("llamaindex"), history) == 2
+    assert measure(make_policy("langgraph"), history) == 2
+
+
+def test_frame_has_a_column_per_product():
+    frame = side_by_side_frame(load_example("tool_use"))
+    assert list(frame.columns) == [policy.name for policy in default_lineup()]
+    assert frame.index.name == "turn" and frame.loc[1, "n8n"] == "1 interactions (none)"
+
+
+def test_a_bad_lineup_names_the_policy():
+    with pytest.raises(PolicyError, match="langgraph"):
+        side_by_side(chat("u1 a1"), [("langgraph", 3)])
