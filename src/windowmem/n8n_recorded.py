@@ -5,7 +5,7 @@ per scenario, every request body n8n sent and what its memory node held after ea
 (``windowmem/data/n8n_recorded/<scenario>.json``; record them again with
 ``make record-n8n``). This module reads those files and turns n8n's wire formats into
 windowmem messages, so a lesson can put "recorded from n8n 2.41.1" beside
-:func:`windowmem.agent_calls.model_calls`:
+:func:`windowmem.calls.agent_calls.model_calls`:
 
 * :func:`request_messages`: a ``/v1/responses`` or ``/v1/chat/completions`` body as
   messages (Responses API ``function_call`` items in a row are one assistant message

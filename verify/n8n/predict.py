@@ -4,7 +4,7 @@ A recording (a fixture written by ``record.py``, or a live run in the same shape
 per turn, the user's message, the scripted model replies, every request n8n sent and its
 memory afterwards. The same turns are read as a windowmem conversation (the Calculator's
 results filled in as n8n's tool node reports them) and run through
-:func:`windowmem.agent_calls.agent_runs` with :class:`~windowmem.policies.n8n.N8nSimpleMemory`;
+:func:`windowmem.calls.agent_calls.agent_runs` with :class:`~windowmem.policies.n8n.N8nSimpleMemory`;
 :func:`differences` lists every request and every stored history that disagree.
 """
 
@@ -16,7 +16,7 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from windowmem.agent_calls import AgentRun, agent_runs
+from windowmem.calls.agent_calls import AgentRun, agent_runs
 from windowmem.messages import Message, assistant, system, tool, user
 from windowmem.n8n_recorded import request_messages, stored_messages
 from windowmem.policies.n8n import N8nSimpleMemory
