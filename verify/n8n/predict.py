@@ -92,7 +92,12 @@ def conversation(recording: Mapping[str, Any]) -> tuple[list[Message], list[str]
 
 def predicted_runs(recording: Mapping[str, Any]) -> tuple[AgentRun, ...]:
     messages, sessions = conversation(recording)
-    return agent_runs(messages, N8nSimpleMemory(int(recording["window"])), session_ids=sessions)
+    return agent_runs(
+        messages,
+        N8nSimpleMemory(int(recording["window"])),
+        session_ids=sessions,
+        agent_version=float(recording["agent_version"]),
+    )
 
 
 def predicted_stores(recording: Mapping[str, Any]) -> list[tuple[Message, ...]]:
