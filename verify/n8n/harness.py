@@ -63,6 +63,8 @@ class Harness:
     workflows: dict[str, dict[str, Any]]
     timings: dict[str, float] = field(default_factory=dict)
     _rest: Rest | None = None
+    sessions: list[str] = field(default_factory=list)
+    """Every session id the scenarios used, in order."""
 
     @classmethod
     @contextmanager
@@ -215,6 +217,21 @@ class Harness:
             raise HarnessError("n8n has stored no execution yet")
         return str(rows[0][0])
 
+    def last_error(self, node: str | None = None) -> tuple[str, str]:
+        """The message and description of the error that ended n8n's latest execution.
+
+        With *node*, the error that node's own run recorded (a sub-node's error reaches the
+        execution wrapped as "Error in sub-node <name>").
+        """
+        data = unflatten(json.loads(self.last_execution_data()))
+        result = data.get("resultData", {})
+        if node is None:
+            error = result.get("error") or {}
+        else:
+            runs = result.get("runData", {}).get(node) or [{}]
+            error = runs[-1].get("error") or {}
+        return str(error.get("message", "")), str(error.get("description", ""))
+
     def postgres_rows(self, session: str) -> list[tuple[int, str, Any]]:
         """The rows n8n's Postgres Chat Memory wrote for *session* (id, session_id, message)."""
         pg = self.n8n.postgres
@@ -266,6 +283,31 @@ class Harness:
             self.n8n.close()
         finally:
             self.model.stop()
+
+
+def unflatten(table: list[Any]) -> Any:
+    """n8n's stored execution data (the ``flatted`` format: values by index) as plain JSON."""
+    done: dict[int, Any] = {}
+
+    def value(index: int) -> Any:
+        if index in done:
+            return done[index]
+        item = table[index]
+        if isinstance(item, list):
+            done[index] = out = []
+            out.extend(ref(v) for v in item)
+            return out
+        if isinstance(item, dict):
+            done[index] = obj = {}
+            obj.update({k: ref(v) for k, v in item.items()})
+            return obj
+        done[index] = item
+        return item
+
+    def ref(v: Any) -> Any:
+        return value(int(v)) if isinstance(v, str) and v.isdigit() else v
+
+    return value(0)
 
 
 class Rest:

@@ -51,6 +51,7 @@ def run_scenario(harness: Harness, scenario: Scenario) -> dict[str, Any]:
         if turn.restart_before:
             harness.restart()
         session = f"{scenario.name}-{turn.session}-{suffix}"
+        harness.sessions.append(session)
         body: dict[str, Any] = dict(scenario.extra)
         if scenario.system is not None:
             body["system"] = scenario.system
