@@ -162,6 +162,12 @@ class RecordedRun:
     """Every request body n8n sent the model during the run, as sent."""
     memory_after: tuple[Mapping[str, Any], ...] | None
     """What the memory node held after the run (LangChain's serialised messages), if read."""
+    session: str = "a"
+    """The scenario's name for the memory session the run used."""
+    replies: tuple[Mapping[str, Any], ...] = ()
+    """The model server's scripted replies: ``{"text"}``, ``{"tool_calls"}`` or ``{"failure"}``."""
+    restart_before: bool = False
+    """True when n8n was restarted just before this run."""
 
     @property
     def requests(self) -> tuple[tuple[Message, ...], ...]:
@@ -186,6 +192,10 @@ class Recording:
     runs: tuple[RecordedRun, ...]
     command: str
     """The command that records the scenario again."""
+    window: int = 5
+    """The memory node's Context Window Length."""
+    agent_version: float = 3.1
+    """The AI Agent node's typeVersion."""
 
 
 def _folder() -> Path:
@@ -206,6 +216,9 @@ def recording_from_data(data: Mapping[str, Any]) -> Recording:
             run.get("output"),
             tuple(run["requests"]),
             None if run.get("memory_after") is None else tuple(run["memory_after"]),
+            str(run.get("session", "a")),
+            tuple(run.get("replies", ())),
+            bool(run.get("restart_before", False)),
         )
         for run in data["runs"]
     )
@@ -216,6 +229,8 @@ def recording_from_data(data: Mapping[str, Any]) -> Recording:
         dict(data.get("type_versions", {})),
         runs,
         str(data.get("command", "")),
+        int(data.get("window", 5)),
+        float(data.get("agent_version", 3.1)),
     )
 
 

@@ -95,3 +95,12 @@ def test_request_messages_read_both_apis() -> None:
 def test_stored_messages_refuse_an_unknown_class() -> None:
     with pytest.raises(Exception, match="unknown LangChain message class"):
         stored_messages([{"id": ["x", "FunctionMessage"], "kwargs": {"content": ""}}])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_recorded_call_is_beside_a_prediction_that_agrees(name: str) -> None:
+    from windowmem.calls.recorded_runs import recorded_beside_predicted
+
+    calls = recorded_beside_predicted(name)
+    assert sum(len(run.request_bodies) for run in load_recording(name).runs) == len(calls)
+    assert all(call.agrees for call in calls)
