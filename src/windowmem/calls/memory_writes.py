@@ -121,6 +121,50 @@ def saved_messages(
     return (user_input, *tool_steps(last_round(this_run)), answer)
 
 
+def as_n8n_stores(
+    conversation: Sequence[Message], *, agent_version: float = DEFAULT_AGENT_VERSION
+) -> tuple[Message, ...]:
+    """*conversation* rewritten the way n8n 2.41.1's agent stores each answered turn.
+
+    Each turn that ends in an answer becomes what :func:`saved_messages` writes (3.1: the
+    question, the last model round's calls one pair per call, the answer; 2.2: the question
+    and the answer); a turn without an answer is kept as it is (its user message is still
+    the run's input). System messages stay where they are: no memory stores them, and
+    replays send the first beside the window. A window over this is the window n8n loads.
+
+    >>> from windowmem.messages import user, assistant, tool
+    >>> chat = [user("u"), assistant("", ["a", "b"]), tool("ra", "a"), tool("rb", "b"), assistant("x")]
+    >>> [m.tool_calls or m.tool_call_id or m.content for m in as_n8n_stores(chat)]
+    ['u', ('a',), 'a', ('b',), 'b', 'x']
+    """
+    out: list[Message] = []
+    turn: list[Message] = []
+
+    def flush() -> None:
+        answer = (
+            turn[-1]
+            if turn and turn[-1].role is Role.ASSISTANT and not turn[-1].calls_tool
+            else None
+        )
+        if turn and turn[0].role is Role.USER and answer is not None and answer.content != "":
+            out.extend(saved_messages(turn[0], turn[1:-1], answer, agent_version=agent_version))
+        else:
+            out.extend(turn)
+        turn.clear()
+
+    for message in conversation:
+        if message.role is Role.SYSTEM:
+            flush()
+            out.append(message)
+        elif message.role is Role.USER:
+            flush()
+            turn.append(message)
+        else:
+            turn.append(message)
+    flush()
+    return tuple(out)
+
+
 def saved_messages_before_2_3(
     user_input: Message,
     steps: Sequence[tuple[str, object, str]],
@@ -150,6 +194,7 @@ def saved_messages_before_2_3(
 
 __all__ = [
     "AGENT_VERSIONS",
+    "as_n8n_stores",
     "DEFAULT_AGENT_VERSION",
     "check_agent_version",
     "last_round",
