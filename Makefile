@@ -76,9 +76,8 @@ check: $(TEST_STAMP)
 install-n8n:
 	bash verify/n8n/install.sh >/dev/null
 
-# The n8n harness's tests (tests/n8n) with PostgreSQL and Redis up; $(1) = pytest arguments.
+# $(1) with PostgreSQL and Redis up (services.sh installs them if missing), then both stopped.
 define with_services
-	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && $(1) ; \
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 endef

@@ -41,14 +41,21 @@ pytestmark = [pytest.mark.n8n, pytest.mark.slow]
 
 #: Random conversations per run, at least 30 (issue 21); their seed is PROPERTY_SETTINGS'.
 RANDOM_CONVERSATIONS = 30
-#: The workflows random conversations run on, with their Context Window Length.
+#: The workflows random conversations run on: (Context Window Length, AI Agent typeVersion).
 RANDOM_WORKFLOWS = {
-    "window-k0": 0,
-    "window-k1": 1,
-    "window-k2": 2,
-    "window-k5": 5,
-    "chat-completions-k2": 2,
+    "window-k0": (0, 3.1),
+    "window-k1": (1, 3.1),
+    "window-k2": (2, 3.1),
+    "window-k5": (5, 3.1),
+    "window-k5-v14": (5, 3.1),
+    "chat-completions-k2": (2, 3.1),
+    "agent-v22-k5": (5, 2.2),
 }
+#: The kinds of turn a random conversation mixes (text twice: plain turns are the most common).
+TURN_KINDS = (
+    "text", "text", "one", "two", "three", "parallel", "parallel3", "parallel-then-one",
+    "fail", "fail-after-tool", "empty",
+)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -83,21 +90,7 @@ def _calls(draw: st.DrawFn, tag: str, count: int) -> ToolCalls:
 
 @st.composite
 def random_turn(draw: st.DrawFn, number: int) -> Turn:
-    kind = draw(
-        st.sampled_from(
-            [
-                "text",
-                "text",
-                "one",
-                "two",
-                "parallel",
-                "parallel3",
-                "fail",
-                "fail-after-tool",
-                "empty",
-            ]
-        )
-    )
+    kind = draw(st.sampled_from(TURN_KINDS))
     tag = f"r{number}"
     replies: list[Reply]
     if kind == "text":
@@ -106,6 +99,10 @@ def random_turn(draw: st.DrawFn, number: int) -> Turn:
         replies = [_calls(draw, tag, 1), Text(f"a{number}")]
     elif kind == "two":
         replies = [_calls(draw, tag + "x", 1), _calls(draw, tag + "y", 1), Text(f"a{number}")]
+    elif kind == "three":
+        replies = [_calls(draw, tag + f"r{r}", 1) for r in range(3)] + [Text(f"a{number}")]
+    elif kind == "parallel-then-one":
+        replies = [_calls(draw, tag + "p", 2), _calls(draw, tag + "q", 1), Text(f"a{number}")]
     elif kind == "parallel":
         replies = [_calls(draw, tag, 2), Text(f"a{number}")]
     elif kind == "parallel3":
@@ -124,8 +121,9 @@ def random_scenario(draw: st.DrawFn) -> Scenario:
     workflow = draw(st.sampled_from(sorted(RANDOM_WORKFLOWS)))
     count = draw(st.integers(1, 6))
     turns = tuple(draw(random_turn(n)) for n in range(1, count + 1))
+    window, version = RANDOM_WORKFLOWS[workflow]
     return Scenario(
-        "random", workflow, "a random conversation", turns, window=RANDOM_WORKFLOWS[workflow]
+        "random", workflow, "a random conversation", turns, window=window, agent_version=version
     )
 
 
