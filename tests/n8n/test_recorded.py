@@ -104,3 +104,14 @@ def test_every_recorded_call_is_beside_a_prediction_that_agrees(name: str) -> No
     calls = recorded_beside_predicted(name)
     assert sum(len(run.request_bodies) for run in load_recording(name).runs) == len(calls)
     assert all(call.agrees for call in calls)
+
+
+def test_lesson_3_turn_4_at_window_2_is_what_n8n_sent() -> None:
+    """Lesson 3's tool chat, k = 2, turn 4: n8n 2.41.1 sends the second stock call, its result, the answer."""
+    from windowmem.calls.recorded_runs import recorded_beside_predicted
+
+    turn_4 = [c for c in recorded_beside_predicted("lesson3-tool-use") if c.turn == 4]
+    assert len(turn_4) == 1 and turn_4[0].agrees
+    sent = turn_4[0].recorded
+    assert [m.role.value for m in sent] == ["system", "assistant", "tool", "assistant", "user"]
+    assert sent[1].tool_calls == ("call_stock_3b",) and sent[2].tool_call_id == "call_stock_3b"

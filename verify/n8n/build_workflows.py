@@ -156,6 +156,20 @@ def calculator() -> dict[str, Any]:
     return node("Calculator", f"{LC}.toolCalculator", 1, {}, 550, 250)
 
 
+#: Lesson 3's tools (windowmem.examples "tool_use"): Code Tools that answer with their input,
+#: so the scripted model decides each result and the lesson's own texts reach n8n.
+LESSON_TOOLS = ("track_order", "change_address", "check_stock")
+
+
+def echo_tool(name: str, x: int) -> dict[str, Any]:
+    parameters = {
+        "description": f"TuTienda's {name.replace('_', ' ')} lookup (the harness's echo).",
+        "language": "javaScript",
+        "jsCode": "return query;",
+    }
+    return node(name, f"{LC}.toolCode", 1.3, parameters, x, 250)
+
+
 def memory_manager(name: str, parameters: dict[str, Any], y: int) -> dict[str, Any]:
     return node(name, f"{LC}.memoryManager", 1.1, parameters, 250, y)
 
@@ -204,21 +218,23 @@ def agent_workflow(
     system_message: str | None = SYSTEM_MESSAGE,
     responses_api: bool = True,
     managers: tuple[str, ...] = ("memory",),
+    tools: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Webhook -> AI Agent (model, memory, calculator), and a Memory Manager webhook per mode."""
     memory = memory if memory is not None else simple_memory(1.3, 5)
+    tools = tools if tools is not None else [calculator()]
     nodes = [
         webhook("Webhook", scenario, scenario),
         agent(agent_version, system_message=system_message),
         chat_model(responses_api=responses_api),
         memory,
-        calculator(),
+        *tools,
     ]
     links = [
         link("Webhook", "AI Agent"),
         link("OpenAI Chat Model", "AI Agent", "ai_languageModel"),
         link(memory["name"], "AI Agent", "ai_memory"),
-        link("Calculator", "AI Agent", "ai_tool"),
+        *(link(t["name"], "AI Agent", "ai_tool") for t in tools),
     ]
     for index, suffix in enumerate(managers):
         hook, manager = f"Webhook {suffix}", f"Memory Manager {suffix}"
@@ -327,6 +343,11 @@ def scenarios() -> dict[str, dict[str, Any]]:
         "postgres-k2": agent_workflow("postgres-k2", memory=postgres_memory(2)),
         "redis-k2": agent_workflow("redis-k2", memory=redis_memory(2)),
         "chat-trigger": chat_trigger_workflow("chat-trigger"),
+        "lesson3-tools-k2": agent_workflow(
+            "lesson3-tools-k2",
+            memory=simple_memory(1.3, 2),
+            tools=[echo_tool(name, 550 + 150 * i) for i, name in enumerate(LESSON_TOOLS)],
+        ),
     }
     return out
 

@@ -49,15 +49,17 @@ def calculate(expression: str) -> str:
     return str(int(result)) if float(result).is_integer() else repr(result)
 
 
-def tool_result(expression: str, agent_version: float) -> str:
-    """The tool message's content n8n sends for a Calculator call.
+def tool_result(expression: str, agent_version: float, tool_name: str = "Calculator") -> str:
+    """The tool message's content n8n sends for a call of the Calculator or of an echo Code Tool.
 
     AI Agent 3.x runs the tool as a node and hands the model the node's JSON output
-    (``[{"response":"5"}]``); 2.2 calls the LangChain tool directly and hands over its text.
+    (``[{"response":"5"}]``, as JavaScript's ``JSON.stringify`` writes it); 2.2 calls the
+    LangChain tool directly and hands over its text. The harness's Code Tools answer with
+    their input.
     """
-    text = calculate(expression)
+    text = calculate(expression) if tool_name == "Calculator" else expression
     if agent_version >= 3:
-        return json.dumps([{"response": text}], separators=(",", ":"))
+        return json.dumps([{"response": text}], separators=(",", ":"), ensure_ascii=False)
     return text
 
 
@@ -86,7 +88,8 @@ def conversation(recording: Mapping[str, Any]) -> tuple[list[Message], list[str]
             calls = reply["tool_calls"]
             messages.append(assistant("", [c["id"] for c in calls]))
             for c in calls:
-                messages.append(tool(tool_result(str(c["arguments"]["input"]), version), c["id"]))
+                result = tool_result(str(c["arguments"]["input"]), version, str(c["name"]))
+                messages.append(tool(result, c["id"]))
     return messages, sessions
 
 

@@ -92,6 +92,33 @@ def marta() -> Scenario:
     )
 
 
+def lesson3_tool_use() -> Scenario:
+    """Lesson 3's tool chat (windowmem.examples "tool_use"), each result scripted as the call's input."""
+    chat = load_example("tool_use")
+    names = {"track": "track_order", "address": "change_address", "stock": "check_stock"}
+    results = {m.tool_call_id: m.content for m in chat.messages if m.role is Role.TOOL}
+    turns = []
+    for interaction in chat.interactions:
+        replies: list[Reply] = []
+        for m in interaction.messages[1:]:
+            if m.calls_tool:
+                calls = [
+                    Call(c, names[c.split("_")[1]], {"input": results[c]}) for c in m.tool_calls
+                ]
+                replies.append(ToolCalls(tuple(calls)))
+            elif m.role is Role.ASSISTANT:
+                replies.append(Text(m.content))
+        turns.append(Turn(interaction.messages[0].content, tuple(replies)))
+    return Scenario(
+        "lesson3-tool-use",
+        "lesson3-tools-k2",
+        "lesson 3's tool chat (tool_use) with Context Window Length 2, Code Tools echoing the results",
+        tuple(turns),
+        system=chat.system_message.content if chat.system_message else None,
+        window=2,
+    )
+
+
 def scenarios() -> dict[str, Scenario]:
     """Every recorded scenario, by name."""
     items = [
@@ -213,4 +240,5 @@ def scenarios() -> dict[str, Scenario]:
             (one_round("t1"), Turn("u2", (Text("a2"),))),
         ),
     ]
+    items.append(lesson3_tool_use())
     return {s.name: s for s in items}
