@@ -34,7 +34,7 @@ c.ClearHiddenTests.enforce_metadata = True
 
 # A warning on stderr would otherwise score a passing test cell 0 (see PITFALLS.md);
 # the pattern is the grading pipeline's, defined once.
-from autograder.nbgrader_course import WARNING_PATTERN  # noqa: E402
+from autograder.term.nbgrader_course import WARNING_PATTERN  # noqa: E402
 
 c.IgnorePattern.pattern = WARNING_PATTERN
 c.IgnorePattern.enabled = True

@@ -11,10 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from autograder.course import Settings
 from autograder.errors import GradingSetupError
-from autograder.sandbox import SandboxLimits
-from autograder.status import Status
+from autograder.grading.status import Status
+from autograder.sandbox.limits import SandboxLimits
+from autograder.term.course import Settings
 
 
 def parser() -> argparse.ArgumentParser:
@@ -106,9 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     args.lab_args = passed_on
     if args.command != "grade":
         return run_term_command(args)
-    from autograder.changes import compare, describe, hand_graded_cells, snapshot, write_changes
-    from autograder.grade import grade_class  # after argparse: --help stays instant
-    from autograder.nbgrader_course import db_url
+    from autograder.grading.grade_class import grade_class  # after argparse: --help stays instant
+    from autograder.records.changes import (
+        compare,
+        describe,
+        hand_graded_cells,
+        snapshot,
+        write_changes,
+    )
+    from autograder.term.nbgrader_course import db_url
 
     for option, value in (
         ("--jobs", args.jobs),
@@ -179,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.db_url:
         from sqlalchemy.exc import SQLAlchemyError
 
-        from autograder.server_gradebook import publish
+        from autograder.records.server_gradebook import publish
 
         try:
             published = publish(gradebook_url, args.db_url, args.assignment)
@@ -275,7 +281,7 @@ def run_term_command(args: argparse.Namespace) -> int:
     """Run release, collect, formgrader, export or feedback; 2 with a message when it cannot."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from autograder import term
+    from autograder.term import steps as term
 
     try:
         return term.COMMANDS[args.command](args)

@@ -19,7 +19,7 @@ nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
 
     .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock]
 
-The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox.py).
+The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox/).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ from pathlib import Path
 import autograder
 os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
 import nbgrader.api
-from autograder.nbgrader_course import alembic_head
+from autograder.term.nbgrader_course import alembic_head
 if {in_process}:
     nbgrader.api.get_alembic_version = alembic_head
 start = time.perf_counter()

@@ -27,7 +27,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))  # run as a script: the course helper must import
 
-from autograder import nbgrader_course  # noqa: E402 - after the path fix
+from autograder.term import nbgrader_course  # noqa: E402 - after the path fix
 
 SOURCE = REPO_ROOT / "source"
 RELEASE = REPO_ROOT / "release"

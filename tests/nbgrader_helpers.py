@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from autograder.nbgrader_course import nbgrader_meta
+from autograder.term.nbgrader_course import nbgrader_meta
 from tests.conftest import REPO_ROOT
 
 Notebook = dict[str, Any]
@@ -41,7 +41,7 @@ PART_HEADING = re.compile(r"^## (Part [A-Z]).*\((\d+) points\)", re.M)
 
 def assignment_notebooks() -> list[tuple[str, str]]:
     """Every (assignment, notebook file name) under ``source/``, sorted."""
-    from autograder.nbgrader_course import assignments
+    from autograder.term.nbgrader_course import assignments
 
     source = REPO_ROOT / "source"
     return sorted((a, nb.name) for a in assignments(source) for nb in (source / a).glob("*.ipynb"))
@@ -81,7 +81,7 @@ def cell_text(cell: dict[str, Any]) -> str:
 
 def cells_by_id(nb: Notebook) -> dict[str, dict[str, Any]]:
     """The notebook's nbgrader cells, keyed by grade_id."""
-    from autograder.nbgrader_course import grade_ids
+    from autograder.term.nbgrader_course import grade_ids
 
     return dict(
         zip(grade_ids(nb["cells"]), (c for c in nb["cells"] if nbgrader_meta(c).get("grade_id")))
@@ -450,3 +450,13 @@ class GradingRoundTrip:
         check_pipeline_loses_exactly(
             graded.grades[student], self.mutants[student][2], points, student
         )
+
+
+def run_preprocessor(preprocessor, cell):
+    """Run one nbgrader preprocessor over a one-cell notebook; the cell it leaves."""
+    _fast_nbformat()
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    preprocessor.preprocess(notebook, {})
+    return notebook.cells[0]

@@ -2,17 +2,24 @@
 
 The stored outputs are today's (``test_notebooks.py`` proves it with nbval), so reading them
 here reads what the lesson really shows. What is checked: one setup cell of readable
-imports; a self-check in every numbered section, shaped question / answer / check, with
-feedback for foreseen mistakes, and placed before every cell that gives its answer away;
-a sentence after every table and plot; asserts only in the folded maintainer cell, which
-ran to its end; a Resources section; and no sentence that repeats a seed.
+imports; a self-check in every numbered section, and a transfer check among them; each
+self-check shaped question / answers / one ``check(id, answer)`` call per answer, with no
+expected value, hint or mistake list on the page, every id backed by an expectation in
+``course/checks/lessonNN.py`` (computed, with feedback that never states the answer), and
+placed before every cell that gives its answer away; the glossary and the lessons' links to
+it; lessons 1 to 3's store-against-load drawings, current; the stated time, as
+``scripts/lesson_time.py`` measures it, and a ceiling on the main path's words; a sentence
+after every table and plot; asserts only in the folded maintainer cell, which ran to its
+end; a Resources section; and no sentence that repeats a seed.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,7 +56,10 @@ REVEALED_BY = {
         5: ["for between in desk.BETWEEN}"],
         6: ["Only **tenant + user** on **SQLite** does both"],
         7: ["(a) The key is fixed and nothing restarted"],
-        8: ["does not\nbring back a deleted one"],
+        8: [
+            "does not\nbring back a deleted one",
+            "**4. Trusting Simple Memory to remember tomorrow.**",
+        ],
     },
     "02_with_and_without_memory.ipynb": {
         1: [
@@ -59,7 +69,7 @@ REVEALED_BY = {
         ],
         2: ["print(describe_call(turn_7_with_memory))"],
         3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
-        4: ['print("n8n stored:'],
+        4: ['print("after turn 4, n8n stored:'],
         5: [
             'print("change_address receives:"',
             "0.\n</details>",
@@ -109,7 +119,11 @@ REVEALED_BY = {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
         3: ["at_1500 = reference_table(", "sweep = reference_table("],
-        4: ["the lossy summariser answers {lossy.answered}", "by_budget = summaries.pivot("],
+        4: [
+            "the lossy summariser answers {lossy.answered}",
+            "by_budget = summaries.pivot(",
+            "ours = {",
+        ],
         5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads'],
         6: ["explorer = BudgetExplorer("],
         7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],
@@ -154,15 +168,46 @@ def output_kinds(cell: dict) -> set[str]:
     return {kind for output in cell.get("outputs", []) for kind in output.get("data", {})}
 
 
+def check_call(cell: dict) -> tuple[str, str] | None:
+    """(check id, answer name) when *cell* is a check cell: exactly one call ``check("3a", name)``."""
+    if cell["cell_type"] != "code":
+        return None
+    try:
+        body = ast.parse(text(cell)).body
+    except SyntaxError:
+        return None
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        return None
+    call = body[0].value
+    if not (isinstance(call, ast.Call) and getattr(call.func, "id", "") == "check"):
+        return None
+    args = call.args
+    if call.keywords or len(args) != 2 or not isinstance(args[1], ast.Name):
+        return None
+    if not (isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)):
+        return None
+    return args[0].value, args[1].id
+
+
 def self_checks(notebook: Path) -> dict[int, tuple[int, int, int]]:
-    """Self-check number -> (question cell, answer cell, check cell) indices."""
+    """Self-check number -> (question cell, answer cell, last check cell) indices."""
     found = {}
     all_cells = cells(notebook)
     for i, cell in enumerate(all_cells):
         if cell["cell_type"] == "markdown":
             for number in SELF_CHECK.findall(text(cell)):
-                found[int(number)] = (i, i + 1, i + 2)
+                last = i + 2
+                while last + 1 < len(all_cells) and check_call(all_cells[last + 1]):
+                    last += 1
+                found[int(number)] = (i, i + 1, last)
     return found
+
+
+def check_book(notebook: Path):
+    """The lesson's check book, ``course/checks/lessonNN.py`` (its expectations and feedback)."""
+    if str(COURSE) not in sys.path:
+        sys.path.insert(0, str(COURSE))
+    return importlib.import_module(f"checks.lesson{notebook.name[:2]}").BOOK
 
 
 lessons = pytest.mark.parametrize("notebook", LESSONS, ids=lambda p: p.name)
@@ -183,7 +228,7 @@ def test_one_setup_cell_holds_every_import_and_few_of_them(notebook):
 
 
 @lessons
-def test_every_numbered_section_has_a_self_check(notebook):
+def test_every_numbered_section_has_a_self_check_and_a_transfer_check(notebook):
     all_cells = cells(notebook)
     sections: dict[int, str] = {}
     current = None
@@ -203,35 +248,113 @@ def test_every_numbered_section_has_a_self_check(notebook):
     assert sections, f"{notebook.name} has no numbered sections"
     missing = [n for n, body in sections.items() if not SELF_CHECK.search(body)]
     assert not missing, f"{notebook.name}: sections without a self-check: {missing}"
+    book = check_book(notebook)
+    no_transfer = [
+        n
+        for n, body in sections.items()
+        if not any(
+            book.expectation(check_id).transfer
+            for number in SELF_CHECK.findall(body)
+            for check_id in book.ids
+            if re.fullmatch(rf"{number}[a-z]?", check_id)
+        )
+    ]
+    assert not no_transfer, (
+        f"{notebook.name}: sections {no_transfer} have no transfer check (a case the lesson has "
+        "not worked: another product, a tool turn, another key, another timing); name it in transfer="
+    )
 
 
 @lessons
-def test_each_self_check_is_question_answer_check_with_explained_mistakes(notebook):
+def test_each_self_check_is_question_answers_then_one_call_per_check(notebook):
+    """Question, the answer cell (``= None`` lines only), then one ``check(id, name)`` cell per part."""
     all_cells = cells(notebook)
     found = self_checks(notebook)
     assert found, f"{notebook.name} has no self-check"
     assert sorted(found) == list(range(1, len(found) + 1)), "self-checks are numbered 1, 2, ..."
-    for number, (_, answer_at, check_at) in found.items():
-        answer, check = all_cells[answer_at], all_cells[check_at]
+    for number, (_, answer_at, last_check) in found.items():
+        answer = all_cells[answer_at]
         assert answer["cell_type"] == "code", f"self-check {number}: an answer cell follows it"
+        names = []
         for statement in ast.parse(text(answer)).body:
             assert isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Constant)
             assert statement.value.value is None, f"self-check {number}: answers start as None"
-        calls = [
-            node
-            for node in ast.walk(ast.parse(text(check)))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "self_check"
-        ]
-        assert calls, f"self-check {number}: the cell after the answers calls self_check"
-        for call in calls:
-            keywords = {k.arg for k in call.keywords}
-            assert {"hint", "mistakes"} <= keywords, (
-                f"self-check {number}: give feedback that explains foreseen mistakes (hint= and mistakes=)"
-            )
-        stored = stream_text(check)
-        assert "write your prediction" in stored, (
-            f"self-check {number}: the committed notebook shows the unanswered prompt, not an answer"
+            names += [t.id for t in statement.targets if isinstance(t, ast.Name)]
+        checks = [check_call(c) for c in all_cells[answer_at + 1 : last_check + 1]]
+        assert checks and all(checks), (
+            f"{notebook.name}, self-check {number}: after the answers, each check cell is exactly "
+            'one call, check("{number}a", answer)'
         )
+        assert sorted(name for _, name in checks) == sorted(names), (
+            f"self-check {number}: one check cell per answer the cell asks for"
+        )
+        for check_id, _ in checks:
+            assert re.fullmatch(rf"{number}[a-z]?", check_id), f"self-check {number}: id {check_id}"
+        for cell in all_cells[answer_at + 1 : last_check + 1]:
+            assert "write your prediction" in stream_text(cell), (
+                f"self-check {number}: the committed notebook shows the unanswered prompt, not an answer"
+            )
+
+
+#: What a page must not carry: the old inline expectations and mistake lists, or feedback text.
+ANSWER_MATERIAL = re.compile(
+    r"\bself_check\(|\bmistakes\s*=|\bhint\s*=|\bexpected\b|CheckBook|Expectation\("
+)
+
+
+@lessons
+def test_no_expectation_hint_or_mistake_list_is_on_the_page(notebook):
+    shown = [
+        i
+        for i, c in enumerate(cells(notebook))
+        if c["cell_type"] == "code" and ANSWER_MATERIAL.search(text(c))
+    ]
+    assert not shown, (
+        f"{notebook.name}: cells {shown} carry an expected value or feedback; keep them in "
+        f"course/checks/lesson{notebook.name[:2]}.py"
+    )
+    setup = text(next(c for c in cells(notebook) if c["cell_type"] == "code"))
+    assert f"from checks.lesson{notebook.name[:2]} import check" in setup
+
+
+def _telltale(expected) -> str:
+    """The text that would give *expected* away in feedback: a figure of two digits or more, a name."""
+    if isinstance(expected, bool):
+        return ""
+    if isinstance(expected, int) and abs(expected) >= 10:
+        return str(expected)
+    if isinstance(expected, str) and len(expected) >= 4:
+        return expected
+    return ""
+
+
+@lessons
+def test_every_check_id_has_an_expectation_and_every_expectation_a_check(notebook):
+    book = check_book(notebook)
+    on_page = [found[0] for c in cells(notebook) for found in [check_call(c)] if found]
+    assert len(on_page) == len(set(on_page)), f"{notebook.name}: a check id is used twice"
+    assert sorted(on_page) == sorted(book.ids), (
+        f"{notebook.name}: checks on the page {sorted(set(on_page) ^ set(book.ids))} "
+        "have no expectation, or expectations no check cell"
+    )
+    for check_id in book.ids:
+        expected = book.expected(check_id)  # computed with windowmem: it must compute
+        assert expected is not None, f"{check_id}: an expectation computes a value"
+        right = book.feedback(check_id, expected)
+        assert right.startswith(f"{check_id}: correct"), right
+        telltale = _telltale(expected)
+        hint = book.expectation(check_id).hint
+        assert not (telltale and re.search(rf"\b{re.escape(telltale)}\b", hint)), (
+            f"{check_id}: the hint states the answer"
+        )
+        for wrong in book.mistakes(check_id):
+            said = book.feedback(check_id, wrong)
+            assert said.startswith(f"{check_id}: not yet"), (
+                f"{check_id}: a foreseen mistake is the answer itself"
+            )
+            assert not (telltale and re.search(rf"\b{re.escape(telltale)}\b", said)), (
+                f"{check_id}: the feedback for {wrong!r} states the answer"
+            )
 
 
 @pytest.mark.parametrize("name", sorted(REVEALED_BY))
@@ -447,3 +570,126 @@ def test_lesson6_shows_the_published_figures_it_reproduces():
         str(PUBLISHED[(p, "perfect")].input_tokens)
         for p in ("unbounded", "truncate", "compact", "retrieve")
     ]
+
+
+# ---------------------------------------------------------------- one glossary, one diagram
+
+START_PAGE = COURSE / "00_start_here.ipynb"
+#: Terms the glossary must define (issue 22): each a bold entry at the start of a bullet.
+GLOSSARY_TERMS = [
+    "message",
+    "turn",
+    "interaction",
+    "run",
+    "model call",
+    "system message",
+    "store",
+    "buffer",
+    "history",
+    "window",
+    "Context Window Length",
+    "session key",
+    "thread id",
+    "typeVersion",
+    "n8n release",
+    "queue mode",
+    "token",
+    "input bill",
+    "anchor fact",
+    "context drift",
+]
+GLOSSARY_LINK = "00_start_here.ipynb#glossary"
+
+
+def glossary() -> str:
+    return next(text(c) for c in cells(START_PAGE) if "## Glossary" in text(c))
+
+
+def test_the_start_page_defines_every_course_term_once():
+    body = glossary()
+    assert '<a id="glossary"></a>' in body, "the lessons link to #glossary"
+    heads = [line.split(":", 1)[0] for line in body.splitlines() if line.startswith("- **")]
+    entries = [term for head in heads for term in re.findall(r"\*\*(.+?)\*\*", head)]
+    missing = [term for term in GLOSSARY_TERMS if term not in entries]
+    assert not missing, f"the glossary does not define {missing}"
+    assert len(entries) == len(set(entries)), "each term is defined once"
+
+
+@lessons
+def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
+    before = []
+    for cell in cells(notebook):
+        if SECTION.search(text(cell)):
+            break
+        before.append(text(cell))
+    assert GLOSSARY_LINK in "\n".join(before), (
+        f"{notebook.name}: define the lesson's words and link the glossary ({GLOSSARY_LINK}) "
+        "before section 1"
+    )
+
+
+@pytest.mark.parametrize("number", [1, 2, 3])
+def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(number):
+    name = f"0{number}_store_and_load.svg"
+    notebook = next(p for p in LESSONS if p.name.startswith(f"0{number}_"))
+    assert any(f"]({name})" in text(c) for c in cells(notebook) if c["cell_type"] == "markdown")
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import draw_diagrams
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    assert (COURSE / name).read_text(encoding="utf-8") == draw_diagrams.DIAGRAMS[name](), (
+        f"course/{name} is out of date: run python scripts/draw_diagrams.py"
+    )
+
+
+# ---------------------------------------------------------------- the time a first reading takes
+
+#: The main path's words may only shrink toward the kit's limit (scripts/lesson_time.py,
+#: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
+#: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
+MAIN_PATH_CEILING = {
+    "01_scope_and_storage.ipynb": 3200,
+    "02_with_and_without_memory.ipynb": 3400,
+    "03_window_buffer_memory.ipynb": 3150,
+    "04_memory_that_outlives_the_session.ipynb": 3350,
+    "05_designing_multi_turn_conversations.ipynb": 3400,
+    "06_token_budget_and_context_drift.ipynb": 3100,
+}
+
+
+def _lesson_time():
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import lesson_time
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    return lesson_time
+
+
+@lessons
+def test_the_stated_time_is_the_measured_first_reading(notebook):
+    lesson_time = _lesson_time()
+    reading = lesson_time.reading(notebook)
+    stated = re.search(r"\babout (\d+) minutes\b", text(cells(notebook)[0]))
+    assert stated, f"{notebook.name}: state the time as 'about N minutes' in the first cell"
+    assert int(stated.group(1)) == reading.stated_minutes, (
+        f"{notebook.name} says about {stated.group(1)} minutes; a first reading takes "
+        f"{reading.minutes:.1f} ({reading.words} words, {reading.checks} checks, "
+        f"{reading.code_cells} code cells): state {reading.stated_minutes}"
+    )
+    ceiling = MAIN_PATH_CEILING[notebook.name]
+    assert reading.words <= ceiling, (
+        f"{notebook.name}: the main path has {reading.words} words, over its ceiling {ceiling} "
+        f"(target {lesson_time.MAX_MAIN_PATH_WORDS}); fold depth into <details> or the appendix"
+    )
+
+
+def test_the_reading_measure_counts_what_a_reader_reads():
+    lesson_time = _lesson_time()
+    assert lesson_time.main_path("a b <details><summary>x</summary>\n\nc d e\n</details> f") == (
+        "a b   f"
+    )
+    assert lesson_time.main_path("a\n## Resources\n- b") == "a\n"
+    r = lesson_time.Reading(words=1800, checks=10, code_cells=10, has_explorer=True)
+    assert r.minutes == 1800 / 180 + 10 * 2 + 10 * 1 + 5 and r.stated_minutes == 45

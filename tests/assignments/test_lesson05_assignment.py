@@ -370,5 +370,5 @@ class TestTheGradingRun(GradingRoundTrip):
 def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(graded):
     """The shortcut's bill is right: it loses its points only because it called the library's."""
     check_shortcut_fails_on_import(
-        graded, "rolling_summary_shortcut", NOTEBOOK, "test_input_bill", "rolling_summary"
+        graded, "rolling_summary_shortcut", NOTEBOOK, "test_input_bill", "design.rolling_summary"
     )

@@ -19,7 +19,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.autograder.test_term_exchange import manual_cells, read_csv
+from tests.autograder.term.test_term_exchange import manual_cells, read_csv
 from tests.browser.lab_harness import (
     LAB_SETTINGS,
     LabServer,

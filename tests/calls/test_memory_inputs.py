@@ -16,8 +16,9 @@ CHAINS = (
     "sentimentAnalysis",
     "textClassifier",
 )
-#: The other nodes the fact sheet lists with a memory input.
-WITH_MEMORY = ("agent", "chatTrigger", "chat", "memoryManager", "code", "openAi")
+#: The other nodes the fact sheet lists with a memory input, and the AI Agent Tool
+#: (``agentTool``, typeVersions 2 to 2.2), which takes the AI Agent's inputs, memory included.
+WITH_MEMORY = ("agent", "agentTool", "chatTrigger", "chat", "memoryManager", "code", "openAi")
 
 
 def test_chains_cannot_agents_can():

@@ -35,6 +35,8 @@ class NodeInputs:
 
 NODES = (
     NodeInputs("AI Agent", "agent", "agent", True),
+    # An agent used as another agent's tool takes a memory of its own, like the AI Agent.
+    NodeInputs("AI Agent Tool", "agentTool", "agent", True),
     NodeInputs("Basic LLM Chain", "chainLlm", "chain", False),
     NodeInputs("Question and Answer Chain", "chainRetrievalQa", "chain", False),
     NodeInputs("Summarization Chain", "chainSummarization", "chain", False),

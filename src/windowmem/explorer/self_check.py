@@ -1,25 +1,33 @@
-"""Feedback for a lesson's self-check cells: compare a learner's prediction with windowmem's answer.
+"""A lesson's self-checks: compare a learner's prediction with windowmem's answer, out of sight.
 
 Self-checks are not graded (the nbgrader assignment is); they tell the learner at once
-whether a prediction matches what the library computes. A wrong answer gets feedback
-that explains it: the explanation written for that very mistake when the lesson
-foresaw it (*mistakes*), otherwise the general *hint*. Neither states the answer.
+whether a prediction matches what the library computes. A lesson's check cell is one
+call, ``check("3a", answer)``: the expected value, the hint and the feedback for each
+foreseen mistake live in the lesson's check book (``course/checks/lessonNN.py``), never
+on the page, so nothing there can be read off or found by elimination. The learner sees
+one line: the feedback for the answer given, never the others, and never the answer.
 
->>> print(self_check("1a", None, (2, 3, 4)))
+>>> book = CheckBook(3, [Expectation("1a", lambda: {"1a": (2, 3, 4)},
+...     hint="count interactions, not messages",
+...     mistakes={(1, 2, 3): "that is the buffer before turn 4 was stored"},
+...     why="the window holds the three turns before the one being answered")])
+>>> print(book.feedback("1a", None))
 1a: write your prediction in the cell above, then run this cell again.
->>> print(self_check("1a", [2, 3, 4], (2, 3, 4)))
-1a: correct.
->>> print(self_check("1a", (1, 2, 3), (2, 3, 4), hint="count interactions, not messages"))
-1a: not yet: count interactions, not messages.
->>> print(self_check("1a", [1, 2, 3], (2, 3, 4), hint="rebuild it turn by turn",
-...                  mistakes={(1, 2, 3): "that is the buffer before turn 4 was stored"}))
+>>> print(book.feedback("1a", [2, 3, 4]))
+1a: correct: the window holds the three turns before the one being answered.
+>>> print(book.feedback("1a", (1, 2, 3)))
 1a: not yet: that is the buffer before turn 4 was stored.
+>>> print(book.feedback("1a", [5]))
+1a: not yet: count interactions, not messages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+
+UNANSWERED = "write your prediction in the cell above, then run this cell again"
 
 
 def _comparable(value: Any) -> Any:
@@ -29,8 +37,12 @@ def _comparable(value: Any) -> Any:
     return value
 
 
-def _same(answer: Any, expected: Any) -> bool:
-    # True must not pass for 1 (nor 1 for True): a yes/no question wants a bool.
+def same_answer(answer: Any, expected: Any) -> bool:
+    """Whether *answer* is *expected*; a bool must be a bool (True is not 1).
+
+    >>> same_answer([1, 2], (1, 2)), same_answer(True, 1), same_answer("x", 3)
+    (True, False, False)
+    """
     if isinstance(expected, bool) or isinstance(answer, bool):
         return answer is expected
     try:
@@ -39,23 +51,81 @@ def _same(answer: Any, expected: Any) -> bool:
         return False
 
 
-def self_check(
-    label: str,
-    answer: Any,
-    expected: Any,
-    hint: str = "",
-    mistakes: Mapping[Any, str] | None = None,
-) -> str:
-    """One line of feedback on *answer* (None = not answered yet) against *expected*.
+@dataclass(frozen=True)
+class Expectation:
+    """One self-check: how its answer is computed and what to say to each answer.
 
-    *mistakes* maps foreseen wrong answers (lists and tuples match each other) to the
-    explanation of that mistake; any other wrong answer gets *hint*.
+    *compute* returns a mapping of check ids to expected values; checks that share a
+    computation (the parts of one question) share the function, and the book calls it
+    once. *mistakes* maps each foreseen wrong answer to what went wrong; it may be a
+    function when a wrong answer is itself a figure windowmem computes. *transfer* names the case the lesson has not worked (another product, a tool
+    turn, another key, another timing) when the check asks the learner to carry the idea
+    over; it is empty for a check that applies the section's worked example.
     """
-    if answer is None:
-        return f"{label}: write your prediction in the cell above, then run this cell again."
-    if _same(answer, expected):
-        return f"{label}: correct."
-    for wrong, why in (mistakes or {}).items():
-        if _same(answer, wrong):
-            return f"{label}: not yet: {why}."
-    return f"{label}: not yet{': ' + hint if hint else ''}."
+
+    id: str
+    compute: Callable[[], Mapping[str, Any]]
+    hint: str
+    mistakes: Mapping[Any, str] | Callable[[], Mapping[Any, str]] = field(default_factory=dict)
+    why: str = ""
+    transfer: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.hint:
+            raise ValueError(f"self-check {self.id}: give a hint for answers nobody foresaw")
+
+
+class CheckBook:
+    """A lesson's self-checks by id, with their expected values computed once, on first use."""
+
+    def __init__(self, lesson: int, expectations: Iterable[Expectation]) -> None:
+        self.lesson = lesson
+        self._by_id: dict[str, Expectation] = {}
+        for expectation in expectations:
+            if expectation.id in self._by_id:
+                raise ValueError(f"lesson {lesson}: self-check {expectation.id} is defined twice")
+            self._by_id[expectation.id] = expectation
+        self._computed: dict[Callable[[], Mapping[str, Any]], Mapping[str, Any]] = {}
+
+    @property
+    def ids(self) -> list[str]:
+        """The check ids, in the order the book lists them."""
+        return list(self._by_id)
+
+    def expectation(self, check_id: str) -> Expectation:
+        """The expectation behind *check_id*, or a clear error naming the ids that exist."""
+        try:
+            return self._by_id[check_id]
+        except KeyError:
+            known = ", ".join(self._by_id)
+            raise KeyError(
+                f"lesson {self.lesson} has no self-check {check_id!r}; its checks are {known}"
+            ) from None
+
+    def expected(self, check_id: str) -> Any:
+        """The value windowmem computes for *check_id* (for the lesson's tests, not its page)."""
+        compute = self.expectation(check_id).compute
+        if compute not in self._computed:
+            self._computed[compute] = compute()
+        return self._computed[compute][check_id]
+
+    def mistakes(self, check_id: str) -> Mapping[Any, str]:
+        """The foreseen wrong answers of *check_id* and what to say to each."""
+        mistakes = self.expectation(check_id).mistakes
+        return mistakes() if callable(mistakes) else mistakes
+
+    def feedback(self, check_id: str, answer: Any) -> str:
+        """The one line a learner sees for *answer* (None = not answered yet)."""
+        expectation = self.expectation(check_id)
+        if answer is None:
+            return f"{check_id}: {UNANSWERED}."
+        if same_answer(answer, self.expected(check_id)):
+            return f"{check_id}: correct{': ' + expectation.why if expectation.why else ''}."
+        for wrong, why in self.mistakes(check_id).items():
+            if same_answer(answer, wrong):
+                return f"{check_id}: not yet: {why}."
+        return f"{check_id}: not yet: {expectation.hint}."
+
+    def check(self, check_id: str, answer: Any) -> None:
+        """Print the feedback for *answer*: the one call a lesson's check cell makes."""
+        print(self.feedback(check_id, answer))

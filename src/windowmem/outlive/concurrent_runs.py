@@ -49,6 +49,12 @@ _STEPS: dict[str, tuple[str, ...]] = {
 N8N_OVERLAP = ("A", "B", "A", "B", "A", "B")
 #: Both read before either saves; B's save replaces A's; then A, then B, add their replies.
 SPRING_OVERLAP = ("A", "A", "B", "B", "A", "B", "A", "A", "B", "B")
+#: B arrives while A's model is answering. n8n: A has loaded and writes only after its model
+#: call, so B loads the same history (blind to A), then A writes, then B.
+N8N_DURING_CALL = ("A", "B", "A", "A", "B", "B")
+#: The same timing in Spring AI: A's advisor has already saved A's question before the model
+#: call, so B's read finds it; B saves after it; A then adds its reply, then B.
+SPRING_DURING_CALL = ("A", "A", "A", "B", "B", "B", "A", "A", "B", "B")
 #: Spring AI's default ``maxMessages`` (2.0.1), used when no window is given.
 SPRING_WINDOW = 20
 

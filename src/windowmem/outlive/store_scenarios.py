@@ -58,7 +58,10 @@ MARTA_TURNS: tuple[tuple[str, str], ...] = (
     ("u3 Deliver to Calle 8, Medellín", "a3 Address saved"),
     ("u4 Can it come Thursday?", "a4 Thursday is possible"),
     ("u5 Add gift wrapping", "a5 Gift wrap added"),
-    ("u6 What's my order number?", "a6 It's #6023"),
+    (
+        "u6 What's my order number?",
+        "a6 I can't see it: tell me again?",
+    ),  # turn 1 is out of the window
 )
 
 

@@ -76,15 +76,20 @@ def falls_back_to_default(version: str) -> bool:
     return False
 
 
-def advisor_conversation_id(context: Mapping[str, Any], version: str) -> str:
+def advisor_conversation_id(
+    context: Mapping[str, Any], version: str, default: str = DEFAULT_CONVERSATION_ID
+) -> str:
     """The conversation a ``MessageChatMemoryAdvisor`` of *version* uses for a call with *context*.
 
     A value in the context is used as its text (Java's ``toString``); without one the
-    early releases answer ``"default"`` and the later ones raise
-    :class:`IllegalArgumentError` with Spring AI's message.
+    early releases answer the advisor's own default, *default* (what the builder's
+    ``.conversationId(...)`` set, ``"default"`` when it was not called), and the later
+    ones raise :class:`IllegalArgumentError` with Spring AI's message.
 
     >>> advisor_conversation_id({CONVERSATION_ID_KEY: "user-7:session-2"}, "2.0.1")
     'user-7:session-2'
+    >>> advisor_conversation_id({}, "1.1.5", default="support-desk")
+    'support-desk'
     """
     value = context.get(CONVERSATION_ID_KEY)
     if CONVERSATION_ID_KEY in context and value is not None:
@@ -98,5 +103,5 @@ def advisor_conversation_id(context: Mapping[str, Any], version: str) -> str:
                 "the advisor context maps the conversation id to null: Spring AI would fail with a "
                 "NullPointerException; put the user's id there, or leave the key out"
             )
-        return DEFAULT_CONVERSATION_ID
+        return default
     raise IllegalArgumentError(MISSING_ID_MESSAGE)

@@ -1,0 +1,120 @@
+"""Run grading jobs on every core, killing any that outlive their wall clock.
+
+Workers are forked from a forkserver that has already imported nbgrader, so each student
+costs a fork rather than a fresh interpreter. A worker that overruns is killed together
+with its kernel's process group (the kernel runs in its own session, so killing the
+worker alone would leave a looping kernel behind); a sandboxed kernel is killed through
+its cgroup, which also holds every process the student's code started.
+
+Why not a pool library (``concurrent.futures``, or ``pebble`` with per-task timeouts)?
+Each student gets a fresh process forked from the warmed server (nbgrader keeps global
+state, so reusing a worker between students would leak one student's grading into the
+next), and a timeout must kill the sandbox's processes before the worker's slot is
+reused, in that order. Those two needs are this module's ~100 lines; a pool would be
+configured against its grain (one task per process, a kill hook) for little gain.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from autograder.grading.worker import Job, run
+
+#: How often the parent checks on its workers, in seconds.
+POLL_INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One job's end: how long it took and whether the parent had to kill it."""
+
+    job: Job
+    seconds: float
+    killed: bool
+    exitcode: int | None
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def start_forkserver() -> multiprocessing.context.ForkServerContext:
+    """Start (once) the server workers fork from, preloaded and warmed; call early, it works in the background."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["autograder.grading.warmup", "autograder.grading.worker"])
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return context
+
+
+def run_all(
+    jobs: Sequence[Job],
+    workers: int,
+    wall_clock: Callable[[Job], float],
+    on_finished: Callable[[Finished], None],
+) -> None:
+    """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends."""
+    context = start_forkserver()
+    pending = list(jobs)
+    running: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
+    try:
+        while pending or running:
+            finished: list[Finished] = []
+            still: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
+            for job, process, started in running:
+                elapsed = time.monotonic() - started
+                if not process.is_alive():
+                    process.join()
+                    finished.append(Finished(job, elapsed, False, process.exitcode))
+                elif elapsed > wall_clock(job):
+                    _kill(job, process)
+                    finished.append(Finished(job, elapsed, True, process.exitcode))
+                else:
+                    still.append((job, process, started))
+            running = still
+            # refill the free slots first: the callbacks (gradebook merges) then overlap with grading
+            while pending and len(running) < max(1, workers):
+                job = pending.pop(0)
+                process = context.Process(
+                    target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False
+                )
+                process.start()
+                running.append((job, process, time.monotonic()))
+            for done in finished:
+                on_finished(done)
+            if running and not finished:
+                time.sleep(POLL_INTERVAL)
+    finally:
+        for job, process, _ in running:  # interrupted (Ctrl-C): leave no kernels behind
+            _kill(job, process)
+
+
+def _kill(job: Job, process: multiprocessing.process.BaseProcess) -> None:
+    process.kill()
+    process.join()
+    kill_kernel_group(job)
+
+
+def kill_kernel_group(job: Job) -> None:
+    """SIGKILL every process of the job's sandbox, or outside one the kernel's process group."""
+    if job.sandbox is not None:
+        job.sandbox.cgroup.kill_all()
+        return
+    try:
+        pgid = int(job.kernel_pid_file.read_text())
+    except (FileNotFoundError, ValueError):
+        return
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    except PermissionError as error:  # not ours: never kill what we did not start
+        print(f"autograder: could not kill kernel group {pgid}: {error}", file=sys.stderr)

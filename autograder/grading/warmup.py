@@ -1,0 +1,51 @@
+"""Pay the one-off costs of nbgrader's converters once, in the forkserver, not in every worker.
+
+Workers are forked from a server that imported this module, so they start with nbgrader,
+nbclient and the HTML feedback exporter already imported, and its templates, Markdown
+renderer and syntax highlighter already built: a first feedback export in a fresh process
+costs about 2 s more than the next one.
+"""
+
+from __future__ import annotations
+
+import nbformat
+from jupyter_client.manager import AsyncKernelManager  # noqa: F401
+from nbclient import NotebookClient  # noqa: F401
+from nbconvert.exporters import HTMLExporter
+from nbgrader.converters import Autograde, GenerateFeedback  # noqa: F401 - imported to be inherited
+from nbgrader.coursedir import CourseDirectory
+from traitlets.config import Config
+
+from autograder.grading import cap_output, guarded_execute  # noqa: F401
+from autograder.records import hide_hidden_tests  # noqa: F401
+
+
+def render_feedback_once() -> str:
+    """Export a two-cell notebook the way GenerateFeedback does; the HTML, for checking."""
+    config = Config()
+    converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
+    exporter = HTMLExporter(config=converter.config)
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Warm-up\nSome *Markdown* with `code`."),
+            nbformat.v4.new_code_cell(
+                "print('warm')\nx = [1, 2]",
+                outputs=[nbformat.v4.new_output("stream", text="warm\n")],
+            ),
+        ],
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"},
+        },
+    )
+    resources = {
+        "nbgrader": {"notebook": "warmup", "score": 0.0, "max_score": 1.0, "late_penalty": 0.0}
+    }
+    html, _ = exporter.from_notebook_node(notebook, resources=resources)
+    return html
+
+
+try:
+    render_feedback_once()
+except Exception:  # noqa: BLE001 - a warm-up that fails only costs speed
+    pass

@@ -1,0 +1,170 @@
+"""Grade one student in a private nbgrader course (runs in a worker process).
+
+Each worker gets its own copy of the gradebook, so students never wait on one another's
+database writes; the parent merges the result into the class gradebook afterwards. The
+worker is the grader's own code; the student's code runs only in the kernel, which
+(unless ``--no-sandbox``) is in the student's sandbox and sees none of these files.
+Before feedback is generated, every process of the sandbox is killed and waited for.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from traitlets.config import Config
+
+from autograder.grading.guarded_execute import EXECUTIONS
+from autograder.grading.outcome import SandboxReport, StepResult, WorkerOutcome
+from autograder.sandbox.cgroup import StudentCgroup
+from autograder.sandbox.kernels import SandboxedKernelManager, prestart_kernel, shut_down_prestarted
+from autograder.sandbox.limits import SandboxLimits
+from autograder.term.nbgrader_course import db_url
+
+#: Files the worker leaves for the parent in its folder.
+RESULT_FILE = "result.json"
+OUTPUT_FILE = "output.log"
+KERNEL_PID_FILE = "kernel.pgid"
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """The student's sandbox: its cgroup (made by the parent), limits and visible files."""
+
+    cgroup: StudentCgroup
+    limits: SandboxLimits
+    home_files: tuple[Path, ...]  # shown read-only in the kernel's folder
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to grade one student."""
+
+    student_id: str
+    assignment: str
+    course_root: Path  # the class course: source/, gradebook.db, submitted/
+    work_root: Path  # this student's private course
+    notebooks: tuple[str, ...]  # names to grade, already copied into the class course
+    config: Config
+    sandbox: Sandbox | None = None  # None: --no-sandbox
+
+    @property
+    def result_file(self) -> Path:
+        return self.work_root / RESULT_FILE
+
+    @property
+    def output_file(self) -> Path:
+        return self.work_root / OUTPUT_FILE
+
+    @property
+    def kernel_pid_file(self) -> Path:
+        return self.work_root / KERNEL_PID_FILE
+
+    @property
+    def submitted(self) -> Path:
+        return self.work_root / "submitted" / self.student_id / self.assignment
+
+
+def prepare(job: Job) -> None:
+    """Lay out the student's private course (in the parent, before the worker starts)."""
+    if job.work_root.exists():
+        shutil.rmtree(job.work_root)
+    job.submitted.mkdir(parents=True)
+    (job.work_root / "source").symlink_to(job.course_root / "source", target_is_directory=True)
+    shutil.copy2(job.course_root / "gradebook.db", job.work_root / "gradebook.db")
+    class_submitted = job.course_root / "submitted" / job.student_id / job.assignment
+    for item in class_submitted.iterdir():
+        shutil.copy2(item, job.submitted / item.name)
+
+
+def worker_config(job: Job) -> Config:
+    """The class configuration pointed at the student's private course and sandbox."""
+    config = Config()
+    config.merge(job.config)
+    config.CourseDirectory.root = str(job.work_root)
+    config.CourseDirectory.db_url = db_url(job.work_root / "gradebook.db")
+    config.CourseDirectory.student_id = job.student_id
+    config.GuardedExecute.kernel_pid_file = str(job.kernel_pid_file)
+    if job.sandbox is not None:
+        box, limits = job.sandbox, job.sandbox.limits
+        config.GuardedExecute.sandboxed = True
+        config.GuardedExecute.kernel_manager_class = SandboxedKernelManager
+        config.SandboxedKernelManager.cgroup_name = box.cgroup.name
+        config.SandboxedKernelManager.cgroup_folders = [str(f) for f in box.cgroup.folders]
+        config.SandboxedKernelManager.home_files = [str(p) for p in box.home_files]
+        config.SandboxedKernelManager.assignment = job.assignment
+        config.SandboxedKernelManager.memory_mb = limits.memory_mb
+        config.SandboxedKernelManager.pids = limits.pids
+        config.SandboxedKernelManager.open_files = limits.open_files
+        config.SandboxedKernelManager.tmpfs_mb = limits.tmpfs_mb
+    return config
+
+
+def run(job: Job) -> None:
+    """Autograde and generate feedback for *job*; write what happened to its result file."""
+    autograde = feedback = crash = None
+    seconds: dict[str, float] = {}
+    notes: list[str] = []
+    sandbox_report = None
+    _capture_output(job.output_file)
+    try:
+        config = worker_config(job)
+        api = NbGraderAPI(CourseDirectory(config=config), config=config)
+        manager = SandboxedKernelManager if job.sandbox else None
+        from jupyter_client.manager import AsyncKernelManager
+
+        pgid = prestart_kernel(manager or AsyncKernelManager, config, cwd=str(job.work_root))
+        job.kernel_pid_file.write_text(str(pgid))
+        started = time.perf_counter()
+        autograde = StepResult.from_api(
+            api.autograde(job.assignment, job.student_id, force=True, create=True)
+        )
+        seconds["autograde"] = time.perf_counter() - started
+        shut_down_prestarted()
+        if job.sandbox is not None:  # nothing of the student's runs while results are made
+            cgroup = job.sandbox.cgroup
+            killed = cgroup.kill_all(grace=1.0)  # a shut-down kernel's bwrap exits by itself
+            sandbox_report = SandboxReport(
+                round(cgroup.memory_peak_mb(), 1),
+                cgroup.hit_memory_limit(),
+                cgroup.hit_pids_limit(),
+                len(killed),
+            )
+        if autograde.success:
+            started = time.perf_counter()
+            feedback = StepResult.from_api(
+                api.generate_feedback(job.assignment, job.student_id, force=True)
+            )
+            seconds["feedback"] = time.perf_counter() - started
+    except BaseException:  # noqa: BLE001 - the parent must learn about any failure
+        crash = traceback.format_exc()
+    finally:
+        try:
+            shut_down_prestarted()
+        except Exception:  # noqa: BLE001 - the parent kills the sandbox if need be
+            notes.append(traceback.format_exc())
+        WorkerOutcome(
+            autograde, feedback, crash, seconds, tuple(notes), dict(EXECUTIONS), sandbox_report
+        ).write(job.result_file)
+
+
+def _capture_output(path: Path) -> None:
+    """Send this process's stdout and stderr, and so its kernel's, to *path*: the terminal keeps the progress bar."""
+    with open(path, "ab") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+    # nbgrader's own SQLAlchemy usage warns on every autograde; nothing for an instructor to act on
+    warnings.filterwarnings("ignore", module="nbgrader")
+    warnings.filterwarnings("ignore", message=".*not in session.*")
+
+
+def read_outcome(job: Job) -> WorkerOutcome | None:
+    """The worker's outcome, or None when it never wrote one (killed or crashed hard)."""
+    return WorkerOutcome.read(job.result_file)

@@ -1,0 +1,130 @@
+"""Start, sandbox and stop the student's kernel (in the worker process).
+
+:class:`SandboxedKernelManager` is jupyter_client's kernel manager with the kernel's
+command wrapped by :func:`autograder.sandbox.bubblewrap.kernel_command` and its channels on IPC
+sockets in a private folder (a kernel in its own network namespace cannot reach TCP
+loopback ports). Kernels are started ahead of time by :func:`prestart_kernel`, so one
+boots while nbgrader sanitizes the notebook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+from pathlib import Path
+
+from jupyter_client.manager import AsyncKernelManager
+from nbclient.util import run_sync
+from traitlets import Int, List, Unicode
+
+from autograder.sandbox.bubblewrap import SANDBOX_GID, SANDBOX_UID, kernel_command
+from autograder.sandbox.cgroup import StudentCgroup
+from autograder.sandbox.limits import SandboxLimits
+
+#: Kernels started ahead of time by :func:`prestart_kernel`, taken by the next execution.
+_PRESTARTED: list[AsyncKernelManager] = []
+#: What nbgrader's Execute passes to a Python kernel.
+KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel inside the student's sandbox, talked to over IPC sockets."""
+
+    cgroup_name = Unicode(help="The student's cgroup, made by the parent").tag(config=True)
+    cgroup_folders = List(Unicode(), help="Its memory and pids folders").tag(config=True)
+    home_files = List(Unicode(), help="Files shown read-only in the kernel's folder").tag(
+        config=True
+    )
+    assignment = Unicode("assignment", help="Name of the kernel's folder").tag(config=True)
+    memory_mb = Int(SandboxLimits.memory_mb).tag(config=True)
+    pids = Int(SandboxLimits.pids).tag(config=True)
+    open_files = Int(SandboxLimits.open_files).tag(config=True)
+    tmpfs_mb = Int(SandboxLimits.tmpfs_mb).tag(config=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.ipc_dir = Path(tempfile.mkdtemp(prefix="autograder-ipc-"))
+        os.chown(self.ipc_dir, SANDBOX_UID, SANDBOX_GID)  # the kernel creates its sockets here
+        self.transport = "ipc"
+        self.ip = str(self.ipc_dir / "kernel")
+        self.connection_file = str(self.ipc_dir / "kernel.json")
+
+    @property
+    def cgroup(self) -> StudentCgroup:
+        return StudentCgroup(self.cgroup_name, tuple(Path(f) for f in self.cgroup_folders))
+
+    @property
+    def limits(self) -> SandboxLimits:
+        return SandboxLimits(self.memory_mb, self.pids, self.open_files, self.tmpfs_mb)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        command = super().format_kernel_cmd(extra_arguments)
+        return kernel_command(
+            command,
+            self.cgroup,
+            self.limits,
+            home_files=[Path(p) for p in self.home_files],
+            ipc_dir=self.ipc_dir,
+            assignment=self.assignment,
+        )
+
+    def write_connection_file(self, **kwargs):
+        super().write_connection_file(**kwargs)
+        os.chown(
+            self.connection_file, SANDBOX_UID, SANDBOX_GID
+        )  # 0600: readable by the kernel only
+
+    async def _async_signal_kernel(self, signum: int) -> None:
+        # bwrap puts the kernel in a session of its own: a process-group signal would stop at
+        # bwrap. Signal the student's processes in the cgroup instead (not bwrap itself).
+        if signum == signal.SIGKILL:
+            self.cgroup.kill_all()
+            return
+        for pid in self.cgroup.processes():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/comm").read_text().strip() != "bwrap":
+                    os.kill(pid, signum)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        await super()._async_cleanup_resources(restart)
+        if not restart:
+            shutil.rmtree(self.ipc_dir, ignore_errors=True)
+
+
+def prestart_kernel(
+    manager_class: type[AsyncKernelManager], config, cwd: str | None = None
+) -> int | None:
+    """Start a kernel now, so it boots while nbgrader sanitizes the notebook; the next run uses it.
+
+    Returns the kernel's process group. Outside a sandbox the kernel moves to the
+    notebook's folder before the first cell (nbgrader recreates that folder, so it
+    cannot be the kernel's starting directory).
+    """
+    manager = manager_class(kernel_name="python3", config=config)
+    run_sync(manager.start_kernel)(extra_arguments=KERNEL_ARGUMENTS, cwd=cwd)
+    _PRESTARTED.append(manager)
+    return process_group(manager)
+
+
+def take_prestarted(kernel_name: str) -> AsyncKernelManager | None:
+    """The kernel started ahead of time for *kernel_name*, if any (it is then the caller's)."""
+    for manager in _PRESTARTED:
+        if manager.kernel_name == kernel_name:
+            _PRESTARTED.remove(manager)
+            return manager
+    return None
+
+
+def shut_down_prestarted() -> None:
+    """Stop kernels started ahead of time that no execution took (grading failed before running)."""
+    while _PRESTARTED:
+        run_sync(_PRESTARTED.pop().shutdown_kernel)(now=True)
+
+
+def process_group(manager: AsyncKernelManager) -> int | None:
+    """The kernel's process group (its launcher's), for a last-resort kill."""
+    provisioner = manager.provisioner
+    return getattr(provisioner, "pgid", None) or getattr(provisioner, "pid", None)

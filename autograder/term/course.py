@@ -1,0 +1,162 @@
+"""The nbgrader course the pipeline grades in: built under ``--out``, never in the repo.
+
+``OUT/course`` holds the gradebook, a copy of the assignment's ``source/`` (so
+``generate_assignment`` records its cells and hidden tests in the gradebook), and the
+usual ``submitted/``, ``autograded/`` and ``feedback/`` folders, so the instructor can
+open it with formgrader afterwards.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from traitlets.config import Config
+
+from autograder.sandbox.limits import SandboxLimits
+from autograder.term.nbgrader_course import (
+    assignment_notebooks,
+    course_config,
+    generate_assignment,
+    grade_ids,
+    load_repo_config,
+)
+
+#: Packages whose monkeypatching is undone before every test cell.
+GUARDED_ROOTS = ("windowmem",)
+#: Largest notebook file graded, in bytes (a real one is well under 1 MB without outputs).
+MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to grade: per-cell time limit, per-student wall clock, output cap, sandbox limits."""
+
+    cell_timeout: int = 30
+    student_timeout: int | None = None  # None: derived from cell_timeout and notebook size
+    max_output_chars: int = 20_000
+    max_output_lines: int = 200
+    sandbox: SandboxLimits | None = SandboxLimits()  # None: --no-sandbox
+    max_notebook_bytes: int = MAX_NOTEBOOK_BYTES
+
+    def wall_clock(self, code_cells: int) -> float:
+        """Seconds a student's worker may run before it is killed (a last resort)."""
+        if self.student_timeout is not None:
+            return float(self.student_timeout)
+        return 60.0 + self.cell_timeout * 2 + 2.0 * code_cells
+
+
+#: The settings `grade` uses when the instructor changes none (frozen, so safe to share).
+DEFAULT_SETTINGS = Settings()
+
+
+def nbgrader_config(
+    root: Path, assignment: str, settings: Settings, repo_config: Config, *, guarded_imports=()
+) -> Config:
+    """The course's nbgrader configuration: the repo's, with grading hardened and paths under *root*."""
+    from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+    from nbgrader.preprocessors import (
+        AssignLatePenalties,
+        GetGrades,
+        IgnorePattern,
+        LimitOutput,
+        SaveAutoGrades,
+    )
+
+    from autograder.grading.cap_output import CapOutput
+    from autograder.grading.guarded_execute import GuardedExecute
+    from autograder.records.hide_hidden_tests import HideHiddenTests
+
+    c = course_config(root, repo_config)
+    c.CourseDirectory.assignment_id = assignment
+    c.OverwriteCells.add_missing_cells = True
+    c.Execute.timeout = settings.cell_timeout
+    c.Execute.interrupt_on_timeout = True
+    c.GuardedExecute.guarded_roots = list(GUARDED_ROOTS)
+    c.GuardedExecute.guarded_imports = list(guarded_imports)
+    c.LimitOutput.max_lines = settings.max_output_lines
+    c.CapOutput.max_chars = settings.max_output_chars
+    # nbgrader's list, with Execute hardened, outputs capped, and without a second
+    # CheckCellMetadata: the sanitizing pass just checked the same metadata
+    c.Autograde.autograde_preprocessors = [
+        GuardedExecute,
+        IgnorePattern,
+        ClearMetadataPreprocessor,
+        LimitOutput,
+        CapOutput,
+        SaveAutoGrades,
+        AssignLatePenalties,
+    ]
+    c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+    return c
+
+
+@dataclass(frozen=True)
+class Course:
+    """The built course: where it is, what it expects, how to configure nbgrader for it."""
+
+    root: Path
+    assignment: str
+    expected: dict[str, frozenset[str]]  # notebook name -> nbgrader cell ids
+    code_cells: int
+    config: Config
+    data_files: tuple[Path, ...] = ()  # what the release holds besides notebooks
+
+    @property
+    def gradebook(self) -> Path:
+        return self.root / "gradebook.db"
+
+
+def build_course(repo_root: Path, assignment: str, out: Path, settings: Settings) -> Course:
+    """Copy the assignment's source into ``out/course`` and record it in the gradebook."""
+    source = repo_root / "source" / assignment
+    notebooks = assignment_notebooks(repo_root, assignment)
+    root = out / "course"
+    course_source = root / "source" / assignment
+    if course_source.exists():
+        shutil.rmtree(course_source)
+    shutil.copytree(
+        source, course_source, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    )
+
+    cells = [json.loads(p.read_text("utf-8"))["cells"] for p in notebooks]
+    expected = {p.stem: frozenset(grade_ids(c)) for p, c in zip(notebooks, cells)}
+    code_cells = sum(1 for nb in cells for cell in nb if cell["cell_type"] == "code")
+    imports = sorted(
+        {
+            m
+            for nb in cells
+            for cell in nb
+            if cell["cell_type"] == "code"
+            for m in guarded_imports("".join(cell["source"]))
+        }
+    )
+
+    config = nbgrader_config(
+        root, assignment, settings, load_repo_config(repo_root), guarded_imports=imports
+    )
+    release = generate_assignment(config, assignment)
+    data = tuple(sorted(p for p in release.iterdir() if p.suffix != ".ipynb"))
+    return Course(root, assignment, expected, code_cells, config, data)
+
+
+def guarded_imports(code: str) -> set[str]:
+    """Modules of the guarded packages that *code* imports.
+
+    >>> sorted(guarded_imports("from windowmem.policies.n8n import N8nSimpleMemory\\nimport pandas"))
+    ['windowmem.policies.n8n']
+    """
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return {n for n in names if n.split(".")[0] in GUARDED_ROOTS}

@@ -1,0 +1,324 @@
+"""Lesson 1's self-checks: each answer computed with windowmem, and what to say to each answer.
+
+The lesson's check cells call `check(id, answer)`; nothing here is on the lesson's page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from windowmem import scope as desk
+from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.policies.n8n import session_ids as n8n
+from windowmem.policies.spring_ai_ids import advisor_conversation_id
+
+
+def _marta_returns(store: str, between: str, window: int = 5) -> Any:
+    # Marta's second visit (thread m-2) after *between*, keyed by tenant + user.
+    run = desk.run_script(
+        desk.support_desk(between), desk.TENANT_USER.template, store, window=window
+    )
+    return next(call for call in run.calls if call.request.thread == "m-2")
+
+
+def _check_1() -> dict[str, Any]:
+    requests = desk.requests_of(desk.support_desk())
+    per_user = desk.owners(desk.PER_USER.template, requests)
+    marta_key = desk.key_for(desk.PER_USER.template, requests[0])
+    # Carlos's thread c-1 renamed m-1: the per-thread key no longer tells the shops apart.
+    renamed = [
+        replace(r, thread="m-1") if r.customer == desk.CARLOS and r.thread == "c-1" else r
+        for r in requests
+    ]
+    carlos_key = desk.key_for(desk.PER_THREAD.template, renamed[-1])
+    return {
+        "1a": [n for n in per_user[marta_key] if n != "Marta"],
+        "1b": len(desk.buckets(desk.COMPOSITE.template, requests)),
+        "1c": sorted(set(desk.owners(desk.PER_THREAD.template, renamed)[carlos_key]) - {"Carlos"}),
+    }
+
+
+def _check_2() -> dict[str, Any]:
+    return {
+        "2a": advisor_conversation_id({}, "1.1.5"),
+        "2b": advisor_conversation_id({}, "1.1.5", default="support-desk"),
+    }
+
+
+def _check_3() -> dict[str, Any]:
+    item = n8n.webhook_item({"sessionId": "abc"})
+    return {
+        "3a": n8n.buffer_key_or_error(item, workflow_id="wf1", type_version=1.3),
+        "3b": n8n.buffer_key_or_error(
+            item,
+            workflow_id="wf1",
+            type_version=1.3,
+            id_type="customKey",
+            key="={{ $json.body.sessionId }}",
+        ),
+    }
+
+
+def _check_4() -> dict[str, Any]:
+    message = n8n.chat_trigger_item("abc", "Hi")
+
+    def node_key(name, **options):
+        return n8n.simple_memory_buffer_key(
+            message, workflow_id="wf1", type_version=1.4, node_name=name, **options
+        )
+
+    own_key = {"id_type": "customKey", "key": "={{ $json.sessionId }}"}
+    return {
+        "4a": node_key("Memory A") == node_key("Memory B"),
+        "4b": node_key("Memory A", **own_key) == node_key("Memory B", **own_key),
+    }
+
+
+def _check_5() -> dict[str, Any]:
+    return {
+        "5a": len(_marta_returns("in-process", "the agent restarts").window),
+        "5b": len(_marta_returns("in-process", "59 minutes pass").window),
+        "5c": len(_marta_returns("sqlite", "the agent restarts").window),
+    }
+
+
+def _check_6() -> dict[str, Any]:
+    def remembered_alone(choice, store):
+        call = desk.run_script(
+            desk.support_desk("the agent restarts"), desk.key_choice(choice).template, store
+        ).calls[4]
+        return "#6023" in " ".join(m.content for m in call.window) and not call.foreign
+
+    works = [
+        (c.name, s)
+        for c in desk.KEY_CHOICES
+        for s in desk.STORE_KINDS
+        if remembered_alone(c.name, s)
+    ]
+    return {"6": works[0]}
+
+
+def _check_7() -> dict[str, Any]:
+    def first_cause(script, choice, store="in-process"):
+        call = desk.run_script(script, desk.key_choice(choice).template, store).calls[-1]
+        return "scope" if call.foreign else call.missing[0].cause
+
+    long_chat = [
+        desk.Request(
+            desk.MARTA, "m-1", f"turn {t}" + (" order #6023" if t == 1 else ""), f"reply {t}"
+        )
+        for t in range(1, 10)
+    ]
+    shared = [
+        desk.Request(desk.CARLOS, "c-1", "order #8800 please", "ok"),
+        desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
+    ]
+    deploy = [
+        desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
+        desk.Restart(),
+        desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
+    ]
+    return {
+        "7a": first_cause(long_chat, "tenant + user"),
+        "7b": first_cause(shared, "per user"),
+        "7c": first_cause(deploy, "tenant + user"),
+    }
+
+
+def _check_8() -> dict[str, Any]:
+    return {"8": len(_marta_returns("in-process", "a night passes (14 hours)", window=100).window)}
+
+
+BOOK = CheckBook(
+    1,
+    [
+        Expectation(
+            "1a",
+            _check_1,
+            hint="render the template for each request and compare the texts",
+            mistakes={
+                (): "look again at the userId column: two shops can give two different customers the same id",
+                ("Carlos", "Lucía"): "Lucía is u-2, so her key differs from Marta's",
+            },
+            why="the per user key reads only userId, and both shops number a customer u-1",
+        ),
+        Expectation(
+            "1b",
+            _check_1,
+            hint="requests with the same tenant, user and thread share one history",
+            mistakes={
+                3: "3 is tenant + user; the composite also holds the thread, and Marta's fifth request is in a new thread",
+                7: "requests in the same thread give the same key, so they share",
+                1: "1 is the constant key",
+            },
+            why="one history per thread of a user of a shop: four threads",
+        ),
+        Expectation(
+            "1c",
+            _check_1,
+            hint="render thread:{{ $json.body.threadId }} for Carlos's request and for everyone else's",
+            mistakes={
+                (): "the per thread key reads only threadId: a thread named m-1 in another shop gives the same key",
+                ("Lucía",): "Lucía's thread is l-1; look for the other m-1",
+            },
+            why="the key holds nothing but the thread name, and Marta's first thread is m-1 too",
+            transfer="another key (per thread) and another shop's naming",
+        ),
+        Expectation(
+            "2a",
+            _check_2,
+            hint="the early releases fall back to one fixed id",
+            mistakes={
+                "chat_memory_conversation_id": "that is the name of the context entry the advisor reads, not the id it falls back to",
+                "": "an empty id is not the fallback: the advisor substitutes a fixed, non-empty word",
+            },
+            why='with no id in the context the advisor uses its default, the constant "default", for every user',
+        ),
+        Expectation(
+            "2b",
+            _check_2,
+            hint="read the line again: what does the advisor use when the context has no id?",
+            mistakes={
+                "default": "that is the fallback when the builder sets nothing; this advisor was built with its own default",
+                "": "the advisor never falls back to an empty id",
+            },
+            why="the fallback is the advisor's own default, whatever its builder set: still one id for every user",
+            transfer="an advisor built with its own default",
+        ),
+        Expectation(
+            "3a",
+            _check_3,
+            hint="look at where the webhook puts the body, and where the default option looks",
+            mistakes={
+                "wf1__abc": "the default option reads $json.sessionId, at the top of the item; a webhook nests the body one level down",
+                "Key parameter is empty": "that is the error of the Define below option; the default option's error is another",
+            },
+            why="the default option reads $json.sessionId, and a webhook puts the client's JSON under body",
+            transfer="a Webhook trigger instead of the Chat Trigger",
+        ),
+        Expectation(
+            "3b",
+            _check_3,
+            hint="evaluate the key on the webhook item, then add the workflow id",
+            mistakes={
+                "abc": "that is the session id; the buffer's name holds more than that (see how Simple Memory names its buffers)",
+                "No session ID found": "with Define below the node evaluates your key, which does reach into the body",
+            },
+            why="the key reaches into body, and Simple Memory names the buffer workflowId__sessionId",
+            transfer="a Webhook trigger instead of the Chat Trigger",
+        ),
+        Expectation(
+            "4a",
+            _check_4,
+            hint="the default option adds something that differs between the two nodes",
+            mistakes={
+                True: "check what typeVersion 1.4 adds to a key taken with the default option"
+            },
+            why="from typeVersion 1.4 the default option adds each node's name to the key",
+            transfer="two memory nodes on one chat",
+        ),
+        Expectation(
+            "4b",
+            _check_4,
+            hint="a key you define yourself is used exactly as you wrote it",
+            mistakes={
+                False: "compare what the default option adds with what n8n does to a key you write yourself"
+            },
+            why="Define below uses the key as written, with no node name added",
+            transfer="two memory nodes on one chat",
+        ),
+        Expectation(
+            "5a",
+            _check_5,
+            hint="where does Simple Memory keep its buffers?",
+            mistakes={
+                4: "that holds for a store that outlives the process; where does Simple Memory keep its buffers?"
+            },
+            why="a restart empties the in-process map",
+        ),
+        Expectation(
+            "5b",
+            _check_5,
+            hint="the sweep deletes buffers unused for more than an hour",
+            mistakes={
+                0: "check the sweep's rule: how long must a buffer go unused before it is deleted?",
+                2: "count both exchanges: each is her message and its reply",
+            },
+            why="59 minutes is inside the hour, so the sweep leaves the buffer",
+            transfer="another timing: 59 quiet minutes instead of a restart",
+        ),
+        Expectation(
+            "5c",
+            _check_5,
+            hint="what does reopening a file find?",
+            mistakes={0: "think about what a restart does to a file on disk"},
+            why="the SQLite file outlives the process",
+        ),
+        Expectation(
+            "6",
+            _check_6,
+            hint="you need a key that joins Marta's two threads without Carlos, and a store that outlives the process",
+            mistakes={
+                (
+                    "per user",
+                    "sqlite",
+                ): "the order arrives, but so does Carlos's turn: he is u-1 too",
+                (
+                    "composite",
+                    "sqlite",
+                ): "the composite key includes the thread, and Marta came back in a new one",
+                ("constant", "sqlite"): "everyone's turns arrive with a constant key",
+                (
+                    "tenant + user",
+                    "in-process",
+                ): "a restart empties the in-process store, whatever the key",
+            },
+            why="only a key that follows the customer across threads, on a store that outlives the process, does both",
+            transfer="every key and store pair after a restart",
+        ),
+        Expectation(
+            "7a",
+            _check_7,
+            hint="is the history still stored under the same key?",
+            mistakes={
+                "storage": "nothing deleted the history: the key and the process did not change",
+                "scope": "the key was the same on every turn",
+            },
+            why="the key and the store are fine; turn 1 has left the window",
+            transfer="three symptoms the lesson has not shown",
+        ),
+        Expectation(
+            "7b",
+            _check_7,
+            hint="whose turns are in the history the request read?",
+            mistakes={
+                "window": "the window decides how much of a history is sent, not whose history it is",
+                "storage": "nothing was lost; something extra arrived",
+            },
+            why="another shop's order means another customer's history: the key mixes them",
+        ),
+        Expectation(
+            "7c",
+            _check_7,
+            hint="what does a deploy do to a process?",
+            mistakes={
+                "scope": "the session ids did not change, so the keys did not either",
+                "window": "an empty history is not a window problem: there was nothing to window",
+            },
+            why="same ids, empty histories after a deploy: the store did not survive",
+        ),
+        Expectation(
+            "8",
+            _check_8,
+            hint="what happened to the buffer during the night, whatever its window?",
+            mistakes={
+                4: "a window decides how much of a stored history is sent; ask first what is still stored after a night",
+                100: "the window is a maximum, and it counts interactions in a history that must still exist",
+            },
+            why="the window only cuts what is stored, and the in-process store is empty after an idle hour",
+            transfer="a larger window against an overnight gap",
+        ),
+    ],
+)
+check = BOOK.check

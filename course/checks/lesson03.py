@@ -1,0 +1,272 @@
+"""Lesson 3's self-checks: each answer computed with windowmem, and what to say to each answer.
+
+The lesson's check cells call `check(id, answer)`; nothing here is on the lesson's page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from windowmem.cost import tokens_per_call
+from windowmem.examples import ANCHOR_FACTS, load_example
+from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.policies import N8nSimpleMemory, make_policy
+from windowmem.policies.n8n import visible_turns
+from windowmem.recall import fact_visible
+from windowmem.replay import turn_view
+from windowmem.tokens import qwen_counter
+
+QWEN = qwen_counter()
+
+
+def _check_1() -> dict[str, Any]:
+    marta = load_example("marta")
+    marta_messages = [m for m in marta.messages if m.role.value != "system"]
+    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9), "1c": len(marta_messages)}
+
+
+def _plain_chat_messages(turns: int) -> list[Any]:
+    # A chat without tools, long enough to fill the window: Marta's seven turns, repeated.
+    marta = load_example("marta")
+    return [m for t in range(turns) for m in marta.interactions[t % marta.turn_count].messages]
+
+
+def _first_turn_without_order(window: int) -> int:
+    marta = load_example("marta")
+    return next(
+        t
+        for t in range(2, marta.turn_count + 1)
+        if not fact_visible(
+            turn_view(marta, N8nSimpleMemory(window), t, QWEN), ANCHOR_FACTS["marta"]
+        )
+    )
+
+
+def _check_2() -> dict[str, Any]:
+    tool_chat = load_example("tool_use")
+    with_tools = turn_view(tool_chat, N8nSimpleMemory(2), 4, QWEN)
+    turn_3_question = tool_chat.interactions[2].messages[0]
+    return {
+        "2a": len(N8nSimpleMemory(8).window(_plain_chat_messages(9))),
+        "2b": turn_3_question in with_tools.window,
+    }
+
+
+def _check_3() -> dict[str, Any]:
+    marta = load_example("marta")
+    window_5 = N8nSimpleMemory(5)
+    order = ANCHOR_FACTS["marta"]
+    missing = [
+        t
+        for t in range(1, marta.turn_count + 1)
+        if t > 1 and not fact_visible(turn_view(marta, window_5, t, QWEN), order)
+    ]
+    return {
+        "3a": missing[0],
+        "3b": len(turn_view(marta, window_5, missing[0], QWEN).sent),
+        "3c": _first_turn_without_order(4),
+    }
+
+
+def _check_4() -> dict[str, Any]:
+    empanadas = load_example("empanadas")
+    answer = turn_view(empanadas, N8nSimpleMemory(3), 5, QWEN)
+    return {"4a": answer.visible_turns, "4b": fact_visible(answer, ANCHOR_FACTS["empanadas"])}
+
+
+def _check_5() -> dict[str, Any]:
+    support = load_example("support_60")
+    bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), QWEN)) for k in (0, 5, 50)}
+    closest = min(
+        {"a": 1, "b": 2, "c": 5, "d": 10}.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5])
+    )[0]
+    against = "higher" if bills[0] > bills[50] else "lower" if bills[0] < bills[50] else "the same"
+    return {"5a": closest, "5b": against}
+
+
+def _check_6() -> dict[str, Any]:
+    marta = load_example("marta")
+    spring_view = turn_view(marta, make_policy("spring-ai", 5), 7, QWEN)
+    return {"6": len(spring_view.visible_turns)}
+
+
+def _check_7() -> dict[str, Any]:
+    andina = load_example("mentioned_at_start")
+    tax_id = ANCHOR_FACTS["mentioned_at_start"]
+    reaches = [
+        k
+        for k in range(1, 13)
+        if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, QWEN), tax_id)
+    ]
+    return {"7a": "window", "7b": reaches[0]}
+
+
+NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
+
+BOOK = CheckBook(
+    3,
+    [
+        Expectation(
+            "1a",
+            _check_1,
+            hint="the window holds the k turns before the one being answered",
+            mistakes={
+                (3, 4, 5, 6, 7, 8): "that is six turns; with k = 5 the window starts at turn 9 − 5",
+                (5, 6, 7, 8, 9): NEW_MESSAGE,
+                (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
+            },
+            why="the five turns before turn 9; turn 9 itself is the new message",
+        ),
+        Expectation(
+            "1b",
+            _check_1,
+            hint="work out what slice(-0) returns: -0 is 0 in JavaScript",
+            mistakes={
+                (): "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole array"
+            },
+            why="slice(-0) is slice(0), the whole array: 0 means no limit",
+            transfer="window 0, a value the rule for k ≥ 1 leaves out",
+        ),
+        Expectation(
+            "1c",
+            _check_1,
+            hint="storage keeps every message; only the load is cut",
+            mistakes={
+                10: "10 is what a window of 5 loads; the store keeps every message",
+                7: "each turn stores two messages, the question and the reply",
+                5: "5 is the window, in turns; the store is not windowed",
+            },
+            why="seven questions and seven replies, all kept: only the load is cut",
+        ),
+        Expectation(
+            "2a",
+            _check_2,
+            hint="one interaction is two messages",
+            mistakes={
+                8: "8 counts interactions; each one is a question and a reply",
+                17: "the system message is sent beside the window, not in it",
+                10: "10 is the default window's load; this one is set to 8",
+            },
+            why="8 interactions of a question and a reply each",
+        ),
+        Expectation(
+            "2b",
+            _check_2,
+            hint="count the last 2 × 2 messages of turns 1 to 3, tool messages included",
+            mistakes={
+                True: "2 × 2 = 4 messages, and turn 3 alone stores 5: its question, the call, two results and the reply"
+            },
+            why="the four loaded messages are the end of turn 3; its question was cut off",
+            transfer="a turn with tool calls",
+        ),
+        Expectation(
+            "3a",
+            _check_3,
+            hint="the window on turn t starts at turn t − 5",
+            mistakes={6: "on turn 6 the window is turns 1 to 5: turn 1 is still in it"},
+            why="turn 7's window starts at turn 2, and the number was on turn 1",
+        ),
+        Expectation(
+            "3b",
+            _check_3,
+            hint="add the system message, the window's messages and the new message",
+            mistakes={
+                10: "10 is the window alone; add the system message and the new question",
+                11: "one short: count both the system message and the new question",
+                5: "the window holds 5 interactions, that is 10 messages, before the other two",
+            },
+            why="the system message, ten loaded messages and the new question",
+        ),
+        Expectation(
+            "3c",
+            _check_3,
+            hint="with k = 4, turn t sees turns t − 4 to t − 1: when does turn 1 fall out?",
+            mistakes={
+                7: "that is window 5's turn; a smaller window lets turn 1 go sooner",
+                5: "on turn 5 a window of 4 is turns 1 to 4: turn 1 is still in it",
+            },
+            why="a smaller window loses turn 1 one turn sooner",
+            transfer="another window length on the worked conversation",
+        ),
+        Expectation(
+            "4a",
+            _check_4,
+            hint="on turn t the window starts at turn t − k",
+            mistakes={
+                (1, 2, 3): "that was the window on turn 4; turn 4's answer has been stored since",
+                (2, 3, 4, 5): "turn 5 is the new message, not part of the window",
+                (3, 4): "a window of 3 holds three turns once it is full",
+            },
+            why="the three turns before turn 5",
+            transfer="another agent's conversation at window 3",
+        ),
+        Expectation(
+            "4b",
+            _check_4,
+            hint="is turn 1 in your answer to 4a?",
+            mistakes={
+                True: "the name was given on turn 1, and turn 1 is outside a 3-turn window on turn 5"
+            },
+            why="the name is stored, but turn 1 is not in the load",
+            transfer="another agent's conversation at window 3",
+        ),
+        Expectation(
+            "5a",
+            _check_5,
+            hint="a window grows only until it is full, and early calls are small at any size",
+            mistakes={
+                "a": "every kept turn is sent on every later call: ten times the turns is not free",
+                "b": "too low: once full, a call at 50 carries ten times the turns of one at 5",
+                "d": "too high: the first calls are the same at both sizes, and window 50 fills only at turn 51",
+            },
+            why="the calls are equal until window 5 fills, and window 50 fills only near the end",
+        ),
+        Expectation(
+            "5b",
+            _check_5,
+            hint="what does window 0 load on turn 60, and what does window 50 load?",
+            mistakes={
+                "lower": "0 is not an empty window in n8n: it loads every earlier turn",
+                "the same": "they agree up to turn 51; after that window 50 cuts and window 0 does not",
+            },
+            why="window 0 loads everything, so from turn 52 on it sends more than window 50",
+            transfer="window 0 priced, combining section 1's rule with the bill",
+        ),
+        Expectation(
+            "6",
+            _check_6,
+            hint="5 messages is two and a half turns; what does 2.x do with the half?",
+            mistakes={
+                5: "5 counts messages in Spring AI, not interactions",
+                3: "Spring AI 2.x moves the cut to the start of a turn, so the half turn goes",
+            },
+            why="5 messages hold two whole turns, and 2.x drops the half turn",
+            transfer="another product, which counts messages",
+        ),
+        Expectation(
+            "7a",
+            _check_7,
+            hint="the key is stable and nothing restarted: which dial is left?",
+            mistakes={
+                "scope": "the session key never changed, so the history is the right one",
+                "storage": "nothing restarted and no hour went idle: the history is still stored",
+            },
+            why="the history is the right one and is still stored; only the load is short",
+            transfer="a new conversation of 12 turns, diagnosed from its symptom",
+        ),
+        Expectation(
+            "7b",
+            _check_7,
+            hint="turn 12 sees the k turns just before it; which k first reaches back to turn 1?",
+            mistakes={
+                12: "one too many: turn 12 itself is the new message, sent after the window",
+                5: "5 is the default, and it is exactly why she is forgotten",
+                0: "0 does show it, but the question asks for 1 or more",
+                10: "one short: 12 − 10 = 2, so turn 1 is just outside",
+            },
+            why="turn 1 is in view when 12 − k ≤ 1",
+            transfer="a new conversation of 12 turns",
+        ),
+    ],
+)
+check = BOOK.check

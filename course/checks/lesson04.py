@@ -1,0 +1,305 @@
+"""Lesson 4's self-checks: each answer computed with windowmem, and what to say to each answer.
+
+The lesson's check cells call `check(id, answer)`; nothing here is on the lesson's page.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import cache
+from typing import Any
+
+from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.messages import assistant, user
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import expiry
+from windowmem.outlive import store_scenarios as scenarios
+from windowmem.outlive.agent_process import restart
+from windowmem.outlive.product_stores import StoreSpec
+from windowmem.outlive.workers import alternate
+from windowmem.policies.n8n import ManualClock
+from windowmem.storage import backends
+from windowmem.storage import layout_probes as probes
+
+
+@cache
+def _stores() -> tuple[str, backends.Backends]:
+    # The checks' own SQLite files, whatever servers the lesson found: a learner's cells
+    # (or the lesson's own rows in PostgreSQL) cannot change an expected answer.
+    workdir = tempfile.mkdtemp(prefix="lesson4-checks-")
+    return workdir, backends.choose_backends({}, workdir)
+
+
+def _check_1() -> dict[str, Any]:
+    n8n_run = scenarios.play_scenario("n8n Postgres table")
+    spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
+    return {
+        "1a": len(n8n_run[-1].stored_after),
+        "1b": len(spring_run[-1].stored_after),
+        "1c": n8n_run[-1].sent == spring_run[-1].sent,
+    }
+
+
+def _check_2() -> dict[str, Any]:
+    _, chosen = _stores()
+    spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
+    head_turn = probes.lrange_head_turn(
+        chosen.open_lists(ManualClock()), [q for q, _ in scenarios.MARTA_TURNS]
+    )
+    lowest_sequence = probes.lowest_sequence_id(chosen.open_sql(), spring_run[-1].stored_after)
+    return {
+        "2a": head_turn,
+        "2b": sorted({m.role.value.upper() for m in spring_run[-1].stored_after}),
+        "2c": lowest_sequence,
+    }
+
+
+def _check_3() -> dict[str, Any]:
+    _, chosen = _stores()
+    first_two, third = scenarios.MARTA_TURNS[:2], scenarios.MARTA_TURNS[2:3]
+    spec_table = StoreSpec("n8n-sql", chosen.sql_location)
+    spec_table.n8n_history("lesson4-restart").clear()
+    before_in_process, after_in_process = restart(
+        StoreSpec("in-process"), "lesson4-restart", 5, first_two, third
+    )
+    before_table, after_table = restart(spec_table, "lesson4-restart", 5, first_two, third)
+    return {"3a": len(after_in_process[0].sent) - 1, "3b": len(after_table[0].sent) - 1}
+
+
+def _check_4() -> dict[str, Any]:
+    workdir, _ = _stores()
+    shared_file = StoreSpec("n8n-sql", os.path.join(workdir, "shared.db"))
+    own_maps = alternate(StoreSpec("in-process"), "lesson4-workers", 5, scenarios.MARTA_TURNS)
+    one_file = alternate(shared_file, "lesson4-workers", 5, scenarios.MARTA_TURNS)
+    return {"4a": len(own_maps[3].sent) - 1, "4b": len(one_file[3].sent) - 1}
+
+
+def _check_5() -> dict[str, Any]:
+    _, chosen = _stores()
+    history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
+    pair = (
+        races.Request("A", "question A", "answer A"),
+        races.Request("B", "question B", "answer B"),
+    )
+    n8n_race = races.run_pair(
+        "n8n",
+        StoreSpec("n8n-sql", chosen.sql_location),
+        "lesson4-race",
+        history,
+        pair,
+        schedule=races.N8N_OVERLAP,
+    )
+    spring_race = races.run_pair(
+        "spring-ai",
+        StoreSpec("spring-jdbc", chosen.sql_location),
+        "lesson4-race",
+        history,
+        pair,
+        schedule=races.SPRING_OVERLAP,
+    )
+    return {
+        "5a": list(n8n_race.stored[len(history) :]),
+        "5b": next(r.name for r in pair if r.user not in spring_race.stored),
+    }
+
+
+def _check_6() -> dict[str, Any]:
+    def clock_time(minute):
+        return f"{10 + int(minute) // 60:02d}:{int(minute) % 60:02d}"
+
+    marta_events = [
+        expiry.Event(0, "write"),
+        expiry.Event(20, "write"),
+        expiry.Event(50, "read"),
+        expiry.Event(75, "read"),
+    ]
+    return {
+        "6a": clock_time(expiry.expires_after(marta_events, "n8n Redis (sessionTTL 3600)")),
+        "6b": clock_time(expiry.expires_after(marta_events, "n8n Simple Memory")),
+    }
+
+
+def _check_7() -> dict[str, Any]:
+    overlap = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)", 1, "two requests at once")
+    return {"7": len(overlap[4].stored_after)}
+
+
+def _check_8() -> dict[str, Any]:
+    return {"8": 1}
+
+
+BOOK = CheckBook(
+    4,
+    [
+        Expectation(
+            "1a",
+            _check_1,
+            hint="n8n's store keeps every message of every turn; count the messages, not the window",
+            mistakes={
+                4: "4 is what the window sends; the table itself is never trimmed",
+                6: "each turn stores two messages: the question and the answer",
+            },
+            why="n8n never trims its store: six turns, twelve rows",
+        ),
+        Expectation(
+            "1b",
+            _check_1,
+            hint="Spring AI's saveAll stores what the window kept",
+            mistakes={
+                12: "that would be a store that keeps everything; Spring AI trims before it saves"
+            },
+            why="Spring AI trims what it stores to maxMessages",
+            transfer="Spring AI's store, which trims what it keeps",
+        ),
+        Expectation(
+            "1c",
+            _check_1,
+            hint="compare the last four messages before turn 6 in each product",
+            mistakes={
+                False: "both windows hold four messages here; where they are cut differs, not what is sent"
+            },
+            why="both windows send the last four messages; only the stores differ",
+        ),
+        Expectation(
+            "2a",
+            _check_2,
+            hint="LPUSH puts each new element at the head of the list",
+            mistakes={
+                1: "that would be RPUSH order; n8n's store pushes at the head and reverses on load"
+            },
+            why="LPUSH puts each new message at the front, so the front is the newest turn",
+            transfer="reading a list that LPUSH built",
+        ),
+        Expectation(
+            "2b",
+            _check_2,
+            hint="the table holds only the window of maxMessages 4: which messages are those, and what roles have they?",
+            mistakes={
+                (
+                    "ASSISTANT",
+                    "SYSTEM",
+                    "USER",
+                ): "Marta's chat has no system message in memory: the agent's instructions are not stored",
+                ("ASSISTANT", "TOOL", "USER"): "this chat calls no tool",
+                ("USER",): "the answers are stored too",
+            },
+            why="the four kept rows are two questions and two answers",
+            transfer="Spring AI's table, a layout only described above",
+        ),
+        Expectation(
+            "2c",
+            _check_2,
+            hint="saveAll rewrites the whole conversation each time and numbers the batch it is given",
+            mistakes={
+                8: "that would be a counter that keeps growing; saveAll numbers each new batch from the start"
+            },
+            why="",
+        ),
+        Expectation(
+            "3a",
+            _check_3,
+            hint="where does Simple Memory keep its map, and what happens to it when the process ends?",
+            mistakes={
+                4: "that is what a store outside the process gives; Simple Memory lives inside the one that exited"
+            },
+            why="a new process starts with an empty map",
+        ),
+        Expectation(
+            "3b",
+            _check_3,
+            hint="the new process opens the same table",
+            mistakes={
+                0: "the table is in the database, which did not restart",
+                2: "count both turns: each stored two messages",
+            },
+            why="the table is outside the process",
+            transfer="the n8n table across a restart",
+        ),
+        Expectation(
+            "4a",
+            _check_4,
+            hint="worker 2 has answered only some of the earlier turns itself",
+            mistakes={
+                6: "that is the shared store's answer; worker 2's map never saw turns 1 and 3",
+                0: "worker 2 did answer one earlier turn, and kept it",
+            },
+            why="each worker's own map holds only the turns it served",
+            transfer="two worker processes",
+        ),
+        Expectation(
+            "4b",
+            _check_4,
+            hint="both workers write to and read from one file",
+            mistakes={
+                2: "that is what separate maps give; with one file both workers see every turn"
+            },
+            why="one shared file holds every turn",
+        ),
+        Expectation(
+            "5a",
+            _check_5,
+            hint="each process writes its question, then its answer, one row at a time, taking turns",
+            mistakes={
+                (
+                    "question A",
+                    "answer A",
+                    "question B",
+                    "answer B",
+                ): "that is what one request after the other gives; here the writes take turns"
+            },
+            why="at this timing each message is its own INSERT, so both runs' rows stay, interleaved",
+            transfer="two requests on one conversation at once",
+        ),
+        Expectation(
+            "5b",
+            _check_5,
+            hint="the save that comes second replaces everything the first one stored",
+            mistakes={"B": "B saved second, so its list is the one that survived"},
+            why="at this timing each saveAll replaces the whole list, and the later writer's list has no question A",
+        ),
+        Expectation(
+            "6a",
+            _check_6,
+            hint="which of the four events run EXPIRE?",
+            mistakes={
+                "12:15": "a read does not touch the TTL; only a write is followed by EXPIRE",
+                "11:00": "the second write moved the clock",
+            },
+            why="Redis counts from the last write; reads do not move its clock",
+            transfer="a session with reads and writes at other times",
+        ),
+        Expectation(
+            "6b",
+            _check_6,
+            hint="Simple Memory's clock is the last time a run took the buffer, whatever the run did",
+            mistakes={
+                "11:20": "that is Redis's rule; Simple Memory counts from the last supply, and a read is one"
+            },
+            why="Simple Memory counts from the last run that took the buffer, and deletes after an hour",
+        ),
+        Expectation(
+            "7",
+            _check_7,
+            hint="one question was replaced by the other save; then both answers were added and trimmed",
+            mistakes={
+                4: "that is the count without the overlap; one of the questions is lost",
+                6: "Spring AI's store holds at most maxMessages = 4, and here one message is lost on top",
+            },
+            why="Spring AI's list is replaced by the last writer, trimmed to the window",
+            transfer="two requests at once on the window store",
+        ),
+        Expectation(
+            "8",
+            _check_8,
+            hint="where does each worker's memory live?",
+            mistakes={
+                2: "a bigger window sends more of what a worker holds, and each worker holds only its own turns",
+                4: "overlapping requests lose single messages; here whole turns are in another worker's memory",
+            },
+            why="each worker has its own in-process map",
+            transfer="a queue-mode deployment",
+        ),
+    ],
+)
+check = BOOK.check

@@ -1,0 +1,268 @@
+"""Lesson 5's self-checks: each answer computed with windowmem, and what to say to each answer.
+
+The lesson's check cells call `check(id, answer)`; nothing here is on the lesson's page.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
+from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
+from windowmem.design.units import (
+    n8n_loaded_messages,
+    stored_turn_sizes,
+    tool_calls_per_turn,
+    turns_in_window,
+)
+from windowmem.examples import ANCHOR_FACTS, load_example
+from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.policies import N8nSimpleMemory
+from windowmem.policies.n8n.memory_manager import (
+    load,
+    stored_history,
+)
+from windowmem.tokens import qwen_counter
+
+count_tokens = qwen_counter()
+chat = load_example("two_orders")
+fact = ANCHOR_FACTS["two_orders"]
+sizes = stored_turn_sizes(tool_calls_per_turn(chat.messages))
+
+
+@cache
+def _rows() -> Any:
+    # Every product's call on every turn of the two-orders chat (section 3's table).
+    return side_by_side(chat, default_lineup(count_tokens))
+
+
+def _still_in_memory() -> int:
+    return sum(1 for r in _rows() if r.turn == 9 and r.fact_place(fact) is FactPlace.MEMORY)
+
+
+def _check_1() -> dict[str, Any]:
+    plain_turns = stored_turn_sizes([0] * 30)
+    spring_turns = turns_in_window(
+        20, stored_turn_sizes([0] * 30, stores_tool_calls=False)
+    ).whole_turns
+    n8n_match = min(
+        k
+        for k in range(1, 31)
+        if turns_in_window(n8n_loaded_messages(k), plain_turns).whole_turns >= spring_turns
+    )
+    return {"1a": spring_turns, "1b": n8n_match}
+
+
+def _check_2() -> dict[str, Any]:
+    coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
+    turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
+    two_calls_a_turn = stored_turn_sizes([2] * 20)
+    sized = min(
+        k
+        for k in range(1, 40)
+        if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= 3
+    )
+    return {"2a": coverage.whole_turns, "2b": min(turn_9_call.memory_turns), "2c": sized}
+
+
+def _check_3() -> dict[str, Any]:
+    anchored = with_fact_in_system_prompt(chat, f"Order on file for this customer: {fact}")
+    anchored_rows = side_by_side(anchored, default_lineup(count_tokens))
+    rows = _rows()
+    return {
+        "3a": turns_reached(rows, fact, "n8n"),
+        "3b": sum(
+            1 for r in anchored_rows if r.turn == 9 and r.fact_place(fact) is not FactPlace.NOT_SENT
+        ),
+    }
+
+
+def _check_4() -> dict[str, Any]:
+    store = stored_history([m for run in agent_runs(chat, N8nSimpleMemory(5)) for m in run.saved])
+    return {
+        "4a": load(store).messages_count,
+        "4b": load(store, simplify_output=False).messages_count,
+    }
+
+
+def _check_5() -> dict[str, Any]:
+    long_chat = load_example("support_60")
+    eight_turns = [m for turn in long_chat.interactions[:8] for m in turn.messages]
+    fits = [
+        r
+        for r in range(7)
+        if rolling_summary(eight_turns, window=5, every=6, keep_turns=r)[7].summary_sent
+    ]
+    schedule = rolling_summary(long_chat, window=5, every=3, keep_turns=1, counter=count_tokens)
+    return {"5a": max(fits), "5b": schedule[-1].summary_sent}
+
+
+def _check_6() -> dict[str, Any]:
+    valentina_schedule = rolling_summary(
+        chat, window=5, every=3, keep_turns=1, counter=count_tokens
+    )
+    return {"6": next(t.turn for t in valentina_schedule if t.summary_sent is False)}
+
+
+def _check_7() -> dict[str, Any]:
+    return {"7": 2}
+
+
+BOOK = CheckBook(
+    5,
+    [
+        Expectation(
+            "1a",
+            _check_1,
+            hint="the advisors store the question and the final answer of each turn",
+            mistakes={
+                20: "20 counts messages, and each turn leaves two",
+                5: "5 is n8n's default in interactions; Spring AI counts messages",
+            },
+            why="twenty messages at two per turn",
+            transfer="Spring AI's default, in turns",
+        ),
+        Expectation(
+            "1b",
+            _check_1,
+            hint="n8n loads 2 × k messages; how many does it need for the same turns?",
+            mistakes={
+                20: "20 is Spring AI's count in messages; n8n's field counts interactions of two messages",
+                5: "5 is n8n's default, and it reaches back half as far",
+            },
+            why="n8n loads 2 × k messages, so k = 10 loads the same twenty",
+        ),
+        Expectation(
+            "2a",
+            _check_2,
+            hint="add the stored sizes from turn 8 backwards until the next one no longer fits in 10",
+            mistakes={
+                5: "5 would be right if every turn were two messages; count the tool messages",
+                4: "turn 5's four messages do not all fit: only part of it is loaded",
+            },
+            why="from turn 8 back, 2 + 2 + 4 = 8 messages fit and turn 5's four do not all fit",
+        ),
+        Expectation(
+            "2b",
+            _check_2,
+            hint="the window ends inside one turn; which of that turn's messages survive the clean-up?",
+            mistakes={
+                6: "the window also holds the tail of an older turn; check which of those messages survive the clean-up",
+                4: "turn 4 is entirely outside the ten messages",
+            },
+            why="the cut leaves part of an older turn, and the clean-up drops its orphaned tool messages",
+            transfer="the clean-up of orphans at the window's edge",
+        ),
+        Expectation(
+            "2c",
+            _check_2,
+            hint="count the messages one turn with two tool calls stores, then the 2 × k places three such turns need",
+            mistakes={
+                3: "3 counts turns; n8n's field counts interactions of two messages, and a tool turn stores more than two",
+                6: "that would hold three turns of two messages each; these turns store more",
+                18: "18 is the number of messages; Context Window Length is half the messages it loads",
+            },
+            why="each turn stores 6 messages, so three need 18 places: 2 × 9",
+            transfer="sizing a window for an agent with tool calls in every turn",
+        ),
+        Expectation(
+            "3a",
+            _check_3,
+            hint="turn 1 leaves the window once the turns after it fill ten messages; add up the sizes",
+            mistakes={
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                    6,
+                ): "that is five interactions of two messages each; turns 2 and 3 used four and six",
+                (
+                    2,
+                    3,
+                    4,
+                    5,
+                    6,
+                ): "on turn 1 the fact is in the user's own message, which is sent too",
+            },
+            why="the fact was said on turn 1, so only calls whose window still reaches turn 1 carry it",
+        ),
+        Expectation(
+            "3b",
+            _check_3,
+            hint="which part of the array is sent outside every memory, by every product?",
+            mistakes=lambda: {
+                _still_in_memory(): "that is how many still have it in memory; the system prompt goes with every call"
+            },
+            why="the system prompt goes with every call of every product",
+            transfer="nine products with the fact in the system prompt",
+        ),
+        Expectation(
+            "4a",
+            _check_4,
+            hint="a new group starts whenever a message type repeats; tool turns repeat 'ai'",
+            mistakes={
+                30: "30 is the number of messages; Simplify Output groups them",
+                9: "groups follow repeated types, not turns: a tool turn's answer repeats the type 'ai'",
+                10: "the window's ten messages play no part: the Manager reads the whole store",
+            },
+            why="Simplify Output groups the stored messages",
+        ),
+        Expectation(
+            "4b",
+            _check_4,
+            hint="without simplifying, each stored message is one entry",
+            mistakes={10: "the Manager reads the whole store, not the agent's window"},
+            why="with Simplify Output off, every stored message is counted",
+            transfer="the Chat Memory Manager with Simplify Output off",
+        ),
+        Expectation(
+            "5a",
+            _check_5,
+            hint="count the slots: the summary, two per kept turn, two for the new turn, against 10",
+            mistakes={
+                5: "1 + 10 is already more than 10: the summary is cut at once",
+                4: "1 + 8 + 2 = 11 messages: one too many for the summary to stay",
+            },
+            why="the summary and r turns, plus one more turn, must fit in 10 messages",
+        ),
+        Expectation(
+            "5b",
+            _check_5,
+            hint="after each override the store is the summary plus one turn; how many turns pass before the next?",
+            mistakes={
+                False: "1 + 2 + 2 × 2 = 7 messages at most before the next override: it always fits"
+            },
+            why="the override always leaves the summary inside the window",
+            transfer="lesson 3's 60-turn chat under a rolling summary",
+        ),
+        Expectation(
+            "6",
+            _check_6,
+            hint="after the override the store is the summary and one turn; add each later turn's stored size",
+            mistakes={
+                7: "a call loads what was stored before it; count the messages of turns 3, 4 and 5 after the override",
+                8: "that would hold if every turn were two messages; turns 4 and 5 used tools",
+                4: "turn 4's call loads the override's 3 messages: the summary is there",
+            },
+            why="tool turns stored as four or six messages push the summary out sooner",
+            transfer="a summary schedule on a chat with tool turns",
+        ),
+        Expectation(
+            "7",
+            _check_7,
+            hint="compare what Spring AI's 20 and n8n's 20 count, and how many messages a turn stores",
+            mistakes={
+                1: "nothing is lost here: the window holds more turns than before, not fewer",
+                4: "no summary is involved; look at what the two settings count",
+            },
+            why="Spring AI's 20 counts messages and n8n's counts interactions of two",
+            transfer="a migration from Spring AI to n8n",
+        ),
+    ],
+)
+check = BOOK.check

@@ -1,0 +1,159 @@
+"""Draw the store-against-load diagrams of lessons 1 to 3 from windowmem's replay.
+
+Usage: ``python scripts/draw_diagrams.py [--check]``
+
+Each diagram is an SVG file in ``course/`` (the website copies it beside the lesson) that
+the lesson shows with a markdown image. What it draws is computed: the keys and buckets of
+lesson 1's support desk, the arrays of lesson 2's agent with and without memory, lesson 3's
+window over Marta's stored turns. ``--check`` writes nothing and exits 1 naming each file
+that is out of date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from windowmem import scope as desk
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.conversation import Conversation
+from windowmem.examples import load_example
+from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg
+from windowmem.messages import Message
+from windowmem.policies import N8nSimpleMemory
+
+COURSE = Path(__file__).resolve().parents[1] / "course"
+
+
+def _turn_labels(conversation: Conversation) -> dict[int, str]:
+    """id(message) -> a short label: u3 for turn 3's question, a3 for its answer."""
+    labels: dict[int, str] = {}
+    for number, turn in enumerate(conversation.interactions, start=1):
+        for message in turn.messages:
+            labels[id(message)] = f"{message.role.value[0]}{number}"
+    return labels
+
+
+def _boxes(
+    messages: Sequence[Message], labels: dict[int, str], new: Message | None = None
+) -> tuple[Box, ...]:
+    out = []
+    for m in messages:
+        if m.role.value == "system":
+            out.append(Box("S", "system"))
+        elif m is new:
+            out.append(Box(labels[id(m)], "new"))
+        else:
+            out.append(Box(labels[id(m)], m.role.value))
+    return tuple(out)
+
+
+def lesson1() -> str:
+    """Two keys over the same requests: what request 5 (Marta's return) loads under each."""
+    requests = desk.requests_of(desk.support_desk())
+    returning = requests[4]
+
+    def boxes(request: desk.Request, number: int, solid: bool = True) -> tuple[Box, Box]:
+        initial = request.customer.name[0]
+        return (
+            Box(f"{initial}{number}", "user", solid),
+            Box(f"{initial.lower()}{number}", "assistant", solid),
+        )
+
+    rows = []
+    for choice in (desk.TENANT_USER, desk.PER_USER):
+        key = desk.key_for(choice.template, returning)
+        stored = [
+            box
+            for number, request in enumerate(requests[:4], start=1)
+            for box in boxes(request, number, desk.key_for(choice.template, request) == key)
+        ]
+        rows.append(Row(f"{choice.name}: stored before request 5", tuple(stored)))
+        loaded = [b for b in stored if b.solid] + [Box("M5", "new")]
+        rows.append(Row(f"{choice.name}: request 5 ({key}) loads", tuple(loaded)))
+    return store_load_svg(
+        "Lesson 1 · the key picks the history that is loaded",
+        rows,
+        "Solid: stored under request 5's key; faded: stored under another key. M = Marta, C = Carlos, L = Lucía.",
+    )
+
+
+def lesson2() -> str:
+    """The call for Marta's turn 7, without memory and with Simple Memory (window 5)."""
+    marta = load_example("marta")
+    labels = _turn_labels(marta)
+    without = agent_runs(marta)[6].calls[0]
+    with_memory = agent_runs(marta, N8nSimpleMemory(5))[6].calls[0]
+    new = marta.interactions[6].messages[0]
+    stored = [m for turn in marta.interactions[:6] for m in turn.messages]
+    sent = {id(m) for m in with_memory.messages}
+    return store_load_svg(
+        "Lesson 2 · a call carries only what the agent puts in it",
+        [
+            Row(
+                "memory holds, before turn 7",
+                tuple(Box(labels[id(m)], m.role.value, id(m) in sent) for m in stored),
+            ),
+            Row("turn 7's call, no memory", _boxes(without.messages, labels, new)),
+            Row("turn 7's call, Simple Memory (5)", _boxes(with_memory.messages, labels, new)),
+        ],
+        "S = System Message, u = question, a = answer, red = the new input. Faded: stored, not sent.",
+    )
+
+
+def lesson3() -> str:
+    """Marta's store after six turns against what a window of 5 loads for turn 7."""
+    marta = load_example("marta")
+    labels = _turn_labels(marta)
+    stored = [m for turn in marta.interactions[:6] for m in turn.messages]
+    window = N8nSimpleMemory(5).window(stored)
+    loaded = {id(m) for m in window}
+    return store_load_svg(
+        "Lesson 3 · n8n keeps every message and loads the last 2 × k",
+        [
+            Row(
+                "stored before turn 7 (all kept)",
+                tuple(Box(labels[id(m)], m.role.value) for m in stored),
+            ),
+            Row(
+                "loaded for turn 7, window 5",
+                tuple(Box(labels[id(m)], m.role.value, id(m) in loaded) for m in stored),
+            ),
+        ],
+        "Faded: still stored, outside the window. Turn 1 holds the order number #6023.",
+    )
+
+
+DIAGRAMS: dict[str, Callable[[], str]] = {
+    "01_store_and_load.svg": lesson1,
+    "02_store_and_load.svg": lesson2,
+    "03_store_and_load.svg": lesson3,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if stale")
+    args = parser.parse_args(argv)
+    stale = []
+    for name, draw in DIAGRAMS.items():
+        path, svg = COURSE / name, draw()
+        if args.check:
+            if not path.is_file() or path.read_text(encoding="utf-8") != svg:
+                stale.append(name)
+        else:
+            path.write_text(svg, encoding="utf-8")
+            print(f"wrote course/{name}")
+    if stale:
+        print(
+            "out of date: " + ", ".join(stale) + "; run python scripts/draw_diagrams.py",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""How long a lesson takes a first-time reader, measured from the notebook itself.
+
+Usage: ``python scripts/lesson_time.py [NOTEBOOK.ipynb ...]`` (default: every lesson)
+
+The **main path** is what a reader must read: every cell up to the ``## Resources`` list,
+without the folded parts (``<details>`` blocks: "Deeper" notes and worked answers). The
+Resources list and the ``## Deeper`` appendix after it are reference, for a second reading. Code is not counted as words; each
+code cell is time instead. The estimate, in minutes:
+
+* words of the main path at :data:`WORDS_PER_MINUTE` (a first reading of technical prose,
+  slower than the 230 to 250 words a minute of ordinary reading);
+* :data:`MINUTES_PER_CHECK` for each self-check answer (read the question, think, write,
+  run the check, read the feedback);
+* :data:`MINUTES_PER_CODE_CELL` for every other code cell (run it, read what it shows);
+* :data:`MINUTES_FOR_EXPLORER` for the explorer section.
+
+It is rounded up to the next 5 minutes; the lesson states it as "about N minutes", which
+``course/lessons.json`` and the start page read, and ``tests/test_lesson_texts.py`` fails
+when the two drift apart or the main path grows past :data:`MAX_MAIN_PATH_WORDS`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+WORDS_PER_MINUTE = 180
+MINUTES_PER_CHECK = 2
+MINUTES_PER_CODE_CELL = 1
+MINUTES_FOR_EXPLORER = 5
+#: "At most about 2,500 words": the main path a lesson may hold.
+MAX_MAIN_PATH_WORDS = 2600
+
+DETAILS = re.compile(r"<details>.*?</details>", re.S | re.I)
+WORD = re.compile(r"[^\W_][\w'’.,:/#+−-]*", re.U)
+CHECK_CALL = re.compile(r'^check\("\w+", \w+\)\s*$')
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a first reading of one lesson holds, and the minutes it takes."""
+
+    words: int
+    checks: int
+    code_cells: int
+    has_explorer: bool
+
+    @property
+    def minutes(self) -> float:
+        return (
+            self.words / WORDS_PER_MINUTE
+            + self.checks * MINUTES_PER_CHECK
+            + self.code_cells * MINUTES_PER_CODE_CELL
+            + (MINUTES_FOR_EXPLORER if self.has_explorer else 0)
+        )
+
+    @property
+    def stated_minutes(self) -> int:
+        """The minutes the lesson should state: the estimate rounded up to the next 5."""
+        return 5 * math.ceil(self.minutes / 5)
+
+
+def _text(cell: dict) -> str:
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)
+
+
+def main_path(markdown: str) -> str:
+    """*markdown* without its folded parts and without a Resources section."""
+    kept = DETAILS.sub(" ", markdown)
+    return re.split(r"^## Resources\b", kept, maxsplit=1, flags=re.M)[0]
+
+
+def reading(notebook: Path) -> Reading:
+    """Count the main path's words, the self-check answers and the other code cells of *notebook*."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    words = checks = code = 0
+    explorer = False
+    for cell in cells:
+        body = _text(cell)
+        if cell["cell_type"] == "markdown":
+            words += len(WORD.findall(main_path(body)))
+            if re.search(r"^## Resources\b", body, re.M):
+                break  # what follows is reference: the Resources list and the Deeper appendix
+            explorer = explorer or bool(re.search(r"^## \d+ · Explore it yourself", body, re.M))
+        elif "maintainer-checks" in cell.get("metadata", {}).get("tags", []):
+            continue  # folded, for maintainers: not read
+        elif CHECK_CALL.match(body.strip()):
+            checks += 1
+        elif body.strip() and not all(
+            line.strip().endswith("= None") or "= None " in line
+            for line in body.splitlines()
+            if line.strip()
+        ):
+            code += 1
+    return Reading(words, checks, code, explorer)
+
+
+def lessons() -> list[Path]:
+    catalog = json.loads((REPO / "course" / "lessons.json").read_text(encoding="utf-8"))
+    return [REPO / "course" / e["notebook"] for e in catalog["lessons"] if e["notebook"]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    paths = [Path(a) for a in (argv if argv is not None else sys.argv[1:])] or lessons()
+    print(f"{'lesson':<52} {'words':>6} {'checks':>6} {'code':>5} {'minutes':>8} {'state':>6}")
+    for path in paths:
+        r = reading(path)
+        print(
+            f"{path.name:<52} {r.words:>6} {r.checks:>6} {r.code_cells:>5} "
+            f"{r.minutes:>8.1f} {r.stated_minutes:>6}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
