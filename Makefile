@@ -13,7 +13,8 @@ SITE_STAMP   := $(VENV)/.installed-site-$(HASH)
 TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: course site build check test test-fast bench release validate formgrader clean-venv
+.PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
+	install-n8n verify-n8n record-n8n
 
 # install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
 define install
@@ -71,8 +72,26 @@ check: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 
-## test: set up, check, start the services the tests need, run every test
-test: check
+## install-n8n: node 24 and n8n 2.41.1 into $$WINDOWMEM_N8N_HOME (default verify/n8n/.install), reused when complete
+install-n8n:
+	bash verify/n8n/install.sh >/dev/null
+
+# $(1) with PostgreSQL and Redis up (services.sh installs them if missing), then both stopped.
+define with_services
+	eval "$$(bash .ci/services.sh start)" && $(1) ; \
+	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
+endef
+
+## verify-n8n: install n8n if needed, start it with the recording model, check every scenario against windowmem
+verify-n8n: $(TEST_STAMP) install-n8n
+	$(call with_services,$(BIN)/python -m pytest -q -ra tests/n8n)
+
+## record-n8n: run every scenario through n8n again and rewrite the fixtures in src/windowmem/data/n8n_recorded
+record-n8n: $(TEST_STAMP) install-n8n
+	$(call with_services,$(BIN)/python -m verify.n8n.record)
+
+## test: set up, check, start the services the tests need, run every test (n8n included)
+test: check install-n8n
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
 	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term ; \
@@ -80,7 +99,7 @@ test: check
 
 ## test-fast: the library's tests only, no services or browser
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -m "not browser and not slow" tests src/windowmem
+	$(BIN)/python -m pytest -q -m "not browser and not slow and not n8n" tests src/windowmem
 
 ## bench: every benchmark; each prints its figures
 bench: $(TEST_STAMP)

@@ -64,8 +64,17 @@ class TestWithoutMemory:
             Role.TOOL,
         ]
         assert second.part(Part.MEMORY) == () and first.reply is second.messages[2]
-        # turn 3 asks for two tools at once: both results come back before the answer
+        # turn 3 asks for two tools at once: n8n 2.41.1 (AI Agent 3.1) hands them back as one
+        # assistant message per call, each before its result (recording "parallel-tools")
         assert [m.role for m in runs[2].calls[1].part(Part.THIS_RUN)] == [
+            Role.ASSISTANT,
+            Role.TOOL,
+            Role.ASSISTANT,
+            Role.TOOL,
+        ]
+        # AI Agent 2.2 sends the model's one message with both calls, then both results
+        v22 = agent_runs(load_example("tool_use"), agent_version=2.2)
+        assert [m.role for m in v22[2].calls[1].part(Part.THIS_RUN)] == [
             Role.ASSISTANT,
             Role.TOOL,
             Role.TOOL,
@@ -132,6 +141,29 @@ class TestToolStorage:
         assert [
             m.role.value[0] + (m.tool_calls[0] if m.tool_calls else m.content) for m in saved
         ] == ["uu", "ac1", "tr1", "ac2", "tr2", "ac3", "tr3", "aa"]
+
+    def test_two_rounds_store_only_the_last(self):
+        # n8n 2.41.1 saves steps.slice(previousStepsCount): recording "two-tool-rounds"
+        chat = [
+            user("u"), assistant("", ["c1"]), tool("r1", "c1"),
+            assistant("", ["c2"]), tool("r2", "c2"), assistant("a"),
+        ]  # fmt: skip
+        (run,) = agent_runs(chat, N8nSimpleMemory(5))
+        assert [m.tool_calls or m.tool_call_id or m.content for m in run.saved] == [
+            "u", ("c2",), "c2", "a",
+        ]  # fmt: skip
+        assert [m.tool_calls for m in run.calls[2].part(Part.THIS_RUN) if m.calls_tool] == [
+            ("c1",), ("c2",),
+        ]  # fmt: skip
+
+    def test_agent_2_2_stores_the_question_and_the_answer(self):
+        chat = [user("u"), assistant("", ["c1"]), tool("r1", "c1"), assistant("a")]
+        (run,) = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
+        assert [m.content for m in run.saved] == ["u", "a"]
+
+    def test_an_unmodelled_agent_version_is_refused(self):
+        with pytest.raises(WindowMemError, match="typeVersion 3.0 is not modelled"):
+            agent_runs([user("u")], agent_version=3.0)
 
     def test_results_without_ids_answer_calls_in_order(self):
         saved = saved_messages(user("u"), [assistant("", ["x"]), tool("rx")], assistant("a"))
@@ -279,10 +311,11 @@ def test_with_tools_memory_is_clean_and_written_only_on_answers(chat, k):
                     memory[0].calls_tool and (len(memory) < 2 or memory[1].role is not Role.TOOL)
                 )
             assert call.part(Part.INPUT)[0].role is Role.USER
-        calls = sum(
-            len(m.tool_calls) for c in on.calls for m in c.part(Part.THIS_RUN) if m.calls_tool
-        )
-        expected = 2 + 2 * calls if on.answer is not None and on.answer.content else 0
+        # Only the last model round's steps are stored: those the final call sends beyond
+        # what the call before it sent (n8n 2.41.1).
+        sent = [len(c.part(Part.THIS_RUN)) for c in on.calls]
+        last_round = sent[-1] - sent[-2] if len(sent) > 1 else 0
+        expected = 2 + last_round if on.answer is not None and on.answer.content else 0
         assert len(on.saved) == expected
         stored += len(on.saved)
         assert on.stored_after == stored

@@ -79,7 +79,9 @@ def test_coverage_is_what_n8n_s_window_holds(calls, k):
         chat.append(assistant(f"a{turn}"))
     stored = [m for run in agent_runs(chat, N8nSimpleMemory(k)) for m in run.saved]
     window = N8nSimpleMemory(k).load(stored)
-    sizes = stored_turn_sizes(calls)
+    # each call is a model round of its own, and n8n stores only a run's last round
+    sizes = stored_turn_sizes(tool_calls_per_turn(chat))
+    assert sizes == tuple(4 if n else 2 for n in calls)
     coverage = turns_in_window(n8n_loaded_messages(k), sizes)
     owners = [t.number for t in interactions(stored) for _ in t.messages]
     in_window = owners[len(owners) - len(window) :]

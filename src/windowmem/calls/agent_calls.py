@@ -14,13 +14,17 @@ array the way n8n's Tools Agent does it, as read in ``@n8n/n8n-nodes-langchain``
    (:func:`cleanup_orphaned_messages`);
 3. the run's input, the user's new message;
 4. the run's own tool calls and their results so far, on the second and later model
-   calls of a run that uses tools.
+   calls of a run that uses tools: one assistant message per call, each followed by its
+   result, even when the model asked for two tools in one message (typeVersion 3.1;
+   typeVersion 2.2 sends the model's message as it came, then the results).
 
 The memory is loaded on every model call of a run and written once, at the end, and
 only if the run produced an answer: a run that fails, stops at a tool call, or answers
-with empty text leaves the memory as it was. Since n8n 2.3.0 the write holds the input,
-one assistant message per tool call with that call's result, and the answer
-(:func:`windowmem.calls.memory_writes.saved_messages`).
+with empty text leaves the memory as it was. In n8n 2.41.1 (AI Agent 3.1) the write holds
+the input, the tool calls of the run's **last** model round only (one assistant message
+per call, with its result), and the answer; AI Agent 2.2 writes the input and the answer
+(:func:`windowmem.calls.memory_writes.saved_messages`). All of this was checked against
+n8n 2.41.1 running (``make verify-n8n``; recorded requests in :mod:`windowmem.n8n_recorded`).
 
 A conversation is read as one agent run per interaction: the user's message, then the
 assistant's tool calls and tool results, then the answer. An interaction that stops
@@ -41,7 +45,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from windowmem.calls.memory_writes import saved_messages
+from windowmem.calls.memory_writes import (
+    DEFAULT_AGENT_VERSION,
+    check_agent_version,
+    saved_messages,
+    tool_steps,
+)
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
 from windowmem.messages import Interaction, Message, Role
@@ -219,13 +228,15 @@ def agent_runs(
     memory: WindowPolicy | None = None,
     *,
     session_ids: Sequence[str] | None = None,
+    agent_version: float = DEFAULT_AGENT_VERSION,
 ) -> tuple[AgentRun, ...]:
     """Every agent run of *conversation*, call by call, with *memory* (a window policy) or none.
 
     With memory, every run reads and writes one session, unless *session_ids* gives the
     session id of each run: a new id for every message is the agent that "forgets
     everything", because each run finds an empty session. The conversation's first
-    system message is the agent's System Message, sent on every call.
+    system message is the agent's System Message, sent on every call. *agent_version* is
+    the AI Agent node's typeVersion: 3.1 (the default) or 2.2.
 
     >>> from windowmem.messages import user, assistant
     >>> from windowmem.policies.n8n import N8nSimpleMemory
@@ -236,6 +247,7 @@ def agent_runs(
     [2, 2]
     """
     conversation = as_conversation(conversation)
+    version = check_agent_version(agent_version)
     turns = conversation.interactions
     if session_ids is not None:
         if memory is None:
@@ -265,12 +277,17 @@ def agent_runs(
                 ((SentMessage(system_message, Part.SYSTEM, None),) if system_message else ())
                 + tuple(SentMessage(m, Part.MEMORY, said_in.get(id(m))) for m in history)
                 + (SentMessage(parts.user_input, Part.INPUT, interaction.number),)
-                + tuple(SentMessage(m, Part.THIS_RUN, interaction.number) for m in done)
+                + tuple(
+                    SentMessage(m, Part.THIS_RUN, interaction.number)
+                    for m in (tool_steps(done) if version >= 3 else done)
+                )
             )
             calls.append(ModelCall(interaction.number, number, sent, reply))
         saved: tuple[Message, ...] = ()
         if session is not None:
-            saved = saved_messages(parts.user_input, calls[-1].part(Part.THIS_RUN), parts.answer)
+            saved = saved_messages(
+                parts.user_input, parts.rounds[-1][0], parts.answer, agent_version=version
+            )
             for message in saved:
                 said_in[id(message)] = interaction.number
             session.add(*saved)
@@ -292,6 +309,7 @@ def model_calls(
     memory: WindowPolicy | None = None,
     *,
     session_ids: Sequence[str] | None = None,
+    agent_version: float = DEFAULT_AGENT_VERSION,
 ) -> tuple[ModelCall, ...]:
     """Every model call of every run of *conversation*, in the order they are made.
 
@@ -302,7 +320,9 @@ def model_calls(
     """
     return tuple(
         call
-        for run in agent_runs(conversation, memory, session_ids=session_ids)
+        for run in agent_runs(
+            conversation, memory, session_ids=session_ids, agent_version=agent_version
+        )
         for call in run.calls
     )
 

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from windowmem.calls.agent_calls import call_array, cleanup_orphaned_messages
-from windowmem.calls.memory_writes import saved_messages
+from windowmem.calls.memory_writes import saved_messages, tool_steps
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
 from windowmem.messages import Interaction, Message, Role
@@ -164,7 +164,7 @@ def rolling_summary(
         sent = call_array(system_message, loaded, question)
         summary_sent = None if summary is None else any(m is summary for m in sent)
         tokens = sum(
-            count_all(call_array(system_message, loaded, question, done), counter)
+            count_all(call_array(system_message, loaded, question, tool_steps(done)), counter)
             for done in befores
         )
         saved = saved_messages(question, befores[-1], answer)

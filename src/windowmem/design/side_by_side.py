@@ -9,9 +9,10 @@ out as a table.
 
 A product's agent adds its own rules on top of its memory's window:
 
-* **n8n** (``@n8n/n8n-nodes-langchain`` 2.41.1): the agent stores a tool turn as the user
-  message, one call and its result per tool call, then the answer, and drops the tool
-  exchanges its window cut at the edges (:func:`windowmem.calls.agent_calls.agent_runs`);
+* **n8n** (``@n8n/n8n-nodes-langchain`` 2.41.1, AI Agent 3.1): the agent stores a tool turn
+  as the user message, one call and its result per tool call of the run's last model round
+  (an earlier round is not kept), then the answer, and drops the tool exchanges its window
+  cut at the edges (:func:`windowmem.calls.agent_calls.agent_runs`; checked running n8n);
 * **Spring AI** (1.0.0 to 2.0.1): at the default advisor order (outside the tool-calling
   loop) the memory advisor stores only the user message and the final answer, so the
   window counts two messages per turn. Placed inside the loop (an order above

@@ -8,9 +8,10 @@ product and on the tools the turn called:
 
 * n8n's AI Agent at typeVersion 3 and 3.1 (3.1 is the default for new agents in
   ``@n8n/n8n-nodes-langchain`` 2.41.1; stored this way since 2.3.0) saves a turn as the user
-  message, then for every tool call an assistant message asking for that one call and the
-  call's result, then the answer: ``2 + 2 × calls`` messages (two calls made at once become
-  two pairs). Its typeVersions 1 to 2.3 hand the memory to LangChain's ``AgentExecutor``,
+  message, then for every tool call of the run's **last model round** an assistant message
+  asking for that one call and the call's result, then the answer: ``2 + 2 × calls``
+  messages (two calls made at once become two pairs; a run that called a tool, then another,
+  keeps only the second; seen running n8n 2.41.1, ``make verify-n8n``). Its typeVersions 1 to 2.3 hand the memory to LangChain's ``AgentExecutor``,
   which saves the input and the output only;
 * Spring AI's memory advisor (1.0.0 to 2.0.1), at the default advisor order (outside the
   tool-calling loop), stores only the user message and the final answer: 2 messages,
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from windowmem.errors import WindowMemError
-from windowmem.messages import Message, Role, interactions
+from windowmem.messages import Message, interactions
 
 
 def _whole(value: object, label: str, *, minimum: int = 0) -> int:
@@ -64,16 +65,20 @@ def stored_turn_sizes(
 
 
 def tool_calls_per_turn(messages: Sequence[Message]) -> tuple[int, ...]:
-    """How many tool calls each interaction of *messages* makes (system messages aside).
+    """How many tool calls of each interaction n8n's agent stores: those of its last model round.
+
+    An assistant message asking for tools is one model round; n8n 2.41.1 (AI Agent 3.1)
+    keeps only the last round's calls (system messages aside).
 
     >>> from windowmem.messages import user, assistant, tool
     >>> chat = [user("u1"), assistant("", ["a", "b"]), tool("ra", "a"), tool("rb", "b"),
-    ...         assistant("a1"), user("u2"), assistant("a2")]
+    ...         assistant("a1"), user("u2"), assistant("", ["c"]), tool("rc", "c"),
+    ...         assistant("", ["d"]), tool("rd", "d"), assistant("a2"), user("u3")]
     >>> tool_calls_per_turn(chat)
-    (2, 0)
+    (2, 1, 0)
     """
     return tuple(
-        sum(len(m.tool_calls) for m in turn.messages if m.role is Role.ASSISTANT)
+        next((len(m.tool_calls) for m in reversed(turn.messages) if m.calls_tool), 0)
         for turn in interactions(messages)
     )
 

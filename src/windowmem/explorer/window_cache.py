@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from windowmem.calls.memory_writes import as_n8n_stores
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory
@@ -33,7 +34,12 @@ class ReplayCache:
         *,
         policy_for_size: PolicyFactory = N8nSimpleMemory,
     ) -> None:
-        self.conversation = as_conversation(conversation)
+        conversation = as_conversation(conversation)
+        if policy_for_size is N8nSimpleMemory:
+            # n8n's buffer holds what its agent stored, not the conversation file: a turn's
+            # last tool round only, one assistant message per call (n8n 2.41.1, AI Agent 3.1).
+            conversation = Conversation.of(as_n8n_stores(conversation.messages), conversation.title)
+        self.conversation = conversation
         self.counter = counter if counter is not None else qwen_counter()
         self.policy_for_size = policy_for_size
         self.turns = self.conversation.interactions

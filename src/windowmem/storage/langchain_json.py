@@ -104,6 +104,10 @@ def _message(kind: Any, data: dict[str, Any]) -> Message:
             f"a stored LangChain message has type {kind!r}: expected one of {sorted(ROLE_OF_TYPE)}"
         )
     content = data.get("content")
+    if isinstance(content, list) and all(isinstance(p, (str, dict)) for p in content):
+        # Content parts, as n8n 2.41.1's agent writes a message that only calls tools
+        # (``"content": []``, seen in the rows and lists it wrote): the text parts, joined.
+        content = "".join(p if isinstance(p, str) else str(p.get("text", "")) for p in content)
     if not isinstance(content, str):
         raise StorageError(
             f"a stored LangChain message's content is {type(content).__name__}, not text"
