@@ -76,13 +76,30 @@ def messages_saved(execution: dict) -> list[dict]:
     saved = [{"role": "user", "content": execution["chatInput"]}]
     if "error" in execution or not execution.get("output"):
         return saved
-    for call in execution.get("tool_calls", []):
+    for call in execution.get("tool_calls", [])[-1:]:
         saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
         saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
     saved.append({"role": "assistant", "content": execution["output"]})
     return saved
 """,
         {"test_saved", "test_sent_after_failures"},
+    ),
+    # Every tool round of a run stored, as n8n's code reads but not as n8n 2.41.1 runs: it
+    # keeps only the last model call's tool calls (verify/n8n, recording two-tool-rounds).
+    "stores_every_round": (
+        "saved_answer",
+        """
+def messages_saved(execution: dict) -> list[dict]:
+    if "error" in execution or not execution.get("output"):
+        return []
+    saved = [{"role": "user", "content": execution["chatInput"]}]
+    for call in execution.get("tool_calls", []):
+        saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
+        saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
+    saved.append({"role": "assistant", "content": execution["output"]})
+    return saved
+""",
+        {"test_saved", "test_sent_after_failures", "test_sent_cut_and_errors"},
     ),
     # The window without the agent's clean-up of a cut tool exchange.
     "no_cleanup": (
@@ -106,7 +123,7 @@ def sent_on(executions, run, window, call=1):
     return [{"role": "system", "content": SYSTEM}, *history,
             {"role": "user", "content": current["chatInput"]}, *this_run]
 """,
-        {"test_sent_cut_and_errors"},
+        {"test_sent_after_failures", "test_sent_cut_and_errors"},
     ),
     # The library's replay does the work: right arrays, no points.
     "agent_runs_shortcut": (
@@ -199,6 +216,14 @@ MUTANTS = with_partial_losses(
     MUTANTS,
     {
         "saves_failed_runs": {"test_saved": 0.86, "test_sent_after_failures": 1.0},
+        # n8n 2.41.1 stores only a run's last tool round, so the cut reaches a tool result in
+        # two of the four cut cases (and in run 6 at window 3): those are the ones it misses
+        "no_cleanup": {"test_sent_after_failures": 1.0, "test_sent_cut_and_errors": 1.0},
+        "stores_every_round": {
+            "test_saved": 0.29,
+            "test_sent_after_failures": 1.0,
+            "test_sent_cut_and_errors": 1.0,
+        },
         "spring_like_n8n": {"test_spring_stored": 1.33},
     },
 )
