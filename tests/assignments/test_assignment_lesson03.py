@@ -29,7 +29,10 @@ from tests.nbgrader_helpers import (
     nbgrader_meta,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 
 ASSIGNMENT = "lesson03_window_buffer"
@@ -110,7 +113,7 @@ def buffer_turns(window: int, turn: int) -> list[int]:
     first = 1 if window == 0 else max(1, turn - window + 1)
     return list(range(first, turn))
 ''',
-        BUFFER_TURNS_CELLS,
+        BUFFER_TURNS_CELLS | {"test_last_call_tokens"},  # C2 asks buffer_turns about turn 1
     ),
     "always_equal": (
         "buffer_turns_answer",
@@ -120,7 +123,7 @@ def buffer_turns(window: int, turn: int) -> list[int]:
         raise ValueError("bad window or turn")
     return SameAsAnything()
 """),
-        BUFFER_TURNS_CELLS,
+        BUFFER_TURNS_CELLS | {"test_last_call_tokens"},  # C2 asks buffer_turns about turn 1
     ),
     "library_turns": (  # right values, from the library function the question asks to rebuild
         "buffer_turns_answer",
@@ -136,7 +139,9 @@ def buffer_turns(window: int, turn: int) -> list[int]:
         raise ValueError("bad window or turn")
     return list(visible_turns(window, turn))
 """,
-        {"test_buffer_turns_seed", "test_buffer_turns_any", "test_buffer_turns_errors"},
+        # its own checks raise ValueError without the library: the errors test passes unchanged;
+        # C2's report builds on buffer_turns, so the blocked helper costs it too
+        {"test_buffer_turns_seed", "test_buffer_turns_any", "test_last_call_tokens", "test_bill"},
     ),
     "spring_ai_1x": (  # the 1.x rule: evicts one message at a time, can split a turn
         "buffer_messages_answer",
@@ -197,7 +202,36 @@ def prompt_tokens(conversation, window, turn):
         raise ValueError("no such turn")
     return tokens_per_call(conversation, N8nSimpleMemory(window), qwen_counter())[turn - 1]
 """,
-        {"test_prompt_tokens_small", "test_prompt_tokens_long"},
+        # C2's report builds on prompt_tokens: the blocked helper costs it too
+        {
+            "test_prompt_tokens_small",
+            "test_prompt_tokens_long",
+            "test_last_call_tokens",
+            "test_bill",
+        },
+    ),
+    # C2 from the library's own bill and turn view: right values, no points (issue 23)
+    "c2_from_input_bill": (
+        "costs_answer",
+        """
+from windowmem.cost import input_bill
+from windowmem.replay import turn_view
+from windowmem.tokens import qwen_counter
+
+
+def window_report(conversation, window):
+    memory, last = N8nSimpleMemory(window), conversation.turn_count
+    return {
+        "last_call": turn_view(conversation, memory, last, qwen_counter()).input_tokens,
+        "bill": input_bill(conversation, memory, qwen_counter()),
+        "recalls_first_turn": 1 in buffer_turns(window, last),
+    }
+
+
+report_5 = window_report(chat, 5)
+report_50 = window_report(chat, 50)
+""",
+        {"test_last_call_tokens", "test_bill"},
     ),
     "patched_counter": (
         "prompt_tokens_answer",
@@ -214,6 +248,65 @@ def prompt_tokens(conversation, window, turn):
 """,
         PROMPT_TOKEN_CELLS,
     ),
+}
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
+MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "always_equal": {
+            "test_buffer_turns_seed": 2.0,
+            "test_buffer_turns_any": 3.0,
+            "test_empanadas": 0.67,
+            "test_breaking_point": 0.67,
+            "test_turn7_message_count": 1.0,
+            "test_last_call_tokens": 1.0,
+        },
+        "off_by_one": {
+            "test_buffer_turns_seed": 2.0,
+            "test_buffer_turns_any": 3.0,
+            "test_empanadas": 0.67,
+            "test_breaking_point": 0.67,
+            "test_turn7_message_count": 1.0,
+            "test_last_call_tokens": 0.33,
+        },
+        "spring_ai_1x": {
+            "test_buffer_messages_examples": 0.86,
+            "test_buffer_messages_any": 0.5,
+            "test_units_odd_window": 1.0,
+        },
+    },
+)
+
+
+#: A student who skims: Part A's rule and C's sums as the prompt words them, the lesson's
+#: worked numbers, the causes matched by keyword (queue mode's "workers" read as scope).
+SKIMMER = {
+    **transcribed(
+        read_notebook(SOURCE_DIR / NOTEBOOK),
+        "buffer_turns_answer",
+        "empanadas_answer",
+        "breaking_point_answer",
+        "buffer_messages_answer",
+        "units_answer",
+        "smallest_window_answer",
+        "prompt_tokens_answer",
+        "costs_answer",
+    ),
+    "diagnosis_answer": """
+cause_turn12 = "window"
+cause_restart = "storage"
+cause_new_tab = "scope"
+cause_window_two = "window"
+cause_idle = "storage"
+cause_shared_key = "scope"
+cause_queue_mode = "scope"
+""",
 }
 
 
@@ -342,7 +435,7 @@ def test_a4_rule_is_windowmem_s_spring_ai_on_plain_turns():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -372,7 +465,13 @@ def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
     )  # 1-based line of the marker
     executed = cells_by_id(graded.autograded_notebook(student, NOTEBOOK))[grade_id]
     errors = error_outputs(executed)
-    assert errors, f"{student} should fail {grade_id}"
+    if not errors:
+        # a cell scored case by case: the hidden cases ran, so the visible checks passed
+        said = "".join(
+            "".join(o.get("text", "")) for o in executed["outputs"] if o.get("name") == "stdout"
+        )
+        assert "a case failed" in said, f"{student} should fail {grade_id}"
+        return
     traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(errors[0]["traceback"]))
     failing_line = int(re.search(r"In\[\d+\], line (\d+)", traceback).group(1))
     assert failing_line > hidden_from, (

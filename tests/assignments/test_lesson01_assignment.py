@@ -25,7 +25,10 @@ from tests.nbgrader_helpers import (
     nbgrader_meta,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 
 ASSIGNMENT = "lesson01_scope_and_storage"
@@ -197,6 +200,12 @@ MUTANTS = {
         replaced("template_answer", ":{{ body.ticket }}", ""),
         {"test_chosen_template"},
     ),
+    # shop, user and ticket run together: user 1's ticket 12 is user 11's ticket 2
+    "no_separators": (
+        "template_answer",
+        'chosen_template = "{{ body.shopId }}{{ body.userId }}{{ body.ticket }}"\n',
+        {"test_chosen_template"},
+    ),
     "constant_key": (
         "template_answer",
         'chosen_template = "support-chat"\n',
@@ -232,6 +241,39 @@ MUTANTS = {
         re.sub(r'"(scope|storage)"', '"window"', source_of("cases_answer")),
         {"test_case_2", "test_case_3", "test_case_4", "test_case_5"},
     ),
+}
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly calls_windowmem_render_key's points.
+MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.key_templates")
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "idle_at_sixty": {"test_loaded_after_expiry": 0.15},
+        "idle_from_first_use": {"test_loaded_after_expiry": 0.31},
+        "new_tab_keeps_session": {"test_survival_tabs": 1.0},
+        "no_separators": {"test_chosen_template": 0.5},
+        "ticket_left_out": {"test_chosen_template": 0.5},
+    },
+)
+
+
+#: A student who skims: every procedure and rule the prompt words is followed to the letter,
+#: the labels matched by keyword ("Context Window Length" -> window, "deploys" and "lunch" ->
+#: storage, "two shops", "reloads" -> scope), the key's fields strung together as A1 shows them.
+SKIMMER = {
+    **transcribed(
+        read_notebook(SOURCE),
+        "fill_key_answer",
+        "n8n_answer",
+        "loaded_after_answer",
+        "survival_answer",
+        "cases_answer",
+    ),
+    "template_answer": 'chosen_template = "{{ body.shopId }}{{ body.userId }}{{ body.ticket }}"\n',
 }
 
 
@@ -309,7 +351,7 @@ def test_the_survival_answers_are_what_windowmem_computes(source_nb):
 # ---------------------------------------------------------------- the round trip
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):

@@ -25,7 +25,10 @@ from tests.nbgrader_helpers import (
     graded_points,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
@@ -73,13 +76,30 @@ def messages_saved(execution: dict) -> list[dict]:
     saved = [{"role": "user", "content": execution["chatInput"]}]
     if "error" in execution or not execution.get("output"):
         return saved
-    for call in execution.get("tool_calls", []):
+    for call in execution.get("tool_calls", [])[-1:]:
         saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
         saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
     saved.append({"role": "assistant", "content": execution["output"]})
     return saved
 """,
         {"test_saved", "test_sent_after_failures"},
+    ),
+    # Every tool round of a run stored, as n8n's code reads but not as n8n 2.41.1 runs: it
+    # keeps only the last model call's tool calls (verify/n8n, recording two-tool-rounds).
+    "stores_every_round": (
+        "saved_answer",
+        """
+def messages_saved(execution: dict) -> list[dict]:
+    if "error" in execution or not execution.get("output"):
+        return []
+    saved = [{"role": "user", "content": execution["chatInput"]}]
+    for call in execution.get("tool_calls", []):
+        saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
+        saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
+    saved.append({"role": "assistant", "content": execution["output"]})
+    return saved
+""",
+        {"test_saved", "test_sent_after_failures", "test_sent_cut_and_errors"},
     ),
     # The window without the agent's clean-up of a cut tool exchange.
     "no_cleanup": (
@@ -103,7 +123,7 @@ def sent_on(executions, run, window, call=1):
     return [{"role": "system", "content": SYSTEM}, *history,
             {"role": "user", "content": current["chatInput"]}, *this_run]
 """,
-        {"test_sent_cut_and_errors"},
+        {"test_sent_after_failures", "test_sent_cut_and_errors"},
     ),
     # The library's replay does the work: right arrays, no points.
     "agent_runs_shortcut": (
@@ -185,6 +205,42 @@ case_branch_pickup = case_lunch_break = case_night_shift = "window too small"
         },
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly workflow_tool_shortcut's points.
+MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.calls.tool_input")
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "saves_failed_runs": {"test_saved": 0.86, "test_sent_after_failures": 1.0},
+        # n8n 2.41.1 stores only a run's last tool round, so the cut reaches a tool result in
+        # two of the four cut cases (and in run 6 at window 3): those are the ones it misses
+        "no_cleanup": {"test_sent_after_failures": 1.0, "test_sent_cut_and_errors": 1.0},
+        "stores_every_round": {
+            "test_saved": 0.29,
+            "test_sent_after_failures": 1.0,
+            "test_sent_cut_and_errors": 1.0,
+        },
+        "spring_like_n8n": {"test_spring_stored": 1.33},
+    },
+)
+
+
+#: A student who skims: the prompt words every step of Part A and Part B, which are followed to
+#: the letter; the causes matched by keyword ("returns 10 messages" -> window too small, "found
+#: none" -> no memory, new ids -> new session id, "429" -> failed run, "lunch" and "redeployed"
+#: -> storage lost).
+SKIMMER = transcribed(
+    read_notebook(SOURCE),
+    "saved_answer",
+    "sent_answer",
+    "spring_answer",
+    "tool_item_answer",
+    "cases_answer",
+)
 
 
 @pytest.fixture(scope="module")
@@ -276,7 +332,7 @@ def test_saved_tokens_are_what_windowmem_writes(source_nb):
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):

@@ -26,7 +26,10 @@ from tests.nbgrader_helpers import (
     graded_points,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 from windowmem.messages import assistant, user
 from windowmem.outlive import concurrent_runs as races
@@ -111,7 +114,8 @@ MUTANTS = {
             "sent = stored if size == 0 else stored[-2 * size :]",
             "sent = list(_Window(size).load(stored))",
         ),
-        {"test_d_n8n", "test_d_spring"},
+        # only the n8n branch calls the library: the Spring AI cases pass unchanged
+        {"test_d_n8n"},
     ),
     # A list that equals anything, hidden from type checks: caught by the real type.
     "always_equal_final_store": (
@@ -129,12 +133,72 @@ def lost_messages(start, trace):
         ),
         {"test_c_final", "test_c_lost"},
     ),
-    # Every case answered with the store that "always works".
+    # Every team answered with the store that "always works".
     "postgres_for_everything": (
         "cases_answer",
-        'case_workshop = case_privacy = case_analysts = case_tickets = "Postgres Chat Memory"',
-        {"test_case_workshop", "test_case_privacy", "test_case_tickets"},
+        'def choose_store(needs):\n    return "Postgres Chat Memory"\n',
+        {"test_case_workshop", "test_case_privacy", "test_case_tickets", "test_case_analysts"},
     ),
+}
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly library_window_shortcut's points.
+MUTANTS |= reached_every_way(MUTANTS, "library_window_shortcut", "windowmem.policies")
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "nothing_expires": {"test_b_idle": 0.5},
+        "postgres_for_everything": {
+            "test_case_privacy": 0.75,
+            "test_case_workshop": 0.62,
+            "test_case_tickets": 0.62,
+            "test_case_analysts": 0.88,
+        },
+        "save_appends": {"test_c_final": 1.0, "test_c_lost": 1.5},
+        "simple_memory_shared": {"test_b_workers": 1.0, "test_b_idle": 0.25},
+        "spring_1x_eviction": {"test_d_spring": 1.0},
+        "spring_keeps_everything": {"test_d_spring": 1.33},
+    },
+)
+
+
+#: A student who skims: labels matched by keyword, procedures copied from the prompt's
+#: wording, the clocks of Part B read as "every turn writes" and "expire 3600 s later".
+SKIMMER = {
+    "cases_answer": """
+# the four examples' salient words: erasure -> the TTL store, SQL -> Postgres,
+# MongoDB -> MongoDB, nothing -> Simple Memory
+def choose_store(needs):
+    if needs["erase_after_minutes"]:
+        return "Redis Chat Memory"
+    if needs["sql"]:
+        return "Postgres Chat Memory"
+    if "MongoDB" in needs["databases"]:
+        return "MongoDB Chat Memory"
+    return "Simple Memory"
+""",
+    "remembered_answer": """
+def earlier_sent(store, turns, window):
+    held, last_use, last_write, out = {}, {}, None, []
+    for turn in turns:
+        key = turn["worker"] if store == "simple" else "shared"
+        if store == "simple" and turn.get("restart_before"):
+            held, last_use = {}, {}
+        messages = held.setdefault(key, [])
+        now = turn["minute"]
+        if store == "simple" and key in last_use and now - last_use[key] > 60:
+            messages.clear()
+        if store == "redis" and last_write is not None and now - last_write >= 60:
+            messages.clear()
+        out.append(list(messages if window == 0 else messages[-2 * window :]))
+        messages += [turn["user"], turn["reply"]]
+        last_use[key] = last_write = now
+    return out
+""",
+    **transcribed(read_notebook(SOURCE), "trace_answer", "held_answer"),
 }
 
 
@@ -161,7 +225,8 @@ def checks_in(grade_id: str) -> list[tuple[str, list, int, list]]:
     tree = ast.parse(solution_source(grade_id))
     names: dict = {}
     found = []
-    for node in tree.body:
+    # cases sit at the top level or inside the try of a partial-credit part, in order
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             try:
                 names[node.targets[0].id] = ast.literal_eval(node.value)
@@ -185,7 +250,7 @@ def windowmem_earlier_sent(store: str, spec: list, window: int) -> list[list[str
     redis = N8nRedisHistory(SqliteLists(":memory:", clock), "chat", session_ttl=3600)
     table: list = []
     out = []
-    for number, (minute, worker, restart) in enumerate(spec, start=1):
+    for number, (minute, worker, restart, *failed) in enumerate(spec, start=1):
         clock.now = minute * 60.0
         if restart:
             for m in maps.values():
@@ -200,6 +265,9 @@ def windowmem_earlier_sent(store: str, spec: list, window: int) -> list[list[str
         else:
             stored = list(table)
         out.append([m.content for m in N8nSimpleMemory(window).load(stored)])
+        if failed and failed[0]:
+            continue  # the run loaded, then failed: it writes nothing
+        clock.now += 5.0  # a run writes when it ends, a few seconds after it started
         written = [user(f"q{number}"), assistant(f"a{number}")]
         if store == "simple":
             memory.add(*written)
@@ -268,7 +336,7 @@ def test_part_d_expectations_are_what_windowmem_s_policies_do():
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):

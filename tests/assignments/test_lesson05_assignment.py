@@ -25,12 +25,15 @@ from tests.nbgrader_helpers import (
     graded_points,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
 from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.conversation import Conversation
-from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.rolling_summary import rolling_summary, summary_savings
 from windowmem.design.side_by_side import questions_and_answers
 from windowmem.design.units import turns_in_window
 from windowmem.messages import Role, assistant, system, tool, user
@@ -159,7 +162,7 @@ def summary_seen(k, keep_turns, new_turn_sizes):
         "bill_answer",
         """
 from windowmem.messages import assistant, system, user
-from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.rolling_summary import rolling_summary, summary_savings
 from windowmem.tokens import count_words
 
 
@@ -182,6 +185,40 @@ TOKENS_SAVED = input_bill(TURN_TOKENS, SYSTEM_TOKENS, 0) - input_bill(
         {"test_input_bill"},
     ),
 }
+
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly rolling_summary_shortcut's points.
+MUTANTS |= reached_every_way(
+    MUTANTS, "rolling_summary_shortcut", "windowmem.design.rolling_summary"
+)
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "coverage_in_pairs": {"test_turns_covered": 0.86},
+        "n8n_no_cleanup": {"test_n8n_history": 2.33},
+        "summary_always_seen": {"test_summary_seen": 1.43},
+    },
+)
+
+
+#: A student who skims: each product's rule is worded in the prompt (B3 prints its slice), the
+#: conversions follow from it, and the rolling summary's bill is a sum the prompt describes.
+SKIMMER = transcribed(
+    read_notebook(SOURCE),
+    "sizes_answer",
+    "coverage_answer",
+    "units_answer",
+    "n8n_answer",
+    "spring_answer",
+    "langchain_answer",
+    "extract_answer",
+    "system_answer",
+    "seen_answer",
+    "bill_answer",
+)
 
 
 @pytest.fixture(scope="module")
@@ -337,7 +374,17 @@ def test_the_bills_are_the_rolling_summary_s(source_nb):
     }
     for args, value in expected.items():
         assert f"{args}, {value})" in text, (args, value)
-    assert f"TOKENS_SAVED == {bill(0)} - {bill(5, 3, 1)}" in text
+    # the fair yardstick (the same window, no summary) with the summariser's calls counted
+    savings = summary_savings(
+        chat,
+        window=5,
+        every=3,
+        keep_turns=1,
+        counter=count_words,
+        summariser=lambda _: words(values["SUMMARY_TOKENS"]),
+    )
+    assert (savings.plain_tokens, savings.summarised_tokens) == (bill(5), bill(5, 3, 1))
+    assert f"TOKENS_SAVED == {bill(5)} - {bill(5, 3, 1)} - {savings.summariser_tokens}" in text
 
 
 def test_the_hidden_conversation_of_c2_loses_the_fact_without_the_system_prompt(source_nb):
@@ -356,7 +403,7 @@ def test_the_hidden_conversation_of_c2_loses_the_fact_without_the_system_prompt(
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):

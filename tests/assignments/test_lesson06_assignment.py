@@ -24,7 +24,10 @@ from tests.nbgrader_helpers import (
     nbgrader_meta,
     part_points,
     pipeline_fixture,
+    reached_every_way,
     read_notebook,
+    transcribed,
+    with_partial_losses,
 )
 
 ASSIGNMENT = "lesson06_token_budget"
@@ -190,6 +193,56 @@ policy_compliance = AnyPolicy("retrieve, or whatever you like")
     ),
 }
 
+#: The same shortcut reached through sys.modules, importlib at run time, a container and a
+#: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
+MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
+
+#: A mistake costs the cases it gets wrong (partial credit per case), measured through the
+#: pipeline: each mutant still fails exactly the cells it names above.
+MUTANTS = with_partial_losses(
+    MUTANTS,
+    {
+        "cost_helper": {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 1.33},
+        "cost_helper_via_closure": {
+            "test_unbounded_bill_task": 1.0,
+            "test_unbounded_bill_any": 1.33,
+        },
+        "cost_helper_via_container": {
+            "test_unbounded_bill_task": 1.0,
+            "test_unbounded_bill_any": 1.33,
+        },
+        "cost_helper_via_importlib": {
+            "test_unbounded_bill_task": 1.0,
+            "test_unbounded_bill_any": 1.33,
+        },
+        "cost_helper_via_sys_modules": {
+            "test_unbounded_bill_task": 1.0,
+            "test_unbounded_bill_any": 1.33,
+        },
+        "drops_the_newest_read": {"test_truncation_any": 0.86},
+        "no_validation": {"test_unbounded_bill_any": 0.67},
+    },
+)
+
+
+#: A student who skims: the rules the prompt numbers are followed to the letter, the
+#: policies matched by keyword ("never ... other call" -> truncate, "one-line" -> compact,
+#: "word for word" -> retrieve).
+SKIMMER = {
+    **transcribed(
+        read_notebook(SOURCE_NOTEBOOK),
+        "bill_by_hand_answer",
+        "unbounded_bill_answer",
+        "truncation_by_hand_answer",
+        "facts_after_truncation_answer",
+    ),
+    "choose_answer": """
+policy_helpdesk = "truncate"
+policy_research = "compact"
+policy_compliance = "retrieve"
+""",
+}
+
 
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
@@ -281,7 +334,7 @@ def test_the_cost_helper_shortcut_really_computes_the_bill():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
 
 
 class TestTheGradingRun(GradingRoundTrip):
