@@ -45,7 +45,8 @@ def parser() -> argparse.ArgumentParser:
         "--timeout",
         type=int,
         default=30,
-        help="seconds one cell may run before it is interrupted (default 30)",
+        help="seconds of CPU time one cell may use before it is interrupted (default 30); "
+        "a cell is also stopped after three times as long on the clock",
     )
     grade.add_argument(
         "--student-timeout",

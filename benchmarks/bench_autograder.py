@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -112,6 +113,49 @@ def autograder(classdir: Path, out: Path, jobs: int, sandboxed: bool = True) -> 
     if done.returncode not in (0, 1):
         raise RuntimeError(f"autograder failed:\n{done.stderr[-3000:]}")
     return seconds
+
+
+#: The stages of the profile, in the order a submission meets them, and what each is.
+STAGES = (
+    ("set-up: cgroup and files", "grader: the student's cgroup, files and private gradebook"),
+    ("kernel: launch", "worker: bwrap + kernel process started"),
+    ("kernel: wait until ready", "worker: until the kernel answers (its imports)"),
+    ("guard: install", "worker: the guard and the stream cap sent into the kernel"),
+    ("guard: restore", "worker: restore + re-import before each test cell"),
+    ("guard: probe", "worker: the probe before each test cell"),
+    ("guard: restore + probe", "worker: both, sent together, before each test cell"),
+    ("cells", "worker: the notebook's own cells"),
+    ("autograde", "worker: nbgrader autograde in all (the rows above included)"),
+    ("sandbox: end", "worker: kernel shut down, cgroup emptied and read"),
+    ("feedback", "worker: nbgrader generate_feedback (HTML)"),
+    ("worker: wall clock", "grader: the worker process, fork to exit"),
+    ("records: class gradebook", "grader: merge into the class gradebook, copy results"),
+)
+
+
+def stage_profile(out: Path) -> dict[str, float]:
+    """Mean seconds per graded submission of each stage, read from the logs ``grade`` wrote."""
+    totals: dict[str, list[float]] = {}
+    for log in sorted((out / "logs").glob("*.log")):
+        first = log.read_text(errors="replace").split("\n", 1)[0]
+        if not first.startswith("== seconds: ") or "autograde" not in first:
+            continue
+        for name, value in re.findall(r"([^,]+?) (-?[0-9.]+) s(?:, |$)", first[12:]):
+            totals.setdefault(name, []).append(float(value))
+    return {name: statistics.mean(values) for name, values in totals.items()}
+
+
+def print_profile(profiles: dict[str, dict[str, float]]) -> None:
+    """The per-stage table, one column per run."""
+    labels = list(profiles)
+    print("per-stage profile, mean seconds per graded submission:")
+    print(f"  {'stage':28}" + "".join(f"{label:>26}" for label in labels))
+    for stage, meaning in STAGES:
+        cells = "".join(
+            f"{profiles[label][stage]:26.2f}" if stage in profiles[label] else f"{'-':>26}"
+            for label in labels
+        )
+        print(f"  {stage:28}{cells}   {meaning}")
 
 
 def stock_course(classdir: Path, course: Path) -> None:
@@ -244,6 +288,16 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((label, seconds))
                 print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission", flush=True)
         table = dict(rows)
+        print_profile(
+            {
+                label: stage_profile(root / folder)
+                for label, folder in (
+                    ("--jobs 1", "out1"),
+                    ("--jobs 1 --no-sandbox", "out1n"),
+                    (f"--jobs {cores}", f"out{cores}"),
+                )
+            }
+        )
         one, many = table["autograder --jobs 1"], table[f"autograder --jobs {cores}"]
         print(
             f"autograder vs floor, one core: {one / table['floor: nbclient, 1 process']:.2f}x;"

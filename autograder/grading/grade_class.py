@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import sys
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def grade_class(
 
     queue: list[Job] = []
     planned: dict[str, StudentSubmission] = {}
+    parent_seconds: dict[str, dict[str, float]] = {}  # per student: the grader's own stages
     for student in students:
         for nb in student.notebooks:
             if nb.status is not None:
@@ -118,7 +120,11 @@ def grade_class(
                 )
         if student.gradable:
             planned[student.student_id] = student
+            started = time.perf_counter()
             queue.append(_queue_student(course, student, out, settings, len(queue)))
+            parent_seconds[student.student_id] = {
+                "set-up: cgroup and files": time.perf_counter() - started
+            }
 
     bar = tqdm(
         total=len(students),
@@ -134,7 +140,11 @@ def grade_class(
         try:
             if done.job.sandbox is not None:  # every process of the student's is gone first
                 done.job.sandbox.cgroup.remove()
-            rows.extend(student_rows(course, student, done, maxima, settings, out))
+            rows.extend(
+                student_rows(
+                    course, student, done, maxima, settings, out, parent_seconds[student.student_id]
+                )
+            )
         except Exception as error:  # noqa: BLE001 - one student's bookkeeping must not stop the class
             detail = (
                 f"graded, but the results could not be collected: {type(error).__name__}: {error}"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import secrets
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
@@ -17,6 +19,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, List, Unicode
 
+from autograder.grading.cpu_limit import CpuTimeLimit
 from autograder.grading.outcome import CellTimeout, ExecutionReport
 from autograder.sandbox import kernel_guard
 from autograder.sandbox.kernels import process_group, take_prestarted
@@ -27,6 +30,18 @@ GUARD_MODULE = "_autograder_guard"
 EXECUTIONS: dict[str, ExecutionReport] = {}
 #: Seconds to wait for the probe's reply and output.
 PROBE_TIMEOUT = 30
+#: Seconds spent in each stage of execution, summed over the worker's notebooks (the profile).
+STAGE_SECONDS: dict[str, float] = {}
+
+
+@contextlib.contextmanager
+def timed_stage(name: str) -> Iterator[None]:
+    """Add the time the block takes to :data:`STAGE_SECONDS` under *name*."""
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        STAGE_SECONDS[name] = STAGE_SECONDS.get(name, 0.0) + time.perf_counter() - started
 
 
 def cell_label(cell: NotebookNode, index: int | None = None) -> str:
@@ -44,7 +59,7 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
     )
 
 
-class GuardedExecute(Execute):
+class GuardedExecute(CpuTimeLimit, Execute):
     """nbgrader's Execute, hardened against loops, dead kernels and tampering.
 
     Before the first cell it snapshots ``builtins``, the guarded packages and the cell
@@ -56,7 +71,8 @@ class GuardedExecute(Execute):
     swallowed, its replies forged) is recorded as unfaithful and the notebook is
     flagged. A cell that outlives ``timeout`` is interrupted as usual; if the kernel
     ignores the interrupt, it is killed and every later cell gets an error output (so it
-    scores 0 instead of passing with no output). What happened goes to :data:`EXECUTIONS`.
+    scores 0 instead of passing with no output). The limit counts the kernel's CPU time
+    (see :mod:`autograder.grading.cpu_limit`). What happened goes to :data:`EXECUTIONS`.
     """
 
     guarded_roots = List(
@@ -110,18 +126,24 @@ class GuardedExecute(Execute):
                 cell.outputs = [error_output("NotRun", self._stopped_by)]
             return cell, resources
         if not self._guard_started:
-            self._start_guard()
+            with timed_stage("guard: install"):
+                self._start_guard()
         self._running = cell_label(cell, index)
         if cell.cell_type == "code" and utils.is_grade(cell):
-            self._restore_guarded_state(index)
-            self._probe(cell_label(cell, index))
+            with timed_stage("guard: restore + probe"):
+                self._restore_and_probe(index, cell_label(cell, index))
         try:
-            return super().preprocess_cell(cell, resources, index)
+            with timed_stage("cells"):
+                return super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
             self._stop_kernel(cell, index, kill=True)
         except DeadKernelError:
             self._stop_kernel(cell, index, kill=False)
         return cell, resources
+
+    def start_new_kernel_client(self):
+        with timed_stage("kernel: wait until ready"):
+            return super().start_new_kernel_client()
 
     async def _async_handle_timeout(self, timeout, cell=None):
         self._timeouts.append(CellTimeout(self._running, float(timeout)))
@@ -180,8 +202,20 @@ class GuardedExecute(Execute):
         )
         self._run_silently(code)
 
-    def _restore_guarded_state(self, index: int) -> None:
-        """Restore the snapshot, then re-run the locked cells' imports: one round trip to the kernel.
+    def _restore_and_probe(self, index: int, label: str) -> None:
+        """Restore the guarded state, then probe the kernel: both requests sent at once.
+
+        The kernel runs them in the order sent (its shell channel is a queue), so the
+        restore still comes first and nothing of the student's runs between them; sending
+        the probe without waiting for the restore's reply saves one round trip per test.
+        """
+        restore = self._send_restore(index)
+        probe = self._send_probe()
+        self._read_restored(self.wait_for_reply(restore))
+        self._check_probe(probe, label)
+
+    def _send_restore(self, index: int) -> str:
+        """Ask the kernel to restore the snapshot and re-run the locked cells' imports.
 
         The call travels as a user expression, which IPython evaluates without input
         transformers (a cell's code would be rewritten by one a student installed).
@@ -193,9 +227,16 @@ class GuardedExecute(Execute):
             if _is_locked_setup(cell)
             for line in import_lines(cell.source)
         )
-        reply = self._run_silently(
-            "", user_expressions={"restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})"}
+        return self.kc.execute(
+            "",
+            silent=True,
+            store_history=False,
+            allow_stdin=False,
+            user_expressions={"restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})"},
         )
+
+    def _read_restored(self, reply: dict | None) -> None:
+        """Keep the names the restore undid, from its reply (bounded: the kernel is untrusted)."""
         result = (reply or {}).get("content", {}).get("user_expressions", {}).get("restored", {})
         if result.get("status") != "ok":
             return
@@ -207,12 +248,16 @@ class GuardedExecute(Execute):
             if isinstance(name, str) and name not in self._restored and len(self._restored) < 50:
                 self._restored.append(name[:200])
 
-    def _probe(self, label: str) -> None:
-        """Send a cell that must fail with a number only running it gives; record a kernel that lies."""
+    def _send_probe(self) -> tuple[str, str]:
+        """Send a cell that must fail with a number only running it gives: (msg_id, that number)."""
         a, b = secrets.randbelow(10**6) + 10**6, secrets.randbelow(10**6) + 10**6
         code = f'"""Check the kernel runs this cell."""\nassert {a} * {b} == {a * b + 1}, {a} * {b}'
-        expected = str(a * b)
         msg_id = self.kc.execute(code, silent=False, store_history=True, allow_stdin=False)
+        return msg_id, str(a * b)
+
+    def _check_probe(self, probe: tuple[str, str], label: str) -> None:
+        """Record a kernel that did not fail the probe with its number, or did not show the error."""
+        msg_id, expected = probe
         problem = None
         try:
             reply = self.wait_for_reply(msg_id)

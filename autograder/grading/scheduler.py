@@ -23,11 +23,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from autograder.grading.worker import Job, run
 
 #: How often the parent checks on its workers, in seconds.
 POLL_INTERVAL = 0.05
+#: Workers started ahead of a free slot, each with its student's kernel booting in its sandbox.
+AHEAD = 1
 
 
 @dataclass(frozen=True)
@@ -60,16 +63,24 @@ def run_all(
     workers: int,
     wall_clock: Callable[[Job], float],
     on_finished: Callable[[Finished], None],
+    ahead: int = AHEAD,
 ) -> None:
-    """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends."""
+    """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends.
+
+    *ahead* more workers are started early: each starts its student's kernel in its sandbox,
+    then waits to be released into a free slot, so no student waits for a kernel to boot.
+    A job's wall clock starts when it is released.
+    """
     context = start_forkserver()
     pending = list(jobs)
-    running: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
+    waiting: list[tuple[Job, multiprocessing.process.BaseProcess, Any]] = []
+    # each running job keeps its release event: a collected one is unlinked before its worker opens it
+    running: list[tuple[Job, multiprocessing.process.BaseProcess, float, Any]] = []
     try:
-        while pending or running:
+        while pending or waiting or running:
             finished: list[Finished] = []
-            still: list[tuple[Job, multiprocessing.process.BaseProcess, float]] = []
-            for job, process, started in running:
+            still: list[tuple[Job, multiprocessing.process.BaseProcess, float, Any]] = []
+            for job, process, started, release in running:
                 elapsed = time.monotonic() - started
                 if not process.is_alive():
                     process.join()
@@ -78,23 +89,35 @@ def run_all(
                     _kill(job, process)
                     finished.append(Finished(job, elapsed, True, process.exitcode))
                 else:
-                    still.append((job, process, started))
+                    still.append((job, process, started, release))
             running = still
             # refill the free slots first: the callbacks (gradebook merges) then overlap with grading
-            while pending and len(running) < max(1, workers):
-                job = pending.pop(0)
-                process = context.Process(
-                    target=run, args=(job,), name=f"grade-{job.student_id}", daemon=False
-                )
-                process.start()
-                running.append((job, process, time.monotonic()))
+            while (waiting or pending) and len(running) < max(1, workers):
+                if not waiting:
+                    waiting.append(_start(context, pending.pop(0)))
+                job, process, release = waiting.pop(0)
+                release.set()
+                running.append((job, process, time.monotonic(), release))
+            while pending and len(waiting) < ahead:
+                waiting.append(_start(context, pending.pop(0)))
             for done in finished:
                 on_finished(done)
             if running and not finished:
                 time.sleep(POLL_INTERVAL)
     finally:
-        for job, process, _ in running:  # interrupted (Ctrl-C): leave no kernels behind
+        # interrupted (Ctrl-C): leave no kernels behind
+        for job, process in [(r[0], r[1]) for r in running] + [(w[0], w[1]) for w in waiting]:
             _kill(job, process)
+
+
+def _start(context, job: Job) -> tuple[Job, multiprocessing.process.BaseProcess, Any]:
+    """Start *job*'s worker held at its start line: it starts its kernel, then waits for *release*."""
+    release = context.Event()
+    process = context.Process(
+        target=run, args=(job, release), name=f"grade-{job.student_id}", daemon=False
+    )
+    process.start()
+    return job, process, release
 
 
 def _kill(job: Job, process: multiprocessing.process.BaseProcess) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 from autograder.grading.outcome import ExecutionReport, WorkerOutcome
@@ -24,6 +25,7 @@ def student_rows(
     maxima: dict,
     settings: Settings,
     out: Path,
+    parent_seconds: dict[str, float] | None = None,
 ) -> list[GradeRow]:
     """Rows for one finished worker; merges its grades and copies its feedback into the class course."""
     job, sid, aid = done.job, student.student_id, course.assignment
@@ -31,6 +33,7 @@ def student_rows(
     failure = _failure(done, outcome, settings, course)
     executions = outcome.executions if outcome else {}
     flagged = {nb: report.unfaithful for nb, report in executions.items() if report.unfaithful}
+    started = time.perf_counter()
     if failure is None:
         merge_student(
             db_url(course.gradebook),
@@ -42,7 +45,12 @@ def student_rows(
         )
         for folder in ("autograded", "feedback"):
             replace_tree(job.work_root / folder / sid / aid, course.root / folder / sid / aid)
-    _save_log(outcome, out / "logs" / f"{sid}.log", job.output_file)
+    timings = {
+        **(parent_seconds or {}),
+        "records: class gradebook": time.perf_counter() - started,
+        "worker: wall clock": done.seconds,
+    }
+    _save_log(outcome, out / "logs" / f"{sid}.log", job.output_file, timings)
     limits = _sandbox_story(outcome, settings)
     rows = []
     for nb in student.gradable:
@@ -174,7 +182,9 @@ def _execution_story(report: ExecutionReport | None, settings: Settings) -> tupl
         status = Status.TIMED_OUT
         cells = ", ".join(t.cell for t in report.timeouts)
         parts.append(
-            f"{cells} ran past {settings.cell_timeout} s and was interrupted; the rest of the notebook ran"
+            f"{cells} ran past {settings.cell_timeout} s and was interrupted (the limit counts "
+            f"the kernel's CPU time, {settings.cell_timeout * settings.wall_clock_factor:g} s "
+            "on the clock at most); the rest of the notebook ran"
         )
     if report.kernel_died:
         status = Status.ERROR
@@ -189,8 +199,11 @@ def _execution_story(report: ExecutionReport | None, settings: Settings) -> tupl
     return status, "; ".join(parts)
 
 
-def _save_log(outcome: WorkerOutcome | None, path: Path, worker_output: Path) -> None:
-    timing = ", ".join(f"{k} {v:.2f} s" for k, v in (outcome.seconds if outcome else {}).items())
+def _save_log(
+    outcome: WorkerOutcome | None, path: Path, worker_output: Path, parent: dict[str, float]
+) -> None:
+    seconds = {**(outcome.seconds if outcome else {}), **parent}
+    timing = ", ".join(f"{k} {v:.2f} s" for k, v in seconds.items())
     parts = [f"== seconds: {timing}"] if timing else []
     if worker_output.is_file() and not worker_output.is_symlink():
         with open(worker_output, "rb") as log:

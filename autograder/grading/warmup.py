@@ -1,23 +1,55 @@
 """Pay the one-off costs of nbgrader's converters once, in the forkserver, not in every worker.
 
 Workers are forked from a server that imported this module, so they start with nbgrader,
-nbclient and the HTML feedback exporter already imported, and its templates, Markdown
-renderer and syntax highlighter already built: a first feedback export in a fresh process
-costs about 2 s more than the next one.
+nbclient and the HTML feedback exporter already imported, and its Markdown renderer and
+syntax highlighter already built: a first feedback export in a fresh process costs about
+2 s more than the next one. Each exporter builds its own Jinja environment, which would
+compile the feedback templates again in every worker; a bytecode cache shared by every
+environment of the process (filled here, inherited by each fork) compiles them once.
 """
 
 from __future__ import annotations
 
 import nbformat
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from jupyter_client.manager import AsyncKernelManager  # noqa: F401
 from nbclient import NotebookClient  # noqa: F401
-from nbconvert.exporters import HTMLExporter
+from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbgrader.converters import Autograde, GenerateFeedback  # noqa: F401 - imported to be inherited
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
 from autograder.grading import cap_output, guarded_execute  # noqa: F401
 from autograder.records import hide_hidden_tests  # noqa: F401
+
+
+class SharedTemplateCache(BytecodeCache):
+    """Compiled Jinja templates kept in memory, keyed by template and source checksum."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+TEMPLATE_CACHE = SharedTemplateCache()
+_create_environment = TemplateExporter._create_environment
+
+
+def _environment_with_cache(self):
+    environment = _create_environment(self)
+    environment.bytecode_cache = TEMPLATE_CACHE
+    return environment
+
+
+TemplateExporter._create_environment = _environment_with_cache  # type: ignore[method-assign]
 
 
 def render_feedback_once() -> str:

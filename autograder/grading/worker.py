@@ -16,12 +16,13 @@ import traceback
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
-from autograder.grading.guarded_execute import EXECUTIONS
+from autograder.grading.guarded_execute import EXECUTIONS, STAGE_SECONDS
 from autograder.grading.outcome import SandboxReport, StepResult, WorkerOutcome
 from autograder.sandbox.cgroup import StudentCgroup
 from autograder.sandbox.kernels import SandboxedKernelManager, prestart_kernel, shut_down_prestarted
@@ -107,26 +108,36 @@ def worker_config(job: Job) -> Config:
     return config
 
 
-def run(job: Job) -> None:
-    """Autograde and generate feedback for *job*; write what happened to its result file."""
+def run(job: Job, release: Any = None) -> None:
+    """Autograde and generate feedback for *job*; write what happened to its result file.
+
+    With *release* (an event), the kernel is started first and grading waits for the event:
+    the scheduler starts a worker ahead of a free slot so its kernel boots meanwhile.
+    """
     autograde = feedback = crash = None
     seconds: dict[str, float] = {}
     notes: list[str] = []
     sandbox_report = None
     _capture_output(job.output_file)
     try:
+        _scratch_gradebook_writes()
         config = worker_config(job)
         api = NbGraderAPI(CourseDirectory(config=config), config=config)
         manager = SandboxedKernelManager if job.sandbox else None
         from jupyter_client.manager import AsyncKernelManager
 
+        started = time.perf_counter()
         pgid = prestart_kernel(manager or AsyncKernelManager, config, cwd=str(job.work_root))
         job.kernel_pid_file.write_text(str(pgid))
+        seconds["kernel: launch"] = time.perf_counter() - started
+        if release is not None:
+            release.wait()
         started = time.perf_counter()
         autograde = StepResult.from_api(
             api.autograde(job.assignment, job.student_id, force=True, create=True)
         )
         seconds["autograde"] = time.perf_counter() - started
+        started = time.perf_counter()
         shut_down_prestarted()
         if job.sandbox is not None:  # nothing of the student's runs while results are made
             cgroup = job.sandbox.cgroup
@@ -137,6 +148,7 @@ def run(job: Job) -> None:
                 cgroup.hit_pids_limit(),
                 len(killed),
             )
+        seconds["sandbox: end"] = time.perf_counter() - started
         if autograde.success:
             started = time.perf_counter()
             feedback = StepResult.from_api(
@@ -150,9 +162,32 @@ def run(job: Job) -> None:
             shut_down_prestarted()
         except Exception:  # noqa: BLE001 - the parent kills the sandbox if need be
             notes.append(traceback.format_exc())
+        seconds.update(STAGE_SECONDS)
         WorkerOutcome(
             autograde, feedback, crash, seconds, tuple(notes), dict(EXECUTIONS), sandbox_report
         ).write(job.result_file)
+
+
+def _scratch_gradebook_writes() -> None:
+    """Let SQLite skip its disk syncs in this worker: its gradebook is a scratch copy.
+
+    nbgrader commits once per graded cell, and each commit waits for the disk. The
+    worker's gradebook is its own copy, read by the parent only after the worker has
+    exited; a worker that dies mid-write is reported and its copy never merged. So
+    durability buys nothing here, and the class gradebook keeps SQLite's defaults.
+    """
+    import sqlite3
+
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    @event.listens_for(Engine, "connect")
+    def _no_sync(connection, _record) -> None:
+        if isinstance(connection, sqlite3.Connection):
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA synchronous = OFF")
+            cursor.execute("PRAGMA journal_mode = MEMORY")
+            cursor.close()
 
 
 def _capture_output(path: Path) -> None:

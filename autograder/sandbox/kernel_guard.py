@@ -42,35 +42,65 @@ SYS_HOOKS = ("breakpointhook", "stdout", "stderr", "stdin")
 
 
 def cap_streams(limit: int) -> None:
-    """Stop forwarding a cell's stdout and stderr after *limit* characters (reset for each cell).
+    """Stop a cell's stdout and stderr after *limit* characters: the rest goes nowhere.
 
-    Installed before the snapshot, so it is part of the pristine state: a flood of printing
-    then costs the grader no time (its feedback keeps far less anyway), and the time a
-    flooding notebook takes no longer depends on how busy the machine is.
+    Installed before the snapshot, so it is part of the pristine state. Once a cell has
+    written *limit* characters, ``sys.stdout.write`` becomes the built-in ``len`` (so a
+    ``print`` costs the kernel almost nothing and sends nothing) and file descriptors 1 and
+    2 point at ``/dev/null`` (so ``os.write`` and child processes write nowhere, instead of
+    through ipykernel's pipe-reading thread into the grader's log). Everything is put back
+    before the next cell. A flood of output therefore costs the grader no time and the
+    kernel only the student's own loop: its score and status do not depend on the machine.
     """
+    import os
+
     shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821 - the kernel's
-    counts: list[list[int]] = []
-    for name in ("stdout", "stderr"):
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    reopeners = []
+    for fd, name in ((1, "stdout"), (2, "stderr")):
         stream = getattr(sys, name)
-        count = [0]
-        counts.append(count)
-
-        def capped(text, _write=stream.write, _count=count):
-            if _count[0] >= limit:
-                return len(text)
-            _count[0] += len(text)
-            if _count[0] > limit:
-                text = text[: len(text) - (_count[0] - limit)]
-                text += f"\n... output stopped in the kernel after {limit:,} characters ...\n"
-            return _write(text)
-
-        stream.write = capped
+        # a copy of the descriptor ipykernel reads: also keeps its pipe open while fd points away
+        reopeners.append(_cap_stream(stream, fd, os.dup(fd), devnull, limit))
 
     def reset(*args, **kwargs):
-        for count in counts:
-            count[0] = 0
+        for reopen in reopeners:
+            reopen()
 
     shell.events.register("pre_execute", reset)
+
+
+def _cap_stream(stream, fd: int, saved_fd: int, devnull: int, limit: int):
+    """Cap *stream* (and its descriptor *fd*) at *limit* characters; the function that reopens it."""
+    import os
+
+    write, flush = stream.write, stream.flush
+    state = {"count": 0, "closed": False}
+
+    def capped(text):
+        state["count"] += len(text)
+        if state["count"] <= limit:
+            return write(text)
+        kept = text[: max(0, len(text) - (state["count"] - limit))]
+        write(kept + f"\n... output stopped in the kernel after {limit:,} characters ...\n")
+        flush()  # what was kept reaches the grader before the stream goes quiet
+        state["closed"] = True
+        stream.write = len  # built-in: no Python frame per write, nothing sent
+        stream.flush = _nothing
+        os.dup2(devnull, fd)
+        return len(text)
+
+    def reopen():
+        if state["closed"]:
+            os.dup2(saved_fd, fd)
+        state["count"], state["closed"] = 0, False
+        stream.write, stream.flush = capped, flush
+
+    stream.write = capped
+    return reopen
+
+
+def _nothing(*args, **kwargs) -> None:
+    """A capped stream's ``flush``."""
 
 
 class Snapshot:

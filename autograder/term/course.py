@@ -35,7 +35,8 @@ MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 class Settings:
     """How to grade: per-cell time limit, per-student wall clock, output cap, sandbox limits."""
 
-    cell_timeout: int = 30
+    cell_timeout: int = 30  # seconds of the kernel's CPU time
+    wall_clock_factor: float = 3.0  # a cell stops after cell_timeout x this on the clock
     student_timeout: int | None = None  # None: derived from cell_timeout and notebook size
     max_output_chars: int = 20_000
     max_output_lines: int = 200
@@ -46,7 +47,7 @@ class Settings:
         """Seconds a student's worker may run before it is killed (a last resort)."""
         if self.student_timeout is not None:
             return float(self.student_timeout)
-        return 60.0 + self.cell_timeout * 2 + 2.0 * code_cells
+        return 60.0 + self.cell_timeout * self.wall_clock_factor * 2 + 2.0 * code_cells
 
 
 #: The settings `grade` uses when the instructor changes none (frozen, so safe to share).
@@ -75,6 +76,7 @@ def nbgrader_config(
     c.OverwriteCells.add_missing_cells = True
     c.Execute.timeout = settings.cell_timeout
     c.Execute.interrupt_on_timeout = True
+    c.GuardedExecute.wall_clock_factor = settings.wall_clock_factor
     c.GuardedExecute.guarded_roots = list(GUARDED_ROOTS)
     c.GuardedExecute.guarded_imports = list(guarded_imports)
     c.LimitOutput.max_lines = settings.max_output_lines

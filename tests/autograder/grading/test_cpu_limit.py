@@ -1,0 +1,40 @@
+"""The CPU clock a cell's time limit counts: read from /proc, for the kernel's processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+from autograder.grading.cpu_limit import cpu_seconds, kernel_pids
+
+
+def test_cpu_seconds_counts_work_not_sleep():
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        time.sleep(0.3)  # both interpreters started
+        busy_start, sleep_start = cpu_seconds([busy.pid]), cpu_seconds([sleeper.pid])
+        time.sleep(1.5)
+        assert cpu_seconds([busy.pid]) - busy_start > 0.05
+        assert cpu_seconds([sleeper.pid]) - sleep_start < 0.05
+        both = cpu_seconds([busy.pid, sleeper.pid])
+        assert both >= cpu_seconds([busy.pid]) - 0.05
+    finally:
+        for process in (busy, sleeper):
+            process.kill()
+            process.wait()
+
+
+def test_a_process_that_is_gone_counts_nothing():
+    assert cpu_seconds([2**22 + 17]) == 0.0  # above any pid_max default: no such process
+
+
+def test_the_sandbox_counts_its_cgroup_and_otherwise_the_kernel_process():
+    boxed = SimpleNamespace(cgroup=SimpleNamespace(processes=lambda: [11, 12]))
+    assert kernel_pids(boxed) == [11, 12]
+    plain = SimpleNamespace(provisioner=SimpleNamespace(process=SimpleNamespace(pid=os.getpid())))
+    assert kernel_pids(plain) == [os.getpid()]
+    assert kernel_pids(SimpleNamespace(provisioner=None)) == []

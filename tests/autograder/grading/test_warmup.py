@@ -1,0 +1,41 @@
+"""The forkserver's warm-up: feedback templates compiled once per process, not per export."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from autograder.grading import warmup
+
+CELL_ID = r"cell-id=[0-9a-f-]+"
+
+
+def test_a_second_feedback_export_compiles_no_template():
+    compiled = dict(warmup.TEMPLATE_CACHE.compiled)
+    assert compiled  # the import rendered the feedback once
+    first = warmup.render_feedback_once()
+    assert warmup.TEMPLATE_CACHE.compiled == compiled  # every template came from the cache
+    warmup.TEMPLATE_CACHE.compiled.clear()
+    try:
+        # compiled afresh: the same page (each new notebook's cells get new ids)
+        assert re.sub(CELL_ID, "", warmup.render_feedback_once()) == re.sub(CELL_ID, "", first)
+    finally:
+        warmup.TEMPLATE_CACHE.compiled.update(compiled)
+
+
+SCRATCH_CHECK = """
+import sqlalchemy
+from autograder.grading.worker import _scratch_gradebook_writes
+_scratch_gradebook_writes()
+with sqlalchemy.create_engine("sqlite:///" + {path!r}).connect() as connection:
+    print(connection.exec_driver_sql("PRAGMA synchronous").scalar(),
+          connection.exec_driver_sql("PRAGMA journal_mode").scalar())
+"""
+
+
+def test_a_worker_writes_its_scratch_gradebook_without_waiting_for_the_disk(tmp_path):
+    # in a fresh interpreter: the setting holds for every engine of the process it runs in
+    code = SCRATCH_CHECK.format(path=str(tmp_path / "gradebook.db"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "memory"]
