@@ -654,7 +654,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 3400,
     "03_window_buffer_memory.ipynb": 3150,
     "04_memory_that_outlives_the_session.ipynb": 3350,
-    "05_designing_multi_turn_conversations.ipynb": 3210,
+    "05_designing_multi_turn_conversations.ipynb": 3040,
     "06_token_budget_and_context_drift.ipynb": 2870,
 }
 
