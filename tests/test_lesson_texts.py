@@ -112,7 +112,11 @@ REVEALED_BY = {
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
         4: ["for group in load(store).messages[:4]", "Walking the 30"],
         5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
-        6: ["explorer = DesignExplorer(", "the one call\nafter the first summary", "turn 6's would need 11"],
+        6: [
+            "explorer = DesignExplorer(",
+            "the one call\nafter the first summary",
+            "turn 6's would need 11",
+        ],
         7: ["Mistake 2. Spring AI's 20 counts messages"],
     },
     "06_token_budget_and_context_drift.ipynb": {
@@ -122,7 +126,7 @@ REVEALED_BY = {
         4: [
             "the lossy summariser answers {lossy.answered}",
             "by_budget = summaries.pivot(",
-            "`\"lower\"`: a summary that lost lines",
+            '`"lower"`: a summary that lost lines',
         ],
         5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads'],
         6: ["explorer = BudgetExplorer("],
