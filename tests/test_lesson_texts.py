@@ -100,7 +100,7 @@ REVEALED_BY = {
         5: ['"steps, in order"', "Spring AI lost A's question"],
         6: ["for rule in expiry.RULES", "Redis forgot at 11:20"],
         7: ["explorer = OutliveExplorer(", "which leaves three messages"],
-        8: ["It is mistake 1"],
+        8: ["It is mistake 3"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
@@ -652,7 +652,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2820,
     "02_with_and_without_memory.ipynb": 3400,
     "03_window_buffer_memory.ipynb": 3150,
-    "04_memory_that_outlives_the_session.ipynb": 3350,
+    "04_memory_that_outlives_the_session.ipynb": 2700,
     "05_designing_multi_turn_conversations.ipynb": 3400,
     "06_token_budget_and_context_drift.ipynb": 3100,
 }
