@@ -11,7 +11,7 @@ from typing import Any
 from windowmem import scope as desk
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.n8n import session_ids as n8n
-from windowmem.policies.spring_ai_ids import advisor_conversation_id
+from windowmem.policies.spring_ai_ids import CONVERSATION_ID_KEY, advisor_conversation_id
 
 
 def _marta_returns(store: str, between: str, window: int = 5) -> Any:
@@ -41,7 +41,10 @@ def _check_1() -> dict[str, Any]:
 
 def _check_2() -> dict[str, Any]:
     return {
-        "2a": advisor_conversation_id({}, "1.1.5"),
+        # Lucía's call carries an id; the advisor was built with its own default.
+        "2a": advisor_conversation_id(
+            {CONVERSATION_ID_KEY: "lucia-9"}, "1.1.5", default="support-desk"
+        ),
         "2b": advisor_conversation_id({}, "1.1.5", default="support-desk"),
     }
 
@@ -55,7 +58,7 @@ def _check_3() -> dict[str, Any]:
             workflow_id="wf1",
             type_version=1.3,
             id_type="customKey",
-            key="={{ $json.body.sessionId }}",
+            key="={{ $json.sessionId }}",  # copied from a Chat Trigger workflow
         ),
     }
 
@@ -68,25 +71,42 @@ def _check_4() -> dict[str, Any]:
             message, workflow_id="wf1", type_version=1.4, node_name=name, **options
         )
 
-    own_key = {"id_type": "customKey", "key": "={{ $json.sessionId }}"}
+    old_node = n8n.simple_memory_buffer_key(
+        message, workflow_id="wf1", type_version=1.3, node_name="Memory A"
+    )
     return {
-        "4a": node_key("Memory A") == node_key("Memory B"),
-        "4b": node_key("Memory A", **own_key) == node_key("Memory B", **own_key),
+        "4a": node_key("Memory A") == node_key("Memory_A"),
+        "4b": old_node == node_key("Memory B"),
     }
+
+
+def _two_pauses() -> Any:
+    # Between the sessions: 40 quiet minutes, one more message in her first thread, 40 more.
+    events = desk.support_desk()
+    first, rest = events[: len(desk.support_desk()) - 3], events[len(desk.support_desk()) - 3 :]
+    script = [
+        *first,
+        desk.Pause(40),
+        desk.Request(desk.MARTA, "m-1", "one more thing", "noted"),
+        desk.Pause(40),
+        *rest,
+    ]
+    run = desk.run_script(script, desk.TENANT_USER.template, "in-process")
+    return next(call for call in run.calls if call.request.thread == "m-2")
 
 
 def _check_5() -> dict[str, Any]:
     return {
         "5a": len(_marta_returns("in-process", "the agent restarts").window),
-        "5b": len(_marta_returns("in-process", "59 minutes pass").window),
-        "5c": len(_marta_returns("sqlite", "the agent restarts").window),
+        "5b": len(_two_pauses().window),
+        "5c": len(_marta_returns("sqlite", "a night passes (14 hours)").window),
     }
 
 
 def _check_6() -> dict[str, Any]:
     def remembered_alone(choice, store):
         call = desk.run_script(
-            desk.support_desk("the agent restarts"), desk.key_choice(choice).template, store
+            desk.support_desk("a night passes (14 hours)"), desk.key_choice(choice).template, store
         ).calls[4]
         return "#6023" in " ".join(m.content for m in call.window) and not call.foreign
 
@@ -168,12 +188,14 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="the early releases fall back to one fixed id",
+            hint="read the line: which side of the ? runs when the context holds an id?",
             mistakes={
-                "chat_memory_conversation_id": "that is the name of the context entry the advisor reads, not the id it falls back to",
-                "": "an empty id is not the fallback: the advisor substitutes a fixed, non-empty word",
+                "support-desk": "the builder's id is only what the advisor falls back to; this call's context holds an id",
+                "default": "that is the fallback of an advisor built without its own id, and this call needs no fallback",
+                "chat_memory_conversation_id": "that is the name of the context entry, not the id stored in it",
             },
-            why='with no id in the context the advisor uses its default, the constant "default", for every user',
+            why="the context holds an id, and the advisor uses it before any default",
+            transfer="a call that does carry an id, on an advisor with its own default",
         ),
         Expectation(
             "2b",
@@ -200,33 +222,34 @@ BOOK = CheckBook(
         Expectation(
             "3b",
             _check_3,
-            hint="evaluate the key on the webhook item, then add the workflow id",
+            hint="evaluate the key on the webhook item: what is at the top of it?",
             mistakes={
-                "abc": "that is the session id; the buffer's name holds more than that (see how Simple Memory names its buffers)",
-                "No session ID found": "with Define below the node evaluates your key, which does reach into the body",
+                "wf1__abc": "that key works behind a Chat Trigger; a webhook puts the client's JSON one level down, under body",
+                "abc": "a webhook puts the client's JSON under body, and your key does not look there",
+                "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
             },
-            why="the key reaches into body, and Simple Memory names the buffer workflowId__sessionId",
+            why="a webhook's item has sessionId only under body, so the copied key comes out empty",
             transfer="a Webhook trigger instead of the Chat Trigger",
         ),
         Expectation(
             "4a",
             _check_4,
-            hint="the default option adds something that differs between the two nodes",
+            hint="clean both names the way typeVersion 1.4 does, then compare the keys",
             mistakes={
-                True: "check what typeVersion 1.4 adds to a key taken with the default option"
+                False: "the names differ as typed, but look at what the cleaning does to the space"
             },
-            why="from typeVersion 1.4 the default option adds each node's name to the key",
+            why="the space becomes _, so both nodes add the same name and share one buffer",
             transfer="two memory nodes on one chat",
         ),
         Expectation(
             "4b",
             _check_4,
-            hint="a key you define yourself is used exactly as you wrote it",
+            hint="which of the two typeVersions adds the node's name to the key?",
             mistakes={
-                False: "compare what the default option adds with what n8n does to a key you write yourself"
+                True: "the 1.3 node's key is the session id alone; check what the 1.4 node's key adds"
             },
-            why="Define below uses the key as written, with no node name added",
-            transfer="two memory nodes on one chat",
+            why="only the 1.4 node adds its name, so the two keys differ",
+            transfer="two memory nodes of different typeVersions on one chat",
         ),
         Expectation(
             "5a",
@@ -240,20 +263,21 @@ BOOK = CheckBook(
         Expectation(
             "5b",
             _check_5,
-            hint="the sweep deletes buffers unused for more than an hour",
+            hint="the hour counts from the last run that used the buffer; count every exchange stored",
             mistakes={
-                0: "check the sweep's rule: how long must a buffer go unused before it is deleted?",
-                2: "count both exchanges: each is her message and its reply",
+                0: "80 minutes passed in all, but the hour counts from the last run that used the buffer",
+                4: "her extra message and its reply are in the buffer too",
+                3: "count messages, not requests: each request stores her message and a reply",
             },
-            why="59 minutes is inside the hour, so the sweep leaves the buffer",
-            transfer="another timing: 59 quiet minutes instead of a restart",
+            why="her extra message reset the hour, so neither 40-minute silence reached it, and its exchange is stored too",
+            transfer="another timing: two 40-minute silences with a message between",
         ),
         Expectation(
             "5c",
             _check_5,
-            hint="what does reopening a file find?",
-            mistakes={0: "think about what a restart does to a file on disk"},
-            why="the SQLite file outlives the process",
+            hint="does a row in a file have an expiry?",
+            mistakes={0: "the hour belongs to Simple Memory's map; what does a night do to a file on disk?"},
+            why="the SQLite file has no expiry, so a night changes nothing",
         ),
         Expectation(
             "6",
@@ -272,10 +296,10 @@ BOOK = CheckBook(
                 (
                     "tenant + user",
                     "in-process",
-                ): "a restart empties the in-process store, whatever the key",
+                ): "a night is more than an hour, and the in-process store deletes what was idle that long",
             },
-            why="only a key that follows the customer across threads, on a store that outlives the process, does both",
-            transfer="every key and store pair after a restart",
+            why="only a key that follows the customer across threads, on a store that outlives an idle night, does both",
+            transfer="every key and store pair after a night",
         ),
         Expectation(
             "7a",

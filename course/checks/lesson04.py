@@ -18,6 +18,7 @@ from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
 from windowmem.outlive.workers import alternate
+from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.n8n import ManualClock
 from windowmem.storage import backends
 from windowmem.storage import layout_probes as probes
@@ -34,10 +35,13 @@ def _stores() -> tuple[str, backends.Backends]:
 def _check_1() -> dict[str, Any]:
     n8n_run = scenarios.play_scenario("n8n Postgres table")
     spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
+    # Turn 7 after the windows are raised: n8n to 10 interactions, Spring AI to 20 messages.
+    turn_7 = user("u7 and when does it arrive?")
     return {
         "1a": len(n8n_run[-1].stored_after),
         "1b": len(spring_run[-1].stored_after),
-        "1c": n8n_run[-1].sent == spring_run[-1].sent,
+        "1c": len(N8nSimpleMemory(10).load(n8n_run[-1].stored_after)),
+        "1d": len(SpringAiMessageWindow(20).load_with(spring_run[-1].stored_after, [turn_7])) - 1,
     }
 
 
@@ -126,7 +130,8 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    return {"8": 1}
+    # A judgement: reads that never extend a Redis TTL counted from the last write.
+    return {"8": 3}
 
 
 BOOK = CheckBook(
@@ -155,11 +160,25 @@ BOOK = CheckBook(
         Expectation(
             "1c",
             _check_1,
-            hint="compare the last four messages before turn 6 in each product",
+            hint="a window picks from what is stored: how much does n8n's store hold, and how much does a window of 10 let through?",
             mistakes={
-                False: "both windows hold four messages here; where they are cut differs, not what is sent"
+                4: "that was the window of 2; a window of 10 interactions lets through up to 20 messages",
+                20: "the window is a maximum: it cannot send more than the store holds",
+                14: "count only the earlier messages, not turn 7's own question",
             },
-            why="both windows send the last four messages; only the stores differ",
+            why="n8n's store still holds all twelve messages, and a window of 10 interactions lets them all through",
+            transfer="a larger window after the fact",
+        ),
+        Expectation(
+            "1d",
+            _check_1,
+            hint="a window picks from what is stored: what is left in Spring AI's table after turn 6?",
+            mistakes={
+                12: "turns 1 to 4 were deleted when the window was 4; a bigger window cannot bring them back",
+                20: "the window is a maximum: it cannot send more than the table holds",
+            },
+            why="Spring AI's table kept only the window of 4, so a window of 20 finds those four and no more",
+            transfer="a larger window after the fact",
         ),
         Expectation(
             "2a",
@@ -181,7 +200,7 @@ BOOK = CheckBook(
                     "SYSTEM",
                     "USER",
                 ): "Marta's chat has no system message in memory: the agent's instructions are not stored",
-                ("ASSISTANT", "TOOL", "USER"): "this chat calls no tool",
+                ("ASSISTANT", "TOOL", "USER"): "Marta's chat calls no tool, so no message has that type",
                 ("USER",): "the answers are stored too",
             },
             why="the four kept rows are two questions and two answers",
@@ -292,13 +311,14 @@ BOOK = CheckBook(
         Expectation(
             "8",
             _check_8,
-            hint="where does each worker's memory live?",
+            hint="which clock does n8n's Redis TTL count from, and did the reloads move it?",
             mistakes={
-                2: "a bigger window sends more of what a worker holds, and each worker holds only its own turns",
-                4: "overlapping requests lose single messages; here whole turns are in another worker's memory",
+                1: "the team left Simple Memory; Redis outlives the process, yet this history was still deleted",
+                2: "the window decides what is sent from a history that exists; this one was deleted",
+                4: "only one request at a time ran here; nothing overlapped",
             },
-            why="each worker has its own in-process map",
-            transfer="a queue-mode deployment",
+            why="the reloads only read, and the TTL counts from the last write, so the key expired an hour after 9:00",
+            transfer="a Redis TTL with reads and no writes",
         ),
     ],
 )
