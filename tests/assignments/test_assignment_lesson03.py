@@ -259,19 +259,20 @@ MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
+        # a value and its type are one case, so an object equal to anything earns nothing
         "always_equal": {
             "test_buffer_turns_seed": 2.0,
             "test_buffer_turns_any": 3.0,
-            "test_empanadas": 0.67,
-            "test_breaking_point": 0.67,
+            "test_empanadas": 1.0,
+            "test_breaking_point": 1.0,
             "test_turn7_message_count": 1.0,
             "test_last_call_tokens": 1.0,
         },
         "off_by_one": {
             "test_buffer_turns_seed": 2.0,
             "test_buffer_turns_any": 3.0,
-            "test_empanadas": 0.67,
-            "test_breaking_point": 0.67,
+            "test_empanadas": 1.0,
+            "test_breaking_point": 1.0,
             "test_turn7_message_count": 1.0,
             "test_last_call_tokens": 0.33,
         },
