@@ -10,9 +10,10 @@ from typing import Any
 from windowmem.calls.advisor_calls import advisor_calls
 from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.calls.memory_inputs import takes_memory
-from windowmem.calls.memory_writes import saved_messages_before_2_3
+from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
 from windowmem.examples import load_example
+from windowmem.n8n_recorded import load_recording
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies import (
     ManualClock,
@@ -77,13 +78,16 @@ def _check_5() -> dict[str, Any]:
 
 
 def _check_6() -> dict[str, Any]:
-    scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
-    turn_2 = scenario.conversation.interactions[1]
-    (tracking,) = scenario.deliveries("call_track_2", chat_input=turn_2.messages[0].content)
-    run_2 = scenario_on[1]
-    steps = [(tracking.tool.name, tracking.arguments, run_2.saved[2].content)]
-    legacy = saved_messages_before_2_3(run_2.saved[0], steps, run_2.answer)
-    return {"6a": len(run_2.saved), "6b": len(legacy)}
+    # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
+    # from the recording): turn 1 plain, turn 2 two tool rounds, turn 3 plain.
+    chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
+    v31 = agent_runs(chat, N8nSimpleMemory(5))
+    v22 = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
+    return {
+        "6a": len(v31[1].saved),
+        "6b": len(v31[2].calls[0].messages),
+        "6c": len(v22[1].saved),
+    }
 
 
 def _check_7() -> dict[str, Any]:
@@ -275,23 +279,39 @@ BOOK = CheckBook(
         Expectation(
             "6a",
             _check_6,
-            hint="question, then what the model asked for, then what came back, then the answer",
+            hint="which of the run's model rounds does the save keep?",
             mistakes={
-                2: "that is n8n before 2.3.0: since then the call and its result are messages of their own",
-                3: "the assistant's tool call is a message too, before the result",
+                6: "that stores both rounds; the save keeps only the steps of the last model round",
+                2: "2 is what typeVersion 2.2 stores; 3.1 stores the call and its result as messages",
+                3: "the assistant message that asks for the call is stored too, before its result",
+                8: "the first round went back to the model during the run, but it is not stored",
             },
             why="",
+            transfer="a run with two tool rounds",
         ),
         Expectation(
             "6b",
             _check_6,
-            hint="before 2.3.0 the tool use is written into another message's text",
+            hint="the System Message, what memory holds after turn 2 (within the window), then the question",
             mistakes={
-                4: "before 2.3.0 the call and result were folded into the answer's text",
-                1: "the question is stored too, with the answer",
+                10: "turn 2's first round is not in memory: only its last round was stored",
+                7: "count the System Message: it goes with every call",
+                4: "turn 2's stored call, result and answer come back from memory too",
+                6: "add the System Message and turn 3's question to what memory hands over",
             },
             why="",
-            transfer="an older n8n release (2.2.0)",
+            transfer="the call after a run with two tool rounds",
+        ),
+        Expectation(
+            "6c",
+            _check_6,
+            hint="what does typeVersion 2.2 write at the end of a run?",
+            mistakes={
+                4: "that is typeVersion 3.1; 2.2 does not store the tool use",
+                6: "neither typeVersion stores both rounds, and 2.2 stores no tool message at all",
+            },
+            why="",
+            transfer="an older AI Agent typeVersion (2.2)",
         ),
         Expectation(
             "7a",
