@@ -13,8 +13,8 @@ from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
 from windowmem.examples import load_example
-from windowmem.n8n_recorded import load_recording
 from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.n8n_recorded import load_recording
 from windowmem.policies import (
     ManualClock,
     N8nSimpleMemory,
@@ -199,9 +199,7 @@ BOOK = CheckBook(
                 (
                     "AI Agent Tool",
                 ): "the Chat Memory Manager works on a memory's messages, so it takes a memory too",
-                (
-                    "Chat Memory Manager",
-                ): "the AI Agent Tool is an agent, and agents take a memory",
+                ("Chat Memory Manager",): "the AI Agent Tool is an agent, and agents take a memory",
                 (
                     "AI Agent Tool",
                     "Chat Memory Manager",
