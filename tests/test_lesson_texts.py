@@ -75,13 +75,13 @@ REVEALED_BY = {
             "0.\n</details>",
             "cannot read the agent's history",
         ],
-        6: ['print("n8n 2.41.1:")'],
-        7: ["explorer.show()"],
+        6: ['recorded_beside_predicted("two-tool-rounds")', "Only the last round is kept"],
+        7: ["explorer.show()", "one call. With a new session id"],
         8: ["the oldest turns have left a window of 4"],
     },
     "03_window_buffer_memory.ipynb": {
         1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
-        2: ["a full window of 5 loads", "window 2 on turn 4 loads"],
+        2: ["turn 3 as stored:", "window 2 on turn 4 loads"],
         3: ["replay_frame(marta", "for message in turn_7.sent"],
         4: ["Rebuild it turn by turn"],
         5: ["cost_by_window(", "(1.73×)"],
@@ -655,8 +655,8 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2820,
-    "02_with_and_without_memory.ipynb": 3400,
-    "03_window_buffer_memory.ipynb": 3150,
+    "02_with_and_without_memory.ipynb": 3000,
+    "03_window_buffer_memory.ipynb": 2850,
     "04_memory_that_outlives_the_session.ipynb": 2700,
     "05_designing_multi_turn_conversations.ipynb": 3040,
     "06_token_budget_and_context_drift.ipynb": 2870,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.cost import tokens_per_call
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
@@ -43,12 +44,13 @@ def _first_turn_without_order(window: int) -> int:
 
 
 def _check_2() -> dict[str, Any]:
-    tool_chat = load_example("tool_use")
-    with_tools = turn_view(tool_chat, N8nSimpleMemory(2), 4, QWEN)
-    turn_3_question = tool_chat.interactions[2].messages[0]
+    marta = load_example("marta")
+    plain = [marta.system_message, *_plain_chat_messages(12)]
+    # The tool chat as n8n 2.41.1's agent (3.1) runs it: what it stores, loads and cleans up.
+    tool_runs = agent_runs(load_example("tool_use"), N8nSimpleMemory(2))
     return {
-        "2a": len(N8nSimpleMemory(8).window(_plain_chat_messages(9))),
-        "2b": turn_3_question in with_tools.window,
+        "2a": len(turn_view(plain, N8nSimpleMemory(8), 12, QWEN).sent),
+        "2b": len(tool_runs[3].calls[0].part(Part.MEMORY)),
     }
 
 
@@ -141,22 +143,27 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="one interaction is two messages",
+            hint="the system message, the window (one interaction is two messages), then the new question",
             mistakes={
-                8: "8 counts interactions; each one is a question and a reply",
-                17: "the system message is sent beside the window, not in it",
-                10: "10 is the default window's load; this one is set to 8",
+                16: "16 is the window alone: the system message and turn 12's question are sent too",
+                10: "8 interactions are 16 messages, before the system message and the question",
+                17: "add turn 12's question: it is sent after the window",
+                12: "10 is the default window's load; this one is set to 8",
             },
-            why="8 interactions of a question and a reply each",
+            why="the system message, 16 loaded messages and the question",
+            transfer="another window and turn",
         ),
         Expectation(
             "2b",
             _check_2,
-            hint="count the last 2 × 2 messages of turns 1 to 3, tool messages included",
+            hint="write turn 3 as n8n stores it, take the last 2 × 2 messages, then apply the clean-up",
             mistakes={
-                True: "2 × 2 = 4 messages, and turn 3 alone stores 5: its question, the call, two results and the reply"
+                4: "the window loads 4, but the first of them is a tool result whose call was cut off: it is dropped",
+                2: "the answer, the second call and its result stay: only the orphaned result goes",
+                5: "n8n stores one assistant message per call, so turn 3 takes 6 places, not 5",
+                6: "a window of 2 loads 2 × 2 messages",
             },
-            why="the four loaded messages are the end of turn 3; its question was cut off",
+            why="",
             transfer="a turn with tool calls",
         ),
         Expectation(

@@ -93,4 +93,5 @@ def recorded_beside_predicted(name: str) -> tuple[RecordedCall, ...]:
     return tuple(out)
 
 
-__all__ = ["RecordedCall", "recorded_beside_predicted", "recorded_conversation"]
+#: Re-exported so a lesson reads a recording's typeVersions and its runs from this one module.
+__all__ = ["RecordedCall", "load_recording", "recorded_beside_predicted", "recorded_conversation"]

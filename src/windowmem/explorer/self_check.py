@@ -23,6 +23,7 @@ one line: the feedback for the answer given, never the others, and never the ans
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,4 +129,6 @@ class CheckBook:
 
     def check(self, check_id: str, answer: Any) -> None:
         """Print the feedback for *answer*: the one call a lesson's check cell makes."""
-        print(self.feedback(check_id, answer))
+        # One write, not print's two (text, then newline): a kernel that flushes between
+        # them stores the feedback as two outputs, and the lesson shows an empty one.
+        sys.stdout.write(self.feedback(check_id, answer) + "\n")

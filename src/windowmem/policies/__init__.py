@@ -8,6 +8,7 @@ from windowmem.policies.n8n import (
     N8nSimpleMemory,
     SimpleMemoryStore,
     drop_orphaned_tool_messages,
+    visible_turns,
 )
 from windowmem.policies.registry import (
     POLICIES,
@@ -43,4 +44,5 @@ __all__ = [
     "make_policy",
     "policy_class",
     "policy_infos",
+    "visible_turns",
 ]
