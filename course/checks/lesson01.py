@@ -276,7 +276,9 @@ BOOK = CheckBook(
             "5c",
             _check_5,
             hint="does a row in a file have an expiry?",
-            mistakes={0: "the hour belongs to Simple Memory's map; what does a night do to a file on disk?"},
+            mistakes={
+                0: "the hour belongs to Simple Memory's map; what does a night do to a file on disk?"
+            },
             why="the SQLite file has no expiry, so a night changes nothing",
         ),
         Expectation(

@@ -200,7 +200,11 @@ BOOK = CheckBook(
                     "SYSTEM",
                     "USER",
                 ): "Marta's chat has no system message in memory: the agent's instructions are not stored",
-                ("ASSISTANT", "TOOL", "USER"): "Marta's chat calls no tool, so no message has that type",
+                (
+                    "ASSISTANT",
+                    "TOOL",
+                    "USER",
+                ): "Marta's chat calls no tool, so no message has that type",
                 ("USER",): "the answers are stored too",
             },
             why="the four kept rows are two questions and two answers",
