@@ -70,9 +70,11 @@ PATHS = {
     """,
     "a fresh copy from the file": """
         import importlib.util
+        import os
         import windowmem.behaviour_check as here
         def answer():
-            path = here.__file__.replace("behaviour_check", "cost")
+            # windowmem/cost.py, found from the check's own package folder
+            path = os.path.join(os.path.dirname(os.path.dirname(here.__file__)), "cost.py")
             spec = importlib.util.spec_from_file_location("copy_of_cost", path)
             module = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(module)

@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "windowmem.key_templates": 0,
     "windowmem.turn_ranges": 0,
     "windowmem.arguments": 0,
+    "windowmem.behaviour_check": 0,  # the rebuild questions' check: standard library only
     # 1. models: the products' window policies, the stores, the token-budget agent
     "windowmem.policies": 1,
     "windowmem.storage": 1,

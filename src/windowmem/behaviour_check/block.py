@@ -1,42 +1,6 @@
-"""Run a student's function with windowmem's computing helpers out of reach (the behaviour check).
+"""The block itself: while it runs, windowmem is reachable only through what a question allows.
 
-An assignment question that asks a student to *rebuild* what windowmem computes is graded
-by running the student's function inside :class:`without_library`: for the length of the
-call every windowmem object the question does not allow is replaced, wherever the
-function could reach it, by a :class:`Blocked` stand-in that raises :class:`LibraryBlocked`
-when it is used. What the function may reach, and where it is replaced:
-
-* the names it reads: its globals (the notebook's namespace) and ``builtins``;
-* what those names hold: lists, tuples, dicts, sets, ``functools.partial``, bound methods,
-  the notebook's own classes and their instances, and modules the student wrote;
-* its closure cells and its default arguments, and those of every function it can reach;
-* ``sys.modules``: a forbidden module becomes ``None`` (an ``import`` of it fails), an
-  allowed module or package a filtered copy (``import windowmem; windowmem.cost`` fails);
-* the import machinery: a finder first on ``sys.meta_path`` refuses every windowmem module
-  not already loaded, and ``io.open_code`` refuses windowmem's files, so neither
-  ``importlib.import_module``, ``importlib.reload`` nor ``spec_from_file_location`` loads
-  a fresh copy.
-
-Everything is put back when the block ends. A function that does not need the library
-runs unchanged; one that does fails with a message naming the helper. What it returns is
-then kept only if it is made of the plain types the question allows (:func:`plain`), so a
-lazy object cannot call the library after the block.
-
-It stops the paths a student takes to reach a helper, not a hunt through the
-interpreter's internals (``gc.get_objects()``, an allowed helper's ``__globals__``,
-frames) or a copy of the library's source read as text and executed: those are copying,
-which a reader of the answer sees. Standard library only; it imports no windowmem module.
-
->>> import windowmem.cost
->>> def bill():
-...     return windowmem.cost.input_bill.__name__
->>> with without_library(bill):
-...     bill()
-Traceback (most recent call last):
-...
-windowmem.behaviour_check.LibraryBlocked: windowmem.cost is not allowed here: ...
->>> bill()
-'input_bill'
+See :mod:`windowmem.behaviour_check` for what is sealed and why.
 """
 
 from __future__ import annotations
@@ -50,55 +14,20 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-LIBRARY = "windowmem"
+from windowmem.behaviour_check.stand_ins import (
+    LIBRARY,
+    SELF,
+    Blocked,
+    LibraryBlocked,
+    _in_library,
+    _under,
+)
+from windowmem.behaviour_check.values import plain
+
 #: This module: always reachable (the tests hold it), never a helper.
-SELF = __name__
-#: The plain values a rebuilt answer is made of, unless a question allows fewer.
-PLAIN_TYPES: tuple[type, ...] = (type(None), bool, int, float, str, list, tuple, dict)
-_LIBRARY_DIR = os.path.dirname(os.path.abspath(__file__))
+# the windowmem package folder (this module sits one folder below it)
+_LIBRARY_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _STDLIB_DIRS = tuple({os.path.abspath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
-
-
-class LibraryBlocked(Exception):
-    """A rebuild question's function used a windowmem helper the question does not allow."""
-
-
-class Blocked:
-    """What a forbidden windowmem object is while the block runs: any use raises."""
-
-    __slots__ = ("_blocked_name",)
-
-    def __init__(self, name: str) -> None:
-        object.__setattr__(self, "_blocked_name", name)
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        name = object.__getattribute__(self, "_blocked_name")
-        raise LibraryBlocked(
-            f"{name} is not allowed here: this question asks you to rebuild what it computes"
-        )
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("__"):  # hasattr(module, "__spec__") and the like: simply absent
-            raise AttributeError(attr)
-        return self._refuse()
-
-    __call__ = __getitem__ = __iter__ = __len__ = __bool__ = _refuse
-    __eq__ = __lt__ = __le__ = __gt__ = __ge__ = __add__ = __contains__ = _refuse
-    __hash__ = object.__hash__
-
-    def __setattr__(self, key: str, value: Any) -> None:
-        self._refuse()
-
-    def __repr__(self) -> str:
-        return f"<blocked {object.__getattribute__(self, '_blocked_name')}>"
-
-
-def _in_library(module: str) -> bool:
-    return module == LIBRARY or module.startswith(LIBRARY + ".")
-
-
-def _under(module: str, prefixes: Iterable[str]) -> bool:
-    return any(module == p or module.startswith(p + ".") for p in prefixes)
 
 
 class without_library:  # noqa: N801 - used as a context manager, like contextlib's
@@ -189,7 +118,7 @@ class without_library:  # noqa: N801 - used as a context manager, like contextli
 
     def _seal_modules(self) -> None:
         for name, module in list(sys.modules.items()):
-            if not _in_library(name) or name == SELF or module is None:
+            if not _in_library(name) or _under(name, (SELF,)) or module is None:
                 continue
             self._set_item(sys.modules, name, self._replacement(module))
 
@@ -221,7 +150,7 @@ class without_library:  # noqa: N801 - used as a context manager, like contextli
             return value
         module, name = origin
         if isinstance(value, types.ModuleType):
-            if name == SELF:
+            if _under(name, (SELF,)):
                 return value
             opens = any(a.startswith(name + ".") for a in self.allow)  # it holds something allowed
             if not self.allowed(module, name) and not opens and not hasattr(value, "__path__"):
@@ -366,7 +295,7 @@ class _RefuseLibrary:
         self.check = check
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
-        if _in_library(name) and name != SELF:
+        if _in_library(name) and not _under(name, (SELF,)):
             raise LibraryBlocked(f"{name} is not allowed here: import refused")
 
 
@@ -376,32 +305,6 @@ _MISSING = object()
 def _refill(target: set[Any], items: list[Any]) -> None:
     set.clear(target)
     set.update(target, items)
-
-
-def plain(value: Any, types_: tuple[type, ...] = PLAIN_TYPES, *, where: str = "the answer") -> Any:
-    """*value* rebuilt from plain types only (exact types, no subclasses), or a TypeError.
-
-    >>> plain([1, (2, "x")])
-    [1, (2, 'x')]
-    >>> plain([True], (list, int))
-    Traceback (most recent call last):
-    ...
-    TypeError: the answer: return plain list, int, found a bool
-    """
-    kind = type(value)
-    if kind not in types_:
-        names = ", ".join(t.__name__ for t in types_)
-        raise TypeError(f"{where}: return plain {names}, found a {kind.__name__}")
-    if kind is list:
-        return [plain(item, types_, where=where) for item in list.__iter__(value)]
-    if kind is tuple:
-        return tuple(plain(item, types_, where=where) for item in tuple.__iter__(value))
-    if kind is dict:
-        return {
-            plain(k, types_, where=where): plain(v, types_, where=where)
-            for k, v in dict.items(value)
-        }
-    return value
 
 
 def sealed(
