@@ -2,7 +2,7 @@
 
 Read from ``@n8n/n8n-nodes-langchain`` 2.41.1 (``utils/helpers.js`` ``getSessionId`` and
 ``coerceSessionIdToString``, ``MemoryBufferWindow.node.js``) and ``n8n-nodes-base``
-2.41.2 (the Webhook and Schedule triggers' output items):
+2.41.1, the version n8n 2.41.1 installs (the Webhook and Schedule triggers' output items):
 
 * a memory node's *Session ID* is ``fromInput`` ("Connected Chat Trigger Node", the
   default), which reads ``$json.sessionId`` from the incoming item, or ``customKey``
@@ -101,7 +101,7 @@ def webhook_item(
     }
 
 
-#: The fields of a Schedule Trigger's item (n8n-nodes-base 2.41.2): a time, never a session.
+#: The fields of a Schedule Trigger's item (n8n-nodes-base 2.41.1): a time, never a session.
 SCHEDULE_FIELDS = (
     "timestamp",
     "Readable date",
