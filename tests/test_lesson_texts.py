@@ -51,7 +51,11 @@ REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
         1: ["{choice.name: [desk.key_for(", '"customers sharing one"'],
         2: ["def spring_ai(version)", "? context.get(ChatMemory.CONVERSATION_ID)"],
-        3: ['"default option (fromInput)": {}', '"Webhook, then Edit Fields": edit_fields', "for error in (n8n.NO_SESSION_ID"],
+        3: [
+            '"default option (fromInput)": {}',
+            '"Webhook, then Edit Fields": edit_fields',
+            "for error in (n8n.NO_SESSION_ID",
+        ],
         4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
         5: ["for between in desk.BETWEEN}"],
         6: ["Only **tenant + user** on **SQLite** does both"],
@@ -78,7 +82,10 @@ REVEALED_BY = {
         ],
         6: ['recorded_beside_predicted("two-tool-rounds")', "Only the last round is kept"],
         7: ["explorer.show()", "one call. With a new session id"],
-        8: ["the oldest turns have left a window of 4", '**1. "It forgets everything at every message."**'],
+        8: [
+            "the oldest turns have left a window of 4",
+            '**1. "It forgets everything at every message."**',
+        ],
     },
     "03_window_buffer_memory.ipynb": {
         1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
