@@ -336,6 +336,35 @@ def system_message_for(executions, run):
         edited("bill_answer", ("for rnd in [*rounds, []]:", "for rnd in [[]]:")),
         {"test_input_bill"},
     ),
+    # The n8n agent's replay does the pricing: right values, no points.
+    "agent_runs_shortcut": (
+        "price_answer",
+        """
+from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.messages import assistant, system, tool, user
+from windowmem.policies import N8nSimpleMemory
+
+
+def history_tokens(executions, k, tokens):
+    loaded = Part.MEMORY  # what the agent's replay says came from memory
+    messages = [system("S")]
+    for e in executions:
+        messages.append(user(e["chatInput"]))
+        for rnd in e.get("tool_rounds", []):
+            messages.append(assistant("", [c["id"] for c in rnd]))
+            messages += [tool(c["result"], c["id"]) for c in rnd]
+        if e.get("output") is not None:
+            messages.append(assistant(e["output"]))
+    price = {"user": tokens["user"], "assistant": tokens["answer"], "tool": tokens["result"]}
+    return sum(
+        tokens["call"] if m.tool_calls else price[m.role.value]
+        for run in agent_runs(messages, N8nSimpleMemory(k))
+        for call in run.calls
+        for m in call.part(loaded)
+    )
+""",
+        {"test_history_tokens"},
+    ),
     # The library's rolling summary does the work: right values, no points.
     "rolling_summary_shortcut": (
         "bill_answer",
@@ -881,6 +910,26 @@ class TestTheGradingRun(GradingRoundTrip):
     #: The prompts state goals and the hidden cases are ones the prompt and the lesson have not
     #: worked (issue 23): the skimmer above earns 17% of the autograded points.
     skimmer_bar_met = True
+
+
+def test_the_agent_runs_shortcut_really_prices_the_history(source_nb):
+    """Unsealed, the pricing shortcut gets every seeded case right: it loses only for what it calls."""
+    namespace: dict = {}
+    exec(cell_text(cells_by_id(source_nb)["setup"]), namespace)  # noqa: S102
+    exec(MUTANTS["agent_runs_shortcut"][1], namespace)  # noqa: S102
+    space = seeded_space(source_nb, "test_history_tokens")
+    for number, (log, _, k) in enumerate(space["_logs"](space["_SEED"], 16)):
+        prices = {"user": 5 + number, "call": 17, "result": 40 + 3 * number, "answer": 23}
+        assert namespace["history_tokens"](log, k, prices) == space["_expected_price"](
+            log, k, prices
+        )
+
+
+@pytest.mark.slow
+def test_the_agent_runs_shortcut_fails_on_what_it_calls(graded):
+    check_shortcut_fails_on_import(
+        graded, "agent_runs_shortcut", NOTEBOOK, "test_history_tokens", "calls.agent_calls"
+    )
 
 
 @pytest.mark.slow
