@@ -44,7 +44,7 @@ SITUATION_SEEDS = {
 #: is in none is never drawn. :data:`CASE_STRATA` says which stratum each of a cell's cases
 #: comes from, in order: most of them where a choice by keyword goes wrong.
 STRATA = (
-    "near the peak: the budget within 30 tokens of the task's largest window, either side",
+    "near the peak: the budget a token under, at or a token over the largest window (the others keep 30 away)",
     "drops only misses: every fact needed, extra calls allowed, truncation drops only reads without a fact",
     "the summary outgrows the room: every fact needed, a summary will do, extra calls allowed, truncation "
     "loses a fact, and compaction has to cut summary lines (facts too)",
@@ -245,7 +245,7 @@ def draw_situation(draws: Iterator[int], target: int) -> Situation:
     peak = base + sum(t for _, t in reads)
     room = peak - base - max(t for _, t in reads)
     if target == 0:
-        budget = peak + (-30, -1, 0, 0, 1, 30)[pick(6)]
+        budget = peak + (-1, 0, 0, 1)[pick(4)]
     else:
         budget = base + max(t for _, t in reads) + pick(room)
     return Situation(
