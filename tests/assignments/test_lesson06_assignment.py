@@ -619,7 +619,7 @@ class TestTheGradingRun(GradingRoundTrip):
 @pytest.mark.parametrize(
     ("student", "grade_id", "module"),
     [
-        ("cost_helper", "test_unbounded_bill_task", "cost"),
+        ("cost_helper", "test_unbounded_bill_task", "policies"),  # the first it touches
         ("policy_choice_shortcut", "test_policy_research", "budget"),
     ],
 )
