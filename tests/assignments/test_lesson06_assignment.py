@@ -3,13 +3,21 @@
 What every assignment must be (schema, test cells, parts, rubrics, a clean and current
 release) is checked for this one too, in ``test_assignments.py``.
 
+The hidden tests compute their expectations in plain Python (a student could patch
+``windowmem``); here they are held to windowmem's budget engine: the hand-worked bills are
+its runs of the assignment's task, and Part C's drawn situations and expected policies are
+those of :mod:`windowmem.budget.policy_choice`, case by case, seed by seed.
+
 ``python -m autograder grade``, the command instructors run, grades the instructor
-notebook (full marks), the untouched release (zero, without crashing) and students who
-make typical mistakes, cheat or take the library's shortcut; each loses exactly the points
-of the questions affected, and keeps the rest, as its ``grades.csv`` says.
+notebook (full marks), the untouched release (zero, without crashing), students who make
+typical mistakes, cheat or take the library's shortcut (each loses exactly the points of
+the questions affected, and keeps the rest, as its ``grades.csv`` says), and a skimmer.
 """
 
 from __future__ import annotations
+
+import ast
+import re
 
 import pytest
 
@@ -17,17 +25,28 @@ from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
     GradingRoundTrip,
-    always_equal_cheat,
     cell_text,
     cells_by_id,
+    check_shortcut_fails_on_import,
     graded_points,
     nbgrader_meta,
     part_points,
     pipeline_fixture,
     reached_every_way,
     read_notebook,
-    transcribed,
     with_partial_losses,
+)
+from windowmem.budget import Event
+from windowmem.budget.policy_choice import (
+    CASE_STRATA,
+    POLICIES,
+    SITUATION_SEEDS,
+    Situation,
+    _draws,
+    draw_situation,
+    expected_policy,
+    run_situation,
+    situations,
 )
 
 ASSIGNMENT = "lesson06_token_budget"
@@ -37,9 +56,10 @@ SOURCE_NOTEBOOK = REPO_ROOT / "source" / ASSIGNMENT / NOTEBOOK
 #: Calls whose value another question asks for: no visible test or check cell may show them.
 ANSWERS_ELSEWHERE = [
     "unbounded_bill(SYSTEM_TOKENS + TASK_TOKENS",  # A1's bill
-    "unbounded_bill(100, [300, 250, 200, 350])",  # A1's bill
-    "facts_after_truncation(SYSTEM_TOKENS + TASK_TOKENS, READS, BUDGET)",  # B1's survivors
-    'facts_after_truncation(100, [("Q1", 300), ("Q2", 250), ("Q3", 200), ("Q4", 350)], 800)',
+    "unbounded_bill(120, [220, 180, 240, 160, 300])",  # A1's bill
+    "truncated_bill(SYSTEM_TOKENS + TASK_TOKENS",  # B1's bill
+    "truncated_bill(120, [",  # B1's bill
+    "READS, BUDGET)",
 ]
 
 #: The graded cells and their points: the grading pipeline and gradebooks rely on these names.
@@ -57,33 +77,59 @@ GRADE_CONTRACT = {
     "test_policy_compliance": 1,
     "justify_answer": 2,
 }
+C1_CELLS = ("test_policy_helpdesk", "test_policy_research", "test_policy_compliance")
 
 # The small task of the assignment, worked out here by hand, independently of the notebook:
-# base 100 tokens, reads of 300, 250, 200, 350; one call before each read and one at the end.
+# base 45 + 75 = 120 tokens; reads of 220 (Q1), 180 (a miss), 240 (Q2), 160 (Q3), 300 (Q4);
+# a call before each read, on the window as it stands, and one at the end.
+READS = (("Q1", 220), (None, 180), ("Q2", 240), ("Q3", 160), ("Q4", 300))
 BY_HAND = {
-    "unbounded sizes": [100, 400, 650, 850, 1200],
-    "unbounded bill": 100 + 400 + 650 + 850 + 1200,
-    # budget 800: read 3 makes 850, read 1 goes (550); read 4 makes 900, read 2 goes (650)
-    "truncated sizes": [100, 400, 650, 550, 650],
-    "truncated bill": 100 + 400 + 650 + 550 + 650,
+    "unbounded sizes": [120, 340, 520, 760, 920, 1220],
+    "unbounded bill": 120 + 340 + 520 + 760 + 920 + 1220,
+    # budget 700: read 3 makes 760, read 1 goes (540); read 4 makes exactly 700 and stays;
+    # read 5 makes 1000: the miss goes (820), then read 3 (580)
+    "truncated sizes": [120, 340, 520, 540, 700, 580],
+    "truncated bill": 120 + 340 + 520 + 540 + 700 + 580,
     "survivors": ["Q3", "Q4"],
 }
+#: The policy each of C1's three example teams needs (the check cell prints the student's).
+EXAMPLES = {"HELPDESK": "truncate", "RESEARCH": "compact", "COMPLIANCE": "retrieve"}
+
+
+def solution_source(grade_id: str) -> str:
+    return cell_text(cells_by_id(read_notebook(SOURCE_NOTEBOOK))[grade_id])
+
+
+CHOOSE = solution_source("choose_answer")
+TRUNCATED = solution_source("truncated_bill_answer")
+UNBOUNDED = solution_source("unbounded_bill_answer")
+
+
+def edited(source: str, old: str, new: str) -> str:
+    """*source* with *old* (which must be there once) replaced by *new*."""
+    assert source.count(old) == 1, old
+    return source.replace(old, new)
+
 
 #: Students who get something wrong: (answer cell they edit, its new source, cells that must score 0).
 MUTANTS = {
+    # A: the literal reading: a call sees the chunk it reads (charged after the read)
     "charges_after_the_read": (
         "unbounded_bill_answer",
-        '''
-def unbounded_bill(base_tokens, read_tokens):
-    """Charges each call after its read has entered: one read too many every time."""
-    if base_tokens < 0 or any(length < 0 for length in read_tokens):
-        raise ValueError("sizes must not be negative")
-    bill, window = 0, base_tokens
-    for length in read_tokens:
-        window += length
-        bill += window
-    return bill + window
-''',
+        edited(
+            UNBOUNDED,
+            "        bill += window  # the call that asks for this read sees the window before it enters\n"
+            "        window += length\n",
+            "        window += length\n        bill += window\n",
+        ),
+        {"test_unbounded_bill_task", "test_unbounded_bill_any"},
+    ),
+    # A: one call per read and none to write the answers
+    "forgets_the_last_call": (
+        "unbounded_bill_answer",
+        edited(
+            UNBOUNDED, "return bill + window  # the last call, on the full window", "return bill"
+        ),
         {"test_unbounded_bill_task", "test_unbounded_bill_any"},
     ),
     "no_validation": (
@@ -97,20 +143,6 @@ def unbounded_bill(base_tokens, read_tokens):
     return bill + window
 """,
         {"test_unbounded_bill_any"},
-    ),
-    "drops_the_newest_read": (
-        "facts_after_truncation_answer",
-        """
-def facts_after_truncation(base_tokens, reads, budget):
-    held, used = [], base_tokens
-    for fact, tokens in reads:
-        held.append((fact, tokens))
-        used += tokens
-        while used > budget and held:
-            used -= held.pop(0)[1]
-    return [fact for fact, tokens in held]
-""",
-        {"test_truncation_any"},
     ),
     "cost_helper": (  # right values, from windowmem's bill of a conversation it is handed
         "unbounded_bill_answer",
@@ -132,19 +164,11 @@ def unbounded_bill(base_tokens, read_tokens):
 """,
         {"test_unbounded_bill_task", "test_unbounded_bill_any"},
     ),
-    "always_equal": (
-        "facts_after_truncation_answer",
-        always_equal_cheat("""
-def facts_after_truncation(base_tokens, reads, budget):
-    return SameAsAnything()
-"""),
-        {"test_truncation_task", "test_truncation_any"},
-    ),
     "float_bill": (
         "bill_by_hand_answer",
         """
-window_sizes_unbounded = [100, 400, 650, 850, 1200]
-bill_unbounded = 3200.0
+window_sizes_unbounded = [120, 340, 520, 760, 920, 1220]
+bill_unbounded = 3880.0
 """,
         {"test_bill_by_hand"},
     ),
@@ -152,28 +176,115 @@ bill_unbounded = 3200.0
         "bill_by_hand_answer",
         """
 # counts the final window once instead of summing the window over the calls
-window_sizes_unbounded = [1200, 1200, 1200, 1200, 1200]
-bill_unbounded = 1200
+window_sizes_unbounded = [1220, 1220, 1220, 1220, 1220, 1220]
+bill_unbounded = 1220
 """,
         {"test_sizes_by_hand", "test_bill_by_hand"},  # and nothing else: A2 does not lean on A1
     ),
+    # B1: the survivors wrong, the bill right
     "kept_the_first_reads": (
         "truncation_by_hand_answer",
         """
-survivors_at_800 = ["Q1", "Q2"]
-window_sizes_truncated = [100, 400, 650, 550, 650]
-bill_truncated = 2350
+survivors_truncated = ["Q1", "Q2"]
+window_sizes_truncated = [120, 340, 520, 540, 700, 580]
+bill_truncated = 2800
 """,
         {"test_survivors_by_hand"},  # and nothing else: B2 does not lean on B1
     ),
-    "forgetful_research_agent": (
+    # B1: a window exactly at the budget taken for over it (read 4's 700)
+    "full_window_by_hand_is_over": (
+        "truncation_by_hand_answer",
+        """
+survivors_truncated = ["Q3", "Q4"]
+window_sizes_truncated = [120, 340, 520, 540, 520, 580]
+bill_truncated = 120 + 340 + 520 + 540 + 520 + 580
+""",
+        {"test_truncated_bill_by_hand"},
+    ),
+    # B2: the off-by-one at the boundary: a window exactly at the budget counts as over
+    "full_window_is_over": (
+        "truncated_bill_answer",
+        edited(
+            TRUNCATED,
+            "while base_tokens + sum(held) > budget",
+            "while base_tokens + sum(held) >= budget",
+        ),
+        {"test_truncation_task", "test_truncation_any"},
+    ),
+    # B2: the newest read dropped too when it alone does not fit
+    "drops_the_newest_read": (
+        "truncated_bill_answer",
+        edited(TRUNCATED, "> budget and len(held) > 1:", "> budget and held:"),
+        {"test_truncation_any"},
+    ),
+    # B2: truncation forgotten: the unbounded bill
+    "never_truncates": (
+        "truncated_bill_answer",
+        edited(
+            TRUNCATED, "while base_tokens + sum(held) > budget and len(held) > 1:", "while False:"
+        ),
+        {"test_truncation_task", "test_truncation_any"},
+    ),
+    # B2: an int that equals anything: caught by the real type
+    "equal_to_any_bill": (
+        "truncated_bill_answer",
+        """
+class AnyBill(int):
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+def truncated_bill(base_tokens, reads, budget):
+    return AnyBill(0)
+""",
+        {"test_truncation_task", "test_truncation_any"},
+    ),
+    # C1: never asks whether the task reaches its budget at all
+    "no_fit_check": (
+        "choose_answer",
+        edited(
+            CHOOSE,
+            '            if peak <= situation["budget"]:\n                return policy\n            continue',
+            "            continue",
+        ),
+        set(C1_CELLS),
+    ),
+    # C1: the off-by-one at the peak: a budget exactly at the largest window taken for reached
+    "fit_is_strict": (
+        "choose_answer",
+        edited(CHOOSE, 'if peak <= situation["budget"]:', 'if peak < situation["budget"]:'),
+        {"test_policy_helpdesk", "test_policy_research"},  # the two cells with a budget at the peak
+    ),
+    # C1: truncation taken to forget whenever it acts, even when it drops only misses
+    "truncation_always_forgets": (
+        "choose_answer",
+        edited(
+            CHOOSE,
+            'if situation["every_fact"] and len(answered) < len(facts):',
+            'if situation["every_fact"] and (len(answered) < len(facts) or policy == "truncate"):',
+        ),
+        set(C1_CELLS),
+    ),
+    # C1: a summary taken to fit any budget: compaction never cuts its lines
+    "summary_always_fits": (
+        "choose_answer",
+        edited(CHOOSE, "        truncate()\n\n    def read", "\n    def read"),
+        set(C1_CELLS),
+    ),
+    # C1: the library's own answer: right values, no points
+    "policy_choice_shortcut": (
         "choose_answer",
         """
-policy_helpdesk = "truncate"
-policy_research = "truncate"
-policy_compliance = "retrieve"
+from windowmem.budget.policy_choice import Situation, expected_policy
+
+
+def choose_policy(situation):
+    fields = dict(situation, reads=tuple(tuple(read) for read in situation["reads"]))
+    return expected_policy(Situation(**fields))
 """,
-        {"test_policy_research"},
+        set(C1_CELLS),
     ),
     "equal_to_any_policy": (
         "choose_answer",
@@ -185,11 +296,10 @@ class AnyPolicy(str):
     __hash__ = str.__hash__
 
 
-policy_helpdesk = "truncate"
-policy_research = "compact"
-policy_compliance = AnyPolicy("retrieve, or whatever you like")
+def choose_policy(situation):
+    return AnyPolicy("retrieve, or whatever you like")
 """,
-        {"test_policy_compliance"},
+        set(C1_CELLS),
     ),
 }
 
@@ -197,49 +307,92 @@ policy_compliance = AnyPolicy("retrieve, or whatever you like")
 #: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
 MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 
+_A2_SHORTCUT = {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 1.71}
+_C1 = dict.fromkeys(C1_CELLS)
+
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
 #: pipeline: each mutant still fails exactly the cells it names above.
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
-        "cost_helper": {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 1.33},
-        "cost_helper_via_closure": {
-            "test_unbounded_bill_task": 1.0,
-            "test_unbounded_bill_any": 1.33,
+        "charges_after_the_read": _A2_SHORTCUT,  # only the negative sizes are right
+        "forgets_the_last_call": _A2_SHORTCUT,
+        "no_validation": {"test_unbounded_bill_any": 0.29},
+        **{
+            f"cost_helper{way}": _A2_SHORTCUT
+            for way in (
+                "",
+                *(f"_via_{w}" for w in ("sys_modules", "importlib", "container", "closure")),
+            )
         },
-        "cost_helper_via_container": {
-            "test_unbounded_bill_task": 1.0,
-            "test_unbounded_bill_any": 1.33,
+        "full_window_is_over": {"test_truncation_task": 1.0, "test_truncation_any": 1.0},
+        "drops_the_newest_read": {"test_truncation_any": 1.25},
+        "never_truncates": {"test_truncation_task": 1.0, "test_truncation_any": 1.5},
+        "no_fit_check": {
+            "test_policy_helpdesk": 0.17,
+            "test_policy_research": 0.08,
+            "test_policy_compliance": 0.08,
         },
-        "cost_helper_via_importlib": {
-            "test_unbounded_bill_task": 1.0,
-            "test_unbounded_bill_any": 1.33,
-        },
-        "cost_helper_via_sys_modules": {
-            "test_unbounded_bill_task": 1.0,
-            "test_unbounded_bill_any": 1.33,
-        },
-        "drops_the_newest_read": {"test_truncation_any": 0.86},
-        "no_validation": {"test_unbounded_bill_any": 0.67},
+        "fit_is_strict": {"test_policy_helpdesk": 0.08, "test_policy_research": 0.08},
+        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.33),
+        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.25),
     },
 )
 
 
-#: A student who skims: the rules the prompt numbers are followed to the letter, the
-#: policies matched by keyword ("never ... other call" -> truncate, "one-line" -> compact,
-#: "word for word" -> retrieve).
+#: A student who skims: reads the prompt's sentences literally, copies what the lesson's cells
+#: print, and matches C1's requirements by keyword. The prompts no longer say when a call is
+#: charged, so the skimmer takes the literal reading (a call sees the chunk it reads) and the
+#: lesson's printed "14 calls, 13 reads" (one last call); Part B's truncation rule is stated,
+#: so it is followed to the letter; C1's teams are answered as the lesson's three were.
 SKIMMER = {
-    **transcribed(
-        read_notebook(SOURCE_NOTEBOOK),
-        "bill_by_hand_answer",
-        "unbounded_bill_answer",
-        "truncation_by_hand_answer",
-        "facts_after_truncation_answer",
-    ),
+    # copied: nothing but the table; the window "at each call" read as the window once the
+    # call's chunk is in it, and a last call on the full window (calls = reads + 1, as printed)
+    "bill_by_hand_answer": """
+window_sizes_unbounded = [45 + 75 + 220, 340 + 180, 520 + 240, 760 + 160, 920 + 300, 1220]
+bill_unbounded = 340 + 520 + 760 + 920 + 1220 + 1220
+""",
+    # the prompt's ValueError word for word; a call per read once it is in, and the last call
+    "unbounded_bill_answer": """
+def unbounded_bill(base_tokens, read_tokens):
+    if base_tokens < 0 or any(length < 0 for length in read_tokens):
+        raise ValueError("sizes must not be negative")
+    bill, window = 0, base_tokens
+    for length in read_tokens:
+        window += length
+        bill += window
+    return bill + window
+""",
+    # Part B's rule followed literally (oldest first, never the newest, 700 fits), each call on
+    # the window once its read is in and truncated, then the last call
+    "truncation_by_hand_answer": """
+survivors_truncated = ["Q3", "Q4"]
+window_sizes_truncated = [340, 520, 540, 700, 580, 580]
+bill_truncated = 340 + 520 + 540 + 700 + 580 + 580
+""",
+    "truncated_bill_answer": """
+def truncated_bill(base_tokens, reads, budget):
+    held, bill = [], 0
+    for fact, tokens in reads:
+        held.append(tokens)
+        while base_tokens + sum(held) > budget and len(held) > 1:
+            held.pop(0)
+        bill += base_tokens + sum(held)
+    return bill + base_tokens + sum(held)
+""",
+    # the prompt's "never over the budget" for unbounded, taken as "everything fits"; then the
+    # keywords of the three example teams, as the lesson's teams were answered: forgetting
+    # allowed or no extra call -> truncate; quoted from the chunk -> retrieve; else compact
     "choose_answer": """
-policy_helpdesk = "truncate"
-policy_research = "compact"
-policy_compliance = "retrieve"
+def choose_policy(situation):
+    window = situation["base_tokens"] + sum(tokens for fact, tokens in situation["reads"])
+    if window <= situation["budget"]:
+        return "unbounded"
+    if not situation["every_fact"] or not situation["extra_calls"]:
+        return "truncate"
+    if not situation["summary_will_do"]:
+        return "retrieve"
+    return "compact"
 """,
 }
 
@@ -264,11 +417,27 @@ def test_the_hidden_tests_expect_the_hand_worked_figures(source_nb):
     cells = cells_by_id(source_nb)
     assert f"== {BY_HAND['unbounded sizes']}" in cell_text(cells["test_sizes_by_hand"])
     assert f"== {BY_HAND['unbounded bill']}" in cell_text(cells["test_bill_by_hand"])
+    assert f"== {BY_HAND['unbounded bill']}" in cell_text(cells["test_unbounded_bill_task"])
     assert f"== {BY_HAND['truncated sizes']}" in cell_text(cells["test_truncated_bill_by_hand"])
     assert f"== {BY_HAND['truncated bill']}" in cell_text(cells["test_truncated_bill_by_hand"])
+    assert f"== {BY_HAND['truncated bill']}" in cell_text(cells["test_truncation_task"])
     assert f"== {BY_HAND['survivors']!r}".replace("'", '"') in cell_text(
         cells["test_survivors_by_hand"]
     )
+
+
+def test_the_hand_worked_figures_are_the_budget_engine_s():
+    """windowmem's budget engine runs the assignment's task to the same windows, bills and facts."""
+    task = Situation(45 + 75, READS, budget=700, summary_line_tokens=20)
+    for policy, sizes, bill in (
+        ("unbounded", "unbounded sizes", "unbounded bill"),
+        ("truncate", "truncated sizes", "truncated bill"),
+    ):
+        run = run_situation(task, policy)
+        assert [s.used for s in run.trace if s.event is Event.CALL] == BY_HAND[sizes]
+        assert run.bill.input_tokens == BY_HAND[bill]
+    last = run_situation(task, "truncate").trace[-1].facts
+    assert [task.questions()[q][0] for q in sorted(last)] == BY_HAND["survivors"]
 
 
 def test_model_answer_quotes_the_measured_figures(source_nb):
@@ -283,13 +452,8 @@ def test_model_answer_quotes_the_measured_figures(source_nb):
         summarisers=["perfect"],
     ).set_index("policy")
     answer = cell_text(cells_by_id(source_nb)["justify_answer"])
-    for policy, column in (
-        ("compact", "input_tokens"),
-        ("unbounded", "input_tokens"),
-        ("truncate", "input_tokens"),
-        ("retrieve", "input_tokens"),
-    ):
-        assert f"{table.loc[policy, column]:,}" in answer, (policy, column)
+    for policy in ("compact", "unbounded", "truncate", "retrieve"):
+        assert f"{table.loc[policy, 'input_tokens']:,}" in answer, policy
     assert f"answers only {table.loc['truncate', 'answered']}" in answer
     assert (
         f"in {table.loc['compact', 'calls']} calls ({table.loc['compact', 'compactions']} compactions)"
@@ -299,6 +463,92 @@ def test_model_answer_quotes_the_measured_figures(source_nb):
         f"reads {table.loc['retrieve', 'reads']} chunks instead of {table.loc['unbounded', 'reads']}"
         in answer
     )
+
+
+# ---------------------------------------------------------------- Part C's seeded space
+
+
+def hidden_helpers(grade_id: str) -> dict:
+    """The helper functions a C1 test cell defines (its plain-Python agent and its space), run here."""
+    hidden = solution_source(grade_id).split(HIDDEN_MARKERS[0])[1]
+    tree = ast.parse(hidden)
+    keep = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.Assign) and not _is_call_of(n, "_sealed")
+    ]
+    namespace: dict = {}
+    exec(compile(ast.Module(keep, []), grade_id, "exec"), namespace)  # noqa: S102 - our own cell
+    return namespace
+
+
+def _is_call_of(node: ast.AST, name: str) -> bool:
+    value = getattr(node, "value", None)
+    return isinstance(value, ast.Call) and getattr(value.func, "id", "") == name
+
+
+@pytest.mark.parametrize("grade_id", C1_CELLS)
+def test_each_c1_cell_draws_windowmem_s_situations_with_its_expected_policies(grade_id):
+    """The seed and strata a cell draws are windowmem's, and so is every case and its answer."""
+    text = solution_source(grade_id)
+    seed = SITUATION_SEEDS[grade_id]
+    assert f"(seed {seed})" in text.split("\n")[0]
+    assert f"_situations({seed}, {CASE_STRATA})" in text
+    helpers = hidden_helpers(grade_id)
+    drawn = helpers["_situations"](seed, CASE_STRATA)
+    ours = situations(seed)
+    assert drawn == [s.as_dict() for s in ours]
+    assert [helpers["_expected"](s) for s in drawn] == [expected_policy(s) for s in ours]
+
+
+def test_the_hidden_agent_is_the_budget_engine_on_any_situation():
+    """The hidden cells' plain-Python agent runs 2,000 drawn situations as windowmem's engine does."""
+    helpers = hidden_helpers(C1_CELLS[0])
+    draws = _draws(2027)
+    for n in range(2000):
+        situation = draw_situation(draws, n % 2)
+        for policy in POLICIES:
+            engine = run_situation(situation, policy)
+            facts = [situation.questions()[q][0] for q in engine.answered_questions]
+            peak, answered, _, calls, reads = helpers["_run"](situation.as_dict(), policy)
+            assert (peak, answered, calls, reads) == (
+                engine.bill.peak, facts, engine.bill.calls, engine.bill.reads,
+            ), (situation, policy)  # fmt: skip
+        assert helpers["_expected"](situation.as_dict()) == expected_policy(situation)
+
+
+def test_the_hidden_bills_are_the_budget_engine_s():
+    """A2's and B2's hidden bills, run here, agree with the engine on drawn tasks."""
+    ns_a: dict = {}
+    ns_b: dict = {}
+    for grade_id, namespace in (("test_unbounded_bill_any", ns_a), ("test_truncation_any", ns_b)):
+        tree = ast.parse(solution_source(grade_id).split(HIDDEN_MARKERS[0])[1])
+        defs = [
+            n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("_bill")
+        ]
+        exec(compile(ast.Module(defs, []), grade_id, "exec"), namespace)  # noqa: S102
+    draws = _draws(6060)
+    for n in range(500):
+        s = draw_situation(draws, n % 2)
+        lengths = [t for _, t in s.reads]
+        assert (
+            ns_a["_bill_unbounded"](s.base_tokens, lengths)
+            == run_situation(s, "unbounded").bill.input_tokens
+        )
+        assert (
+            ns_b["_bill_truncated"](s.base_tokens, list(s.reads), s.budget)
+            == run_situation(s, "truncate").bill.input_tokens
+        )
+
+
+def test_the_three_example_teams_need_the_policies_their_stories_suggest(source_nb):
+    check = next(cell_text(c) for c in source_nb["cells"] if "HELPDESK = {" in cell_text(c))
+    namespace: dict = {}
+    exec(check.split("for name, team in")[0], namespace)  # noqa: S102 - the examples only
+    for name, policy in EXAMPLES.items():
+        team = namespace[name]
+        situation = Situation(**dict(team, reads=tuple(tuple(r) for r in team["reads"])))
+        assert expected_policy(situation) == policy, name
 
 
 # ---------------------------------------------------------------- what students see
@@ -313,22 +563,41 @@ def test_no_visible_test_or_check_shows_another_question_s_answer(source_nb):
     assert [call for call in ANSWERS_ELSEWHERE if call in shown] == []
 
 
-def test_each_agent_has_one_defensible_policy(source_nb):
-    """The help desk rules out retrieve (no second search) and compact (no summary call)."""
-    question = cell_text(cells_by_id(source_nb)["choose_question"])
-    helpdesk = question.split("2. `policy_research`")[0]
-    assert "never make a call other than one search per ticket" in helpdesk
-    assert "go to a human colleague" in helpdesk
+def test_the_prompts_state_goals_not_the_timing_of_a_call(source_nb):
+    """What the lesson teaches about when a call is charged is the student's to bring."""
+    prompts = "\n".join(
+        cell_text(c)
+        for c in source_nb["cells"]
+        if c["cell_type"] == "markdown" or not nbgrader_meta(c).get("solution")
+    )
+    prompts = re.sub(r"### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS", "", prompts, flags=re.S)
+    for hint in (
+        "before the chunk",
+        "as it stands",
+        "last call",
+        "C_\\text{in}",
+        "sum of the window",
+    ):
+        assert hint not in prompts, hint
 
 
-def test_the_cost_helper_shortcut_really_computes_the_bill():
-    """The shortcut mutant gets every value right: it loses its points for the shortcut alone."""
+def test_the_shortcuts_really_compute_the_answers():
+    """The shortcut mutants get every value right: they lose their points for the shortcut alone."""
     namespace: dict = {}
     exec(MUTANTS["cost_helper"][1], namespace)  # noqa: S102 - the mutant's own source
-    assert namespace["unbounded_bill"](100, [300, 250, 200, 350]) == BY_HAND["unbounded bill"]
-    assert (
-        namespace["unbounded_bill"](0, [5, 5]) == 15 and namespace["unbounded_bill"](100, []) == 100
-    )
+    bill = namespace["unbounded_bill"]
+    assert bill(120, [220, 180, 240, 160, 300]) == BY_HAND["unbounded bill"]
+    assert bill(0, [5, 5]) == 15 and bill(100, []) == 100
+    namespace = {}
+    exec(MUTANTS["policy_choice_shortcut"][1], namespace)  # noqa: S102
+    for seed in SITUATION_SEEDS.values():
+        for s in situations(seed):
+            assert namespace["choose_policy"](s.as_dict()) == expected_policy(s)
+
+
+def test_every_mutant_changes_its_answer_cell():
+    for student, (grade_id, answer, _) in MUTANTS.items():
+        assert answer.strip() != solution_source(grade_id).strip(), student
 
 
 # ---------------------------------------------------------------- through the instructors' pipeline
@@ -343,3 +612,19 @@ class TestTheGradingRun(GradingRoundTrip):
     contract = GRADE_CONTRACT
     hand_graded = {"justify_answer"}
     setup_cells = ("setup", "reference_table")
+    skimmer_bar_met = True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("student", "grade_id", "module"),
+    [
+        ("cost_helper", "test_unbounded_bill_task", "policies"),  # the first it touches
+        ("policy_choice_shortcut", "test_policy_research", "budget"),
+    ],
+)
+def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(
+    graded, student, grade_id, module
+):
+    """The shortcut's values are right: it loses its points only because it reached windowmem."""
+    check_shortcut_fails_on_import(graded, student, NOTEBOOK, grade_id, module)
