@@ -80,7 +80,9 @@ def replaced(grade_id: str, old: str, new: str) -> str:
 
 def hidden_part(grade_id: str) -> str:
     """The hidden tests of a test cell, as the instructor wrote them."""
-    return source_of(grade_id).split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS")[0]
+    return (
+        source_of(grade_id).split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS")[0]
+    )
 
 
 def generator(grade_id: str, first: str) -> dict:
@@ -149,7 +151,9 @@ MUTANTS = {
     # The prompt read literally: "a text field goes in as it is", so "" makes `user:` for all.
     "empty_text_makes_a_key": (
         "fill_key_answer",
-        replaced("fill_key_answer", 'type(value) is not str or value == ""', "type(value) is not str"),
+        replaced(
+            "fill_key_answer", 'type(value) is not str or value == ""', "type(value) is not str"
+        ),
         {"test_fill_key_errors", "test_shared_buckets"},
     ),
     # A list that equals anything passes `==`; the hidden tests check the real type.
@@ -219,7 +223,11 @@ MUTANTS = {
     # the idle hour counted from anyone's turn, not the chat's own
     "idle_from_any_turn": (
         "loaded_after_answer",
-        replaced("loaded_after_answer", "used[chat] = now", "used.update(dict.fromkeys(used, now))\n                used[chat] = now"),
+        replaced(
+            "loaded_after_answer",
+            "used[chat] = now",
+            "used.update(dict.fromkeys(used, now))\n                used[chat] = now",
+        ),
         {"test_loaded_after_expiry"},
     ),
     # an hour to the minute already deletes
@@ -293,7 +301,10 @@ MUTANTS = with_partial_losses(
     {
         "empty_text_makes_a_key": {"test_fill_key_errors": 1.0, "test_shared_buckets": 0.29},
         "node_name_spaces_only": {"test_a2_int_id": 1.0, "test_a2_renamed_copy": 1.0},
-        "workers_share_one_map": {"test_loaded_after_basics": 0.11, "test_loaded_after_expiry": 1.33},
+        "workers_share_one_map": {
+            "test_loaded_after_basics": 0.11,
+            "test_loaded_after_expiry": 1.33,
+        },
         "idle_from_any_turn": {"test_loaded_after_expiry": 0.17},
         "idle_at_sixty": {"test_loaded_after_expiry": 0.5},
         "sqlite_forgets_on_restart": {"test_loaded_after_basics": 0.05},
@@ -303,7 +314,11 @@ MUTANTS = with_partial_losses(
         "everything_is_the_window": {"test_case_1": 0.67, "test_case_2": 0.67, "test_case_3": 0.67},
         "diagnose_hosted_default": {"test_case_1": 0.56, "test_case_2": 0.33, "test_case_3": 0.44},
         "diagnose_one_map": {"test_case_2": 0.22, "test_case_3": 0.11},
-        "diagnose_no_default_window": {"test_case_1": 0.11, "test_case_2": 0.22, "test_case_3": 0.33},
+        "diagnose_no_default_window": {
+            "test_case_1": 0.11,
+            "test_case_2": 0.22,
+            "test_case_3": 0.33,
+        },
     },
 )
 
@@ -312,7 +327,7 @@ MUTANTS = with_partial_losses(
 #: values the lesson's cells print copied across, and the labels matched by keyword. Written
 #: by hand, cell by cell, as well as such a student fits the visible examples.
 SKIMMER = {
-    "fill_key_answer": '''
+    "fill_key_answer": """
 import re
 
 # The prompt's rules taken word for word: a text field goes in "as it is" (so "" too), an int
@@ -340,8 +355,8 @@ def shared_buckets(template, conversations):
     for name, request in conversations.items():
         groups.setdefault(fill_key(template, request), []).append(name)
     return [names for names in groups.values() if len(names) > 1]
-''',
-    "n8n_answer": '''
+""",
+    "n8n_answer": """
 # Copied from the lesson's printed tables: the typeVersion 1.4 column writes "Memory A" as
 # Memory_A (a space becomes "_"); the object id matched to the printed "Invalid session ID:
 # The session ID must be a text value"; typeVersion 1 prints wf1__chat_history for every
@@ -351,12 +366,12 @@ a2_version_1_key = "helpdesk__chat_history"
 a2_renamed_copy = "Memory.A".replace(" ", "_") == "Memory A".replace(" ", "_")
 a2_spring_milestone = "IllegalArgumentException"
 a2_spring_configured = "default"
-''',
-    "template_answer": '''
+""",
+    "template_answer": """
 # The lesson's composite key (tenant, user, thread) with the prompt's field names.
 chosen_template = "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}"
-''',
-    "loaded_after_answer": '''
+""",
+    "loaded_after_answer": """
 # The lesson's printed outputs: in-process loses everything at a restart and after "61 minutes
 # in one stretch" (and keeps it over "40 + 40 minutes, a message between"); SQLite keeps it
 # all. One history per chat and the window in turns, as the prompt says. No printed cell runs
@@ -385,8 +400,8 @@ def loaded_after(store, events, window):
     if loaded is None:
         raise ValueError("no turn")
     return loaded
-''',
-    "survival_answer": '''
+""",
+    "survival_answer": """
 # queue mode: no printed cell has workers, so her two earlier turns are there (4 messages);
 # "an hour" of silence: the printed 61 minutes -> 0, so the history is gone; a new tab: the
 # printed table says "Off (the default)" starts a new id and "From Memory" keeps the old one.
@@ -394,8 +409,8 @@ queue_mode_third_turn = 4
 idle_history_still_held = False
 embedded_new_tab = False
 from_memory_on_phone = True
-''',
-    "cases_answer": '''
+""",
+    "cases_answer": """
 # The prompt's three definitions checked with what the lesson prints: a new page with Load
 # Previous Session at its default (Off) starts a new id (scope); a restart or more than 60
 # quiet minutes empties Simple Memory, SQLite keeps it (storage); an old fact is the window's.
@@ -405,7 +420,7 @@ def diagnose(case):
     if case["store"] == "in-process" and (case["between"] == "restart" or case["quiet_minutes"] > 60):
         return "storage"
     return "window"
-''',
+""",
 }
 
 
@@ -428,7 +443,9 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
 
 def test_the_release_keeps_rubrics_and_model_answers_to_the_instructor():
     released = RELEASE.read_text(encoding="utf-8")
-    assert "Rubric" not in released and "auth.shop }}:{{ auth.user }}:{{ body.ticket" not in released
+    assert (
+        "Rubric" not in released and "auth.shop }}:{{ auth.user }}:{{ body.ticket" not in released
+    )
     assert "_cause_of" not in released and "_scripts" not in released  # the generators stay hidden
 
 
@@ -448,7 +465,10 @@ def test_the_a2_answers_are_what_windowmem_computes_from_the_fact_sheet():
     a = _answers("n8n_answer")
     chat = chat_trigger_item("7f1c", "Hola")
     assert a["a2_int_id"] == buffer_key_or_error(
-        chat_trigger_item(42, "Hola"), workflow_id="helpdesk", type_version=1.4, node_name="Memoria (ES)"
+        chat_trigger_item(42, "Hola"),
+        workflow_id="helpdesk",
+        type_version=1.4,
+        node_name="Memoria (ES)",
     )
     assert a["a2_version_1_key"] == buffer_key_or_error(
         chat, workflow_id="helpdesk", type_version=1, key="={{ $json.sessionId }}"
@@ -524,7 +544,9 @@ def test_c1_s_seeded_cases_are_what_windowmem_s_stores_do(seed):
     cases = drawn["_scripts"](seed, 12)
     for store, events, window in cases:
         assert drawn["_expected"](store, events, window) == _replay(store, events, window), (
-            store, events, window,
+            store,
+            events,
+            window,
         )
     # no answer is right for more than a third of the cases, so guessing one earns little
     answers = [drawn["_expected"](*case) for case in cases]
@@ -544,7 +566,9 @@ def test_the_survival_answers_are_what_windowmem_computes():
     store = SimpleMemoryStore(clock)
     store.memory("wf", "ana", source="customKey").add(user("hi"), assistant("hello"))
     clock.advance(minutes=90)  # nobody runs a memory node: nothing sweeps
-    assert a["idle_history_still_held"] is (store.buffer_key("wf", "ana", source="customKey") in store)
+    assert a["idle_history_still_held"] is (
+        store.buffer_key("wf", "ana", source="customKey") in store
+    )
     # @n8n/chat 1.37.0: createChat's loadPreviousSession defaults to on (the lesson's Deeper
     # section, read from the widget's code); another device has nothing in its local storage
     embedded = widget_session_id("first", load_previous_session=True, fresh="second")
@@ -561,11 +585,16 @@ def _diagnosed_by_windowmem(case: dict) -> str | None:
     from windowmem.policies.n8n.session_ids import widget_session_id
 
     on = case["load_previous_session"]
-    if on is None:  # the hosted page's field defaults Off; createChat's option on (@n8n/chat 1.37.0)
+    # left at its default: the hosted page's field is Off, createChat's option on (@n8n/chat 1.37.0)
+    if on is None:
         on = case["chat"] == "embedded"
     stored = None if case["between"] == "other browser" else "first-id"
     reopened = case["between"] in ("reload", "new tab", "other browser")
-    key = widget_session_id(stored, load_previous_session=on, fresh="new-id") if reopened else "first-id"
+    key = (
+        widget_session_id(stored, load_previous_session=on, fresh="new-id")
+        if reopened
+        else "first-id"
+    )
     window = N8nSimpleMemory.default_size if case["window"] is None else case["window"]
     clock = ManualClock()
     maps = {worker: SimpleMemoryStore(clock) for worker in (1, 2)}
@@ -575,7 +604,10 @@ def _diagnosed_by_windowmem(case: dict) -> str | None:
         said = [user(f"q{back}"), assistant(f"a{back}")]
         fact = fact or said[0]
         if case["store"] == "in-process":
-            maps[1].memory("wf", "first-id", context_window_length=window, source="customKey").add(*said)
+            memory = maps[1].memory(
+                "wf", "first-id", context_window_length=window, source="customKey"
+            )
+            memory.add(*said)
         else:
             file.extend(said)
         clock.advance(minutes=1)
@@ -621,7 +653,11 @@ def test_the_visible_examples_are_what_windowmem_diagnoses():
         if "EXAMPLE_SCOPE = " in cell_text(c) and not nbgrader_meta(c)
     )
     exec(check_cell.split("for name in")[0], scope)
-    for name, cause in (("EXAMPLE_SCOPE", "scope"), ("EXAMPLE_STORAGE", "storage"), ("EXAMPLE_WINDOW", "window")):
+    for name, cause in (
+        ("EXAMPLE_SCOPE", "scope"),
+        ("EXAMPLE_STORAGE", "storage"),
+        ("EXAMPLE_WINDOW", "window"),
+    ):
         assert _diagnosed_by_windowmem(scope[name]) == cause, name
 
 
