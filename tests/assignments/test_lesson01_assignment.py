@@ -245,7 +245,7 @@ MUTANTS = {
     "window_in_messages": (
         "loaded_after_answer",
         replaced("loaded_after_answer", "min(stored, 2 * window)", "min(stored, window)"),
-        C1,
+        {"test_loaded_after_basics"},
     ),
     "queue_mode_shares_memory": (
         "survival_answer",
@@ -303,12 +303,12 @@ MUTANTS = with_partial_losses(
         "node_name_spaces_only": {"test_a2_int_id": 1.0, "test_a2_renamed_copy": 1.0},
         "workers_share_one_map": {
             "test_loaded_after_basics": 0.11,
-            "test_loaded_after_expiry": 1.33,
+            "test_loaded_after_expiry": 1.0,
         },
-        "idle_from_any_turn": {"test_loaded_after_expiry": 0.17},
-        "idle_at_sixty": {"test_loaded_after_expiry": 0.5},
+        "idle_from_any_turn": {"test_loaded_after_expiry": 0.67},
+        "idle_at_sixty": {"test_loaded_after_expiry": 0.83},
         "sqlite_forgets_on_restart": {"test_loaded_after_basics": 0.05},
-        "window_in_messages": {"test_loaded_after_basics": 0.21, "test_loaded_after_expiry": 0.33},
+        "window_in_messages": {"test_loaded_after_basics": 0.21},
         "queue_mode_shares_memory": {"test_survival_storage": 1.0},
         "embedded_like_hosted": {"test_survival_tabs": 1.0},
         "everything_is_the_window": {"test_case_1": 0.67, "test_case_2": 0.67, "test_case_3": 0.67},
