@@ -358,9 +358,9 @@ def shared_buckets(template, conversations):
 """,
     "n8n_answer": """
 # Copied from the lesson's printed tables: the typeVersion 1.4 column writes "Memory A" as
-# Memory_A (a space becomes "_"); the object id matched to the printed "Invalid session ID:
-# The session ID must be a text value"; typeVersion 1 prints wf1__chat_history for every
-# request; Spring AI 2.0.1 prints IllegalArgumentException, 1.0.6 conversation "default".
+# Memory_A (so a space becomes "_", nothing else changes); the typeVersion 1 rows print
+# wf1__chat_history for every request; the Spring AI rows print IllegalArgumentException for
+# 2.0.1 (so for every 2.0 build) and conversation "default" for 1.0.6 (so for every 1.0.x).
 a2_int_id = "helpdesk__42__Memoria_(ES)"
 a2_version_1_key = "helpdesk__chat_history"
 a2_renamed_copy = "Memory.A".replace(" ", "_") == "Memory A".replace(" ", "_")
