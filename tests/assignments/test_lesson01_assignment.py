@@ -1,16 +1,19 @@
-"""Lesson 1's nbgrader assignment: its grade contract, model answers and a round trip
-through ``python -m autograder grade``, the command instructors run.
+"""Lesson 1's nbgrader assignment: its grade contract, its expectations checked against windowmem,
+and a round trip through ``python -m autograder grade``, the command instructors run.
 
 What every assignment must be (schema, test cells, parts, rubrics, a clean and current
 release) is checked for this one too, in ``test_assignments.py``. Here: the graded cells and
-points; the model answers agree with
-``windowmem`` (itself tested against the checked fact sheet); and one grading run over the
-instructor notebook (every autograded point), the untouched release (nothing, no crash)
-and mutants (typical mistakes and shortcuts, each failing exactly its cells).
+points; the model answers and every hidden expectation agree with ``windowmem`` (itself
+tested against the checked fact sheet and n8n 2.41.1 running): the fixed answers, the
+hand-written cases and the cases the seeded generators of C1 and D1 draw; and one grading run
+over the instructor notebook (every autograded point), the untouched release (nothing, no
+crash), mutants (typical mistakes and shortcuts, each losing exactly its points) and a
+skimmer (the prompts' wording and the lesson's printed cells, at most a quarter).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -21,13 +24,13 @@ from tests.nbgrader_helpers import (
     always_equal_cheat,
     cell_text,
     cells_by_id,
+    check_shortcut_fails_on_import,
     graded_points,
     nbgrader_meta,
     part_points,
     pipeline_fixture,
     reached_every_way,
     read_notebook,
-    transcribed,
     with_partial_losses,
 )
 
@@ -38,112 +41,31 @@ RELEASE = REPO_ROOT / "release" / ASSIGNMENT / NOTEBOOK
 
 #: The graded cells and their points. Gradebooks in use rely on these names.
 GRADE_CONTRACT = {
-    "test_fill_key_examples": 2,
+    "test_fill_key_examples": 1,
     "test_fill_key_errors": 1,
-    "test_shared_buckets": 2,
-    "test_a2_chat_1_3": 1,
-    "test_a2_chat_1_4": 1,
-    "test_a2_webhook_define_below": 1,
-    "test_a2_webhook_default": 1,
-    "test_a2_schedule_define_below": 1,
-    "test_chosen_template": 2,
+    "test_shared_buckets": 1,
+    "test_a2_int_id": 1,
+    "test_a2_version_1_key": 1,
+    "test_a2_renamed_copy": 1,
+    "test_a2_spring_milestone": 1,
+    "test_a2_spring_configured": 1,
+    "test_chosen_template": 1,
+    "test_chosen_template_forged": 1,
     "defence_answer": 4,
     "test_loaded_after_basics": 1,
     "test_loaded_after_expiry": 2,
-    "test_loaded_after_errors": 1,
     "test_survival_storage": 2,
     "test_survival_tabs": 2,
     "test_case_1": 1,
     "test_case_2": 1,
     "test_case_3": 1,
-    "test_case_4": 1,
-    "test_case_5": 1,
-    "test_case_6": 1,
     "reasoning_answer": 3,
 }
 HAND_GRADED = {"defence_answer", "reasoning_answer"}
 A1 = {"test_fill_key_examples", "test_fill_key_errors", "test_shared_buckets"}
-
-_CORRECT_BUCKETS = """
-
-def shared_buckets(template, conversations):
-    groups = {}
-    for name, request in conversations.items():
-        groups.setdefault(fill_key(template, request), []).append(name)
-    return [names for names in groups.values() if len(names) > 1]
-"""
-_CORRECT_FILL = """
-def fill_key(template, request):
-    out, rest = [], template
-    while "{{" in rest:
-        before, _, after = rest.partition("{{")
-        path, _, rest = after.partition("}}")
-        value = request
-        for name in path.strip().split("."):
-            if not isinstance(value, dict) or name not in value:
-                raise ValueError(path)
-            value = value[name]
-        if type(value) is int:
-            value = str(value)
-        if type(value) is not str or value == "":
-            raise ValueError(path)
-        out += [before, value]
-    return "".join(out) + rest
-"""
-_LOADED_AFTER = """
-def loaded_after(store, events, window, ttl_minutes=0):
-    if store not in ("in-process", "sqlite", "redis") or window < 0:
-        raise ValueError("bad arguments")
-    if not isinstance(ttl_minutes, (int, float)) or ttl_minutes < 0:
-        raise ValueError("bad time to live")
-    if "turn" not in events:
-        raise ValueError("no turn")
-    stored, now, first_use, last_use, loaded = 0, 0.0, None, None, 0
-    for event in events:
-        if event == "turn":
-            if last_use is not None and (
-                (store == "in-process" and {stale})
-                or (store == "redis" and ttl_minutes > 0 and now - last_use >= ttl_minutes)
-            ):
-                stored = 0
-            loaded = stored if window == 0 else min(stored, 2 * window)
-            first_use = now if first_use is None else first_use
-            last_use = now
-            stored += 2
-        elif event == "restart":
-            if {restart_clears}:
-                stored, first_use, last_use = 0, None, None
-        elif isinstance(event, tuple) and event[0] == "pause" and event[1] >= 0:
-            now += event[1]
-        else:
-            raise ValueError(event)
-    return loaded
-"""
-#: C1 answered with the lesson's simulator: right where it applies, useless where the rules differ.
-_LOADED_AFTER_WITH_WINDOWMEM = """
-from windowmem import scope as desk
-
-
-def loaded_after(store, events, window, ttl_minutes=0):
-    if "turn" not in events:
-        raise ValueError("no turn")
-    script = []
-    for number, event in enumerate(events):
-        if event == "turn":
-            script.append(desk.Request(desk.MARTA, "m-1", f"q{number}", f"a{number}"))
-        elif event == "restart":
-            script.append(desk.Restart())
-        elif isinstance(event, tuple) and len(event) == 2 and event[0] == "pause":
-            script.append(desk.Pause(event[1]))
-        else:
-            raise ValueError(event)
-    run = desk.run_script(script, desk.TENANT_USER.template, store, window=window)
-    return len(run.calls[-1].window)
-"""
-
-
-def loaded_after_mutant(stale: str, restart_clears: str = 'store == "in-process"') -> str:
-    return _LOADED_AFTER.format(stale=stale, restart_clears=restart_clears)
+B1 = {"test_chosen_template", "test_chosen_template_forged"}
+C1 = {"test_loaded_after_basics", "test_loaded_after_expiry"}
+D1 = {"test_case_1", "test_case_2", "test_case_3"}
 
 
 def source_of(grade_id: str) -> str:
@@ -156,44 +78,119 @@ def replaced(grade_id: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-#: Students who get something wrong: (answer cell they edit, its new source, cells that must fail).
+def hidden_part(grade_id: str) -> str:
+    """The hidden tests of a test cell, as the instructor wrote them."""
+    return (
+        source_of(grade_id).split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS")[0]
+    )
+
+
+def generator(grade_id: str, first: str) -> dict:
+    """The seeded generator and expectation a hidden cell defines (from ``def first`` up to its
+    cases' loop), run on its own: the functions it defines and its ``_SEED``."""
+    text = hidden_part(grade_id)
+    code = text[text.index(f"def {first}(") : text.index("\nfor _")]
+    scope: dict = {}
+    exec(code, scope)  # the instructor's own cell, without the student's function
+    return scope
+
+
+CORRECT_BUCKETS = """
+
+def shared_buckets(template, conversations):
+    groups = {}
+    for name, request in conversations.items():
+        groups.setdefault(fill_key(template, request), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+"""
+FILL_KEY = source_of("fill_key_answer")
+LOADED_AFTER = source_of("loaded_after_answer")
+DIAGNOSE = source_of("cases_answer")
+
+#: C1 answered with the lesson's simulator: the library does the work, so no points.
+LOADED_AFTER_WITH_WINDOWMEM = """
+from windowmem import scope as desk
+
+
+def loaded_after(store, events, window):
+    script = []
+    for number, event in enumerate(events):
+        if event == "restart":
+            script.append(desk.Restart())
+        elif event[0] == "pause":
+            script.append(desk.Pause(event[1]))
+        else:
+            who = desk.Customer(event[1], "shop", event[1])
+            script.append(desk.Request(who, event[1], f"q{number}", f"a{number}"))
+    run = desk.run_script(script, "{{ $json.body.userId }}", store, window=window)
+    return len(run.calls[-1].window)
+"""
+
+#: Students who get something wrong: (answer cell they edit, its new source, what they lose).
 MUTANTS = {
-    # The lesson's own renderer follows another product's rules: it earns nothing on A1.
+    # The lesson's own renderer does the work: it earns nothing on A1.
     "calls_windowmem_render_key": (
         "fill_key_answer",
         "from windowmem.key_templates import render_key\n\n\n"
         "def fill_key(template, request):\n    return render_key(template, request)\n"
-        + _CORRECT_BUCKETS,
+        + CORRECT_BUCKETS,
         A1,
     ),
+    # Every present value turned into text: True and 4.0 make keys.
     "str_of_anything": (
         "fill_key_answer",
-        _CORRECT_FILL.replace(
+        replaced(
+            "fill_key_answer",
             """        if type(value) is int:
-            value = str(value)
-        if type(value) is not str or value == "":""",
-            """        if value is None or value == "":
-            raise ValueError(path)
-        value = str(value)
-        if False:""",
-        )
-        + _CORRECT_BUCKETS,
+            value = str(value)""",
+            """        if value is not None and value != "":
+            value = str(value)""",
+        ),
         {"test_fill_key_errors"},
+    ),
+    # The prompt read literally: "a text field goes in as it is", so "" makes `user:` for all.
+    "empty_text_makes_a_key": (
+        "fill_key_answer",
+        replaced(
+            "fill_key_answer", 'type(value) is not str or value == ""', "type(value) is not str"
+        ),
+        {"test_fill_key_errors", "test_shared_buckets"},
     ),
     # A list that equals anything passes `==`; the hidden tests check the real type.
     "always_equal_buckets": (
         "fill_key_answer",
         always_equal_cheat(
-            _CORRECT_FILL
+            FILL_KEY.split("def shared_buckets")[0]
             + "\n\ndef shared_buckets(template, conversations):\n    return SameAsAnything()\n",
             hide_from_type_checks=False,  # later answers use type(); the hidden tests need no help
         ),
         {"test_shared_buckets"},
     ),
-    "no_workflow_prefix": (
+    # The lesson's one example ("Memory A") generalised as "spaces become underscores".
+    "node_name_spaces_only": (
         "n8n_answer",
-        replaced("n8n_answer", '"helpdesk__', '"'),
-        {"test_a2_chat_1_3", "test_a2_chat_1_4", "test_a2_webhook_define_below"},
+        replaced(
+            "n8n_answer",
+            'a2_int_id = "helpdesk__42__Memoria__ES_"\n',
+            'a2_int_id = "helpdesk__42__Memoria_(ES)"\n',
+        ).replace("a2_renamed_copy = True", "a2_renamed_copy = False"),
+        {"test_a2_int_id", "test_a2_renamed_copy"},
+    ),
+    # The later releases' error for every Spring AI 2.0 build, milestones included.
+    "spring_milestone_raises": (
+        "n8n_answer",
+        replaced(
+            "n8n_answer",
+            'a2_spring_milestone = "default"',
+            'a2_spring_milestone = "IllegalArgumentException"',
+        ),
+        {"test_a2_spring_milestone"},
+    ),
+    # The lesson's composite key, read from what the page sends.
+    "key_from_the_page": (
+        "template_answer",
+        'chosen_template = "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}"\n',
+        B1,
     ),
     "ticket_left_out": (
         "template_answer",
@@ -203,43 +200,93 @@ MUTANTS = {
     # shop, user and ticket run together: user 1's ticket 12 is user 11's ticket 2
     "no_separators": (
         "template_answer",
-        'chosen_template = "{{ body.shopId }}{{ body.userId }}{{ body.ticket }}"\n',
-        {"test_chosen_template"},
+        'chosen_template = "{{ auth.shop }}{{ auth.user }}{{ body.ticket }}"\n',
+        B1,
     ),
-    "constant_key": (
+    "message_in_the_key": (
         "template_answer",
-        'chosen_template = "support-chat"\n',
+        replaced("template_answer", '{{ body.ticket }}"', '{{ body.ticket }}:{{ body.message }}"'),
         {"test_chosen_template"},
     ),
-    "calls_windowmem_run_script": (
+    "constant_key": ("template_answer", 'chosen_template = "support-chat"\n', B1),
+    "calls_windowmem_run_script": ("loaded_after_answer", LOADED_AFTER_WITH_WINDOWMEM, C1),
+    # queue mode read as one shared Simple Memory
+    "workers_share_one_map": (
         "loaded_after_answer",
-        _LOADED_AFTER_WITH_WINDOWMEM,
-        {"test_loaded_after_basics", "test_loaded_after_expiry", "test_loaded_after_errors"},
+        replaced(
+            "loaded_after_answer",
+            'where = worker if store == "in-process" else "file"',
+            'where = "file"',
+        ),
+        C1,
     ),
-    "idle_from_first_use": (
+    # the idle hour counted from anyone's turn, not the chat's own
+    "idle_from_any_turn": (
         "loaded_after_answer",
-        loaded_after_mutant("now - first_use > 60"),
+        replaced(
+            "loaded_after_answer",
+            "used[chat] = now",
+            "used.update(dict.fromkeys(used, now))\n                used[chat] = now",
+        ),
         {"test_loaded_after_expiry"},
     ),
+    # an hour to the minute already deletes
     "idle_at_sixty": (
         "loaded_after_answer",
-        loaded_after_mutant("now - last_use >= 60"),
+        replaced("loaded_after_answer", "now - t > 60", "now - t >= 60"),
         {"test_loaded_after_expiry"},
     ),
     "sqlite_forgets_on_restart": (
         "loaded_after_answer",
-        loaded_after_mutant("now - last_use > 60", restart_clears='store != "redis"'),
+        replaced("loaded_after_answer", 'if store == "in-process":  # every', "if True:  # every"),
         {"test_loaded_after_basics"},
     ),
-    "new_tab_keeps_session": (
+    # the Context Window Length read as messages
+    "window_in_messages": (
+        "loaded_after_answer",
+        replaced("loaded_after_answer", "min(stored, 2 * window)", "min(stored, window)"),
+        {"test_loaded_after_basics"},
+    ),
+    "queue_mode_shares_memory": (
         "survival_answer",
-        replaced("survival_answer", "new_tab_same_session = False", "new_tab_same_session = True"),
+        replaced("survival_answer", "queue_mode_third_turn = 2", "queue_mode_third_turn = 4"),
+        {"test_survival_storage"},
+    ),
+    # the hosted page's default (Off) taken for the embedded widget's
+    "embedded_like_hosted": (
+        "survival_answer",
+        replaced("survival_answer", "embedded_new_tab = True", "embedded_new_tab = False"),
         {"test_survival_tabs"},
     ),
     "everything_is_the_window": (
         "cases_answer",
-        re.sub(r'"(scope|storage)"', '"window"', source_of("cases_answer")),
-        {"test_case_2", "test_case_3", "test_case_4", "test_case_5"},
+        'def diagnose(case):\n    return "window"\n',
+        D1,
+    ),
+    # every widget treated as the hosted page: Off unless set
+    "diagnose_hosted_default": (
+        "cases_answer",
+        replaced("cases_answer", 'reuse = case["chat"] == "embedded"', "reuse = False"),
+        D1,
+    ),
+    "diagnose_one_map": (
+        "cases_answer",
+        replaced(
+            "cases_answer",
+            '        or (case["workers"] > 1 and not case["same_worker"])\n',
+            "",
+        ),
+        {"test_case_2", "test_case_3"},
+    ),
+    # the default window read as "everything"
+    "diagnose_no_default_window": (
+        "cases_answer",
+        replaced(
+            "cases_answer",
+            '    return "window"  # same',
+            '    if case["window"] is None:\n        return None\n    return "window"  # same',
+        ),
+        D1,
     ),
 }
 
@@ -252,28 +299,128 @@ MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.k
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
-        "idle_at_sixty": {"test_loaded_after_expiry": 0.15},
-        "idle_from_first_use": {"test_loaded_after_expiry": 0.31},
-        "new_tab_keeps_session": {"test_survival_tabs": 1.0},
-        "no_separators": {"test_chosen_template": 0.5},
-        "ticket_left_out": {"test_chosen_template": 0.5},
+        "empty_text_makes_a_key": {"test_fill_key_errors": 1.0, "test_shared_buckets": 0.29},
+        "node_name_spaces_only": {"test_a2_int_id": 1.0, "test_a2_renamed_copy": 1.0},
+        "workers_share_one_map": {
+            "test_loaded_after_basics": 0.11,
+            "test_loaded_after_expiry": 1.0,
+        },
+        "idle_from_any_turn": {"test_loaded_after_expiry": 0.67},
+        "idle_at_sixty": {"test_loaded_after_expiry": 0.83},
+        "sqlite_forgets_on_restart": {"test_loaded_after_basics": 0.05},
+        "window_in_messages": {"test_loaded_after_basics": 0.21},
+        "queue_mode_shares_memory": {"test_survival_storage": 1.0},
+        "embedded_like_hosted": {"test_survival_tabs": 1.0},
+        "everything_is_the_window": {"test_case_1": 0.67, "test_case_2": 0.67, "test_case_3": 0.67},
+        "diagnose_hosted_default": {"test_case_1": 0.56, "test_case_2": 0.33, "test_case_3": 0.44},
+        "diagnose_one_map": {"test_case_2": 0.22, "test_case_3": 0.11},
+        "diagnose_no_default_window": {
+            "test_case_1": 0.11,
+            "test_case_2": 0.22,
+            "test_case_3": 0.33,
+        },
     },
 )
 
 
-#: A student who skims: every procedure and rule the prompt words is followed to the letter,
-#: the labels matched by keyword ("Context Window Length" -> window, "deploys" and "lunch" ->
-#: storage, "two shops", "reloads" -> scope), the key's fields strung together as A1 shows them.
+#: A student who skims: each answer is what the prompt's sentences say taken literally, the
+#: values the lesson's cells print copied across, and the labels matched by keyword. Written
+#: by hand, cell by cell, as well as such a student fits the visible examples.
 SKIMMER = {
-    **transcribed(
-        read_notebook(SOURCE),
-        "fill_key_answer",
-        "n8n_answer",
-        "loaded_after_answer",
-        "survival_answer",
-        "cases_answer",
-    ),
-    "template_answer": 'chosen_template = "{{ body.shopId }}{{ body.userId }}{{ body.ticket }}"\n',
+    "fill_key_answer": """
+import re
+
+# The prompt's rules taken word for word: a text field goes in "as it is" (so "" too), an int
+# as its digits, any other type and a missing field refused.
+def fill_key(template, request):
+    def one(match):
+        path = match.group(1).strip()
+        value = request
+        for name in path.split("."):
+            if not isinstance(value, dict) or name not in value:
+                raise ValueError(f"no field {path}")
+            value = value[name]
+        if type(value) is int:
+            return str(value)
+        if type(value) is str:
+            return value
+        raise ValueError(f"{path} is not text or an int")
+
+    return re.sub(r"\\{\\{(.*?)\\}\\}", one, template)
+
+
+# "the groups of names that share one history": equal keys, in order, two or more
+def shared_buckets(template, conversations):
+    groups = {}
+    for name, request in conversations.items():
+        groups.setdefault(fill_key(template, request), []).append(name)
+    return [names for names in groups.values() if len(names) > 1]
+""",
+    "n8n_answer": """
+# Copied from the lesson's printed tables: the typeVersion 1.4 column writes "Memory A" as
+# Memory_A (so a space becomes "_", nothing else changes); the typeVersion 1 rows print
+# wf1__chat_history for every request; the Spring AI rows print IllegalArgumentException for
+# 2.0.1 (so for every 2.0 build) and conversation "default" for 1.0.6 (so for every 1.0.x).
+a2_int_id = "helpdesk__42__Memoria_(ES)"
+a2_version_1_key = "helpdesk__chat_history"
+a2_renamed_copy = "Memory.A".replace(" ", "_") == "Memory A".replace(" ", "_")
+a2_spring_milestone = "IllegalArgumentException"
+a2_spring_configured = "default"
+""",
+    "template_answer": """
+# The lesson's composite key (tenant, user, thread) with the prompt's field names.
+chosen_template = "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}"
+""",
+    "loaded_after_answer": """
+# The lesson's printed outputs: in-process loses everything at a restart and after "61 minutes
+# in one stretch" (and keeps it over "40 + 40 minutes, a message between"); SQLite keeps it
+# all. One history per chat and the window in turns, as the prompt says. No printed cell runs
+# two workers, so one memory serves them all.
+def loaded_after(store, events, window):
+    if store not in ("in-process", "sqlite") or type(window) is not int or window < 0:
+        raise ValueError("unknown store or bad window")
+    held, quiet, loaded = {}, 0, None
+    for event in events:
+        if event == "restart":
+            if store == "in-process":
+                held = {}
+        elif type(event) is tuple and len(event) == 2 and event[0] == "pause":
+            if event[1] < 0:
+                raise ValueError("negative pause")
+            quiet += event[1]
+        elif type(event) is tuple and len(event) == 3 and event[0] == "turn":
+            if store == "in-process" and quiet > 60:
+                held = {}
+            quiet = 0
+            stored = held.get(event[1], 0)
+            loaded = stored if window == 0 else min(stored, 2 * window)
+            held[event[1]] = stored + 2
+        else:
+            raise ValueError(f"unknown event {event!r}")
+    if loaded is None:
+        raise ValueError("no turn")
+    return loaded
+""",
+    "survival_answer": """
+# queue mode: no printed cell has workers, so her two earlier turns are there (4 messages);
+# "an hour" of silence: the printed 61 minutes -> 0, so the history is gone; a new tab: the
+# printed table says "Off (the default)" starts a new id and "From Memory" keeps the old one.
+queue_mode_third_turn = 4
+idle_history_still_held = False
+embedded_new_tab = False
+from_memory_on_phone = True
+""",
+    "cases_answer": """
+# The prompt's three definitions checked with what the lesson prints: a new page with Load
+# Previous Session at its default (Off) starts a new id (scope); a restart or more than 60
+# quiet minutes empties Simple Memory, SQLite keeps it (storage); an old fact is the window's.
+def diagnose(case):
+    if case["between"] in ("new tab", "reload", "other browser") and not case["load_previous_session"]:
+        return "scope"
+    if case["store"] == "in-process" and (case["between"] == "restart" or case["quiet_minutes"] > 60):
+        return "storage"
+    return "window"
+""",
 }
 
 
@@ -286,66 +433,232 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
     assert graded_points(source_nb, autograded_only=False) == {
         k: float(v) for k, v in GRADE_CONTRACT.items()
     }
-    assert list(part_points(source_nb)) == ["Part A", "Part B", "Part C", "Part D"]
+    assert {part: total for part, (_, total) in part_points(source_nb).items()} == {
+        "Part A": 8,
+        "Part B": 6,
+        "Part C": 7,
+        "Part D": 6,
+    }
 
 
 def test_the_release_keeps_rubrics_and_model_answers_to_the_instructor():
     released = RELEASE.read_text(encoding="utf-8")
     assert (
-        "Rubric" not in released and "Simple Memory typeVersion 1's `chat_history`" not in released
+        "Rubric" not in released and "auth.shop }}:{{ auth.user }}:{{ body.ticket" not in released
     )
+    assert "_cause_of" not in released and "_scripts" not in released  # the generators stay hidden
 
 
-def _answers(source_nb, grade_id: str) -> dict:
+def _answers(grade_id: str) -> dict:
     scope: dict = {}
-    exec(cell_text(cells_by_id(source_nb)[grade_id]), scope)  # the instructor's own answer cell
+    exec(source_of(grade_id), scope)  # the instructor's own answer cell
     return scope
 
 
-def test_the_n8n_answers_are_what_windowmem_computes_from_the_fact_sheet(source_nb):
-    from windowmem.policies.n8n.session_ids import (
-        buffer_key_or_error,
-        chat_trigger_item,
-        schedule_item,
-        webhook_item,
-    )
+# ---------------------------------------------------------------- expectations, by windowmem
 
-    a = _answers(source_nb, "n8n_answer")
+
+def test_the_a2_answers_are_what_windowmem_computes_from_the_fact_sheet():
+    from windowmem.policies.n8n.session_ids import buffer_key_or_error, chat_trigger_item
+    from windowmem.policies.spring_ai_ids import advisor_conversation_id
+
+    a = _answers("n8n_answer")
     chat = chat_trigger_item("7f1c", "Hola")
-    hook = webhook_item({"ticket": 42})
-    below = {"id_type": "customKey", "key": "={{ $json.body.ticket }}"}
-    assert a["a2_chat_1_3"] == buffer_key_or_error(chat, workflow_id="helpdesk", type_version=1.3)
-    assert a["a2_chat_1_4"] == buffer_key_or_error(
-        chat, workflow_id="helpdesk", type_version=1.4, node_name="Order Memory"
+    assert a["a2_int_id"] == buffer_key_or_error(
+        chat_trigger_item(42, "Hola"),
+        workflow_id="helpdesk",
+        type_version=1.4,
+        node_name="Memoria (ES)",
     )
-    assert a["a2_webhook_define_below"] == buffer_key_or_error(
-        hook, workflow_id="helpdesk", **below
+    assert a["a2_version_1_key"] == buffer_key_or_error(
+        chat, workflow_id="helpdesk", type_version=1, key="={{ $json.sessionId }}"
     )
-    assert a["a2_webhook_default"] == buffer_key_or_error(hook, workflow_id="helpdesk")
-    assert a["a2_schedule_define_below"] == buffer_key_or_error(
-        schedule_item(), workflow_id="helpdesk", **below
-    )
+    two = {
+        buffer_key_or_error(chat, workflow_id="helpdesk", type_version=1.4, node_name=name)
+        for name in ("Memory A", "Memory.A")
+    }
+    assert a["a2_renamed_copy"] is (len(two) == 1)
+    assert a["a2_spring_milestone"] == advisor_conversation_id({}, "2.0.0-M5")
+    assert a["a2_spring_configured"] == advisor_conversation_id({}, "1.0.2", default="desk")
+    # and the lesson's printed cells do not show these: its node names hold spaces only, its
+    # typeVersion 1 rows keep the default key, its Spring AI rows are other releases
+    lesson = (REPO_ROOT / "course" / "01_scope_and_storage.ipynb").read_text(encoding="utf-8")
+    assert "Memoria" not in lesson and "2.0.0-M5, no id" not in lesson and "1.0.2" not in lesson
 
 
-def test_the_survival_answers_are_what_windowmem_computes(source_nb):
-    from windowmem import scope as desk
+def _replay(store: str, events: list, window: int) -> int:
+    """C1 with windowmem's stores: a Simple Memory map per worker on one clock, or one SQLite file."""
+    from windowmem.messages import assistant, user
+    from windowmem.policies.n8n import ManualClock, N8nSimpleMemory, SimpleMemoryStore
+    from windowmem.storage.sqlite import SqliteRepository
+
+    clock = ManualClock()
+    maps: dict = {}
+    repo = SqliteRepository(":memory:", durable=False)
+    loaded = None
+    for number, event in enumerate(events):
+        if event == "restart":
+            for memory_map in maps.values():
+                memory_map.restart()
+        elif event[0] == "pause":
+            clock.advance(minutes=event[1])
+        else:
+            _, chat, worker = event
+            said = [user(f"q{number}"), assistant(f"a{number}")]
+            if store == "in-process":
+                memory = maps.setdefault(worker, SimpleMemoryStore(clock)).memory(
+                    "wf", chat, context_window_length=window, source="customKey"
+                )
+                loaded = len(memory.load())
+                memory.add(*said)
+            else:
+                loaded = len(N8nSimpleMemory(window).load(repo.find_by_conversation_id(chat)))
+                repo.append(chat, said)
+    repo.close()
+    return loaded
+
+
+def _literal_cases(grade_id: str) -> list:
+    """The ``_cases`` list of a hidden cell, with its ``_A``/``_B`` turns filled in."""
+    tree = ast.parse(hidden_part(grade_id))
+    names = {"_A": ("turn", "Ana", 1), "_B": ("turn", "Bea", 1)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_cases":
+            text = ast.unparse(node.value)
+            return eval(text, {}, dict(names))  # literals and the two named turns only
+    raise AssertionError(f"{grade_id} has no _cases")
+
+
+def test_c1_s_hand_written_cases_are_what_windowmem_s_stores_do():
+    cases = _literal_cases("test_loaded_after_basics")
+    assert len(cases) >= 10
+    for (store, events, window), want in cases:
+        assert _replay(store, events, window) == want, (store, events, window)
+
+
+@pytest.mark.parametrize("seed", [4111, 1, 2, 3, 77, 2024])
+def test_c1_s_seeded_cases_are_what_windowmem_s_stores_do(seed):
+    drawn = generator("test_loaded_after_expiry", "_expected")
+    if seed == 4111:
+        assert f"_SEED = {seed}" in hidden_part("test_loaded_after_expiry")
+    cases = drawn["_scripts"](seed, 12)
+    for store, events, window in cases:
+        assert drawn["_expected"](store, events, window) == _replay(store, events, window), (
+            store,
+            events,
+            window,
+        )
+    # no answer is right for more than a third of the cases, so guessing one earns little
+    answers = [drawn["_expected"](*case) for case in cases]
+    assert max(answers.count(a) for a in answers) <= 4
+
+
+def test_the_survival_answers_are_what_windowmem_computes():
+    from windowmem.messages import assistant, user
+    from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
     from windowmem.policies.n8n.session_ids import widget_session_id
 
-    a = _answers(source_nb, "survival_answer")
-    chat = [desk.Request(desk.MARTA, "m-1", f"q{i}", f"a{i}") for i in range(3)]
-    back = desk.Request(desk.MARTA, "m-1", "again", "hello again")
+    a = _answers("survival_answer")
+    assert a["queue_mode_third_turn"] == _replay(
+        "in-process", [("turn", "Ana", 1), ("turn", "Ana", 2), ("turn", "Ana", 1)], 5
+    )
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock)
+    store.memory("wf", "ana", source="customKey").add(user("hi"), assistant("hello"))
+    clock.advance(minutes=90)  # nobody runs a memory node: nothing sweeps
+    assert a["idle_history_still_held"] is (
+        store.buffer_key("wf", "ana", source="customKey") in store
+    )
+    # @n8n/chat 1.37.0: createChat's loadPreviousSession defaults to on (the lesson's Deeper
+    # section, read from the widget's code); another device has nothing in its local storage
+    embedded = widget_session_id("first", load_previous_session=True, fresh="second")
+    assert a["embedded_new_tab"] is (embedded == "first")
+    phone = widget_session_id(None, load_previous_session=True, fresh="second")
+    assert a["from_memory_on_phone"] is (phone == "first")
 
-    def next_turn(store, between):
-        run = desk.run_script([*chat, between, back], desk.TENANT_USER.template, store)
-        return len(run.calls[-1].window)
 
-    assert a["after_restart_simple_memory"] == next_turn("in-process", desk.Restart())
-    assert a["after_lunch_simple_memory"] == next_turn("in-process", desk.Pause(90))
-    assert a["after_lunch_sqlite"] == next_turn("sqlite", desk.Pause(90))
-    tab = widget_session_id("old", load_previous_session=False, fresh="new")
-    assert a["new_tab_same_session"] is (tab == "old")
-    tab = widget_session_id("old", load_previous_session=True, fresh="new")
-    assert a["new_tab_from_memory_same_session"] is (tab == "old")
+def _diagnosed_by_windowmem(case: dict) -> str | None:
+    """D1's case played with windowmem: the widget's id, a Simple Memory map per worker or a
+    SQLite file, the window; the first of key, store and window that lost the fact."""
+    from windowmem.messages import assistant, user
+    from windowmem.policies.n8n import ManualClock, N8nSimpleMemory, SimpleMemoryStore
+    from windowmem.policies.n8n.session_ids import widget_session_id
+
+    on = case["load_previous_session"]
+    # left at its default: the hosted page's field is Off, createChat's option on (@n8n/chat 1.37.0)
+    if on is None:
+        on = case["chat"] == "embedded"
+    stored = None if case["between"] == "other browser" else "first-id"
+    reopened = case["between"] in ("reload", "new tab", "other browser")
+    key = (
+        widget_session_id(stored, load_previous_session=on, fresh="new-id")
+        if reopened
+        else "first-id"
+    )
+    window = N8nSimpleMemory.default_size if case["window"] is None else case["window"]
+    clock = ManualClock()
+    maps = {worker: SimpleMemoryStore(clock) for worker in (1, 2)}
+    file: list = []
+    fact = None
+    for back in range(case["turns_ago"], 0, -1):  # her turns, a minute apart, on worker 1
+        said = [user(f"q{back}"), assistant(f"a{back}")]
+        fact = fact or said[0]
+        if case["store"] == "in-process":
+            memory = maps[1].memory(
+                "wf", "first-id", context_window_length=window, source="customKey"
+            )
+            memory.add(*said)
+        else:
+            file.extend(said)
+        clock.advance(minutes=1)
+    clock.advance(minutes=case["quiet_minutes"] - 1)
+    if case["between"] == "restart":
+        for memory_map in maps.values():
+            memory_map.restart()
+    if key != "first-id":
+        return "scope"
+    if case["store"] == "in-process":
+        worker = 1 if case["same_worker"] else 2
+        memory = maps[worker].memory("wf", key, context_window_length=window, source="customKey")
+        if not memory.stored:
+            return "storage"
+        sent = memory.load()
+    else:
+        sent = N8nSimpleMemory(window).load(file)
+    return None if fact in sent else "window"
+
+
+@pytest.mark.parametrize("seed", [1301, 2417, 3709, 5, 99, 4321])
+def test_d1_s_seeded_cases_are_what_windowmem_s_widget_and_stores_do(seed):
+    drawn = generator("test_case_1", "_cause_of")
+    cases = drawn["_cases"](seed, 9)
+    labels = [drawn["_cause_of"](case) for case in cases]
+    assert sorted(labels) == sorted(["scope", "storage", "window"] * 3)  # balanced: no label pays
+    for case, label in zip(cases, labels):
+        assert _diagnosed_by_windowmem(case) == label, case
+
+
+def test_d1_s_cells_use_their_own_seeds_and_one_generator():
+    hidden = [hidden_part(grade_id) for grade_id in sorted(D1)]
+    seeds = {seed for text in hidden for seed in re.findall(r"^_SEED = (\d+)", text, re.M)}
+    assert len(seeds) == 3
+    assert len({text.split("\n_SEED = ")[0] for text in hidden}) == 1  # the same generator in each
+
+
+def test_the_visible_examples_are_what_windowmem_diagnoses():
+    scope: dict = {"diagnose": None, "CAUSES": ()}
+    check_cell = next(
+        cell_text(c)
+        for c in read_notebook(SOURCE)["cells"]
+        if "EXAMPLE_SCOPE = " in cell_text(c) and not nbgrader_meta(c)
+    )
+    exec(check_cell.split("for name in")[0], scope)
+    for name, cause in (
+        ("EXAMPLE_SCOPE", "scope"),
+        ("EXAMPLE_STORAGE", "storage"),
+        ("EXAMPLE_WINDOW", "window"),
+    ):
+        assert _diagnosed_by_windowmem(scope[name]) == cause, name
 
 
 # ---------------------------------------------------------------- the round trip
@@ -359,6 +672,15 @@ class TestTheGradingRun(GradingRoundTrip):
     mutants = MUTANTS
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
+    skimmer_bar_met = True
+
+
+@pytest.mark.slow
+def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(graded):
+    """The shortcut's values would be right on the examples: it loses its points because it reached windowmem."""
+    check_shortcut_fails_on_import(
+        graded, "calls_windowmem_render_key", NOTEBOOK, "test_fill_key_examples", "key_templates"
+    )
 
 
 def test_every_mutant_edits_an_answer_cell():
@@ -369,3 +691,14 @@ def test_every_mutant_edits_an_answer_cell():
     }
     assert {cell for cell, _, _ in MUTANTS.values()} <= answers
     assert set().union(*(cells for _, _, cells in MUTANTS.values())) <= set(GRADE_CONTRACT)
+    for student, (grade_id, answer, _) in MUTANTS.items():
+        assert answer.strip() != source_of(grade_id).strip(), student
+
+
+def test_the_skimmer_fills_every_autograded_answer_cell():
+    answers = {
+        nbgrader_meta(c)["grade_id"]
+        for c in read_notebook(SOURCE)["cells"]
+        if nbgrader_meta(c).get("solution") and c["cell_type"] == "code"
+    }
+    assert set(SKIMMER) == answers
