@@ -1,18 +1,19 @@
 """Lesson 4's nbgrader assignment: its grade contract, its expectations checked independently, a real grading run.
 
 The generic checks (schema, test cells, parts, a clean and current release) are in
-``test_assignments.py``. Here: the grade ids and points; the hidden tests' literal
-expectations reproduced by windowmem's stores and policies (a Simple Memory map on a
-hand-moved clock, n8n's Redis list on its SQLite stand-in, Spring AI's window) and by
-two real processes racing on a real table; and one run of ``python -m autograder grade``
-over the solution (full marks), the untouched release (zero, no crash) and students
-who make typical mistakes or take shortcuts (each loses exactly its questions' points).
+``test_assignments.py``. Here: the grade ids and points; each hidden cell
+run with windowmem answering in the student's place (a Simple Memory map per worker on a
+hand-moved clock, n8n's Redis list on its SQLite stand-in, two real processes racing on a
+real table, lesson 2's agent runs and advisor calls), which must earn it full marks, so the
+cases each cell draws from its seed are what the products do; and one run of
+``python -m autograder grade`` over the solution (full marks), the untouched release (zero,
+no crash), students who make typical mistakes or take shortcuts (each loses exactly its
+questions' points) and a skimmer (at most a quarter of the autograded points).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 
 import pytest
 
@@ -28,9 +29,10 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     reached_every_way,
     read_notebook,
-    transcribed,
     with_partial_losses,
 )
+from windowmem.calls.advisor_calls import advisor_calls
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.messages import assistant, user
 from windowmem.outlive import concurrent_runs as races
 from windowmem.outlive.product_stores import StoreSpec
@@ -66,67 +68,166 @@ def solution_source(grade_id: str) -> str:
 
 
 EARLIER_SENT = solution_source("remembered_answer")
-FINAL_STORE = solution_source("trace_answer")
+RACE = solution_source("trace_answer")
 HELD = solution_source("held_answer")
+
+
+def edited(source: str, *changes: tuple[str, str]) -> str:
+    """*source* with each (old, new) replaced, each old text required to be there."""
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
+
 
 MUTANTS = {
     # Simple Memory treated like a shared store: workers see each other's turns.
     "simple_memory_shared": (
         "remembered_answer",
-        EARLIER_SENT.replace(
-            'key = turn["worker"] if store == "simple" else "shared"', 'key = "shared"'
+        edited(
+            EARLIER_SENT,
+            ('key = turn["worker"] if store == "simple" else "shared"', 'key = "shared"'),
         ),
-        {"test_b_workers", "test_b_idle"},  # the idle cell has two workers with their own clocks
+        {"test_b_restart", "test_b_workers"},  # the idle cell's chats have one worker
     ),
     # An idle hour forgotten: neither Simple Memory nor Redis ever expires.
     "nothing_expires": (
         "remembered_answer",
-        EARLIER_SENT.replace("now - last_use[key] > 60", "False").replace(
-            "now - last_write >= 60", "False"
+        edited(
+            EARLIER_SENT,
+            ("start - last_load[key] > 3600", "False"),
+            ("start >= last_write + 3600", "False"),
+            ("end >= last_write + 3600", "False"),
         ),
-        {"test_b_idle"},
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
     ),
-    # A save that appends instead of replacing: no lost update anywhere.
+    # Redis's key checked only when a run loads: a key that expires while the model answers
+    # is written to as if it were still there.
+    "redis_expires_only_at_load": (
+        "remembered_answer",
+        edited(EARLIER_SENT, ("end >= last_write + 3600", "False")),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # The literal reading: Redis's hour counted from the turn's minute, not from the write at
+    # the end of the run.
+    "redis_clock_from_start": (
+        "remembered_answer",
+        edited(EARLIER_SENT, ('end = start + turn["seconds"]', "end = start")),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # Off by one at the boundary: Simple Memory deletes at exactly an hour, not after more.
+    "simple_idle_off_by_one": (
+        "remembered_answer",
+        edited(EARLIER_SENT, ("start - last_load[key] > 3600", "start - last_load[key] >= 3600")),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # Every run writes, a failed one too (n8n writes only after the model answers).
+    "failed_runs_write": (
+        "remembered_answer",
+        edited(EARLIER_SENT, ('if not turn.get("failed"):', "if True:")),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # Simple Memory's clock moved by writes (the end of an answered run), not by loads.
+    "simple_clock_counts_writes": (
+        "remembered_answer",
+        edited(
+            EARLIER_SENT,
+            ("last_load[key] = start  #", "pass  #"),
+            ("last_write = end", "last_write = last_load[key] = end"),
+        ),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # A restart empties the table and the Redis list too.
+    "restart_empties_every_store": (
+        "remembered_answer",
+        edited(
+            EARLIER_SENT,
+            (
+                'if store == "simple" and turn.get("restart_before"):',
+                'if turn.get("restart_before"):',
+            ),
+        ),
+        {"test_b_restart", "test_b_workers", "test_b_idle"},
+    ),
+    # The atomic reading of Spring AI's add: the save reads the store as it is now.
     "save_appends": (
         "trace_answer",
-        FINAL_STORE.replace("stored = loaded[request] + [message]", "stored.append(message)"),
+        edited(RACE, ("stored = found[request] + [message]", "stored = stored + [message]")),
+        {"test_c_final", "test_c_lost"},
+    ),
+    # One read shared by both requests: a find by one overwrites the other's.
+    "one_read_for_both": (
+        "trace_answer",
+        edited(RACE, ("found[request] = list(stored)", 'found["A"] = found["B"] = list(stored)')),
         {"test_c_final", "test_c_lost"},
     ),
     # Spring AI modelled as storing everything, like n8n.
     "spring_keeps_everything": (
         "held_answer",
-        HELD.replace("if len(kept) > size:", "if False:"),
-        {"test_d_spring"},
+        edited(HELD, ("if len(kept) > size:", "if False:")),
+        {"test_d_n8n", "test_d_spring"},
     ),
     # The 1.x eviction (oldest messages one by one, no snap to a question) for 2.0.1.
     "spring_1x_eviction": (
         "held_answer",
-        HELD.replace(
-            "while cut < len(kept) and not kept[cut][1]:\n                    cut += 1", "pass"
+        edited(
+            HELD,
+            ("while cut < len(kept) and not kept[cut][1]:\n                    cut += 1", "pass"),
         ),
-        {"test_d_spring"},
+        {"test_d_n8n", "test_d_spring"},
+    ),
+    # n8n keeps a failed turn's question, as Spring AI does.
+    "n8n_keeps_failed_questions": (
+        "held_answer",
+        edited(
+            HELD,
+            (
+                "stored = [text for pair in turns[:-1] if pair[1] is not None for text in pair]",
+                "stored = [text for pair in turns[:-1] for text in pair if text is not None]",
+            ),
+            (
+                "last = list(turns[-1]) if turns[-1][1] is not None else []",
+                "last = [text for text in turns[-1] if text is not None]",
+            ),
+        ),
+        {"test_d_n8n", "test_d_spring"},
+    ),
+    # Spring AI forgets a failed turn's question, as n8n does.
+    "spring_forgets_failed_questions": (
+        "held_answer",
+        edited(
+            HELD,
+            (
+                "added = [(question, True)] + ([(answer, False)] if answer is not None else [])",
+                "added = [(question, True), (answer, False)] if answer is not None else []",
+            ),
+        ),
+        {"test_d_n8n", "test_d_spring"},
     ),
     # The library's windows do the work: right values, no points.
     "library_window_shortcut": (
         "held_answer",
         "from windowmem.policies import N8nSimpleMemory as _Window\n\n"
-        + HELD.replace(
-            "sent = stored if size == 0 else stored[-2 * size :]",
-            "sent = list(_Window(size).load(stored))",
+        + edited(
+            HELD,
+            (
+                "sent = stored if size == 0 else stored[-2 * size :]",
+                "sent = list(_Window(size).load(stored))",
+            ),
         ),
-        # only the n8n branch calls the library: the Spring AI cases pass unchanged
-        {"test_d_n8n"},
+        # every case runs both products, so every case reaches the n8n branch
+        {"test_d_n8n", "test_d_spring"},
     ),
     # A list that equals anything, hidden from type checks: caught by the real type.
     "always_equal_final_store": (
         "trace_answer",
         always_equal_cheat(
             """
-def final_store(start, trace):
+def final_store(product, start, schedule):
     return SameAsAnything()
 
 
-def lost_messages(start, trace):
+def lost_messages(product, start, schedule):
     return SameAsAnything()
 """,
             hide_from_type_checks=False,
@@ -150,23 +251,45 @@ MUTANTS |= reached_every_way(MUTANTS, "library_window_shortcut", "windowmem.poli
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
-        "nothing_expires": {"test_b_idle": 0.5},
         "postgres_for_everything": {
             "test_case_privacy": 0.75,
             "test_case_workshop": 0.62,
             "test_case_tickets": 0.62,
             "test_case_analysts": 0.88,
         },
-        "save_appends": {"test_c_final": 1.0, "test_c_lost": 1.5},
-        "simple_memory_shared": {"test_b_workers": 1.0, "test_b_idle": 0.25},
-        "spring_1x_eviction": {"test_d_spring": 1.0},
-        "spring_keeps_everything": {"test_d_spring": 1.33},
+        "simple_memory_shared": {"test_b_restart": 2.0, "test_b_workers": 1.78},
+        "redis_expires_only_at_load": {
+            "test_b_restart": 1.56,
+            "test_b_workers": 1.11,
+            "test_b_idle": 1.56,
+        },
+        "simple_idle_off_by_one": {
+            "test_b_restart": 0.44,
+            "test_b_workers": 0.44,
+            "test_b_idle": 0.89,
+        },
+        "failed_runs_write": {"test_b_restart": 1.33, "test_b_workers": 1.33, "test_b_idle": 1.56},
+        "simple_clock_counts_writes": {
+            "test_b_restart": 0.89,
+            "test_b_workers": 0.22,
+            "test_b_idle": 1.78,
+        },
+        "restart_empties_every_store": {
+            "test_b_restart": 1.78,
+            "test_b_workers": 0.67,
+            "test_b_idle": 0.44,
+        },
+        "save_appends": {"test_c_final": 1.5, "test_c_lost": 1.7},
+        "one_read_for_both": {"test_c_final": 0.2, "test_c_lost": 0.3},
+        "spring_keeps_everything": {"test_d_n8n": 1.0, "test_d_spring": 1.33},
+        "spring_1x_eviction": {"test_d_n8n": 0.67, "test_d_spring": 0.33},
+        "spring_forgets_failed_questions": {"test_d_n8n": 1.67, "test_d_spring": 2.0},
     },
 )
 
 
-#: A student who skims: labels matched by keyword, procedures copied from the prompt's
-#: wording, the clocks of Part B read as "every turn writes" and "expire 3600 s later".
+#: A student who skims: the prompt's sentences implemented as they read, the lesson's printed
+#: values copied, Part A's labels matched by keyword. No cell is the model answer.
 SKIMMER = {
     "cases_answer": """
 # the four examples' salient words: erasure -> the TTL store, SQL -> Postgres,
@@ -181,6 +304,9 @@ def choose_store(needs):
     return "Simple Memory"
 """,
     "remembered_answer": """
+# the two clocks as the prompt words them, both read from the turn's "minute": Simple Memory
+# forgets "an hour after the last run that used it", Redis "3600 seconds after the last
+# write"; a failed turn writes nothing; one map per worker, emptied by a restart
 def earlier_sent(store, turns, window):
     held, last_use, last_write, out = {}, {}, None, []
     for turn in turns:
@@ -189,16 +315,62 @@ def earlier_sent(store, turns, window):
             held, last_use = {}, {}
         messages = held.setdefault(key, [])
         now = turn["minute"]
-        if store == "simple" and key in last_use and now - last_use[key] > 60:
+        if store == "simple" and key in last_use and now - last_use[key] >= 60:
             messages.clear()
         if store == "redis" and last_write is not None and now - last_write >= 60:
             messages.clear()
         out.append(list(messages if window == 0 else messages[-2 * window :]))
-        messages += [turn["user"], turn["reply"]]
-        last_use[key] = last_write = now
+        last_use[key] = now
+        if not turn.get("failed"):
+            messages += [turn["user"], turn["reply"]]
+            last_write = now
     return out
 """,
-    **transcribed(read_notebook(SOURCE), "trace_answer", "held_answer"),
+    "trace_answer": """
+# the step names copied from the lesson's race tables; each add "reads the conversation, trims
+# it and writes the whole list back", read as one act: the list as it is at the save, plus
+# the message; the lesson's two printed Spring AI timings copied as they came out
+STEPS = {"n8n": ("load", "write user", "write reply"),
+         "spring": ("get", "find", "save user", "find", "save reply")}
+PRINTED = {"AABBABAABB": ["qB", "aA", "aB"], "AAABBBAABB": ["qA", "qB", "aA", "aB"]}
+
+
+def final_store(product, start, schedule):
+    if product == "spring" and schedule in PRINTED:
+        return list(start) + PRINTED[schedule]
+    stored, taken = list(start), {"A": 0, "B": 0}
+    for request in schedule:
+        step = STEPS[product][taken[request]]
+        taken[request] += 1
+        if step.startswith("write") or step.startswith("save"):
+            stored = stored + [("q" if step.endswith("user") else "a") + request]
+    return stored
+
+
+def lost_messages(product, start, schedule):
+    final = final_store(product, start, schedule)
+    return [m for m in ("qA", "aA", "qB", "aB") if m not in final]
+""",
+    "held_answer": """
+# the prompt's two windows as worded: n8n sends the last 2k stored messages (0: all), Spring AI
+# keeps the last maxMessages, cut forward to a question; a failed turn (answer None) keeps
+# the question it asked, in both products
+def held_and_sent(product, turns, size):
+    def texts(pairs):
+        return [(t, i == 0) for pair in pairs for i, t in enumerate(pair) if t is not None]
+
+    def spring_window(messages):
+        kept = messages[-size:]
+        while kept and not kept[0][1]:
+            kept = kept[1:]
+        return [t for t, _ in kept]
+
+    everything, earlier = texts(turns), texts(turns[:-1])
+    if product == "n8n":
+        earlier = [t for t, _ in earlier]
+        return [t for t, _ in everything], earlier if size == 0 else earlier[-2 * size :]
+    return spring_window(everything), spring_window(earlier)
+""",
 }
 
 
@@ -220,43 +392,39 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
 # ---------------------------------------------------------------- expectations, independently
 
 
-def checks_in(grade_id: str) -> list[tuple[str, list, int, list]]:
-    """(store, turn spec, window, expected) of every _check call in a Part B test cell."""
-    tree = ast.parse(solution_source(grade_id))
-    names: dict = {}
-    found = []
-    # cases sit at the top level or inside the try of a partial-credit part, in order
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
-            try:
-                names[node.targets[0].id] = ast.literal_eval(node.value)
-            except ValueError:
-                continue  # not a literal: a helper, not a case
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-            if getattr(node.value.func, "id", "") == "_check":
-                found.append(
-                    tuple(
-                        names[arg.id] if isinstance(arg, ast.Name) else ast.literal_eval(arg)
-                        for arg in node.value.args
-                    )
-                )
-    return found
+def hidden_cell(grade_id: str) -> str:
+    """A test cell's hidden section, made to run outside the behaviour check."""
+    text = solution_source(grade_id)
+    hidden = text.split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS", 1)[0]
+    guard = "from windowmem.behaviour_check import sealed as _sealed"
+    assert guard in hidden
+    # the reference answers below are windowmem's: the check would refuse them, rightly
+    return hidden.replace(guard, "_sealed = lambda function, allow: function")
 
 
-def windowmem_earlier_sent(store: str, spec: list, window: int) -> list[list[str]]:
+def graded_with(grade_id: str, **answers) -> tuple[float, dict]:
+    """The cell's score with *answers* in the student's place, and the namespace it ran in."""
+    namespace: dict = dict(answers)
+    tree = ast.parse(hidden_cell(grade_id))
+    *body, last = tree.body
+    exec(compile(ast.Module(body, []), grade_id, "exec"), namespace)
+    return eval(compile(ast.Expression(last.value), grade_id, "eval"), namespace), namespace
+
+
+def windowmem_earlier_sent(store: str, turns: list[dict], window: int) -> list[list[str]]:
     """Part B with windowmem's stores: a Simple Memory map per worker, n8n's Redis list on a clock."""
     clock = ManualClock()
-    maps = {}
+    maps: dict = {}
     redis = N8nRedisHistory(SqliteLists(":memory:", clock), "chat", session_ttl=3600)
     table: list = []
     out = []
-    for number, (minute, worker, restart, *failed) in enumerate(spec, start=1):
-        clock.now = minute * 60.0
-        if restart:
+    for turn in turns:
+        clock.now = turn["minute"] * 60.0
+        if turn.get("restart_before"):
             for m in maps.values():
                 m.restart()
         if store == "simple":
-            memory = maps.setdefault(worker, SimpleMemoryStore(clock)).memory(
+            memory = maps.setdefault(turn["worker"], SimpleMemoryStore(clock)).memory(
                 "wf1", "chat", context_window_length=window, source="customKey"
             )
             stored = list(memory.stored)
@@ -265,10 +433,10 @@ def windowmem_earlier_sent(store: str, spec: list, window: int) -> list[list[str
         else:
             stored = list(table)
         out.append([m.content for m in N8nSimpleMemory(window).load(stored)])
-        if failed and failed[0]:
+        if turn.get("failed"):
             continue  # the run loaded, then failed: it writes nothing
-        clock.now += 5.0  # a run writes when it ends, a few seconds after it started
-        written = [user(f"q{number}"), assistant(f"a{number}")]
+        clock.now += turn["seconds"]  # the run writes when it ends, after the model answered
+        written = [user(turn["user"]), assistant(turn["reply"])]
         if store == "simple":
             memory.add(*written)
         elif store == "redis":
@@ -280,57 +448,83 @@ def windowmem_earlier_sent(store: str, spec: list, window: int) -> list[list[str
 
 @pytest.mark.parametrize("grade_id", sorted(B_CELLS))
 def test_part_b_expectations_are_what_windowmem_s_stores_do(grade_id):
-    cases = checks_in(grade_id)
-    assert len(cases) >= 3
-    for store, spec, window, want in cases:
-        assert windowmem_earlier_sent(store, spec, window) == want, (store, spec, window)
+    """Each hidden cell, with windowmem's stores answering, gives full marks; so does its
+    space of chats on other seeds, and each drawn chat is one the clocks tell apart."""
+    score, cell = graded_with(grade_id, earlier_sent=windowmem_earlier_sent)
+    assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] >= 6
+    for seed, at_the_edges in ((1, False), (2, False), (3, True)):
+        for turns, window, want in cell["_chats"](seed, 10, 3, 4, 4, at_the_edges):
+            assert [windowmem_earlier_sent(s, turns, window) for s in cell["_STORES"]] == want
+            quick = [dict(t, seconds=1) for t in turns]
+            assert want[2] != windowmem_earlier_sent("redis", quick, window)
 
 
-def test_part_c_expectations_are_what_two_real_processes_do(tmp_path):
-    """The hidden traces' outcomes, reproduced by racing two processes on a SQLite table."""
-    text = solution_source("test_c_final")
-    assert (
-        '["q1", "a1", "qA", "qB", "aA", "aB"]' in text and '["q1", "a1", "qB", "aA", "aB"]' in text
-    )
-    history = [user("q1"), assistant("a1")]
+def race_in_two_processes(product: str, start: list[str], schedule: str, folder) -> tuple:
+    """Two real processes on a real table, in the order *schedule* forces: (stored, trace)."""
+    history = [(user if i % 2 == 0 else assistant)(text) for i, text in enumerate(start)]
     pair = (races.Request("A", "qA", "aA"), races.Request("B", "qB", "aB"))
-    n8n = races.run_pair(
-        "n8n",
-        StoreSpec("n8n-sql", str(tmp_path / "t.db")),
-        "c",
-        history,
-        pair,
-        schedule=races.N8N_OVERLAP,
-    )
-    spring = races.run_pair(
-        "spring-ai", StoreSpec("spring-jdbc", str(tmp_path / "t.db")), "c", history, pair,
-        schedule=races.SPRING_OVERLAP,
+    name, kind = ("n8n", "n8n-sql") if product == "n8n" else ("spring-ai", "spring-jdbc")
+    run = races.run_pair(
+        name, StoreSpec(kind, str(folder / "race.db")), f"race-{schedule}-{len(start)}",
+        history, pair, schedule=tuple(schedule),
     )  # fmt: skip
-    assert list(n8n.stored) == ["q1", "a1", "qA", "qB", "aA", "aB"]
-    assert list(spring.stored) == ["q1", "a1", "qB", "aA", "aB"]
+    return list(run.stored), run.trace
 
 
-def test_part_d_expectations_are_what_windowmem_s_policies_do():
-    text = solution_source("test_d_spring")
-    cases = re.findall(r"_t\[:(\d+)\], (\d+)\)\) == (\(\[.*?\], \[.*?\]\))", text)
-    assert len(cases) == 5
-    turns = [(f"q{i}", f"a{i}") for i in range(1, 8)]
-    for count, size, want in cases:
-        window = SpringAiMessageWindow(int(size))
-        stored: list = []
-        for number, (question, reply) in enumerate(turns[: int(count)], start=1):
-            if number == int(count):
-                sent = [m.content for m in stored]
-            for message in (user(question), assistant(reply)):
-                stored = list(window.write(stored, [message]))
-        assert ([m.content for m in stored], sent) == ast.literal_eval(want), (count, size)
-    n8n_text = solution_source("test_d_n8n")
-    assert (
-        "(['q1', 'a1', 'q2', 'a2', 'q3', 'a3', 'q4', 'a4', 'q5', 'a5', 'q6', 'a6', 'q7', 'a7'], ['q2', 'a2'"
-        in n8n_text
-    )
-    stored = [m for q, a in turns[:6] for m in (user(q), assistant(a))]
-    assert [m.content for m in N8nSimpleMemory(5).load(stored)][:2] == ["q2", "a2"]
+@pytest.mark.parametrize("grade_id", ["test_c_final", "test_c_lost"])
+def test_part_c_expectations_are_what_two_real_processes_do(grade_id, tmp_path):
+    """Each hidden cell's races, run by two real processes, give the cell full marks."""
+
+    def final_store(product, start, schedule):
+        return race_in_two_processes(product, start, schedule, tmp_path)[0]
+
+    def lost_messages(product, start, schedule):
+        stored, trace = race_in_two_processes(product, start, schedule, tmp_path)
+        written = [
+            ("q" if step.endswith("user") else "a") + step[0]
+            for step in trace
+            if " write" in step or " save" in step
+        ]
+        return [m for m in dict.fromkeys(written) if m not in stored]
+
+    answer = final_store if grade_id == "test_c_final" else lost_messages
+    score, cell = graded_with(grade_id, **{answer.__name__: answer})
+    assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] >= 10
+    drawn = cell["_races"](cell["_SEED"], 20)
+    assert {product for product, *_ in drawn} == {"n8n", "spring"}
+    lesson = {
+        races.N8N_OVERLAP,
+        races.N8N_DURING_CALL,
+        races.SPRING_OVERLAP,
+        races.SPRING_DURING_CALL,
+    }
+    assert not {tuple(schedule) for _, _, schedule, _ in drawn} & lesson  # none the lesson ran
+    # both timings of the lesson's section 5 and its Deeper part lie in the space it draws from
+    n = len(cell["_STEPS"]["spring"])
+    assert all(not s.startswith("A" * n) and not s.startswith("B" * n) for _, _, s, _ in drawn)
+
+
+def windowmem_held_and_sent(product: str, turns: list[tuple], size: int) -> tuple:
+    """Part D with windowmem's lesson 2 calls: n8n's agent runs and Spring AI's advisor calls."""
+    chat = [m for q, a in turns for m in (user(q), *([assistant(a)] if a is not None else []))]
+    if product == "n8n":
+        runs = agent_runs(chat, N8nSimpleMemory(size))
+        sent = [s.message.content for s in runs[-1].calls[0].sent if s.part is Part.MEMORY]
+        return [m.content for run in runs for m in run.saved], sent
+    calls = advisor_calls(chat, SpringAiMessageWindow(size))
+    return [m.content for m in calls[-1].stored_after], [m.content for m in calls[-1].sent[:-1]]
+
+
+@pytest.mark.parametrize("grade_id", ["test_d_n8n", "test_d_spring"])
+def test_part_d_expectations_are_what_windowmem_s_policies_do(grade_id):
+    score, cell = graded_with(grade_id, held_and_sent=windowmem_held_and_sent)
+    assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] >= 6
+    for seed in (1, 2, 3):
+        for turns, sizes in cell["_chats"](seed, 10, (0, 1, 2, 3), (1, 2, 3, 4, 5)):
+            for product, size in sizes.items():
+                assert cell["_held_sent"](product, turns, size) == windowmem_held_and_sent(
+                    product, turns, size
+                ), (product, size, turns)
 
 
 # ---------------------------------------------------------------- a grading run
@@ -344,14 +538,16 @@ class TestTheGradingRun(GradingRoundTrip):
     mutants = MUTANTS
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
+    skimmer_bar_met = True
 
 
 @pytest.mark.slow
 def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(graded):
     """The shortcut's values are right: it loses its points only because it reached windowmem."""
-    check_shortcut_fails_on_import(
-        graded, "library_window_shortcut", NOTEBOOK, "test_d_n8n", "policies"
-    )
+    for grade_id in ("test_d_n8n", "test_d_spring"):
+        check_shortcut_fails_on_import(
+            graded, "library_window_shortcut", NOTEBOOK, grade_id, "policies"
+        )
 
 
 def test_every_mutant_changes_its_answer_cell():
