@@ -98,9 +98,13 @@ REVEALED_BY = {
         3: ['"new process": after_table[0].pid', "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
         5: ['"steps, in order"', "Spring AI lost A's question"],
-        6: ["for rule in expiry.RULES", "Redis forgot at 11:20"],
-        7: ["explorer = OutliveExplorer(", "which leaves three messages"],
-        8: ["It is mistake 3"],
+        6: [
+            "for rule in expiry.RULES",
+            "Redis forgot at 11:20",
+            "A failed run still resets the clock",
+        ],
+        7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
+        8: ["Mistake 3, not 1"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
@@ -110,14 +114,14 @@ REVEALED_BY = {
             "rows = side_by_side(chat, products)",
         ],
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
-        4: ["for group in load(store).messages[:4]", "Walking the 30"],
+        4: ["for group in load(store).messages[:4]", "9 turns and 6 calls make 15"],
         5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
         6: [
             "explorer = DesignExplorer(",
             "the one call\nafter the first summary",
             "turn 6's would need 11",
         ],
-        7: ["Mistake 2. Spring AI's 20 counts messages"],
+        7: ["Mistake 2. LlamaIndex's 3000 counts tokens"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
