@@ -89,7 +89,7 @@ REVEALED_BY = {
         7: ["Turn 12 sees turns `12 − k`"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
-        1: ['"turn 6 sends from memory"', "Read the two columns separately"],
+        1: ['"turn 6 sends from memory"', "Read the columns separately"],
         2: [
             "print(table.ddl())",
             "The first element is turn 6's answer",
@@ -97,7 +97,7 @@ REVEALED_BY = {
         ],
         3: ['"new process": after_table[0].pid', "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
-        5: ['"steps, in order"', "Spring AI lost A's question"],
+        5: ['"steps, in order"', "replaced the list that held it"],
         6: [
             "for rule in expiry.RULES",
             "Redis forgot at 11:20",
@@ -118,7 +118,7 @@ REVEALED_BY = {
         5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
         6: [
             "explorer = DesignExplorer(",
-            "the one call\nafter the first summary",
+            "the schedule marks turn 6",
             "turn 6's would need 11",
         ],
         7: ["Mistake 2. LlamaIndex's 3000 counts tokens"],
@@ -661,9 +661,9 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2820,
     "02_with_and_without_memory.ipynb": 3000,
     "03_window_buffer_memory.ipynb": 2850,
-    "04_memory_that_outlives_the_session.ipynb": 2700,
-    "05_designing_multi_turn_conversations.ipynb": 3040,
-    "06_token_budget_and_context_drift.ipynb": 2870,
+    "04_memory_that_outlives_the_session.ipynb": 2500,
+    "05_designing_multi_turn_conversations.ipynb": 2490,
+    "06_token_budget_and_context_drift.ipynb": 2500,
 }
 
 
