@@ -543,6 +543,67 @@ def lesson6_text() -> str:
     return "\n".join(text(c) for c in cells(LESSON_6))
 
 
+def _main_path_of(name: str) -> str:
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import lesson_time
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    body = "\n".join(text(c) for c in cells(COURSE / name) if c["cell_type"] == "markdown")
+    return lesson_time.main_path(body)
+
+
+def test_lesson4_carries_issue_22_s_corrections():
+    """Issue 22, lesson 4: both race timings, no TOOL row, the schema default, the failed run's TTL."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    assert (
+        "## Deeper: the same race at another timing" in body
+        and "0 interleaved" not in _main_path_of(name)
+    )
+    assert "which 2.0.1 never writes" in body
+    assert "jdbc.initialize-schema" in body and "is `embedded`" in body
+    assert "A failed run still resets the clock" in body  # and self-check 6b asks it
+    assert (
+        "moves the cut forward to the next user message" in body
+    )  # self-check 7 restates the 2.0.1 rule
+
+
+def test_lesson5_carries_issue_22_s_corrections():
+    """Issue 22, lesson 5: one bill for every mechanism, the summariser paid in full, what it drops,
+    a designer's rule, a sizing check, an n8n recipe with its warnings, the middleware, the versions."""
+    name = "05_designing_multi_turn_conversations.ipynb"
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    assert '"summariser output"' in body and "saving.summariser_prompt_tokens" in body
+    assert "keeps the customer's name, Lucía" in body and "**A rule a designer can use.**" in body
+    assert "### Self-check 2" in body and "Sizing:" in body
+    assert (
+        "**Concurrency.**" in body
+        and "**Transcript loss.**" in body
+        and "SummarizationMiddleware" in body
+    )
+    assert "Before the AI Agent's typeVersion 1.9 the agent always sends one" in body
+    assert "From nodes-langchain 2.8.0" in body
+    assert (
+        "Tensorify's row assumes the same" in body
+        and "Tensorify's documentation describes" not in body
+    )
+    assert "2 + 2 × the tool calls of the last model round" in body
+
+
+def test_lesson6_carries_issue_22_s_corrections():
+    """Issue 22, lesson 6: the drift caveats and the answering caveat on the main path, the mapping
+    onto lesson 3 and 5's mechanisms, peak defined before the table that shows it."""
+    main = _main_path_of("06_token_budget_and_context_drift.ipynb")
+    assert (
+        "on documents and key-value pairs, not chats" in main
+        and "where they found recall highest" in main
+    )
+    assert "Answering costs no call of its own" in main
+    assert "`trim_messages`" in main and "rolling summary" in main and "search tool" in main
+    assert main.index("A run's **peak**") < main.index("The four runs side by side")
+
+
 def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     body = lesson6_text()
     assert "*at the moment it is answered*" in body
