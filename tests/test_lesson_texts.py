@@ -723,7 +723,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 3000,
     "03_window_buffer_memory.ipynb": 2850,
     "04_memory_that_outlives_the_session.ipynb": 2500,
-    "05_designing_multi_turn_conversations.ipynb": 2490,
+    "05_designing_multi_turn_conversations.ipynb": 2500,
     "06_token_budget_and_context_drift.ipynb": 2500,
 }
 
