@@ -50,13 +50,18 @@ SEED_RUN = 12
 REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
         1: ["{choice.name: [desk.key_for(", '"customers sharing one"'],
-        2: ["def spring_ai(version)"],
-        3: ['"default option (fromInput)": {}', "for error in (n8n.NO_SESSION_ID"],
+        2: ["def spring_ai(version)", "? context.get(ChatMemory.CONVERSATION_ID)"],
+        3: [
+            '"default option (fromInput)": {}',
+            '"Webhook, then Edit Fields": edit_fields',
+            "for error in (n8n.NO_SESSION_ID",
+        ],
         4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
         5: ["for between in desk.BETWEEN}"],
         6: ["Only **tenant + user** on **SQLite** does both"],
         7: ["(a) The key is fixed and nothing restarted"],
         8: [
+            "SQLite kept all four messages of her first thread",
             "does not\nbring back a deleted one",
             "**4. Trusting Simple Memory to remember tomorrow.**",
         ],
@@ -77,7 +82,10 @@ REVEALED_BY = {
         ],
         6: ['recorded_beside_predicted("two-tool-rounds")', "Only the last round is kept"],
         7: ["explorer.show()", "one call. With a new session id"],
-        8: ["the oldest turns have left a window of 4"],
+        8: [
+            "the oldest turns have left a window of 4",
+            '**1. "It forgets everything at every message."**',
+        ],
     },
     "03_window_buffer_memory.ipynb": {
         1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
@@ -719,9 +727,9 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 2820,
-    "02_with_and_without_memory.ipynb": 3000,
-    "03_window_buffer_memory.ipynb": 2850,
+    "01_scope_and_storage.ipynb": 2490,
+    "02_with_and_without_memory.ipynb": 2480,
+    "03_window_buffer_memory.ipynb": 2490,
     "04_memory_that_outlives_the_session.ipynb": 2500,
     "05_designing_multi_turn_conversations.ipynb": 2500,
     "06_token_budget_and_context_drift.ipynb": 2500,

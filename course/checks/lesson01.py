@@ -51,15 +51,17 @@ def _check_2() -> dict[str, Any]:
 
 def _check_3() -> dict[str, Any]:
     item = n8n.webhook_item({"sessionId": "abc"})
+    # Edit Fields writes the field it sets at the top of the item it passes on.
+    edit_fields = {"sessionId": n8n.evaluate_parameter("={{ $json.body.sessionId }}", item)}
     return {
-        "3a": n8n.buffer_key_or_error(item, workflow_id="wf1", type_version=1.3),
-        "3b": n8n.buffer_key_or_error(
+        "3a": n8n.buffer_key_or_error(
             item,
             workflow_id="wf1",
             type_version=1.3,
             id_type="customKey",
             key="={{ $json.sessionId }}",  # copied from a Chat Trigger workflow
         ),
+        "3b": n8n.buffer_key_or_error(edit_fields, workflow_id="wf1", type_version=1.3),
     }
 
 
@@ -130,24 +132,25 @@ def _check_7() -> dict[str, Any]:
         )
         for t in range(1, 10)
     ]
-    shared = [
-        desk.Request(desk.CARLOS, "c-1", "order #8800 please", "ok"),
-        desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
-    ]
-    deploy = [
+    # The hosted chat's key is the widget's session id: one per tab, so a thread here.
+    new_tab = [
         desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
-        desk.Restart(),
+        desk.Request(desk.MARTA, "m-2", "my order?", "checking"),
+    ]
+    lunch = [
+        desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
+        desk.Pause(75),
         desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
     ]
     return {
-        "7a": first_cause(long_chat, "tenant + user"),
-        "7b": first_cause(shared, "per user"),
-        "7c": first_cause(deploy, "tenant + user"),
+        "7a": first_cause(long_chat, "per thread"),
+        "7b": first_cause(new_tab, "per thread"),
+        "7c": first_cause(lunch, "per thread"),
     }
 
 
 def _check_8() -> dict[str, Any]:
-    return {"8": len(_marta_returns("in-process", "a night passes (14 hours)", window=100).window)}
+    return {"8": len(_marta_returns("sqlite", "a night passes (14 hours)", window=1).window)}
 
 
 BOOK = CheckBook(
@@ -188,7 +191,7 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="read the line: which side of the ? runs when the context holds an id?",
+            hint="the advisor reads the id from the call's context; what does this call's context hold?",
             mistakes={
                 "support-desk": "the builder's id is only what the advisor falls back to; this call's context holds an id",
                 "default": "that is the fallback of an advisor built without its own id, and this call needs no fallback",
@@ -200,7 +203,7 @@ BOOK = CheckBook(
         Expectation(
             "2b",
             _check_2,
-            hint="read the line again: what does the advisor use when the context has no id?",
+            hint="with nothing in the context, the advisor needs an id from somewhere else: where was one set?",
             mistakes={
                 "default": "that is the fallback when the builder sets nothing; this advisor was built with its own default",
                 "": "the advisor never falls back to an empty id",
@@ -211,17 +214,6 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="look at where the webhook puts the body, and where the default option looks",
-            mistakes={
-                "wf1__abc": "the default option reads $json.sessionId, at the top of the item; a webhook nests the body one level down",
-                "Key parameter is empty": "that is the error of the Define below option; the default option's error is another",
-            },
-            why="the default option reads $json.sessionId, and a webhook puts the client's JSON under body",
-            transfer="a Webhook trigger instead of the Chat Trigger",
-        ),
-        Expectation(
-            "3b",
-            _check_3,
             hint="evaluate the key on the webhook item: what is at the top of it?",
             mistakes={
                 "wf1__abc": "that key works behind a Chat Trigger; a webhook puts the client's JSON one level down, under body",
@@ -229,7 +221,19 @@ BOOK = CheckBook(
                 "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
             },
             why="a webhook's item has sessionId only under body, so the copied key comes out empty",
-            transfer="a Webhook trigger instead of the Chat Trigger",
+            transfer="a Webhook trigger and a key copied from a Chat Trigger workflow",
+        ),
+        Expectation(
+            "3b",
+            _check_3,
+            hint="where does Edit Fields write sessionId, and where does the default option look?",
+            mistakes={
+                "No session ID found": "that is what the webhook alone gives; Edit Fields wrote sessionId at the top of the item the memory reads",
+                "Key parameter is empty": "that is the Define below option's error; this node uses the default option",
+                "wf1__": "the expression reads the body's sessionId, which the client sent",
+            },
+            why="Edit Fields put sessionId at the top of the item, where the default option reads it",
+            transfer="an Edit Fields node between the webhook and the agent",
         ),
         Expectation(
             "4a",
@@ -317,33 +321,34 @@ BOOK = CheckBook(
         Expectation(
             "7b",
             _check_7,
-            hint="whose turns are in the history the request read?",
+            hint="is the first chat's history still stored, and does the new tab compute the same key?",
             mistakes={
-                "window": "the window decides how much of a history is sent, not whose history it is",
-                "storage": "nothing was lost; something extra arrived",
+                "window": "the new tab's history is empty, not cut short: the window had nothing to cut",
+                "storage": "nothing was deleted: the first chat is still stored, under its old key",
             },
-            why="another shop's order means another customer's history: the key mixes them",
+            why="a new session id is a new key: the request read a new, empty history beside the old one",
         ),
         Expectation(
             "7c",
             _check_7,
-            hint="what does a deploy do to a process?",
+            hint="what does Simple Memory do with a buffer nobody used for more than an hour?",
             mistakes={
                 "scope": "the session ids did not change, so the keys did not either",
                 "window": "an empty history is not a window problem: there was nothing to window",
             },
-            why="same ids, empty histories after a deploy: the store did not survive",
+            why="same ids, and only the customers silent for over an hour lost their history: the store deleted it",
         ),
         Expectation(
             "8",
             _check_8,
-            hint="what happened to the buffer during the night, whatever its window?",
+            hint="first ask what SQLite still holds in the morning, then what a window of 1 loads from it",
             mistakes={
-                4: "a window decides how much of a stored history is sent; ask first what is still stored after a night",
-                100: "the window is a maximum, and it counts interactions in a history that must still exist",
+                4: "SQLite kept all four, but the window still decides how many are sent: 1 interaction",
+                0: "SQLite has no expiry; the night deleted nothing",
+                1: "the window counts interactions, and one interaction is two messages",
             },
-            why="the window only cuts what is stored, and the in-process store is empty after an idle hour",
-            transfer="a larger window against an overnight gap",
+            why="the store kept her first thread, and a window of 1 sends its last interaction only",
+            transfer="a smaller window on a store that outlives the night",
         ),
     ],
 )

@@ -55,18 +55,13 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
+    # Two colleagues' copies of the worked agent, at windows the page has not worked.
     marta = load_example("marta")
-    window_5 = N8nSimpleMemory(5)
-    order = ANCHOR_FACTS["marta"]
-    missing = [
-        t
-        for t in range(1, marta.turn_count + 1)
-        if t > 1 and not fact_visible(turn_view(marta, window_5, t, QWEN), order)
-    ]
+    at_4 = _first_turn_without_order(4)
     return {
-        "3a": missing[0],
-        "3b": len(turn_view(marta, window_5, missing[0], QWEN).sent),
-        "3c": _first_turn_without_order(4),
+        "3a": at_4,
+        "3b": len(turn_view(marta, N8nSimpleMemory(4), at_4, QWEN).sent),
+        "3c": _first_turn_without_order(1),
     }
 
 
@@ -169,30 +164,35 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="the window on turn t starts at turn t − 5",
-            mistakes={6: "on turn 6 the window is turns 1 to 5: turn 1 is still in it"},
-            why="turn 7's window starts at turn 2, and the number was on turn 1",
+            hint="at window 4 the window on turn t starts at turn t − 4",
+            mistakes={
+                5: "on turn 5 a window of 4 is turns 1 to 4: turn 1 is still in it",
+                7: "that is window 5's turn; a smaller window lets turn 1 go sooner",
+            },
+            why="turn 6's window starts at turn 2, and the number was on turn 1",
+            transfer="another window length on the worked conversation",
         ),
         Expectation(
             "3b",
             _check_3,
             hint="add the system message, the window's messages and the new message",
             mistakes={
-                10: "10 is the window alone; add the system message and the new question",
-                11: "one short: count both the system message and the new question",
-                5: "the window holds 5 interactions, that is 10 messages, before the other two",
+                8: "8 is the window alone; add the system message and the new question",
+                9: "one short: count both the system message and the new question",
+                4: "the window holds 4 interactions, that is 8 messages, before the other two",
+                12: "that is window 5's call; this copy loads 4 interactions",
             },
-            why="the system message, ten loaded messages and the new question",
+            why="the system message, eight loaded messages and the new question",
         ),
         Expectation(
             "3c",
             _check_3,
-            hint="with k = 4, turn t sees turns t − 4 to t − 1: when does turn 1 fall out?",
+            hint="with k = 1, turn t sees turn t − 1 only: when does turn 1 fall out?",
             mistakes={
-                7: "that is window 5's turn; a smaller window lets turn 1 go sooner",
-                5: "on turn 5 a window of 4 is turns 1 to 4: turn 1 is still in it",
+                2: "turn 2's window is turn 1, which holds the number",
+                7: "that is window 5's turn; a window of 1 lets turn 1 go much sooner",
             },
-            why="a smaller window loses turn 1 one turn sooner",
+            why="a window of 1 holds only the turn before, so turn 1 is gone from turn 3 on",
             transfer="another window length on the worked conversation",
         ),
         Expectation(
@@ -253,10 +253,10 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="the key is stable and nothing restarted: which dial is left?",
+            hint="what do the same session id and a non-empty history rule out?",
             mistakes={
-                "scope": "the session key never changed, so the history is the right one",
-                "storage": "nothing restarted and no hour went idle: the history is still stored",
+                "scope": "the session id is the same on every run, so the history is the right one",
+                "storage": "the history holds 10 messages: it was not emptied",
             },
             why="the history is the right one and is still stored; only the load is short",
             transfer="a new conversation of 12 turns, diagnosed from its symptom",

@@ -27,13 +27,16 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     reached_every_way,
     read_notebook,
-    transcribed,
     with_partial_losses,
 )
-from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.advisor_calls import advisor_calls
+from windowmem.calls.agent_calls import agent_runs, cleanup_orphaned_messages
+from windowmem.calls.memory_writes import saved_messages, tool_steps
 from windowmem.conversation import Conversation
 from windowmem.messages import Role, assistant, system, tool, user
-from windowmem.policies import N8nSimpleMemory
+from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
+from windowmem.policies.base import Memory
+from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 
 ASSIGNMENT = "lesson02_with_and_without_memory"
 NOTEBOOK = "with_and_without_memory.ipynb"
@@ -47,15 +50,10 @@ GRADE_CONTRACT = {
     "test_sent_after_failures": 1,
     "test_sent_cut_and_errors": 2,
     "test_spring_stored": 2,
-    "test_tool_item_from_ai": 2,
-    "test_tool_item_fixed_and_query": 2,
+    "test_tool_item_from_ai": 1,
+    "test_tool_item_fixed_and_query": 1,
     "memory_inside_answer": 2,
-    "test_case_helpdesk": 1,
-    "test_case_lunch_break": 1,
-    "test_case_quotes": 1,
-    "test_case_kiosk": 1,
-    "test_case_night_shift": 1,
-    "test_case_branch_pickup": 1,
+    **{f"test_forgotten_{n}": 1 for n in range(1, 9)},
     "helpdesk_answer": 2,
 }
 HAND_GRADED = {"memory_inside_answer", "helpdesk_answer"}
@@ -66,6 +64,16 @@ SENT_CELLS = {
     "test_sent_cut_and_errors",
 }
 TOOL_ITEM_CELLS = {"test_tool_item_from_ai", "test_tool_item_fixed_and_query"}
+FORGOTTEN_CELLS = {f"test_forgotten_{n}" for n in range(1, 9)}
+
+
+def solution_source(grade_id: str) -> str:
+    return cell_text(cells_by_id(read_notebook(SOURCE))[grade_id])
+
+
+SAVED = solution_source("saved_answer")
+SENT = solution_source("sent_answer")
+FORGOTTEN = solution_source("cases_answer")
 
 MUTANTS = {
     # n8n written like Spring AI: a failed run still stores its question.
@@ -82,60 +90,69 @@ def messages_saved(execution: dict) -> list[dict]:
     saved.append({"role": "assistant", "content": execution["output"]})
     return saved
 """,
-        {"test_saved", "test_sent_after_failures"},
+        {
+            "test_saved",
+            "test_sent_with_memory",
+            "test_sent_after_failures",
+            "test_sent_cut_and_errors",
+        },
     ),
     # Every tool round of a run stored, as n8n's code reads but not as n8n 2.41.1 runs: it
     # keeps only the last model call's tool calls (verify/n8n, recording two-tool-rounds).
     "stores_every_round": (
         "saved_answer",
-        """
-def messages_saved(execution: dict) -> list[dict]:
-    if "error" in execution or not execution.get("output"):
-        return []
-    saved = [{"role": "user", "content": execution["chatInput"]}]
-    for call in execution.get("tool_calls", []):
-        saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
-        saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
-    saved.append({"role": "assistant", "content": execution["output"]})
-    return saved
-""",
-        {"test_saved", "test_sent_after_failures", "test_sent_cut_and_errors"},
+        SAVED.replace('execution.get("tool_calls", [])[-1:]', 'execution.get("tool_calls", [])'),
+        {
+            "test_saved",
+            "test_sent_with_memory",
+            "test_sent_after_failures",
+            "test_sent_cut_and_errors",
+        },
+    ),
+    # The literal reading of "an answer": an empty text is stored like any other.
+    "stores_empty_answers": (
+        "saved_answer",
+        SAVED.replace('if "error" in execution or not output:', 'if "error" in execution:'),
+        {
+            "test_saved",
+            "test_sent_after_failures",
+            "test_sent_cut_and_errors",
+            "test_sent_with_memory",
+        },
     ),
     # The window without the agent's clean-up of a cut tool exchange.
     "no_cleanup": (
         "sent_answer",
-        """
-def sent_on(executions, run, window, call=1):
-    if not 1 <= run <= len(executions):
-        raise ValueError("no such run")
-    current = executions[run - 1]
-    steps = current.get("tool_calls", [])
-    if not 1 <= call <= len(steps) + 1:
-        raise ValueError("no such call")
-    history = []
-    if window is not None:
-        stored = [m for earlier in executions[: run - 1] for m in messages_saved(earlier)]
-        history = stored if window == 0 else stored[-2 * window :]
-    this_run = []
-    for step in steps[: call - 1]:
-        this_run += [{"role": "assistant", "content": "", "tool_calls": [step["id"]]},
-                     {"role": "tool", "content": step["result"], "tool_call_id": step["id"]}]
-    return [{"role": "system", "content": SYSTEM}, *history,
-            {"role": "user", "content": current["chatInput"]}, *this_run]
-""",
-        {"test_sent_after_failures", "test_sent_cut_and_errors"},
+        SENT.replace("history and (", "False and ("),
+        {"test_sent_cut_and_errors", "test_sent_with_memory"},
+    ),
+    # The System Message sent even when the option was never added (before typeVersion 1.9).
+    "system_always_sent": (
+        "sent_answer",
+        SENT.replace("if SYSTEM else []", "if True else []"),
+        {"test_sent_without_memory", "test_sent_with_memory", "test_sent_cut_and_errors"},
+    ),
+    # An off-by-one at the window's edge: k messages instead of 2 x k.
+    "window_in_messages": (
+        "sent_answer",
+        SENT.replace("stored[-2 * window :]", "stored[-window:]"),
+        {"test_sent_with_memory", "test_sent_after_failures", "test_sent_cut_and_errors"},
     ),
     # The library's replay does the work: right arrays, no points.
     "agent_runs_shortcut": (
         "sent_answer",
         """
 from windowmem import Conversation, assistant, system, tool, user
-from windowmem.calls.agent_calls import agent_runs
-from windowmem.policies import N8nSimpleMemory
+from windowmem.calls.advisor_calls import advisor_calls
+from windowmem.calls.agent_calls import agent_runs, cleanup_orphaned_messages
+from windowmem.calls.memory_writes import saved_messages, tool_steps
+from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
+from windowmem.policies.base import Memory
+from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 
 
 def sent_on(executions, run, window, call=1):
-    messages = [system(SYSTEM)]
+    messages = [system(SYSTEM)] if SYSTEM else []
     for e in executions:
         messages.append(user(e["chatInput"]))
         for step in e.get("tool_calls", []):
@@ -159,6 +176,23 @@ def spring_stored(executions):
     for e in executions:
         if "error" not in e:
             stored += [{"role": "user", "content": e["chatInput"]}, {"role": "assistant", "content": e["output"]}]
+    return stored
+""",
+        {"test_spring_stored"},
+    ),
+    # Spring AI storing the tool messages too (the advisor moved inside the tool loop).
+    "spring_stores_tools": (
+        "spring_answer",
+        """
+def spring_stored(executions):
+    stored = []
+    for e in executions:
+        stored.append({"role": "user", "content": e["chatInput"]})
+        for call in e.get("tool_calls", []):
+            stored.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
+            stored.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
+        if "error" not in e:
+            stored.append({"role": "assistant", "content": e["output"]})
     return stored
 """,
         {"test_spring_stored"},
@@ -189,20 +223,53 @@ def tool_item(mapping, model_arguments, trigger_output):
 """,
         TOOL_ITEM_CELLS,
     ),
-    # One cause for every case, picked by the word "window".
+    # One cause for every log, the one the lesson's window section suggests.
     "one_cause_for_all": (
         "cases_answer",
-        """
-case_kiosk = case_quotes = case_helpdesk = "window too small"
-case_branch_pickup = case_lunch_break = case_night_shift = "window too small"
-""",
+        'def forgotten_because(case):\n    return "window too small"\n',
+        FORGOTTEN_CELLS,
+    ),
+    # Simple Memory's idle hour applied to Spring AI's in-memory repository too.
+    "spring_idle_expires": (
+        "cases_answer",
+        FORGOTTEN.replace(
+            "if n8n:  # Simple Memory: idle buffers go", "if True:  # idle buffers go"
+        ),
         {
-            "test_case_helpdesk",
-            "test_case_lunch_break",
-            "test_case_quotes",
-            "test_case_night_shift",
-            "test_case_branch_pickup",
+            "test_forgotten_1",
+            "test_forgotten_3",
+            "test_forgotten_4",
+            "test_forgotten_6",
+            "test_forgotten_7",
+            "test_forgotten_8",
         },
+    ),
+    # A tool round counted as n8n's code reads: every round stored, so windows fill faster.
+    "every_round_stored_in_c": (
+        "cases_answer",
+        FORGOTTEN.replace("(calls[-1:] if n8n else [])", "(calls if n8n else [])"),
+        {"test_forgotten_4"},
+    ),
+    # Spring AI forgetting a failed call's question, as n8n does.
+    "spring_forgets_failed_question": (
+        "cases_answer",
+        FORGOTTEN.replace(
+            'for added in ([(number, "input", "input")], [*steps, (number, "answer", "")] if answered else []):',
+            'for added in ([(number, "input", "input"), *steps, (number, "answer", "")] if answered else [],):',
+        ),
+        {
+            "test_forgotten_1",
+            "test_forgotten_3",
+            "test_forgotten_4",
+            "test_forgotten_7",
+            "test_forgotten_8",
+        },
+    ),
+    # An off-by-one at the idle boundary: an hour exactly counts as idle ("60 minutes or more").
+    "idle_from_an_hour": (
+        "cases_answer",
+        FORGOTTEN.replace('run["minute"] - minute > 60', 'run["minute"] - minute >= 59'),
+        {"test_forgotten_2", "test_forgotten_3", "test_forgotten_8"},
     ),
 }
 
@@ -212,35 +279,161 @@ MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.calls
 
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
 #: pipeline: each mutant still fails exactly the cells it names above.
-MUTANTS = with_partial_losses(
-    MUTANTS,
-    {
-        "saves_failed_runs": {"test_saved": 0.86, "test_sent_after_failures": 1.0},
-        # n8n 2.41.1 stores only a run's last tool round, so the cut reaches a tool result in
-        # two of the four cut cases (and in run 6 at window 3): those are the ones it misses
-        "no_cleanup": {"test_sent_after_failures": 1.0, "test_sent_cut_and_errors": 1.0},
-        "stores_every_round": {
-            "test_saved": 0.29,
-            "test_sent_after_failures": 1.0,
-            "test_sent_cut_and_errors": 1.0,
-        },
-        "spring_like_n8n": {"test_spring_stored": 1.33},
+PARTIAL_LOSSES: dict[str, dict[str, float]] = {
+    "every_round_stored_in_c": {"test_forgotten_4": 0.12},
+    "idle_from_an_hour": {
+        "test_forgotten_2": 0.12,
+        "test_forgotten_3": 0.12,
+        "test_forgotten_8": 0.12,
     },
-)
+    "no_cleanup": {"test_sent_cut_and_errors": 1.67, "test_sent_with_memory": 0.8},
+    "one_cause_for_all": {
+        "test_forgotten_1": 0.62,
+        "test_forgotten_2": 0.5,
+        "test_forgotten_3": 0.62,
+        "test_forgotten_4": 0.75,
+        "test_forgotten_5": 0.88,
+        "test_forgotten_6": 0.75,
+        "test_forgotten_7": 0.5,
+        "test_forgotten_8": 1.0,
+    },
+    "saves_failed_runs": {
+        "test_saved": 1.14,
+        "test_sent_after_failures": 1.0,
+        "test_sent_cut_and_errors": 0.67,
+        "test_sent_with_memory": 0.8,
+    },
+    "spring_forgets_failed_question": {
+        "test_forgotten_1": 0.25,
+        "test_forgotten_3": 0.25,
+        "test_forgotten_4": 0.12,
+        "test_forgotten_7": 0.25,
+        "test_forgotten_8": 0.12,
+    },
+    "spring_idle_expires": {
+        "test_forgotten_1": 0.25,
+        "test_forgotten_3": 0.12,
+        "test_forgotten_4": 1.0,
+        "test_forgotten_6": 0.12,
+        "test_forgotten_7": 0.38,
+        "test_forgotten_8": 1.0,
+    },
+    "spring_like_n8n": {"test_spring_stored": 1.6},
+    "spring_stores_tools": {"test_spring_stored": 1.2},
+    "stores_empty_answers": {
+        "test_saved": 0.57,
+        "test_sent_after_failures": 0.67,
+        "test_sent_cut_and_errors": 0.33,
+        "test_sent_with_memory": 0.4,
+    },
+    "stores_every_round": {
+        "test_saved": 0.86,
+        "test_sent_after_failures": 1.0,
+        "test_sent_cut_and_errors": 0.33,
+        "test_sent_with_memory": 1.6,
+    },
+    "system_always_sent": {
+        "test_sent_cut_and_errors": 0.33,
+        "test_sent_with_memory": 0.8,
+        "test_sent_without_memory": 1.0,
+    },
+    "window_in_messages": {
+        "test_sent_after_failures": 0.33,
+        "test_sent_cut_and_errors": 0.33,
+        "test_sent_with_memory": 1.2,
+    },
+}
+MUTANTS = with_partial_losses(MUTANTS, PARTIAL_LOSSES)
 
 
-#: A student who skims: the prompt words every step of Part A and Part B, which are followed to
-#: the letter; the causes matched by keyword ("returns 10 messages" -> window too small, "found
-#: none" -> no memory, new ids -> new session id, "429" -> failed run, "lunch" and "redeployed"
-#: -> storage lost).
-SKIMMER = transcribed(
-    read_notebook(SOURCE),
-    "saved_answer",
-    "sent_answer",
-    "spring_answer",
-    "tool_item_answer",
-    "cases_answer",
-)
+#: A student who skims reads the prompt's wording and the lesson's printed cells, and no more.
+SKIMMER = {
+    # "the messages one run adds": the run as the log shows it (input, every tool call with its
+    # result, the answer); a run with an "error" has no answer, so it adds nothing
+    "saved_answer": """
+def messages_saved(execution):
+    if "error" in execution:
+        return []
+    saved = [{"role": "user", "content": execution["chatInput"]}]
+    for call in execution.get("tool_calls", []):
+        saved.append({"role": "assistant", "content": "", "tool_calls": [call["id"]]})
+        saved.append({"role": "tool", "content": call["result"], "tool_call_id": call["id"]})
+    saved.append({"role": "assistant", "content": execution["output"]})
+    return saved
+""",
+    # the array as lesson 2's printed call shows it (system message, memory, input), the
+    # window from the allowed N8nSimpleMemory(k).load, this run's tool calls after the input,
+    # and the ValueError the prompt asks for
+    "sent_answer": """
+def sent_on(executions, run, window, call=1):
+    if not 1 <= run <= len(executions):
+        raise ValueError("no such run")
+    current = executions[run - 1]
+    steps = current.get("tool_calls", [])
+    if not 1 <= call <= len(steps) + 1:
+        raise ValueError("no such call")
+    history = []
+    if window is not None:
+        stored = [m for earlier in executions[: run - 1] for m in messages_saved(earlier)]
+        history = list(N8nSimpleMemory(window).load(stored))
+    this_run = []
+    for step in steps[: call - 1]:
+        this_run.append({"role": "assistant", "content": "", "tool_calls": [step["id"]]})
+        this_run.append({"role": "tool", "content": step["result"], "tool_call_id": step["id"]})
+    return [{"role": "system", "content": SYSTEM}, *history,
+            {"role": "user", "content": current["chatInput"]}, *this_run]
+""",
+    # "stores differently": the lesson's printed Spring store shows questions and answers
+    # only, so each run's question and answer, and a failed run like n8n's, nothing
+    "spring_answer": """
+def spring_stored(executions):
+    stored = []
+    for e in executions:
+        if "error" not in e:
+            stored.append({"role": "user", "content": e["chatInput"]})
+            stored.append({"role": "assistant", "content": e["output"]})
+    return stored
+""",
+    # the forms the prompt lists, parsed as they read: $fromAI's first argument, the trigger's
+    # field after .json., plain text as it is, {"query": ...} with no mapping
+    "tool_item_answer": r"""
+def tool_item(mapping, model_arguments, trigger_output):
+    if not mapping:
+        return {"query": model_arguments}
+    item = {}
+    for field, parameter in mapping.items():
+        if not parameter.startswith("="):
+            item[field] = parameter
+        elif "$fromAI" in parameter:
+            key = re.search(r"\$fromAI\(\s*['\"]([^'\"]+)", parameter).group(1)
+            item[field] = model_arguments[key]
+        else:
+            item[field] = trigger_output[re.search(r"\.json\.(\w+)", parameter).group(1)]
+    return item
+""",
+    "cases_answer": """
+def forgotten_because(case):
+    # labels matched by what the log shows, fitted to the four EXAMPLES: no window -> no
+    # memory; an id per run -> new session id; a fact in a tool result -> not stored; a
+    # restart or a gap of over an hour -> storage lost; the fact's run without an answer ->
+    # failed run; anything else -> the window
+    runs, fact = case["runs"], case["fact"]
+    if case["window"] is None:
+        return "no memory"
+    if len({run["session_id"] for run in runs}) == len(runs):
+        return "new session id per message"
+    if fact["in"] != "input":
+        return "tool result not stored"
+    if any(run.get("restart_before") for run in runs) or any(
+        later["minute"] - earlier["minute"] > 60 for earlier, later in zip(runs, runs[1:])
+    ):
+        return "storage lost"
+    said = runs[fact["run"] - 1]
+    if "error" in said or not said.get("output"):
+        return "failed run"
+    return "window too small"
+""",
+}
 
 
 @pytest.fixture(scope="module")
@@ -257,8 +450,8 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
     }
     assert {p: s for p, (s, _) in part_points(source_nb).items()} == {
         "Part A": 10,
-        "Part B": 6,
-        "Part C": 8,
+        "Part B": 4,
+        "Part C": 10,
     }
 
 
@@ -301,32 +494,189 @@ def token(message, executions) -> str:
 
 
 def expected_cases(source_nb):
-    """(run, window, call, tokens) of every array a hidden test expects."""
+    """(system message, run, window, call, tokens) of every array a hidden test expects."""
     for grade_id in sorted(SENT_CELLS):
         text = cell_text(cells_by_id(source_nb)[grade_id])
-        for match in re.finditer(r'\((\d+), (\d+|None), (\d+), "([^"]+)"\)', text):
-            run, window, call, want = match.groups()
-            yield int(run), None if window == "None" else int(window), int(call), want
+        pattern = r'\((SYSTEM|""), EXECUTIONS, (\d+), (\d+|None), (\d+), "([^"]+)"\)'
+        for match in re.finditer(pattern, text):
+            system_text, run, window, call, want = match.groups()
+            window = None if window == "None" else int(window)
+            yield system_text == "SYSTEM", int(run), window, int(call), want
 
 
 def test_the_hidden_arrays_are_what_windowmem_replays(source_nb):
     system_text, executions = executions_of(source_nb)
-    conversation = as_conversation(system_text, executions)
     cases = list(expected_cases(source_nb))
-    assert len(cases) == 17
-    for run, window, call, want in cases:
+    assert len(cases) == 16
+    for with_system, run, window, call, want in cases:
+        conversation = as_conversation(system_text, executions)
+        if not with_system:  # the option never added: the agent sends no system message
+            conversation = Conversation.of(list(conversation.messages)[1:])
         memory = None if window is None else N8nSimpleMemory(window)
         runs = agent_runs(conversation, memory)
         got = " ".join(token(m, executions) for m in runs[run - 1].calls[call - 1].messages)
-        assert got == want, f"run {run}, window {window}, call {call}"
+        assert got == want, f"run {run}, window {window}, call {call}, system {with_system}"
+
+
+def hidden_values(grade_id: str, names: tuple[str, ...], **given) -> dict:
+    """The literal values a hidden test cell builds before its loop, evaluated with *given*."""
+    tree = ast.parse(cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]))
+    namespace = dict(given)
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in names:
+            exec(compile(ast.Module([node], []), grade_id, "exec"), namespace)
+    return {name: namespace[name] for name in names}
 
 
 def test_saved_tokens_are_what_windowmem_writes(source_nb):
     system_text, executions = executions_of(source_nb)
-    runs = agent_runs(as_conversation(system_text, executions), N8nSimpleMemory(5))
-    text = cell_text(cells_by_id(source_nb)["test_saved"])
-    want = ast.literal_eval(re.search(r"_want = (\[.*?\])", text).group(1))
-    assert [" ".join(token(m, executions) for m in run.saved) for run in runs] == want
+    cases = hidden_values("test_saved", ("_x", "_w", "_cases"), EXECUTIONS=executions)["_cases"]
+    assert len(cases) == 7
+    for runs, run, want in cases:
+        replayed = agent_runs(as_conversation(system_text, runs), N8nSimpleMemory(5))
+        assert " ".join(token(m, runs) for m in replayed[run - 1].saved) == want, runs[run - 1]
+
+
+def test_spring_tokens_are_what_windowmem_s_advisor_stores(source_nb):
+    system_text, executions = executions_of(source_nb)
+    values = hidden_values("test_spring_stored", ("_failed_tool", "_cases"), EXECUTIONS=executions)
+    assert len(values["_cases"]) == 5
+    for runs, known, want in values["_cases"]:
+        calls = advisor_calls(as_conversation(system_text, runs), SpringAiMessageWindow(20))
+        assert " ".join(token(m, known) for m in calls[-1].stored_after) == want, want
+
+
+# ---------------------------------------------------------------- Part C: the seeded logs
+
+
+def hidden_generator(grade_id: str) -> dict:
+    """A Part C test cell's seed, its scenario generator and its expected cause, run here."""
+    tree = ast.parse(cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]))
+    kept = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        or (
+            isinstance(node, ast.Assign)
+            and getattr(node.targets[0], "id", "") in ("_SEED", "_CAUSES")
+        )
+    ]
+    namespace: dict = {}
+    exec(compile(ast.Module(kept, []), grade_id, "exec"), namespace)
+    return namespace
+
+
+def windowmem_reaches(case: dict, without: str | None = None) -> bool:
+    """Part C's question answered with windowmem's memories: does the fact reach the call?
+
+    n8n: a Simple Memory map on a moved clock (its idle hour, its restart), the write of
+    ``saved_messages`` (the last model round only) and the load of ``N8nSimpleMemory`` with
+    ``cleanup_orphaned_messages``. Spring AI: a ``SpringAiMessageWindow`` per conversation,
+    the question added before the call and the answer after it. *without* takes one cause away.
+    """
+    n8n = case["product"] == "n8n"
+    window = case["window"]
+    if window is None and without != "no memory":
+        return False
+    if window is None or without == "window too small":
+        window = 0 if n8n else 10**6
+    j, where, last = case["fact"]["run"], case["fact"]["in"], case["missing_on"]
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock, idle_limit=float("inf") if without == "storage lost" else 3600)
+    spring: dict[str, Memory] = {}
+    runs = case["runs"]
+    for number, run in enumerate(runs[:last], start=1):
+        session = (
+            runs[0]["session_id"] if without == "new session id per message" else run["session_id"]
+        )
+        clock.now = run["minute"] * 60.0
+        if run.get("restart_before") and without != "storage lost":
+            store.restart()
+            spring.clear()
+        if n8n:
+            memory = store.memory("wf", session, context_window_length=window, source="customKey")
+        else:
+            memory = spring.setdefault(session, Memory(SpringAiMessageWindow(window)))
+        if number == last:
+            loaded = memory.load()
+            loaded = cleanup_orphaned_messages(loaded) if n8n else loaded
+            if where == "input":
+                return any(m.role is Role.USER and m.content == f"in {j}" for m in loaded)
+            return any(m.role is Role.TOOL and m.tool_call_id == where for m in loaded)
+        this_run = [
+            m
+            for c in run.get("tool_calls", [])
+            for m in (assistant("", [c["id"]]), tool(c["result"], c["id"]))
+        ]
+        answered = "error" not in run and bool(run.get("output"))
+        if without == "failed run" and number == j:
+            answered = True
+        question, answer = user(f"in {number}"), assistant(f"answer {number}") if answered else None
+        every_round = without == "tool result not stored"
+        if n8n:
+            saved = saved_messages(question, this_run, answer)
+            if saved and every_round:
+                saved = (question, *tool_steps(this_run), answer)
+            memory.add(*saved)
+            continue
+        memory.add(question)
+        if answer is not None:
+            memory.add(*(tool_steps(this_run) if every_round else ()), answer)
+    raise AssertionError("missing_on is past the log")
+
+
+def windowmem_cause(case: dict) -> str | None:
+    """The one cause whose removal lets the fact through, by windowmem; None if not exactly one."""
+    if windowmem_reaches(case):
+        return None
+    found = [c for c in CAUSES if windowmem_reaches(case, c)]
+    return found[0] if len(found) == 1 else None
+
+
+CAUSES = (
+    "no memory",
+    "new session id per message",
+    "window too small",
+    "failed run",
+    "storage lost",
+    "tool result not stored",
+)
+
+
+def test_every_seeded_log_has_the_cause_windowmem_finds():
+    """The hidden cells' expected causes, recomputed with windowmem's stores, for every drawn log."""
+    drawn = []
+    seeds = set()
+    for grade_id in sorted(FORGOTTEN_CELLS):
+        cell = hidden_generator(grade_id)
+        assert cell["_CAUSES"] == CAUSES
+        seeds.add(cell["_SEED"])
+        for case in cell["_cases"](cell["_SEED"], 8):
+            want = cell["_cause"](case)
+            assert want is not None and windowmem_cause(case) == want, case
+            # at least two signs in the log point to other causes (decoys)
+            assert len([c for c in cell["_looks_like"](case) if c != want]) >= 2, case
+            drawn.append(want)
+    assert len(seeds) == 8 and len(drawn) == 64
+    assert set(drawn) == set(CAUSES)
+
+
+def test_the_examples_have_one_cause_each(source_nb):
+    tree = ast.parse(cell_text(cells_by_id(source_nb)["setup"]))
+    (node,) = [n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "EXAMPLES"]
+    examples = ast.literal_eval(node.value)
+    assert {name: windowmem_cause(case) for name, case in examples.items()} == {
+        "kiosk": "window too small",
+        "helpdesk": "new session id per message",
+        "lunch_break": "storage lost",
+        "spring_shop": "tool result not stored",
+    }
+
+
+def test_the_skimmer_and_the_solution_differ_where_understanding_matters():
+    """The skimmer is hand-written, not the model answer, in every cell it fills."""
+    for cell, answer in SKIMMER.items():
+        assert answer.strip() != solution_source(cell).strip(), cell
 
 
 # ---------------------------------------------------------------- a grading run
@@ -340,6 +690,7 @@ class TestTheGradingRun(GradingRoundTrip):
     mutants = MUTANTS
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
+    skimmer_bar_met = True
 
 
 @pytest.mark.slow
