@@ -552,13 +552,8 @@ def lesson6_text() -> str:
 
 
 def _main_path_of(name: str) -> str:
-    sys.path.insert(0, str(REPO / "scripts"))
-    try:
-        import lesson_time
-    finally:
-        sys.path.remove(str(REPO / "scripts"))
     body = "\n".join(text(c) for c in cells(COURSE / name) if c["cell_type"] == "markdown")
-    return lesson_time.main_path(body)
+    return _lesson_time().main_path(body)
 
 
 def test_lesson4_carries_issue_22_s_corrections():
