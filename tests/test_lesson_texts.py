@@ -97,7 +97,7 @@ REVEALED_BY = {
         7: ["Turn 12 sees turns `12 − k`"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
-        1: ['"turn 6 sends from memory"', "Read the two columns separately"],
+        1: ['"turn 6 sends from memory"', "Read the columns separately"],
         2: [
             "print(table.ddl())",
             "The first element is turn 6's answer",
@@ -105,10 +105,14 @@ REVEALED_BY = {
         ],
         3: ['"new process": after_table[0].pid', "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
-        5: ['"steps, in order"', "Spring AI lost A's question"],
-        6: ["for rule in expiry.RULES", "Redis forgot at 11:20"],
-        7: ["explorer = OutliveExplorer(", "which leaves three messages"],
-        8: ["It is mistake 3"],
+        5: ['"steps, in order"', "replaced the list that held it"],
+        6: [
+            "for rule in expiry.RULES",
+            "Redis forgot at 11:20",
+            "A failed run still resets the clock",
+        ],
+        7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
+        8: ["Mistake 3, not 1"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
@@ -118,14 +122,14 @@ REVEALED_BY = {
             "rows = side_by_side(chat, products)",
         ],
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
-        4: ["for group in load(store).messages[:4]", "Walking the 30"],
+        4: ["for group in load(store).messages[:4]", "9 turns and 6 calls make 15"],
         5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
         6: [
             "explorer = DesignExplorer(",
-            "the one call\nafter the first summary",
+            "the schedule marks turn 6",
             "turn 6's would need 11",
         ],
-        7: ["Mistake 2. Spring AI's 20 counts messages"],
+        7: ["Mistake 2. LlamaIndex's 3000 counts tokens"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
@@ -547,6 +551,62 @@ def lesson6_text() -> str:
     return "\n".join(text(c) for c in cells(LESSON_6))
 
 
+def _main_path_of(name: str) -> str:
+    body = "\n".join(text(c) for c in cells(COURSE / name) if c["cell_type"] == "markdown")
+    return _lesson_time().main_path(body)
+
+
+def test_lesson4_carries_issue_22_s_corrections():
+    """Issue 22, lesson 4: both race timings, no TOOL row, the schema default, the failed run's TTL."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    assert (
+        "## Deeper: the same race at another timing" in body
+        and "0 interleaved" not in _main_path_of(name)
+    )
+    assert "which 2.0.1 never writes" in body
+    assert "jdbc.initialize-schema" in body and "is `embedded`" in body
+    assert "A failed run still resets the clock" in body  # and self-check 6b asks it
+    assert (
+        "moves the cut forward to the next user message" in body
+    )  # self-check 7 restates the 2.0.1 rule
+
+
+def test_lesson5_carries_issue_22_s_corrections():
+    """Issue 22, lesson 5: one bill for every mechanism, the summariser paid in full, what it drops,
+    a designer's rule, a sizing check, an n8n recipe with its warnings, the middleware, the versions."""
+    name = "05_designing_multi_turn_conversations.ipynb"
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    assert '"summariser output"' in body and "saving.summariser_prompt_tokens" in body
+    assert "keeps the customer's name, Lucía" in body and "**A rule a designer can use.**" in body
+    assert "### Self-check 2" in body and "Sizing:" in body
+    assert (
+        "**Concurrency.**" in body
+        and "**Transcript loss.**" in body
+        and "SummarizationMiddleware" in body
+    )
+    assert "Before the AI Agent's typeVersion 1.9 the agent always sends one" in body
+    assert "From nodes-langchain 2.8.0" in body
+    assert (
+        "Tensorify's row assumes the same" in body
+        and "Tensorify's documentation describes" not in body
+    )
+    assert "2 + 2 × the tool calls of the last model round" in body
+
+
+def test_lesson6_carries_issue_22_s_corrections():
+    """Issue 22, lesson 6: the drift caveats and the answering caveat on the main path, the mapping
+    onto lesson 3 and 5's mechanisms, peak defined before the table that shows it."""
+    main = _main_path_of("06_token_budget_and_context_drift.ipynb")
+    assert (
+        "on documents and key-value pairs, not chats" in main
+        and "where they found recall highest" in main
+    )
+    assert "Answering costs no call of its own" in main
+    assert "`trim_messages`" in main and "rolling summary" in main and "search tool" in main
+    assert main.index("A run's **peak**") < main.index("The four runs side by side")
+
+
 def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     body = lesson6_text()
     assert "*at the moment it is answered*" in body
@@ -665,9 +725,9 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2480,
     "03_window_buffer_memory.ipynb": 2490,
-    "04_memory_that_outlives_the_session.ipynb": 2700,
-    "05_designing_multi_turn_conversations.ipynb": 3040,
-    "06_token_budget_and_context_drift.ipynb": 2870,
+    "04_memory_that_outlives_the_session.ipynb": 2500,
+    "05_designing_multi_turn_conversations.ipynb": 2500,
+    "06_token_budget_and_context_drift.ipynb": 2500,
 }
 
 

@@ -22,6 +22,7 @@ from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.n8n import ManualClock
 from windowmem.storage import backends
 from windowmem.storage import layout_probes as probes
+from windowmem.storage.spring_ai_jdbc import SpringAiJdbcRepository
 
 
 @cache
@@ -48,15 +49,17 @@ def _check_1() -> dict[str, Any]:
 def _check_2() -> dict[str, Any]:
     _, chosen = _stores()
     spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
+    # Turn 7's run fails at the model call: n8n stores nothing for a failed run (seen running
+    # in n8n 2.41.1), so the list holds the six turns' pushes and nothing more.
     head_turn = probes.lrange_head_turn(
         chosen.open_lists(ManualClock()), [q for q, _ in scenarios.MARTA_TURNS]
     )
-    lowest_sequence = probes.lowest_sequence_id(chosen.open_sql(), spring_run[-1].stored_after)
-    return {
-        "2a": head_turn,
-        "2b": sorted({m.role.value.upper() for m in spring_run[-1].stored_after}),
-        "2c": lowest_sequence,
-    }
+    repository = SpringAiJdbcRepository(chosen.open_sql())
+    repository.delete_by_conversation_id("lesson4-checks-2b")
+    repository.save_all("lesson4-checks-2b", list(spring_run[-1].stored_after))
+    u6 = next(r[4] for r in repository.rows("lesson4-checks-2b") if r[1].startswith("u6"))
+    repository.delete_by_conversation_id("lesson4-checks-2b")
+    return {"2a": head_turn, "2b": u6}
 
 
 def _check_3() -> dict[str, Any]:
@@ -118,9 +121,12 @@ def _check_6() -> dict[str, Any]:
         expiry.Event(50, "read"),
         expiry.Event(75, "read"),
     ]
+    # Spring AI's advisor saves the question before the model call (2.0.1), so the failed
+    # 11:15 run is a write to its Redis repository.
+    spring_events = marta_events[:3] + [expiry.Event(75, "write")]
     return {
         "6a": clock_time(expiry.expires_after(marta_events, "n8n Redis (sessionTTL 3600)")),
-        "6b": clock_time(expiry.expires_after(marta_events, "n8n Simple Memory")),
+        "6b": clock_time(expiry.expires_after(spring_events, "Spring AI Redis (TTL 3600)")),
     }
 
 
@@ -183,41 +189,25 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="LPUSH puts each new element at the head of the list",
+            hint="LPUSH puts each new element at the head of the list; what did the failed run push?",
             mistakes={
-                1: "that would be RPUSH order; n8n's store pushes at the head and reverses on load"
+                7: "a failed n8n run stores nothing, so turn 7 pushed no element",
+                1: "that would be RPUSH order; n8n's store pushes at the head and reverses on load",
             },
-            why="LPUSH puts each new message at the front, so the front is the newest turn",
-            transfer="reading a list that LPUSH built",
+            why="the failed run wrote nothing, and LPUSH left the last message written, turn 6's answer, at the front",
+            transfer="a failed turn on a list that LPUSH built",
         ),
         Expectation(
             "2b",
             _check_2,
-            hint="the table holds only the window of maxMessages 4: which messages are those, and what roles have they?",
+            hint="which four messages does the table hold after turn 6, and where does saveAll start counting?",
             mistakes={
-                (
-                    "ASSISTANT",
-                    "SYSTEM",
-                    "USER",
-                ): "Marta's chat has no system message in memory: the agent's instructions are not stored",
-                (
-                    "ASSISTANT",
-                    "TOOL",
-                    "USER",
-                ): "Marta's chat calls no tool, so no message has that type",
-                ("USER",): "the answers are stored too",
+                10: "that counts every message of the chat; the table holds only the window, renumbered on each save",
+                11: "that counts every message of the chat; the table holds only the window, renumbered on each save",
+                3: "u6 is the question, not the answer: count from 0 along the four kept rows",
             },
-            why="the four kept rows are two questions and two answers",
-            transfer="Spring AI's table, a layout only described above",
-        ),
-        Expectation(
-            "2c",
-            _check_2,
-            hint="saveAll rewrites the whole conversation each time and numbers the batch it is given",
-            mistakes={
-                8: "that would be a counter that keeps growing; saveAll numbers each new batch from the start"
-            },
-            why="",
+            why="the table holds u5 a5 u6 a6, numbered from 0 on the last save",
+            transfer="a row of a table whose rows are renumbered on every save",
         ),
         Expectation(
             "3a",
@@ -295,11 +285,13 @@ BOOK = CheckBook(
         Expectation(
             "6b",
             _check_6,
-            hint="Simple Memory's clock is the last time a run took the buffer, whatever the run did",
+            hint="what did the failed Spring AI run save before its model call, and which clock does a save reset?",
             mistakes={
-                "11:20": "that is Redis's rule; Simple Memory counts from the last supply, and a read is one"
+                "11:20": "that treats the failed run as a read; Spring AI's advisor had already saved its question",
+                "11:00": "the 10:20 write moved the clock, and so did the failed run's save",
             },
-            why="Simple Memory counts from the last run that took the buffer, and deletes after an hour",
+            why="Spring AI saved the failed run's question before the model call, and every add saves all keys again",
+            transfer="Spring AI's Redis repository and a failed run",
         ),
         Expectation(
             "7",
@@ -317,12 +309,12 @@ BOOK = CheckBook(
             _check_8,
             hint="which clock does n8n's Redis TTL count from, and did the reloads move it?",
             mistakes={
-                1: "the team left Simple Memory; Redis outlives the process, yet this history was still deleted",
+                1: "the team left Simple Memory; Redis outlives the process and an idle hour, yet this history was still deleted",
                 2: "the window decides what is sent from a history that exists; this one was deleted",
                 4: "only one request at a time ran here; nothing overlapped",
             },
-            why="the reloads only read, and the TTL counts from the last write, so the key expired an hour after 9:00",
-            transfer="a Redis TTL with reads and no writes",
+            why="the widget's loads only read, and the TTL counts from the last write, so the key expired an hour after 9:00",
+            transfer="a Redis TTL under an embedded chat widget that only reads",
         ),
     ],
 )

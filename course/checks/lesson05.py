@@ -9,9 +9,9 @@ from functools import cache
 from typing import Any
 
 from windowmem.calls.agent_calls import agent_runs
-from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
+from windowmem.design.anchor_facts import turns_reached
 from windowmem.design.rolling_summary import rolling_summary
-from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
+from windowmem.design.side_by_side import default_lineup, side_by_side
 from windowmem.design.units import (
     n8n_loaded_messages,
     stored_turn_sizes,
@@ -37,10 +37,6 @@ sizes = stored_turn_sizes(tool_calls_per_turn(chat.messages))
 def _rows() -> Any:
     # Every product's call on every turn of the two-orders chat (section 3's table).
     return side_by_side(chat, default_lineup(count_tokens))
-
-
-def _still_in_memory() -> int:
-    return sum(1 for r in _rows() if r.turn == 9 and r.fact_place(fact) is FactPlace.MEMORY)
 
 
 def _check_1() -> dict[str, Any]:
@@ -69,14 +65,10 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    anchored = with_fact_in_system_prompt(chat, f"Order on file for this customer: {fact}")
-    anchored_rows = side_by_side(anchored, default_lineup(count_tokens))
     rows = _rows()
     return {
         "3a": turns_reached(rows, fact, "n8n"),
-        "3b": sum(
-            1 for r in anchored_rows if r.turn == 9 and r.fact_place(fact) is not FactPlace.NOT_SENT
-        ),
+        "3b": max(turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")),
     }
 
 
@@ -162,7 +154,7 @@ BOOK = CheckBook(
             hint="count the messages one turn with two tool calls stores, then the 2 × k places three such turns need",
             mistakes={
                 3: "3 counts turns; n8n's field counts interactions of two messages, and a tool turn stores more than two",
-                6: "that would hold three turns of two messages each; these turns store more",
+                6: "that would hold three turns of two messages each, or two rounds of one call each; here both calls come in one round",
                 18: "18 is the number of messages; Context Window Length is half the messages it loads",
             },
             why="each turn stores 6 messages, so three need 18 places: 2 × 9",
@@ -194,12 +186,14 @@ BOOK = CheckBook(
         Expectation(
             "3b",
             _check_3,
-            hint="which part of the array is sent outside every memory, by every product?",
-            mistakes=lambda: {
-                _still_in_memory(): "that is how many still have it in memory; the system prompt goes with every call"
+            hint="the window now loads 20 messages; add up the stored sizes of the turns before each call until they pass 20",
+            mistakes={
+                10: "k = 10 is ten interactions of two messages; tool turns take more places",
+                9: "turn 9's call loads the last 20 of 30 stored messages, and turn 1 is not among them",
+                5: "on turn 6 the stored turns 1 to 5 are exactly 20 messages: turn 1 still fits",
             },
-            why="the system prompt goes with every call of every product",
-            transfer="nine products with the fact in the system prompt",
+            why="turns 1 to 5 fill the 20 places exactly, so turn 6 is the last call that reaches turn 1",
+            transfer="a larger window on a chat with tool turns",
         ),
         Expectation(
             "4a",
@@ -255,13 +249,14 @@ BOOK = CheckBook(
         Expectation(
             "7",
             _check_7,
-            hint="compare what Spring AI's 20 and n8n's 20 count, and how many messages a turn stores",
+            hint="compare what LlamaIndex's 3000 and n8n's 3000 count",
             mistakes={
-                1: "nothing is lost here: the window holds more turns than before, not fewer",
+                1: "the order number is not the point here: the window reaches too far, not too short",
                 4: "no summary is involved; look at what the two settings count",
+                6: "messagesCount plays no part; look at what the two settings count",
             },
-            why="Spring AI's 20 counts messages and n8n's counts interactions of two",
-            transfer="a migration from Spring AI to n8n",
+            why="LlamaIndex's 3000 counts tokens and n8n's counts interactions of two messages",
+            transfer="a migration from LlamaIndex's token window to n8n",
         ),
     ],
 )

@@ -68,7 +68,7 @@ def _check_2() -> dict[str, Any]:
 def _check_3() -> dict[str, Any]:
     runs = _runs()
     return {
-        "3a": min(runs, key=lambda name: runs[name].answered),
+        "3a": min(("truncate", "compact"), key=lambda name: runs[name].bill.input_tokens),
         "3b": max(runs, key=lambda name: runs[name].bill.input_tokens),
     }
 
@@ -89,9 +89,9 @@ def _check_5() -> dict[str, Any]:
 
 def _check_6() -> dict[str, Any]:
     prepared, runs = _prepared(), _runs()
+    # The read whose arrival first takes the window over the budget triggers the first drop.
     first_drop = next(s for s in runs["truncate"].trace if s.event.value == "truncate")
-    dropped = runs["truncate"].trace[first_drop.number - 1].facts - first_drop.facts
-    return {"6": f"Q{prepared.task.index(min(dropped)) + 1}"}
+    return {"6": f"Q{prepared.task.index(first_drop.question) + 1}"}
 
 
 def _check_7() -> dict[str, Any]:
@@ -161,13 +161,12 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="which policy throws facts away and never fetches them back?",
+            hint="compaction pays extra calls; what does each summary do to the window every later call is charged on?",
             mistakes={
-                "compact": "compaction keeps a line per fact: nothing is thrown away with a perfect summary",
-                "retrieve": "retrieval searches again for every fact that went, so it answers them all",
+                "truncate": "truncation makes no extra call, but it keeps its window near the budget, while a summary leaves it well under",
             },
-            why="truncation drops facts for good",
-            transfer="four policies predicted before any has run",
+            why="each summary shrinks the window every later call pays for, which outweighs the compaction calls here",
+            transfer="two policies' bills predicted before either has run",
         ),
         Expectation(
             "3b",
@@ -215,13 +214,14 @@ BOOK = CheckBook(
         Expectation(
             "6",
             _check_6,
-            hint="truncation drops the oldest read first",
+            hint="find the first call in the unbounded table whose window is over 1,500: which read had just come in?",
             mistakes={
-                "Q12": "the newest read is never dropped: the oldest goes first",
-                "Q7": "by the first drop the agent has not reached Q7's read yet",
+                "Q7": "call 7 is Q7's read, but it is charged on the window as it stood when Q6's chunk came in",
+                "Q1": "Q1's read is the one dropped; the question asks whose read made the window too big",
+                "Q12": "the window passes 1,500 long before the last read",
             },
-            why="truncation drops the oldest read first",
-            transfer="watching truncation's first drop in the explorer",
+            why="the window passes 1,500 when Q6's chunk comes in, and truncation then drops the oldest read",
+            transfer="the truncate run read off the unbounded table",
         ),
         Expectation(
             "7a",
@@ -248,12 +248,12 @@ BOOK = CheckBook(
             _check_8,
             hint="what does each search-and-read cost, and on what window?",
             mistakes={
-                1: "the teammate does not count the window at all; the claim is about searching again",
+                1: "the teammate does count every call's window; what is missing is the extra calls the searches make",
                 3: "no summary is involved: the chunks are dropped and fetched again",
                 4: "the budget is the point here, not a huge context",
             },
-            why="searches pay for a full window on every extra call",
-            transfer="a teammate's claim",
+            why="every search again is one more call on a nearly full window, and a tighter budget drops more facts",
+            transfer="a teammate's plan for a smaller budget",
         ),
     ],
 )

@@ -106,3 +106,30 @@ def test_a_turn_without_an_answer_is_refused():
         rolling_summary([user("u1")], every=1)
     with pytest.raises(WindowMemError, match="every"):
         rolling_summary(CHAT, every=-1)
+
+
+def test_the_summariser_s_prompt_and_output_are_counted_on_every_compaction():
+    """Issue 22: the bill counts the summariser's instruction (input) and the summary it writes (output)."""
+    from windowmem.design.rolling_summary import (
+        SUMMARISER_PROMPT,
+        extractive_summary,
+        rolling_summary,
+        summary_savings,
+    )
+    from windowmem.messages import assistant, system, user
+    from windowmem.tokens import count_messages
+
+    chat = [m for t in range(1, 9) for m in (user(f"u{t} order #{t}"), assistant(f"a{t}"))]
+    turns = rolling_summary(chat, window=3, every=2, keep_turns=1)
+    compactions = [t for t in turns if t.summarised_after]
+    assert len(compactions) == 4
+    prompt = count_messages(system(SUMMARISER_PROMPT))
+    assert all(t.summariser_prompt_tokens == prompt for t in compactions)
+    assert all(
+        t.summariser_prompt_tokens == t.summary_tokens == 0 for t in turns if not t.summarised_after
+    )
+    first = compactions[0]
+    assert first.summary_tokens == count_messages(assistant(extractive_summary(chat[:4])))
+    savings = summary_savings(chat, window=3, every=2, keep_turns=1)
+    assert savings.summariser_prompt_tokens == 4 * prompt
+    assert savings.summary_output_tokens == sum(t.summary_tokens for t in compactions) > 0

@@ -22,10 +22,22 @@ def test_the_view_is_the_scenario_s_call():
     )
     assert [line.current for line in view.calls] == [False] * 4 + [True, False]
     assert view.missing_turns == (1, 2)
+    # The table keeps both turns: the window of 2 left them out, the store did not lose them.
+    assert (view.outside_window_turns, view.unstored_turns) == ((1, 2), ())
 
 
 def test_two_workers_on_simple_memory_miss_the_other_worker_s_turns():
-    assert outlive_view("Simple Memory (in-process)", 2, "nothing", 4).missing_turns == (1, 3)
+    view = outlive_view("Simple Memory (in-process)", 2, "nothing", 4)
+    assert view.missing_turns == (1, 3)
+    assert (view.outside_window_turns, view.unstored_turns) == ((), (1, 3))
+    assert "outside the window but stored: none; not in this store: 1, 3" in render_outlive_html(
+        view
+    )
+
+
+def test_spring_ai_s_missing_turns_are_not_in_its_store():
+    view = outlive_view("Spring AI JDBC (maxMessages 4)", 1, "nothing", 6)
+    assert (view.outside_window_turns, view.unstored_turns) == ((), (1, 2, 3))
 
 
 @pytest.mark.parametrize("bad", [0, 7, True, "4"])

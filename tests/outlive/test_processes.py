@@ -178,3 +178,13 @@ def test_a_failing_agent_process_says_why(tmp_path):
         run_process(
             StoreSpec("n8n-sql", str(tmp_path / "no" / "such" / "dir.db")), "s", 5, [("u1", "a1")]
         )
+
+
+def test_the_simulated_model_call_sits_where_each_product_calls_its_model():
+    """Spring AI's advisor saves the question before the model call; n8n writes only after it."""
+    from windowmem.outlive.concurrent_runs import model_call_before, steps
+
+    spring = steps("spring-ai")
+    assert spring[: model_call_before("spring-ai")] == ("get", "find", "save user")
+    assert spring[model_call_before("spring-ai")] == "find"
+    assert steps("n8n")[: model_call_before("n8n")] == ("load",)

@@ -40,7 +40,7 @@ from windowmem.calls.agent_calls import call_array, cleanup_orphaned_messages
 from windowmem.calls.memory_writes import saved_messages, tool_steps
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import WindowMemError
-from windowmem.messages import Interaction, Message, Role
+from windowmem.messages import Interaction, Message, Role, assistant, system
 from windowmem.policies.n8n.memory_manager import (
     InsertMode,
     ManagerMessage,
@@ -59,6 +59,12 @@ _IDENTIFIER = re.compile(r"#\d+")
 #: Words kept from each user message, and how many of the latest requests a summary keeps.
 WORDS_PER_REQUEST = 10
 REQUESTS_KEPT = 5
+#: The instruction the summarising model gets with the history; its tokens are the
+#: summariser's prompt, paid on every compaction besides the history it reads.
+SUMMARISER_PROMPT = (
+    "Summarise this support conversation for the agent that continues it: keep every order "
+    "number, name and open request."
+)
 
 Summariser = Callable[[Sequence[Message]], str]
 
@@ -109,6 +115,10 @@ class SummarisedTurn:
     """Input tokens of the summariser's call after this run (the history the Manager loaded); 0 if none."""
     stored_after: int
     """Messages in the store once this run (and any compaction) is over."""
+    summariser_prompt_tokens: int = 0
+    """Input tokens of the summariser's own instruction, :data:`SUMMARISER_PROMPT`, on that call; 0 if none."""
+    summary_tokens: int = 0
+    """Output tokens of that call: the summary the summariser wrote; 0 if none."""
 
 
 def _rounds(interaction: Interaction) -> tuple[Message, tuple[tuple[Message, ...], ...], Message]:
@@ -171,11 +181,14 @@ def rolling_summary(
         history = (*history, *stored_history(saved))
         answered.append((question, answer))
         compact = every > 0 and interaction.number % every == 0
-        summariser_tokens = 0
+        summariser_tokens = prompt_tokens = summary_tokens = 0
         if compact:
             everything = model_history(history)
             summariser_tokens = count_all(everything, counter)
-            rows = [ManagerMessage(summariser(everything), MessageType.AI)]
+            prompt_tokens = counter(system(SUMMARISER_PROMPT))
+            written = summariser(everything)
+            summary_tokens = counter(assistant(written))
+            rows = [ManagerMessage(written, MessageType.AI)]
             for q, a in answered[max(0, len(answered) - keep) :] if keep else ():
                 rows += [
                     ManagerMessage(q.content, MessageType.USER),
@@ -192,6 +205,8 @@ def rolling_summary(
                 compact,
                 summariser_tokens,
                 len(history),
+                prompt_tokens,
+                summary_tokens,
             )
         )
     return tuple(out)
@@ -207,6 +222,10 @@ class SummarySavings:
     """The agent's input tokens with the rolling summary."""
     summariser_tokens: int
     """The summariser's own input tokens (each compaction reads the whole store)."""
+    summariser_prompt_tokens: int = 0
+    """The summariser's instruction, sent with the history on each of its calls (input tokens)."""
+    summary_output_tokens: int = 0
+    """The summaries the summariser wrote (output tokens, billed apart from input)."""
 
     @property
     def saved(self) -> int:
@@ -255,10 +274,13 @@ def summary_savings(
         sum(t.input_tokens for t in plain),
         sum(t.input_tokens for t in rolled),
         sum(t.summariser_tokens for t in rolled),
+        sum(t.summariser_prompt_tokens for t in rolled),
+        sum(t.summary_tokens for t in rolled),
     )
 
 
 __all__ = [
+    "SUMMARISER_PROMPT",
     "SUMMARY_PREFIX",
     "SummarisedTurn",
     "SummarySavings",

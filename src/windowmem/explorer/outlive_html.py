@@ -44,7 +44,8 @@ def render_outlive_html(view: OutliveView) -> str:
         f'<td style="{_CELL}">{c.stored}</td></tr>'
         for c in view.calls
     )
-    missing = ", ".join(str(t) for t in view.missing_turns) or "none"
+    outside = ", ".join(str(t) for t in view.outside_window_turns) or "none"
+    unstored = ", ".join(str(t) for t in view.unstored_turns) or "none"
     note = (
         f'<div class="wm-note" style="{_NOTE}">{html.escape(view.note)}</div>' if view.note else ""
     )
@@ -61,7 +62,8 @@ def render_outlive_html(view: OutliveView) -> str:
         f"event before turn 4: <b>{html.escape(view.event)}</b> · call {view.call}, answered by "
         f'<b class="wm-worker">worker {view.worker}</b></div>{note}'
         + _section(
-            f"What call {view.call} sends ({len(view.sent) - 1} from memory; earlier turns missing: {missing})"
+            f"What call {view.call} sends ({len(view.sent) - 1} from memory; earlier turns outside "
+            f"the window but stored: {outside}; not in this store: {unstored})"
         )
         + f'<table class="wm-sent" style="border-collapse:collapse">{sent}</table>'
         + _section(f"What the store holds after it: {len(view.stored_after)} messages, {kept}")

@@ -56,8 +56,25 @@ class OutliveView:
     @property
     def missing_turns(self) -> tuple[int, ...]:
         """Earlier turns none of whose messages reached this call's model."""
-        seen = {m.content.split(" ", 1)[0][1:] for m in self.sent[:-1]}
-        return tuple(t for t in range(1, self.call) if str(t) not in seen)
+        seen = _turns(self.sent[:-1])
+        return tuple(t for t in range(1, self.call) if t not in seen)
+
+    @property
+    def outside_window_turns(self) -> tuple[int, ...]:
+        """Missing turns the store still holds: the window left them out."""
+        stored = _turns(self.stored_after)
+        return tuple(t for t in self.missing_turns if t in stored)
+
+    @property
+    def unstored_turns(self) -> tuple[int, ...]:
+        """Missing turns this store does not hold: another worker's map, an expiry, a trim or a lost save."""
+        stored = _turns(self.stored_after)
+        return tuple(t for t in self.missing_turns if t not in stored)
+
+
+def _turns(messages: tuple[Message, ...]) -> set[int]:
+    """The turn numbers of Marta's scripted messages (``u4 ...``, ``a4 ...``)."""
+    return {int(m.content.split(" ", 1)[0][1:]) for m in messages}
 
 
 def outlive_view(store: StoreName, workers: int, event: EventName, call: int) -> OutliveView:

@@ -68,6 +68,21 @@ def steps(product: Product) -> tuple[str, ...]:
     return _STEPS[product]
 
 
+def model_call_before(product: Product) -> int:
+    """The index in :func:`steps` of the first step after the model call.
+
+    n8n loads, calls the model, then writes both messages; Spring AI's advisor saves the
+    question (``find``, ``save user``) *before* the model call and adds the reply after it,
+    so its model call sits between the first save and the second ``find``.
+
+    >>> [steps(p)[model_call_before(p)] for p in ("n8n", "spring-ai")]
+    ['write user', 'find']
+    >>> model_call_before("spring-ai")
+    3
+    """
+    return {"n8n": 1, "spring-ai": 3}[product]
+
+
 @dataclass(frozen=True)
 class Request:
     """One request: its *name* (``A`` or ``B``), the *user* text and the *reply* its model gives."""
@@ -152,8 +167,8 @@ def _worker(
                     condition.wait_for(
                         lambda: turn.value < len(schedule) and schedule[turn.value] == request.name
                     )
-            elif model_seconds and name in ("write user", "save user", "save reply") and index:
-                time.sleep(model_seconds)  # the model's answer takes time between load and write
+            elif model_seconds and index == model_call_before(product):
+                time.sleep(model_seconds)  # the model answers here: see model_call_before
             agent.step(name)
             if schedule is not None:
                 with condition:
