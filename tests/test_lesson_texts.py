@@ -58,7 +58,7 @@ REVEALED_BY = {
         ],
         4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
         5: ["for between in desk.BETWEEN}"],
-        6: ["Only **tenant + user** on **SQLite** does both"],
+        6: ["**Four**: per user, per thread, composite"],
         7: ["(a) The key is fixed and nothing restarted"],
         8: [
             "SQLite kept all four messages of her first thread",
