@@ -261,7 +261,9 @@ BOOK = CheckBook(
                     "order_number",
                     "session_id",
                 ): "session_id is a fixed expression evaluated in the parent: the model writes nothing into it",
-                ("session_id",): "session_id is read from the Chat Trigger's item; order_number is the $fromAI() row",
+                (
+                    "session_id",
+                ): "session_id is read from the Chat Trigger's item; order_number is the $fromAI() row",
                 (): "a $fromAI() row is an argument the model writes when it calls the tool",
             },
             why="only a $fromAI() row is written by the model, from the array it was sent",
