@@ -58,7 +58,7 @@ REVEALED_BY = {
         ],
         4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
         5: ["for between in desk.BETWEEN}"],
-        6: ["Only **tenant + user** on **SQLite** does both"],
+        6: ["**Four**: per user, per thread, composite"],
         7: ["(a) The key is fixed and nothing restarted"],
         8: [
             "SQLite kept all four messages of her first thread",
@@ -686,6 +686,34 @@ def test_the_start_page_defines_every_course_term_once():
     missing = [term for term in GLOSSARY_TERMS if term not in entries]
     assert not missing, f"the glossary does not define {missing}"
     assert len(entries) == len(set(entries)), "each term is defined once"
+
+
+def glossary_entries() -> list[tuple[list[str], str]]:
+    """The glossary's entries in order: each entry's headwords (the bold terms before its
+    first colon) and the rest of its text."""
+    entries = []
+    for block in re.split(r"\n(?=- \*\*)", glossary()):
+        if block.startswith("- **"):
+            head, _, rest = block.split("\n\n")[0].partition(":")
+            entries.append((re.findall(r"\*\*(.+?)\*\*", head), rest))
+    return entries
+
+
+def test_each_glossary_entry_uses_only_headwords_defined_above_it():
+    # The start page promises it: "Each entry uses only words defined above it."
+    assert "Each entry uses only words defined above it" in glossary()
+    entries = glossary_entries()
+    used_early = [
+        (heads[0], later)
+        for i, (heads, rest) in enumerate(entries)
+        for later_heads, _ in entries[i + 1 :]
+        for later in later_heads
+        if re.search(r"(?<![\w$-])" + re.escape(later) + r"(?![\w-])", rest, re.I)
+    ]
+    assert not used_early, (
+        f"these entries use a headword defined below them (entry, headword): {used_early}; "
+        "move the later entry up or reword"
+    )
 
 
 @lessons

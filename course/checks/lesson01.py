@@ -106,19 +106,17 @@ def _check_5() -> dict[str, Any]:
 
 
 def _check_6() -> dict[str, Any]:
-    def remembered_alone(choice, store):
+    # Lucía's request 6 (index 5), in her old thread l-1, after a night between the sessions.
+    def lucia_alone(choice, store):
         call = desk.run_script(
             desk.support_desk("a night passes (14 hours)"), desk.key_choice(choice).template, store
-        ).calls[4]
-        return "#6023" in " ".join(m.content for m in call.window) and not call.foreign
+        ).calls[5]
+        return "#8841" in " ".join(m.content for m in call.window) and not call.foreign
 
     works = [
-        (c.name, s)
-        for c in desk.KEY_CHOICES
-        for s in desk.STORE_KINDS
-        if remembered_alone(c.name, s)
+        (c.name, s) for c in desk.KEY_CHOICES for s in desk.STORE_KINDS if lucia_alone(c.name, s)
     ]
-    return {"6": works[0]}
+    return {"6": len(works)}
 
 
 def _check_7() -> dict[str, Any]:
@@ -207,6 +205,8 @@ BOOK = CheckBook(
             mistakes={
                 "default": "that is the fallback when the builder sets nothing; this advisor was built with its own default",
                 "": "the advisor never falls back to an empty id",
+                "IllegalArgumentException": "the error came in 1.1.6; this service runs 1.1.5",
+                "error": "the error came in 1.1.6; this service runs 1.1.5",
             },
             why="the fallback is the advisor's own default, whatever its builder set: still one id for every user",
             transfer="an advisor built with its own default",
@@ -288,24 +288,18 @@ BOOK = CheckBook(
         Expectation(
             "6",
             _check_6,
-            hint="you need a key that joins Marta's two threads without Carlos, and a store that outlives the process",
+            hint="first ask which store keeps anything overnight, then which keys give Lucía a history of her own",
             mistakes={
-                (
-                    "per user",
-                    "sqlite",
-                ): "the order arrives, but so does Carlos's turn: he is u-1 too",
-                (
-                    "composite",
-                    "sqlite",
-                ): "the composite key includes the thread, and Marta came back in a new one",
-                ("constant", "sqlite"): "everyone's turns arrive with a constant key",
-                (
-                    "tenant + user",
-                    "in-process",
-                ): "a night is more than an hour, and the in-process store deletes what was idle that long",
+                1: "Marta's case allows one pair; Lucía shares her user id and her thread name with nobody",
+                2: "count the keys again: Lucía is the only u-2, and l-1 is the only thread of that name",
+                3: "count the keys again: Lucía is the only u-2, and l-1 is the only thread of that name",
+                5: "the constant key gives her everyone's turns, so it does not count",
+                8: "the in-process store deletes a buffer idle for more than an hour, and a night is longer",
+                10: "the in-process store loses everything overnight, and the constant key mixes customers",
+                0: "SQLite keeps her first turn overnight; which keys then give her a history alone?",
             },
-            why="only a key that follows the customer across threads, on a store that outlives an idle night, does both",
-            transfer="every key and store pair after a night",
+            why="on SQLite every key but the constant gives Lucía a history of her own; in-process nothing survives the night",
+            transfer="another customer (Lucía, whose ids collide with nobody's) over every key and store pair",
         ),
         Expectation(
             "7a",
@@ -321,12 +315,13 @@ BOOK = CheckBook(
         Expectation(
             "7b",
             _check_7,
-            hint="is the first chat's history still stored, and does the new tab compute the same key?",
+            hint="is the laptop's history still stored, and does the phone's widget know the laptop's session id?",
             mistakes={
-                "window": "the new tab's history is empty, not cut short: the window had nothing to cut",
-                "storage": "nothing was deleted: the first chat is still stored, under its old key",
+                "window": "her first message from the phone finds no history at all: the window had nothing to cut",
+                "storage": "five minutes is far from the idle hour, and nothing restarted: the laptop's history is still stored",
             },
-            why="a new session id is a new key: the request read a new, empty history beside the old one",
+            why="the phone's browser made its own session id, a new key: the request read a new, empty history beside the old one",
+            transfer="a second device, a case the lesson has not shown",
         ),
         Expectation(
             "7c",

@@ -78,7 +78,9 @@ def _check_5() -> dict[str, Any]:
     store = SimpleMemoryStore(ManualClock())
     store.memory(scenario.agent_workflow_id, scenario.session_id).add(*scenario_on[0].saved)
     inner = store.memory(tracking.tool.workflow_id, tracking.item["session_id"])
-    return {"5a": sorted(redirect.item), "5b": len(inner.stored)}
+    # The fields the model wrote: its $fromAI() arguments, the rest are mapped expressions.
+    model_written = sorted(field for field in tracking.item if field in tracking.arguments)
+    return {"5a": model_written, "5b": len(inner.stored)}
 
 
 def _check_6() -> dict[str, Any]:
@@ -253,21 +255,19 @@ BOOK = CheckBook(
         Expectation(
             "5a",
             _check_5,
-            hint="one field per row of the mapping, whatever kind of value it holds",
+            hint="which rows of track_order's mapping does the model fill, and which are fixed expressions?",
             mistakes={
                 (
-                    "new_address",
                     "order_number",
-                ): "requested_by is fixed text in the mapping, and it is sent too",
+                    "session_id",
+                ): "session_id is a fixed expression evaluated in the parent: the model writes nothing into it",
                 (
-                    "chat_history",
-                    "new_address",
-                    "order_number",
-                    "requested_by",
-                ): "the agent's memory is not sent to a tool: only mapped fields are",
+                    "session_id",
+                ): "session_id is read from the Chat Trigger's item; order_number is the $fromAI() row",
+                (): "a $fromAI() row is an argument the model writes when it calls the tool",
             },
-            why="",
-            transfer="a tool's sub-workflow and what its mapping hands it",
+            why="only a $fromAI() row is written by the model, from the array it was sent",
+            transfer="which of a tool's inputs depend on what the model was sent",
         ),
         Expectation(
             "5b",

@@ -11,7 +11,7 @@ from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.cost import tokens_per_call
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.policies import N8nSimpleMemory, make_policy
+from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore, make_policy
 from windowmem.policies.n8n import visible_turns
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
@@ -95,7 +95,14 @@ def _check_7() -> dict[str, Any]:
         for k in range(1, 13)
         if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, QWEN), tax_id)
     ]
-    return {"7a": "window", "7b": reaches[0]}
+    # The second buyer: four turns, then 70 idle minutes under the same session id.
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock)
+    turns = [m for m in andina.messages if m.role.value != "system"][:8]
+    store.memory("wholesaler", "buyer-2").add(*turns)
+    clock.advance(minutes=70)
+    emptied = not store.memory("wholesaler", "buyer-2").load()
+    return {"7a": "storage" if emptied else "window", "7b": reaches[0]}
 
 
 NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
@@ -242,7 +249,7 @@ BOOK = CheckBook(
         Expectation(
             "6",
             _check_6,
-            hint="5 messages is two and a half turns; what does 2.x do with the half?",
+            hint="what does the memory hold when turn 7 starts, before its question is stored? 5 messages is two and a half turns",
             mistakes={
                 5: "5 counts messages in Spring AI, not interactions",
                 3: "Spring AI 2.x moves the cut to the start of a turn, so the half turn goes",
@@ -253,13 +260,13 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="what do the same session id and a non-empty history rule out?",
+            hint="what do the same session id and an empty history rule out, and what does an idle hour do?",
             mistakes={
-                "scope": "the session id is the same on every run, so the history is the right one",
-                "storage": "the history holds 10 messages: it was not emptied",
+                "scope": "the session id is the same on every run, so the key is the right one",
+                "window": "a window over four stored turns is never empty: the history itself is gone",
             },
-            why="the history is the right one and is still stored; only the load is short",
-            transfer="a new conversation of 12 turns, diagnosed from its symptom",
+            why="the key is right and nothing is loaded at all: the idle hour deleted the buffer",
+            transfer="a second conversation, diagnosed from its log: another cause than the window",
         ),
         Expectation(
             "7b",
