@@ -21,9 +21,11 @@ QWEN = qwen_counter()
 
 
 def _check_1() -> dict[str, Any]:
-    marta = load_example("marta")
-    marta_messages = [m for m in marta.messages if m.role.value != "system"]
-    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9), "1c": len(marta_messages)}
+    # 1c: Marta's chat carried on to 11 turns, replayed through n8n's agent at window 3; the
+    # store holds what the last run leaves in the session, whatever the window loads.
+    eleven_turns = _plain_chat_messages(11)
+    stored = agent_runs(eleven_turns, N8nSimpleMemory(3))[-1].stored_after
+    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9), "1c": stored}
 
 
 def _plain_chat_messages(turns: int) -> list[Any]:
@@ -136,11 +138,13 @@ BOOK = CheckBook(
             _check_1,
             hint="storage keeps every message; only the load is cut",
             mistakes={
-                10: "10 is what a window of 5 loads; the store keeps every message",
-                7: "each turn stores two messages, the question and the reply",
-                5: "5 is the window, in turns; the store is not windowed",
+                6: "6 is what a window of 3 loads; the store keeps every message",
+                11: "each turn stores two messages, the question and the reply",
+                3: "3 is the window, in turns; the store is not windowed",
+                14: "14 is Marta's seven turns; she went on to 11",
             },
-            why="seven questions and seven replies, all kept: only the load is cut",
+            why="eleven questions and eleven replies, all kept: only the load is cut",
+            transfer="a chat the page has not stored, at another window",
         ),
         Expectation(
             "2a",
