@@ -8,7 +8,8 @@ real table, lesson 2's agent runs and advisor calls), which must earn it full ma
 cases each cell draws from its seed are what the products do; and one run of
 ``python -m autograder grade`` over the solution (full marks), the untouched release (zero,
 no crash), students who make typical mistakes or take shortcuts (each loses exactly its
-questions' points) and a skimmer (at most a quarter of the autograded points).
+questions' points), a skimmer and sharper skimmers (each at most a quarter of the
+autograded points).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    SKIMMER_SHARE,
     GradingRoundTrip,
     always_equal_cheat,
     cell_text,
@@ -26,9 +28,10 @@ from tests.nbgrader_helpers import (
     check_shortcut_fails_on_import,
     graded_points,
     part_points,
-    pipeline_fixture,
+    pipeline_graded_once,
     reached_every_way,
     read_notebook,
+    skimmer_share,
     with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
@@ -38,6 +41,7 @@ from windowmem.outlive import concurrent_runs as races
 from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies import N8nSimpleMemory, SpringAiMessageWindow
 from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
+from windowmem.storage import mongo_document
 from windowmem.storage.list_stores import SqliteLists
 from windowmem.storage.n8n_redis_history import N8nRedisHistory
 
@@ -61,12 +65,19 @@ GRADE_CONTRACT = {
 }
 HAND_GRADED = {"privacy_answer"}
 B_CELLS = {"test_b_restart", "test_b_workers", "test_b_idle"}
+PART_A_CELLS = {
+    "test_case_privacy",
+    "test_case_workshop",
+    "test_case_tickets",
+    "test_case_analysts",
+}
 
 
 def solution_source(grade_id: str) -> str:
     return cell_text(cells_by_id(read_notebook(SOURCE))[grade_id])
 
 
+CHOSEN = solution_source("cases_answer")
 EARLIER_SENT = solution_source("remembered_answer")
 RACE = solution_source("trace_answer")
 HELD = solution_source("held_answer")
@@ -237,8 +248,48 @@ def lost_messages(product, start, schedule):
     # Every team answered with the store that "always works".
     "postgres_for_everything": (
         "cases_answer",
-        'def choose_store(needs):\n    return "Postgres Chat Memory"\n',
-        {"test_case_workshop", "test_case_privacy", "test_case_tickets", "test_case_analysts"},
+        'def fitting_stores(needs):\n    return ["Postgres Chat Memory"]\n',
+        PART_A_CELLS,
+    ),
+    # The literal reading of Redis's clock: the TTL need only outlast one pause, as if a failed
+    # run wrote (it writes nothing, so the next answered run comes pauses later).
+    "redis_ttl_covers_one_pause": (
+        "cases_answer",
+        edited(CHOSEN, ("(failed + 1) * pause <= erase", "pause <= erase")),
+        PART_A_CELLS,
+    ),
+    # Off by one at the boundary: Simple Memory deletes a buffer after exactly an hour.
+    "simple_hour_off_by_one": (
+        "cases_answer",
+        edited(CHOSEN, ("pause <= 60", "pause < 60")),
+        PART_A_CELLS,
+    ),
+    # Off by one at Redis's boundary: a TTL exactly the time to the next answered run is taken
+    # to expire first, though that run's message comes after the write, not at it.
+    "redis_boundary_off_by_one": (
+        "cases_answer",
+        edited(CHOSEN, ("(failed + 1) * pause <= erase", "(failed + 1) * pause < erase")),
+        {"test_case_privacy", "test_case_workshop", "test_case_tickets"},
+    ),
+    # MongoDB's 16 MiB cap forgotten.
+    "mongo_without_a_cap": (
+        "cases_answer",
+        edited(
+            CHOSEN, ('and needs["session_turns"] * needs["turn_chars"] <= 16 * 1024 * 1024', "")
+        ),
+        PART_A_CELLS,
+    ),
+    # A store taken to serialise overlapping runs: a database node would let each see the other.
+    "a_database_serialises_overlaps": (
+        "cases_answer",
+        edited(
+            CHOSEN,
+            (
+                "return []  # no node locks",
+                "return [n for n in fitting_stores(dict(needs, overlap=None)) if n != 'Simple Memory']  #",
+            ),
+        ),
+        {"test_case_privacy", "test_case_tickets", "test_case_analysts"},
     ),
 }
 
@@ -252,10 +303,38 @@ MUTANTS = with_partial_losses(
     MUTANTS,
     {
         "postgres_for_everything": {
-            "test_case_privacy": 0.75,
-            "test_case_workshop": 0.62,
-            "test_case_tickets": 0.62,
-            "test_case_analysts": 0.88,
+            "test_case_privacy": 0.9,
+            "test_case_workshop": 0.8,
+            "test_case_tickets": 1.0,
+            "test_case_analysts": 1.0,
+        },
+        "redis_ttl_covers_one_pause": {
+            "test_case_privacy": 0.2,
+            "test_case_workshop": 0.2,
+            "test_case_tickets": 0.1,
+            "test_case_analysts": 0.2,
+        },
+        "simple_hour_off_by_one": {
+            "test_case_privacy": 0.2,
+            "test_case_workshop": 0.1,
+            "test_case_tickets": 0.2,
+            "test_case_analysts": 0.2,
+        },
+        "redis_boundary_off_by_one": {
+            "test_case_privacy": 0.1,
+            "test_case_workshop": 0.1,
+            "test_case_tickets": 0.1,
+        },
+        "mongo_without_a_cap": {
+            "test_case_privacy": 0.1,
+            "test_case_workshop": 0.3,
+            "test_case_tickets": 0.2,
+            "test_case_analysts": 0.1,
+        },
+        "a_database_serialises_overlaps": {
+            "test_case_privacy": 0.1,
+            "test_case_tickets": 0.1,
+            "test_case_analysts": 0.1,
         },
         "simple_memory_shared": {"test_b_restart": 2.0, "test_b_workers": 1.78},
         "redis_expires_only_at_load": {
@@ -292,16 +371,16 @@ MUTANTS = with_partial_losses(
 #: values copied, Part A's labels matched by keyword. No cell is the model answer.
 SKIMMER = {
     "cases_answer": """
-# the four examples' salient words: erasure -> the TTL store, SQL -> Postgres,
+# the examples' salient words, one store per team: erasure -> the TTL store, SQL -> Postgres,
 # MongoDB -> MongoDB, nothing -> Simple Memory
-def choose_store(needs):
-    if needs["erase_after_minutes"]:
-        return "Redis Chat Memory"
+def fitting_stores(needs):
+    if needs["erase_minutes"]:
+        return ["Redis Chat Memory"]
     if needs["sql"]:
-        return "Postgres Chat Memory"
+        return ["Postgres Chat Memory"]
     if "MongoDB" in needs["databases"]:
-        return "MongoDB Chat Memory"
-    return "Simple Memory"
+        return ["MongoDB Chat Memory"]
+    return ["Simple Memory"]
 """,
     "remembered_answer": """
 # the two clocks as the prompt words them, both read from the turn's "minute": Simple Memory
@@ -371,6 +450,123 @@ def held_and_sent(product, turns, size):
         return [t for t, _ in everything], earlier if size == 0 else earlier[-2 * size :]
     return spring_window(everything), spring_window(earlier)
 """,
+}
+
+
+#: Sharper skimmers, each handed in as its own student with the model skimmer's other answers:
+#: Part A by rules a reviewer fits to the visible teams or reads off the prompt and the lesson's
+#: summary, and constant answers; Part B with the lesson's section 5 fact (Redis written at the
+#: end of the run) and "more than an hour". Each must earn at most a quarter.
+B_WRITE_AT_END = edited(
+    SKIMMER["remembered_answer"], ("last_write = now", 'last_write = now + turn["seconds"] / 60')
+)
+SHARPER_SKIMMERS = {
+    # the first pass's five rules (erasure -> Redis, SQL -> Postgres, no database -> Simple
+    # Memory, otherwise the databases they run), fitted to the five visible teams
+    "a_five_rules": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    dbs = needs["databases"]
+    if needs["erase_minutes"]:
+        return ["Redis Chat Memory"] if "Redis" in dbs and not needs["sql"] else []
+    if needs["sql"]:
+        return ["Postgres Chat Memory"] if "Postgres" in dbs else []
+    if not dbs:
+        return ["Simple Memory"]
+    alone = needs["workers"] == 1 and not needs["restarts"]
+    return ["Simple Memory"] * alone + [d + " Chat Memory" for d in ("Postgres", "Redis", "MongoDB") if d in dbs]
+""",
+    ),
+    # the five rules, the prompt's 16 MiB cap and its 'no node locks a conversation'
+    "a_six_rules": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    dbs = needs["databases"]
+    if needs["overlap"] == "each sees the other":
+        return []
+    if needs["erase_minutes"]:
+        return ["Redis Chat Memory"] if "Redis" in dbs and not needs["sql"] else []
+    if needs["sql"]:
+        return ["Postgres Chat Memory"] if "Postgres" in dbs else []
+    if not dbs:
+        return ["Simple Memory"]
+    big = needs["session_turns"] * needs["turn_chars"] > 16 * 1024 * 1024
+    alone = needs["workers"] == 1 and not needs["restarts"]
+    return ["Simple Memory"] * alone + [
+        d + " Chat Memory" for d in ("Postgres", "Redis", "MongoDB") if d in dbs and not (d == "MongoDB" and big)]
+""",
+    ),
+    # the lesson's summary applied literally, node by node
+    "a_summary_rules": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    pause, erase, keep = needs["pause_minutes"], needs["erase_minutes"], needs["keep_days"]
+    fits = []
+    if (needs["workers"] == 1 and not needs["restarts"] and pause < 60 and erase is None
+            and keep is None and not needs["sql"]):
+        fits.append("Simple Memory")
+    if "Postgres" in needs["databases"] and erase is None:
+        fits.append("Postgres Chat Memory")
+    if "Redis" in needs["databases"] and not needs["sql"] and (
+            erase is None or (pause < erase and (keep is None or keep * 1440 <= erase))):
+        fits.append("Redis Chat Memory")
+    if "MongoDB" in needs["databases"] and erase is None and not needs["sql"]:
+        fits.append("MongoDB Chat Memory")
+    return fits
+""",
+    ),
+    # every rule the prompt states, read as worded: a pause against the hour and the TTL,
+    # failed runs left out
+    "a_prompt_rules": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    pause, erase, keep = needs["pause_minutes"], needs["erase_minutes"], needs["keep_days"]
+    if needs["overlap"] == "each sees the other":
+        return []
+    fits = []
+    if (needs["workers"] == 1 and not needs["restarts"] and pause < 60 and erase is None
+            and keep is None and not needs["sql"]):
+        fits.append("Simple Memory")
+    if "Postgres" in needs["databases"] and erase is None:
+        fits.append("Postgres Chat Memory")
+    if "Redis" in needs["databases"] and not needs["sql"] and (
+            erase is None or (pause < erase and (keep is None or keep * 1440 <= erase))):
+        fits.append("Redis Chat Memory")
+    if ("MongoDB" in needs["databases"] and erase is None and not needs["sql"]
+            and needs["session_turns"] * needs["turn_chars"] <= 16 * 1024 * 1024):
+        fits.append("MongoDB Chat Memory")
+    return fits
+""",
+    ),
+    # a constant answer: no node ever fits
+    "a_always_empty": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    return []
+""",
+    ),
+    # a constant rule: the databases the team runs
+    "a_every_database": dict(
+        SKIMMER,
+        cases_answer="""
+def fitting_stores(needs):
+    return [d + " Chat Memory" for d in ("Postgres", "Redis", "MongoDB") if d in needs["databases"]]
+""",
+    ),
+    # Part B: the write at the end of the run (lesson section 5), the hour as ">= 60"
+    "b_write_at_end": dict(SKIMMER, remembered_answer=B_WRITE_AT_END),
+    # Part B: the write at the end of the run and "more than an hour"
+    "b_write_at_end_more_than_an_hour": dict(
+        SKIMMER,
+        remembered_answer=edited(
+            B_WRITE_AT_END, ("now - last_use[key] >= 60", "now - last_use[key] > 60")
+        ),
+    ),
 }
 
 
@@ -527,10 +723,122 @@ def test_part_d_expectations_are_what_windowmem_s_policies_do(grade_id):
                 ), (product, size, turns)
 
 
+# ---------------------------------------------------------------- Part A against windowmem's stores
+
+_NODES = ("Simple Memory", "Postgres Chat Memory", "Redis Chat Memory", "MongoDB Chat Memory")
+_RUN_SECONDS = 5  # a run takes a few seconds; it writes when it ends
+
+
+def _chat_survives(node: str, needs: dict, ttl: int) -> bool:
+    """Whether *node* still has the chat at the answered run that follows an answered one and
+    its failed runs, each a pause later (and, if the team keeps messages, *keep_days* later)."""
+    clock = ManualClock()
+    pause, failed, keep = needs["pause_minutes"] * 60, needs["failed_in_a_row"], needs["keep_days"]
+    if node == "Simple Memory":
+        maps = [SimpleMemoryStore(clock) for _ in range(needs["workers"])]
+        supplied: dict = {}  # the memory each run was supplied at its start, and writes to
+
+        def load(run: int) -> list:
+            worker = maps[run % len(maps)]  # the workers take the runs in turn
+            supplied[run] = worker.memory("wf1", "chat", context_window_length=0)
+            return list(supplied[run].stored)
+
+        def write(run: int) -> None:
+            supplied[run].add(user("q"), assistant("a"))
+    else:
+        redis = N8nRedisHistory(SqliteLists(":memory:", clock), "chat", session_ttl=ttl)
+
+        def load(run: int) -> list:
+            return redis.get_messages()
+
+        def write(run: int) -> None:
+            redis.add_messages([user("q"), assistant("a")])
+
+    load(0)
+    clock.advance(seconds=_RUN_SECONDS)
+    write(0)
+    for run in range(1, failed + 2):  # the failed runs load and write nothing; then one answered
+        clock.now = run * pause
+        if run == 1 and needs["restarts"] and node == "Simple Memory":
+            for m in maps:
+                m.restart()
+        if not load(run):
+            return False
+    if keep is not None:
+        clock.now = _RUN_SECONDS + keep * 86400 - 1  # a message written at the first run's end
+        return bool(load(0)) if node != "Simple Memory" else False
+    return True
+
+
+def windowmem_fitting_stores(needs: dict, blind: bool) -> list[str]:
+    """Part A with windowmem's stores: each node played through the team's needs (*blind*: an
+    overlapping run is not sent the other's question, as two real processes showed)."""
+    if needs["overlap"] == "each sees the other" and blind:
+        return []
+    fits = []
+    erase = needs["erase_minutes"]
+    for node in _NODES:
+        if node != "Simple Memory" and node.split()[0] not in needs["databases"]:
+            continue
+        if needs["sql"] and node != "Postgres Chat Memory":
+            continue  # only Postgres keeps the messages in a table a SQL client reads
+        if node == "MongoDB Chat Memory":
+            half = needs["turn_chars"] // 2
+            full = mongo_document.turns_until_full(
+                "chat", "x" * half, "y" * (needs["turn_chars"] - half)
+            )
+            if erase is None and needs["session_turns"] <= full:
+                fits.append(node)
+            continue
+        if node == "Postgres Chat Memory":
+            if erase is None:  # one row per message, never expired
+                fits.append(node)
+            continue
+        if node == "Simple Memory" and erase is not None:
+            continue  # deleted only when a later run comes: nothing erases it at a set time
+        # Redis: the longest TTL the deadline allows (0: never), gone by then after the last write
+        ttl = (erase or 0) * 60
+        if _chat_survives(node, needs, ttl):
+            fits.append(node)
+    return fits
+
+
+def test_part_a_expectations_are_what_windowmem_s_stores_do(tmp_path):
+    """Each Part A cell, with windowmem's stores answering, gives full marks; so do its teams on
+    other seeds, each drawn with the number of fitting nodes and the need it names."""
+    history = [user("u1"), assistant("a1")]
+    pair = (races.Request("A", "qA", "aA"), races.Request("B", "qB", "aB"))
+    run = races.run_pair(
+        "n8n", StoreSpec("n8n-sql", str(tmp_path / "race.db")), "overlap", history, pair,
+        schedule=races.N8N_DURING_CALL,
+    )  # fmt: skip
+    blind = "qA" not in run.sent["B"]
+    assert blind
+
+    def answer(needs):
+        return windowmem_fitting_stores(needs, blind)
+
+    for grade_id in sorted(PART_A_CELLS):
+        score, cell = graded_with(grade_id, fitting_stores=answer)
+        assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] == 10
+        for seed in (1, 2, 3):
+            for first in (0, 5):
+                teams = cell["_teams"](seed, 12, first)
+                for i, needs in enumerate(teams):
+                    assert cell["_answer"](needs) == answer(needs), needs
+                    want, on = cell["_TURNS_ON"][(first + i) % len(cell["_TURNS_ON"])]
+                    assert len(answer(needs)) == want and cell["_turns_on"](needs, on)
+
+
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory):
+    """The class graded once: the solution, the release, the mutants, the model skimmer and the
+    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
+    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -539,6 +847,23 @@ class TestTheGradingRun(GradingRoundTrip):
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
     skimmer_bar_met = True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
+def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    """Rules fitted to the visible teams, the prompt's or the summary's rules read literally, a
+    constant answer, Part B's sharper clocks: each earns at most SKIMMER_SHARE."""
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+
+
+@pytest.mark.slow
+def test_the_model_skimmer_earns_little(graded, source_nb):
+    """The model skimmer (Part A by keyword) stays well under the bar: at most 15%."""
+    assert skimmer_share(graded.grades["skimmer"], graded_points(source_nb)) <= 0.15
 
 
 @pytest.mark.slow
