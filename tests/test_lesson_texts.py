@@ -567,9 +567,10 @@ def test_lesson4_carries_issue_22_s_corrections():
     assert "which 2.0.1 never writes" in body
     assert "jdbc.initialize-schema" in body and "is `embedded`" in body
     assert "A failed run still resets the clock" in body  # and self-check 6b asks it
-    assert (
-        "moves the cut forward to the next user message" in body
-    )  # self-check 7 restates the 2.0.1 rule
+    # Self-check 7 restates the 2.0.1 rule and the steps' order as concurrent_runs has them:
+    # both questions saved from one read, each answer's add reading the list again.
+    assert "move the cut forward to the next user message" in body
+    assert "both are saved from that one\nread" in body and "finds the list again" in body
 
 
 def test_lesson5_carries_issue_22_s_corrections():
