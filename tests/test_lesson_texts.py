@@ -140,7 +140,11 @@ REVEALED_BY = {
             "by_budget = summaries.pivot(",
             '`"lower"`: a summary that lost lines',
         ],
-        5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads', "(b) 11: only the last read"],
+        5: [
+            "sweep = reference_table(",
+            'room for "\n      f"{room:.1f} reads',
+            "(b) 11: only the last read",
+        ],
         6: ["explorer = BudgetExplorer(", '`"Q7"`: after Q6\'s chunk'],
         7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],
         8: ["27 again. At 1,500", "**2. Treating re-retrieval as free recall.**"],
