@@ -105,14 +105,14 @@ REVEALED_BY = {
         ],
         3: ['"new process": after_table[0].pid', "The in-process row sends only"],
         4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
-        5: ['"steps, in order"', "replaced the list that held it"],
+        5: ['"steps, in order"', "replaced the list that held it", "The question put B first"],
         6: [
             "for rule in expiry.RULES",
             "Redis forgot at 11:20",
             "A failed run still resets the clock",
         ],
         7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
-        8: ["Mistake 3, not 1"],
+        8: ["10:00, an hour after her only write", '**3. Expecting a TTL of "an hour'],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
@@ -129,21 +129,25 @@ REVEALED_BY = {
             "the schedule marks turn 6",
             "turn 6's would need 11",
         ],
-        7: ["Mistake 2. LlamaIndex's 3000 counts tokens"],
+        7: ["6,000. LlamaIndex's 3000 counts tokens", "**2. Sizing a window in the wrong unit.**"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["answered_so_far()", "retrieved.facts_known()[-1] == 5"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
-        3: ["at_1500 = reference_table(", "sweep = reference_table("],
+        3: ["at_1500 = reference_table(", "sweep = reference_table(", "(a) *truncate*: it drops"],
         4: [
             "the lossy summariser answers {lossy.answered}",
             "by_budget = summaries.pivot(",
             '`"lower"`: a summary that lost lines',
         ],
-        5: ["sweep = reference_table(", 'room for "\n      f"{room:.1f} reads'],
-        6: ["explorer = BudgetExplorer("],
+        5: [
+            "sweep = reference_table(",
+            'room for "\n      f"{room:.1f} reads',
+            "(b) 11: only the last read",
+        ],
+        6: ["explorer = BudgetExplorer(", '`"Q7"`: after Q6\'s chunk'],
         7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],
-        8: ["It is mistake 2."],
+        8: ["27 again. At 1,500", "**2. Treating re-retrieval as free recall.**"],
     },
 }
 
@@ -567,9 +571,10 @@ def test_lesson4_carries_issue_22_s_corrections():
     assert "which 2.0.1 never writes" in body
     assert "jdbc.initialize-schema" in body and "is `embedded`" in body
     assert "A failed run still resets the clock" in body  # and self-check 6b asks it
-    assert (
-        "moves the cut forward to the next user message" in body
-    )  # self-check 7 restates the 2.0.1 rule
+    # Self-check 7 restates the 2.0.1 rule and the steps' order as concurrent_runs has them:
+    # both questions saved from one read, each answer's add reading the list again.
+    assert "move the cut forward to the next user message" in body
+    assert "both are saved from that one\nread" in body and "finds the list again" in body
 
 
 def test_lesson5_carries_issue_22_s_corrections():

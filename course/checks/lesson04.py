@@ -82,6 +82,13 @@ def _check_4() -> dict[str, Any]:
     return {"4a": len(own_maps[3].sent) - 1, "4b": len(one_file[3].sent) - 1}
 
 
+#: Self-check 5's timing, not the one the lesson's table shows: both read, then B writes first.
+#: n8n: A load, B load, then the writes alternate, B's first.
+N8N_B_FIRST = ("A", "B", "B", "A", "B", "A")
+#: Spring AI: both get and find; B saves its question, then A; then the answers, A first.
+SPRING_B_FIRST = ("A", "A", "B", "B", "B", "A", "A", "A", "B", "B")
+
+
 def _check_5() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
@@ -95,7 +102,7 @@ def _check_5() -> dict[str, Any]:
         "lesson4-race",
         history,
         pair,
-        schedule=races.N8N_OVERLAP,
+        schedule=N8N_B_FIRST,
     )
     spring_race = races.run_pair(
         "spring-ai",
@@ -103,7 +110,7 @@ def _check_5() -> dict[str, Any]:
         "lesson4-race",
         history,
         pair,
-        schedule=races.SPRING_OVERLAP,
+        schedule=SPRING_B_FIRST,
     )
     return {
         "5a": list(n8n_race.stored[len(history) :]),
@@ -136,8 +143,10 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    # A judgement: reads that never extend a Redis TTL counted from the last write.
-    return {"8": 3}
+    # Her one write at 9:00, then the widget's loads every 20 minutes, which only read.
+    events = [expiry.Event(minute, "read" if minute else "write") for minute in (0, 20, 40)]
+    minute = int(expiry.expires_after(events, "n8n Redis (sessionTTL 3600)"))
+    return {"8": f"{9 + minute // 60:02d}:{minute % 60:02d}"}
 
 
 BOOK = CheckBook(
@@ -259,7 +268,19 @@ BOOK = CheckBook(
                     "answer A",
                     "question B",
                     "answer B",
-                ): "that is what one request after the other gives; here the writes take turns"
+                ): "that is what one request after the other gives; here the writes take turns",
+                (
+                    "question B",
+                    "answer B",
+                    "question A",
+                    "answer A",
+                ): "that is one request after the other; here the writes alternate",
+                (
+                    "question A",
+                    "question B",
+                    "answer A",
+                    "answer B",
+                ): "that puts A's writes first; here B's model answered first",
             },
             why="at this timing each message is its own INSERT, so both runs' rows stay, interleaved",
             transfer="two requests on one conversation at once",
@@ -267,9 +288,12 @@ BOOK = CheckBook(
         Expectation(
             "5b",
             _check_5,
-            hint="the save that comes second replaces everything the first one stored",
-            mistakes={"B": "B saved second, so its list is the one that survived"},
-            why="at this timing each saveAll replaces the whole list, and the later writer's list has no question A",
+            hint="a save replaces the whole list with what its own find read, plus its message",
+            mistakes={
+                "A": "A saved its question last, from a read without question B, so its list is the one that stayed"
+            },
+            why="each saveAll replaces the whole list, and the later writer's list, A's, has no question B",
+            transfer="the overlap at a timing the lesson's table does not show",
         ),
         Expectation(
             "6a",
@@ -307,11 +331,12 @@ BOOK = CheckBook(
         Expectation(
             "8",
             _check_8,
-            hint="which clock does n8n's Redis TTL count from, and did the reloads move it?",
+            hint="which clock does n8n's Redis TTL count from, and does a load move it?",
             mistakes={
-                1: "the team left Simple Memory; Redis outlives the process and an idle hour, yet this history was still deleted",
-                2: "the window decides what is sent from a history that exists; this one was deleted",
-                4: "only one request at a time ran here; nothing overlapped",
+                "11:00": "that counts from her last load; a load only reads, and reads never run EXPIRE",
+                "10:40": "that counts from the 9:40 load; a load only reads, and reads never run EXPIRE",
+                "10:20": "that counts from a load; a load only reads, and reads never run EXPIRE",
+                "never": "a sessionTTL above 0 does expire the key; only the clock it counts from is in question",
             },
             why="the widget's loads only read, and the TTL counts from the last write, so the key expired an hour after 9:00",
             transfer="a Redis TTL under an embedded chat widget that only reads",

@@ -100,7 +100,8 @@ def _check_6() -> dict[str, Any]:
 
 
 def _check_7() -> dict[str, Any]:
-    return {"7": 2}
+    # LlamaIndex's token_limit carried over as n8n's Context Window Length.
+    return {"7": n8n_loaded_messages(3000)}
 
 
 BOOK = CheckBook(
@@ -249,11 +250,10 @@ BOOK = CheckBook(
         Expectation(
             "7",
             _check_7,
-            hint="compare what LlamaIndex's 3000 and n8n's 3000 count",
+            hint="what does n8n's Context Window Length count, and how many messages is each of those?",
             mistakes={
-                1: "the order number is not the point here: the window reaches too far, not too short",
-                4: "no summary is involved; look at what the two settings count",
-                6: "messagesCount plays no part; look at what the two settings count",
+                3000: "that reads Context Window Length as messages; it counts interactions",
+                1500: "an interaction is two messages more, not fewer: a question and its answer",
             },
             why="LlamaIndex's 3000 counts tokens and n8n's counts interactions of two messages",
             transfer="a migration from LlamaIndex's token window to n8n",

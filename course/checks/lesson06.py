@@ -54,10 +54,12 @@ def _check_2() -> dict[str, Any]:
     )
     return {
         "2a": _nearest(
+            # The options as the page rounds them: the last window, half of calls × last
+            # window, and calls × last window.
             {
                 "a": unbounded.bill.peak,
-                "b": unbounded.bill.calls * unbounded.bill.peak,
-                "c": unbounded.bill.calls * unbounded.bill.peak / 2,
+                "b": unbounded.bill.calls * unbounded.bill.peak / 2,
+                "c": unbounded.bill.calls * unbounded.bill.peak,
             },
             unbounded_bill,
         ),
@@ -68,7 +70,7 @@ def _check_2() -> dict[str, Any]:
 def _check_3() -> dict[str, Any]:
     runs = _runs()
     return {
-        "3a": min(("truncate", "compact"), key=lambda name: runs[name].bill.input_tokens),
+        "3a": min(runs, key=lambda name: runs[name].answered),
         "3b": max(runs, key=lambda name: runs[name].bill.input_tokens),
     }
 
@@ -83,15 +85,16 @@ def _check_5() -> dict[str, Any]:
     prepared = _prepared()
     return {
         "5a": run_task(prepared, 1000, "truncate").answered,
-        "5b": _runs()["unbounded"].bill.peak,
+        # One token under the unbounded run's peak.
+        "5b": run_task(prepared, _runs()["unbounded"].bill.peak - 1, "truncate").answered,
     }
 
 
 def _check_6() -> dict[str, Any]:
     prepared, runs = _prepared(), _runs()
-    # The read whose arrival first takes the window over the budget triggers the first drop.
-    first_drop = next(s for s in runs["truncate"].trace if s.event.value == "truncate")
-    return {"6": f"Q{prepared.task.index(first_drop.question) + 1}"}
+    # The read whose arrival takes the window over the budget again triggers the second drop.
+    second_drop = [s for s in runs["truncate"].trace if s.event.value == "truncate"][1]
+    return {"6": f"Q{prepared.task.index(second_drop.question) + 1}"}
 
 
 def _check_7() -> dict[str, Any]:
@@ -111,7 +114,7 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    return {"8": 2}
+    return {"8": run_task(_prepared(), 750, "retrieve").bill.calls}
 
 
 BOOK = CheckBook(
@@ -143,7 +146,7 @@ BOOK = CheckBook(
             hint="each call pays for the window as it was at that call",
             mistakes={
                 "a": "the window is paid for on every call, not once",
-                "b": "the window reaches its peak only on the last call; earlier calls are smaller",
+                "c": "that charges every call on the last window; earlier calls are smaller",
             },
             why="each call resends a window that grows, so the bill is about half of calls × last window",
         ),
@@ -161,12 +164,14 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="compaction pays extra calls; what does each summary do to the window every later call is charged on?",
+            hint="which policy has no way to get a dropped fact back?",
             mistakes={
-                "truncate": "truncation makes no extra call, but it keeps its window near the budget, while a summary leaves it well under",
+                "unbounded": "with no budget nothing ever leaves the window: every fact is there when its question comes",
+                "compact": "the perfect summariser keeps a line for every fact it replaces",
+                "retrieve": "retrieve reads a missing fact again just before its question",
             },
-            why="each summary shrinks the window every later call pays for, which outweighs the compaction calls here",
-            transfer="two policies' bills predicted before either has run",
+            why="truncation drops the oldest reads for good, while the others keep or fetch back every fact",
+            transfer="four policies' answers predicted before any has run",
         ),
         Expectation(
             "3b",
@@ -202,26 +207,26 @@ BOOK = CheckBook(
         Expectation(
             "5b",
             _check_5,
-            hint="a budget the window never goes over: the unbounded run's largest window",
-            mistakes=lambda: {
-                BUDGET: "at 1,500 the three policies already differ, as section 3 shows",
-                _runs()[
-                    "unbounded"
-                ].bill.input_tokens: "that is the bill; the budget limits one window",
+            hint="which read takes the window over 2,950, and what does truncation drop then?",
+            mistakes={
+                12: "the last read takes the window to its peak, one token over the budget, and truncation acts",
+                5: "5 is the answer at 1,500; here only the very last read goes over",
+                10: "truncation drops reads until the window fits; one read of about 200 tokens is enough",
             },
-            why="once the budget is at least the unbounded run's largest window, no policy ever acts",
+            why="only the last read goes over, and truncation drops the oldest read, Q1's, with its fact",
+            transfer="a budget one token under the peak",
         ),
         Expectation(
             "6",
             _check_6,
-            hint="find the first call in the unbounded table whose window is over 1,500: which read had just come in?",
+            hint="after the first drop the window is one read smaller; how many more chunks take it over 1,500 again?",
             mistakes={
-                "Q7": "call 7 is Q7's read, but it is charged on the window as it stood when Q6's chunk came in",
-                "Q1": "Q1's read is the one dropped; the question asks whose read made the window too big",
-                "Q12": "the window passes 1,500 long before the last read",
+                "Q6": "Q6's chunk made the first drop; the question asks for the second",
+                "Q2": "Q2's read is the one dropped the second time; the question asks whose chunk made the window too big",
+                "Q8": "one chunk is enough: the drop freed about one read's worth, and the next read fills it",
             },
-            why="the window passes 1,500 when Q6's chunk comes in, and truncation then drops the oldest read",
-            transfer="the truncate run read off the unbounded table",
+            why="dropping Q1's read freed about one chunk, and the next chunk in fills it and goes over again",
+            transfer="the truncate run after its first drop, which the unbounded table does not show",
         ),
         Expectation(
             "7a",
@@ -246,14 +251,14 @@ BOOK = CheckBook(
         Expectation(
             "8",
             _check_8,
-            hint="what does each search-and-read cost, and on what window?",
+            hint="at 1,500, how many questions already had their fact read again?",
             mistakes={
-                1: "the teammate does count every call's window; what is missing is the extra calls the searches make",
-                3: "no summary is involved: the chunks are dropped and fetched again",
-                4: "the budget is the point here, not a huge context",
+                14: "that is the unbounded run; retrieve reads a missing fact again before answering",
+                13: "retrieve's re-reads are calls too, on top of the 13 first reads",
+                54: "each question is read again at most once before it is answered (Q10's read takes two calls)",
             },
-            why="every search again is one more call on a nearly full window, and a tighter budget drops more facts",
-            transfer="a teammate's plan for a smaller budget",
+            why="already at 1,500 every fact was read again, and no budget can re-read more than every fact",
+            transfer="retrieve at a budget the page has not run",
         ),
     ],
 )
