@@ -33,8 +33,8 @@ WORDS_PER_MINUTE = 180
 MINUTES_PER_CHECK = 2
 MINUTES_PER_CODE_CELL = 1
 MINUTES_FOR_EXPLORER = 5
-#: "At most about 2,500 words": the main path a lesson may hold.
-MAX_MAIN_PATH_WORDS = 2600
+#: "At most about 2,500 words": the main path a lesson may hold (every lesson is under it).
+MAX_MAIN_PATH_WORDS = 2500
 
 DETAILS = re.compile(r"<details>.*?</details>", re.S | re.I)
 WORD = re.compile(r"[^\W_][\w'’.,:/#+−-]*", re.U)

@@ -785,6 +785,9 @@ def test_the_stated_time_is_the_measured_first_reading(notebook):
         f"{reading.code_cells} code cells): state {reading.stated_minutes}"
     )
     ceiling = MAIN_PATH_CEILING[notebook.name]
+    assert ceiling <= lesson_time.MAX_MAIN_PATH_WORDS, (
+        f"{notebook.name}: its ceiling {ceiling} is over the kit's {lesson_time.MAX_MAIN_PATH_WORDS}"
+    )
     assert reading.words <= ceiling, (
         f"{notebook.name}: the main path has {reading.words} words, over its ceiling {ceiling} "
         f"(target {lesson_time.MAX_MAIN_PATH_WORDS}); fold depth into <details> or the appendix"
