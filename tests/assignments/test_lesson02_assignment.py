@@ -18,15 +18,17 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    SKIMMER_SHARE,
     GradingRoundTrip,
     cell_text,
     cells_by_id,
     check_shortcut_fails_on_import,
     graded_points,
     part_points,
-    pipeline_fixture,
+    pipeline_graded_once,
     reached_every_way,
     read_notebook,
+    skimmer_share,
     with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
@@ -50,8 +52,8 @@ GRADE_CONTRACT = {
     "test_sent_after_failures": 1,
     "test_sent_cut_and_errors": 2,
     "test_spring_stored": 2,
-    "test_tool_item_from_ai": 1,
-    "test_tool_item_fixed_and_query": 1,
+    "test_tool_sources_from_ai": 1,
+    "test_tool_sources_fixed": 1,
     "memory_inside_answer": 2,
     **{f"test_forgotten_{n}": 1 for n in range(1, 9)},
     "helpdesk_answer": 2,
@@ -63,7 +65,7 @@ SENT_CELLS = {
     "test_sent_after_failures",
     "test_sent_cut_and_errors",
 }
-TOOL_ITEM_CELLS = {"test_tool_item_from_ai", "test_tool_item_fixed_and_query"}
+TOOL_SOURCE_CELLS = {"test_tool_sources_from_ai", "test_tool_sources_fixed"}
 FORGOTTEN_CELLS = {f"test_forgotten_{n}" for n in range(1, 9)}
 
 
@@ -73,6 +75,7 @@ def solution_source(grade_id: str) -> str:
 
 SAVED = solution_source("saved_answer")
 SENT = solution_source("sent_answer")
+TOOL_SOURCES = solution_source("tool_sources_answer")
 FORGOTTEN = solution_source("cases_answer")
 
 MUTANTS = {
@@ -95,6 +98,7 @@ def messages_saved(execution: dict) -> list[dict]:
             "test_sent_with_memory",
             "test_sent_after_failures",
             "test_sent_cut_and_errors",
+            *TOOL_SOURCE_CELLS,
         },
     ),
     # Every tool round of a run stored, as n8n's code reads but not as n8n 2.41.1 runs: it
@@ -107,6 +111,7 @@ def messages_saved(execution: dict) -> list[dict]:
             "test_sent_with_memory",
             "test_sent_after_failures",
             "test_sent_cut_and_errors",
+            *TOOL_SOURCE_CELLS,
         },
     ),
     # The literal reading of "an answer": an empty text is stored like any other.
@@ -118,6 +123,7 @@ def messages_saved(execution: dict) -> list[dict]:
             "test_sent_after_failures",
             "test_sent_cut_and_errors",
             "test_sent_with_memory",
+            *TOOL_SOURCE_CELLS,
         },
     ),
     # The window without the agent's clean-up of a cut tool exchange.
@@ -136,7 +142,12 @@ def messages_saved(execution: dict) -> list[dict]:
     "window_in_messages": (
         "sent_answer",
         SENT.replace("stored[-2 * window :]", "stored[-window:]"),
-        {"test_sent_with_memory", "test_sent_after_failures", "test_sent_cut_and_errors"},
+        {
+            "test_sent_with_memory",
+            "test_sent_after_failures",
+            "test_sent_cut_and_errors",
+            *TOOL_SOURCE_CELLS,
+        },
     ),
     # The library's replay does the work: right arrays, no points.
     "agent_runs_shortcut": (
@@ -165,7 +176,7 @@ def sent_on(executions, run, window, call=1):
         raise ValueError("no such call")
     return [m.as_dict() for m in runs[run - 1].calls[call - 1].messages]
 """,
-        SENT_CELLS,
+        SENT_CELLS | TOOL_SOURCE_CELLS,  # tool_sources reads the array sent_on builds
     ),
     # Spring AI treated like n8n: the failed call's question is dropped.
     "spring_like_n8n": (
@@ -197,31 +208,60 @@ def spring_stored(executions):
 """,
         {"test_spring_stored"},
     ),
-    # The library builds the item: right values, no points.
-    "workflow_tool_shortcut": (
-        "tool_item_answer",
+    # The library's replay gives the array the model read: right lists, no points.
+    "tool_sources_shortcut": (
+        "tool_sources_answer",
         """
-from windowmem.calls.tool_input import WorkflowTool
+from windowmem import Conversation, assistant, system, tool, user
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.policies import N8nSimpleMemory
 
 
-def tool_item(mapping, model_arguments, trigger_output):
-    return WorkflowTool.of("t", "wf", mapping).item(model_arguments, {"When chat message received": trigger_output})
+def tool_sources(mapping, executions, run, window):
+    messages = [system(SYSTEM)] if SYSTEM else []
+    for e in executions:
+        messages.append(user(e["chatInput"]))
+        for step in e.get("tool_calls", []):
+            messages += [assistant("", [step["id"]]), tool(step["result"], step["id"])]
+        if "output" in e:
+            messages.append(assistant(e["output"]))
+    memory = None if window is None else N8nSimpleMemory(window)
+    sent = agent_runs(Conversation.of(messages), memory)[run - 1].calls[0].messages
+    seen = [i for i, e in enumerate(executions[:run], start=1)
+            if any(m.role.value == "user" and m.content == e["chatInput"] for m in sent)]
+    if not mapping:
+        return {"query": seen}
+    return {field: seen if "$fromAI" in p and p.startswith("=") else [run] if "json.chatInput" in p else []
+            for field, p in mapping.items()}
 """,
-        TOOL_ITEM_CELLS,
+        TOOL_SOURCE_CELLS,
     ),
     # An object equal to anything passes `==`, not a type check.
     "always_equal": (
-        "tool_item_answer",
+        "tool_sources_answer",
         """
 class SameAsAnything(dict):
     def __eq__(self, other):
         return True
 
 
-def tool_item(mapping, model_arguments, trigger_output):
+def tool_sources(mapping, executions, run, window):
     return SameAsAnything()
 """,
-        TOOL_ITEM_CELLS,
+        TOOL_SOURCE_CELLS,
+    ),
+    # Section 5 read literally ("not the agent's memory"): the model fills its arguments from
+    # this run's message only, as if no memory were attached.
+    "from_ai_without_memory": (
+        "tool_sources_answer",
+        TOOL_SOURCES.replace("sent_on(executions, run, window)", "sent_on(executions, run, None)"),
+        TOOL_SOURCE_CELLS,
+    ),
+    # A fixed expression taken for a model's argument: the trigger's chatInput given the history.
+    "chat_input_from_the_array": (
+        "tool_sources_answer",
+        TOOL_SOURCES.replace("sources[field] = [run]", "sources[field] = seen"),
+        {"test_tool_sources_fixed"},
     ),
     # One cause for every log, the one the lesson's window section suggests.
     "one_cause_for_all": (
@@ -237,8 +277,9 @@ def tool_item(mapping, model_arguments, trigger_output):
         ),
         {
             "test_forgotten_1",
-            "test_forgotten_3",
+            "test_forgotten_2",
             "test_forgotten_4",
+            "test_forgotten_5",
             "test_forgotten_6",
             "test_forgotten_7",
             "test_forgotten_8",
@@ -248,7 +289,13 @@ def tool_item(mapping, model_arguments, trigger_output):
     "every_round_stored_in_c": (
         "cases_answer",
         FORGOTTEN.replace("(calls[-1:] if n8n else [])", "(calls if n8n else [])"),
-        {"test_forgotten_4"},
+        {
+            "test_forgotten_1",
+            "test_forgotten_3",
+            "test_forgotten_4",
+            "test_forgotten_6",
+            "test_forgotten_7",
+        },
     ),
     # Spring AI forgetting a failed call's question, as n8n does.
     "spring_forgets_failed_question": (
@@ -259,9 +306,10 @@ def tool_item(mapping, model_arguments, trigger_output):
         ),
         {
             "test_forgotten_1",
+            "test_forgotten_2",
             "test_forgotten_3",
             "test_forgotten_4",
-            "test_forgotten_7",
+            "test_forgotten_5",
             "test_forgotten_8",
         },
     ),
@@ -269,68 +317,98 @@ def tool_item(mapping, model_arguments, trigger_output):
     "idle_from_an_hour": (
         "cases_answer",
         FORGOTTEN.replace('run["minute"] - minute > 60', 'run["minute"] - minute >= 59'),
-        {"test_forgotten_2", "test_forgotten_3", "test_forgotten_8"},
+        {
+            "test_forgotten_1",
+            "test_forgotten_2",
+            "test_forgotten_3",
+            "test_forgotten_5",
+            "test_forgotten_6",
+        },
+    ),
+    # The hour read as "60 minutes or more": a buffer idle for exactly 60 minutes is kept.
+    "idle_at_sixty": (
+        "cases_answer",
+        FORGOTTEN.replace('run["minute"] - minute > 60', 'run["minute"] - minute >= 60'),
+        {"test_forgotten_1", "test_forgotten_2"},
     ),
 }
 
 #: The same shortcut reached through sys.modules, importlib at run time, a container and a
-#: closure: the behaviour check blocks every path, so each loses exactly workflow_tool_shortcut's points.
-MUTANTS |= reached_every_way(MUTANTS, "workflow_tool_shortcut", "windowmem.calls.tool_input")
+#: closure: the behaviour check blocks every path, so each loses exactly tool_sources_shortcut's points.
+MUTANTS |= reached_every_way(MUTANTS, "tool_sources_shortcut", "windowmem.calls.agent_calls")
 
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
 #: pipeline: each mutant still fails exactly the cells it names above.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
-    "every_round_stored_in_c": {"test_forgotten_4": 0.12},
+    "chat_input_from_the_array": {"test_tool_sources_fixed": 0.2},
+    "every_round_stored_in_c": {
+        "test_forgotten_1": 0.12,
+        "test_forgotten_3": 0.12,
+        "test_forgotten_4": 0.12,
+        "test_forgotten_6": 0.25,
+        "test_forgotten_7": 0.12,
+    },
+    "from_ai_without_memory": {"test_tool_sources_fixed": 0.8, "test_tool_sources_from_ai": 0.8},
+    "idle_at_sixty": {"test_forgotten_1": 0.12, "test_forgotten_2": 0.12},
     "idle_from_an_hour": {
+        "test_forgotten_1": 0.25,
         "test_forgotten_2": 0.12,
         "test_forgotten_3": 0.12,
-        "test_forgotten_8": 0.12,
+        "test_forgotten_5": 0.12,
+        "test_forgotten_6": 0.12,
     },
     "no_cleanup": {"test_sent_cut_and_errors": 1.67, "test_sent_with_memory": 0.8},
     "one_cause_for_all": {
         "test_forgotten_1": 0.62,
-        "test_forgotten_2": 0.5,
-        "test_forgotten_3": 0.62,
-        "test_forgotten_4": 0.75,
-        "test_forgotten_5": 0.88,
+        "test_forgotten_2": 0.62,
+        "test_forgotten_3": 0.75,
+        "test_forgotten_4": 0.62,
+        "test_forgotten_5": 0.5,
         "test_forgotten_6": 0.75,
-        "test_forgotten_7": 0.5,
-        "test_forgotten_8": 1.0,
+        "test_forgotten_7": 0.75,
+        "test_forgotten_8": 0.62,
     },
     "saves_failed_runs": {
         "test_saved": 1.14,
         "test_sent_after_failures": 1.0,
         "test_sent_cut_and_errors": 0.67,
         "test_sent_with_memory": 0.8,
+        "test_tool_sources_fixed": 0.6,
+        "test_tool_sources_from_ai": 0.6,
     },
     "spring_forgets_failed_question": {
-        "test_forgotten_1": 0.25,
-        "test_forgotten_3": 0.25,
-        "test_forgotten_4": 0.12,
-        "test_forgotten_7": 0.25,
-        "test_forgotten_8": 0.12,
+        "test_forgotten_1": 0.12,
+        "test_forgotten_2": 0.25,
+        "test_forgotten_3": 0.12,
+        "test_forgotten_4": 0.25,
+        "test_forgotten_5": 0.25,
+        "test_forgotten_8": 0.25,
     },
     "spring_idle_expires": {
-        "test_forgotten_1": 0.25,
-        "test_forgotten_3": 0.12,
+        "test_forgotten_1": 0.38,
+        "test_forgotten_2": 0.38,
         "test_forgotten_4": 1.0,
+        "test_forgotten_5": 0.38,
         "test_forgotten_6": 0.12,
-        "test_forgotten_7": 0.38,
+        "test_forgotten_7": 0.25,
         "test_forgotten_8": 1.0,
     },
-    "spring_like_n8n": {"test_spring_stored": 1.6},
     "spring_stores_tools": {"test_spring_stored": 1.2},
     "stores_empty_answers": {
         "test_saved": 0.57,
         "test_sent_after_failures": 0.67,
         "test_sent_cut_and_errors": 0.33,
         "test_sent_with_memory": 0.4,
+        "test_tool_sources_fixed": 0.6,
+        "test_tool_sources_from_ai": 0.6,
     },
     "stores_every_round": {
         "test_saved": 0.86,
         "test_sent_after_failures": 1.0,
         "test_sent_cut_and_errors": 0.33,
         "test_sent_with_memory": 1.6,
+        "test_tool_sources_fixed": 0.6,
+        "test_tool_sources_from_ai": 0.4,
     },
     "system_always_sent": {
         "test_sent_cut_and_errors": 0.33,
@@ -341,6 +419,8 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_sent_after_failures": 0.33,
         "test_sent_cut_and_errors": 0.33,
         "test_sent_with_memory": 1.2,
+        "test_tool_sources_fixed": 0.8,
+        "test_tool_sources_from_ai": 0.6,
     },
 }
 MUTANTS = with_partial_losses(MUTANTS, PARTIAL_LOSSES)
@@ -394,22 +474,24 @@ def spring_stored(executions):
             stored.append({"role": "assistant", "content": e["output"]})
     return stored
 """,
-    # the forms the prompt lists, parsed as they read: $fromAI's first argument, the trigger's
-    # field after .json., plain text as it is, {"query": ...} with no mapping
-    "tool_item_answer": r"""
-def tool_item(mapping, model_arguments, trigger_output):
+    # the forms the prompt lists, read as they look: a $fromAI value is the model's, so the
+    # runs whose message is in the array its own sent_on builds; the trigger's chatInput is
+    # this run's message; anything else, none
+    "tool_sources_answer": r"""def tool_sources(mapping, executions, run, window):
+    sent = sent_on(executions, run, window)
+    seen = [i for i, e in enumerate(executions[:run], start=1)
+            if any(m["role"] == "user" and m["content"] == e["chatInput"] for m in sent)]
     if not mapping:
-        return {"query": model_arguments}
-    item = {}
+        return {"query": seen}
+    out = {}
     for field, parameter in mapping.items():
-        if not parameter.startswith("="):
-            item[field] = parameter
-        elif "$fromAI" in parameter:
-            key = re.search(r"\$fromAI\(\s*['\"]([^'\"]+)", parameter).group(1)
-            item[field] = model_arguments[key]
+        if "$fromAI" in parameter and parameter.startswith("="):
+            out[field] = seen
+        elif "chatInput" in parameter:
+            out[field] = [run]
         else:
-            item[field] = trigger_output[re.search(r"\.json\.(\w+)", parameter).group(1)]
-    return item
+            out[field] = []
+    return out
 """,
     "cases_answer": """
 def forgotten_because(case):
@@ -433,6 +515,84 @@ def forgotten_because(case):
         return "failed run"
     return "window too small"
 """,
+}
+
+
+#: Sharper skimmers a reviewer would try, each handing in the skimmer's answers with the cells
+#: named changed; each must earn at most a quarter too (test_a_sharper_skimmer_...).
+SHARPER_SKIMMERS = {
+    # Part C read from the fact's run and the runs after it only (not the whole log), both
+    # products alike: its run failed, the fact is a tool result, a restart or a gap of over an
+    # hour after it, another session id after it, else the window
+    "skimmer_after_the_fact": SKIMMER
+    | {
+        "cases_answer": """def forgotten_because(case):
+    runs, fact = case["runs"], case["fact"]
+    j, m = fact["run"], case["missing_on"]
+    said, after = runs[j - 1], runs[j - 1 : m]
+    if case["window"] is None:
+        return "no memory"
+    if "error" in said or not said.get("output"):
+        return "failed run"
+    if fact["in"] != "input":
+        return "tool result not stored"
+    if any(r.get("restart_before") for r in after[1:]) or any(
+        b["minute"] - a["minute"] > 60 for a, b in zip(after, after[1:])
+    ):
+        return "storage lost"
+    if len({r["session_id"] for r in after}) > 1:
+        return "new session id per message"
+    return "window too small"
+""",
+    },
+    # the lesson's rules applied literally to the same runs, product by product, with no buffer
+    # followed; and section 5 read literally for B1 ("nothing else is passed: not the agent's
+    # memory"), so a $fromAI field holds this run's message only
+    "skimmer_by_the_rules": SKIMMER
+    | {
+        "tool_sources_answer": """def tool_sources(mapping, executions, run, window):
+    # section 5 read literally: "nothing else is passed: not the agent's memory, not the
+    # conversation", so the only message a tool can get is this run's
+    if not mapping:
+        return {"query": [run]}
+    return {field: [run] if "$fromAI" in p or "chatInput" in p else [] for field, p in mapping.items()}
+""",
+        "cases_answer": """def forgotten_because(case):
+    # the lesson's rules applied to the fact's run and what follows, product by product: n8n
+    # writes a run only with an answer and keeps the last round's tool calls; Spring AI stores
+    # the question before the call, no tool messages, and expires nothing; a restart empties
+    # both; Simple Memory drops buffers idle for more than 60 minutes
+    runs, fact = case["runs"], case["fact"]
+    j, m, n8n = fact["run"], case["missing_on"], case["product"] == "n8n"
+    said, after = runs[j - 1], runs[j - 1 : m]
+    if case["window"] is None:
+        return "no memory"
+    if n8n and ("error" in said or not said.get("output")):
+        return "failed run"
+    if fact["in"] != "input" and (not n8n or said["tool_calls"][-1]["id"] != fact["in"]):
+        return "tool result not stored"
+    if any(r.get("restart_before") for r in after[1:]):
+        return "storage lost"
+    if n8n and any(b["minute"] - a["minute"] > 60 for a, b in zip(after, after[1:])):
+        return "storage lost"
+    if any(r["session_id"] != said["session_id"] for r in after):
+        return "new session id per message"
+    return "window too small"
+""",
+    },
+    # one cause for every log, whichever it is
+    **{
+        f"skimmer_always_{cause.split()[0]}_{cause.split()[-1]}": SKIMMER
+        | {"cases_answer": f"def forgotten_because(case):\n    return {cause!r}\n"}
+        for cause in (
+            "no memory",
+            "new session id per message",
+            "window too small",
+            "failed run",
+            "storage lost",
+            "tool result not stored",
+        )
+    },
 }
 
 
@@ -546,6 +706,43 @@ def test_spring_tokens_are_what_windowmem_s_advisor_stores(source_nb):
         assert " ".join(token(m, known) for m in calls[-1].stored_after) == want, want
 
 
+def test_tool_sources_are_the_inputs_windowmem_sends(source_nb):
+    """B1's expected lists: a $fromAI field (or the query) holds the runs whose input windowmem's
+    replay puts in the run's first model call; the trigger's chatInput, this run; else none."""
+    system_text, executions = executions_of(source_nb)
+    names = ("_from_ai", "_session", "_asked", "_action", "_cases")
+    cases = [
+        case
+        for grade_id in sorted(TOOL_SOURCE_CELLS)
+        for case in hidden_values(grade_id, names, EXECUTIONS=executions)["_cases"]
+    ]
+    assert len(cases) == 10
+    for mapping, run, window, want in cases:
+        memory = None if window is None else N8nSimpleMemory(window)
+        sent = agent_runs(as_conversation(system_text, executions), memory)[run - 1].calls[0]
+        seen = [
+            number
+            for number, execution in enumerate(executions[:run], start=1)
+            if any(
+                m.role is Role.USER and m.content == execution["chatInput"] for m in sent.messages
+            )
+        ]
+        expected = {"query": seen} if not mapping else {}
+        for field, parameter in mapping.items():
+            from_model = parameter.startswith("=") and "$fromAI(" in parameter
+            this_message = parameter.startswith("=") and parameter.rstrip(" }").endswith(
+                ".chatInput"
+            )
+            expected[field] = seen if from_model else [run] if this_message else []
+        assert want == expected, (mapping, run, window)
+    # the literal reading ("not the agent's memory") and the whole history are each wrong on most
+    literal = sum(all(v in ([], [run]) for v in want.values()) for _, run, _, want in cases)
+    everything = sum(
+        all(v in ([], list(range(1, run + 1))) for v in want.values()) for _, run, _, want in cases
+    )
+    assert literal <= 2 and everything <= 2
+
+
 # ---------------------------------------------------------------- Part C: the seeded logs
 
 
@@ -645,7 +842,7 @@ CAUSES = (
 
 def test_every_seeded_log_has_the_cause_windowmem_finds():
     """The hidden cells' expected causes, recomputed with windowmem's stores, for every drawn log."""
-    drawn = []
+    drawn, readings = [], []
     seeds = set()
     for grade_id in sorted(FORGOTTEN_CELLS):
         cell = hidden_generator(grade_id)
@@ -657,8 +854,15 @@ def test_every_seeded_log_has_the_cause_windowmem_finds():
             # at least two signs in the log point to other causes (decoys)
             assert len([c for c in cell["_looks_like"](case) if c != want]) >= 2, case
             drawn.append(want)
+            readings.append([reading == want for reading in cell["_readings"](case)])
     assert len(seeds) == 8 and len(drawn) == 64
     assert set(drawn) == set(CAUSES)
+    # no one cause answers more than about a third of the logs, and the three readings that follow no
+    # buffer (the whole log's signs, the fact's run and after, the same by each product's rules)
+    # each name the cause of few of them
+    assert max(drawn.count(cause) for cause in CAUSES) <= 22
+    right = [sum(column) for column in zip(*readings)]
+    assert right[0] <= 8 and right[1] <= 16 and right[2] <= 24, right
 
 
 def test_the_examples_have_one_cause_each(source_nb):
@@ -682,7 +886,11 @@ def test_the_skimmer_and_the_solution_differ_where_understanding_matters():
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory):
+    """The class graded once: pipeline_fixture's students and the sharper skimmers."""
+    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -694,11 +902,21 @@ class TestTheGradingRun(GradingRoundTrip):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
+def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    """Each sharper skimmer, graded in the same run, earns at most SKIMMER_SHARE."""
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "student, grade_id, module",
     [
         ("agent_runs_shortcut", "test_sent_with_memory", "calls.agent_calls"),
-        ("workflow_tool_shortcut", "test_tool_item_from_ai", "calls.tool_input"),
+        ("tool_sources_shortcut", "test_tool_sources_from_ai", "calls.agent_calls"),
     ],
 )
 def test_a_library_shortcut_fails_on_what_it_calls_not_on_its_values(
