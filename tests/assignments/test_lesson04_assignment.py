@@ -456,7 +456,9 @@ def held_and_sent(product, turns, size):
 #: Sharper skimmers, each handed in as its own student with the model skimmer's other answers:
 #: Part A by rules a reviewer fits to the visible teams or reads off the prompt and the lesson's
 #: summary, and constant answers; Part B with the lesson's section 5 fact (Redis written at the
-#: end of the run) and "more than an hour". Each must earn at most a quarter.
+#: end of the run) and "more than an hour" (all it misses is a key expiring while a run
+#: answers); Part C as read-modify-write with one read per request; and every sharper Part A
+#: answer with the sharpest Part B and C answers. Each must earn at most a quarter.
 B_WRITE_AT_END = edited(
     SKIMMER["remembered_answer"], ("last_write = now", 'last_write = now + turn["seconds"] / 60')
 )
@@ -897,7 +899,8 @@ class TestTheGradingRun(GradingRoundTrip):
 @pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """Rules fitted to the visible teams, the prompt's or the summary's rules read literally, a
-    constant answer, Part B's sharper clocks: each earns at most SKIMMER_SHARE."""
+    constant answer, Part B's sharper clocks, Part C's single reads, and their mixes: each
+    earns at most SKIMMER_SHARE."""
     grade = graded.grades[student]
     share = skimmer_share(grade, graded_points(source_nb))
     assert grade.status == "graded", grade.detail
