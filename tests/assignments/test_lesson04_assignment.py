@@ -336,30 +336,30 @@ MUTANTS = with_partial_losses(
             "test_case_tickets": 0.1,
             "test_case_analysts": 0.1,
         },
-        "simple_memory_shared": {"test_b_restart": 2.0, "test_b_workers": 1.78},
+        "simple_memory_shared": {"test_b_restart": 1.17, "test_b_workers": 1.67},
         "redis_expires_only_at_load": {
-            "test_b_restart": 1.56,
-            "test_b_workers": 1.11,
-            "test_b_idle": 1.56,
+            "test_b_restart": 1.67,
+            "test_b_workers": 1.67,
+            "test_b_idle": 1.67,
         },
         "simple_idle_off_by_one": {
-            "test_b_restart": 0.44,
-            "test_b_workers": 0.44,
-            "test_b_idle": 0.89,
+            "test_b_restart": 0.33,
+            "test_b_workers": 0.33,
+            "test_b_idle": 0.67,
         },
-        "failed_runs_write": {"test_b_restart": 1.33, "test_b_workers": 1.33, "test_b_idle": 1.56},
+        "failed_runs_write": {"test_b_restart": 1.0, "test_b_workers": 1.5, "test_b_idle": 1.67},
         "simple_clock_counts_writes": {
-            "test_b_restart": 0.89,
-            "test_b_workers": 0.22,
-            "test_b_idle": 1.78,
+            "test_b_restart": 0.67,
+            "test_b_workers": 0.83,
+            "test_b_idle": 1.67,
         },
         "restart_empties_every_store": {
-            "test_b_restart": 1.78,
-            "test_b_workers": 0.67,
-            "test_b_idle": 0.44,
+            "test_b_restart": 2.0,
+            "test_b_workers": 1.0,
+            "test_b_idle": 0.67,
         },
-        "save_appends": {"test_c_final": 1.5, "test_c_lost": 1.7},
-        "one_read_for_both": {"test_c_final": 0.2, "test_c_lost": 0.3},
+        "save_appends": {"test_c_final": 1.9, "test_c_lost": 1.9},
+        "one_read_for_both": {"test_c_final": 0.1, "test_c_lost": 0.1},
         "spring_keeps_everything": {"test_d_n8n": 1.0, "test_d_spring": 1.33},
         "spring_1x_eviction": {"test_d_n8n": 0.67, "test_d_spring": 0.33},
         "spring_forgets_failed_questions": {"test_d_n8n": 1.67, "test_d_spring": 2.0},
@@ -456,9 +456,46 @@ def held_and_sent(product, turns, size):
 #: Sharper skimmers, each handed in as its own student with the model skimmer's other answers:
 #: Part A by rules a reviewer fits to the visible teams or reads off the prompt and the lesson's
 #: summary, and constant answers; Part B with the lesson's section 5 fact (Redis written at the
-#: end of the run) and "more than an hour". Each must earn at most a quarter.
+#: end of the run) and "more than an hour" (all it misses is a key expiring while a run
+#: answers); Part C as read-modify-write with one read per request; and every sharper Part A
+#: answer with the sharpest Part B and C answers. Each must earn at most a quarter.
 B_WRITE_AT_END = edited(
     SKIMMER["remembered_answer"], ("last_write = now", 'last_write = now + turn["seconds"] / 60')
+)
+B_SHARPEST = edited(B_WRITE_AT_END, ("now - last_use[key] >= 60", "now - last_use[key] > 60"))
+C_READS_ONCE = edited(
+    SKIMMER["trace_answer"],
+    (
+        """    stored, taken = list(start), {"A": 0, "B": 0}
+    for request in schedule:
+        step = STEPS[product][taken[request]]
+        taken[request] += 1
+        if step.startswith("write") or step.startswith("save"):
+            stored = stored + [("q" if step.endswith("user") else "a") + request]
+    return stored""",
+        """    # a request reads once, at its first find, and each of its saves writes back that read
+    # plus its own messages so far
+    stored, taken, read, mine = list(start), {"A": 0, "B": 0}, {}, {"A": [], "B": []}
+    for request in schedule:
+        step = STEPS[product][taken[request]]
+        taken[request] += 1
+        if step == "find" and request not in read:
+            read[request] = list(stored)
+        message = ("q" if step.endswith("user") else "a") + request
+        if step.startswith("write"):
+            stored = stored + [message]
+        elif step.startswith("save"):
+            mine[request].append(message)
+            stored = read[request] + mine[request]
+    return stored""",
+    ),
+    (
+        '    if product == "spring" and schedule in PRINTED:\n        return list(start) + PRINTED[schedule]\n',
+        "",
+    ),
+)
+C_READS_AT_GET = edited(
+    C_READS_ONCE, ('if step == "find" and request not in read:', 'if step == "get":')
 )
 SHARPER_SKIMMERS = {
     # the first pass's five rules (erasure -> Redis, SQL -> Postgres, no database -> Simple
@@ -561,12 +598,21 @@ def fitting_stores(needs):
     # Part B: the write at the end of the run (lesson section 5), the hour as ">= 60"
     "b_write_at_end": dict(SKIMMER, remembered_answer=B_WRITE_AT_END),
     # Part B: the write at the end of the run and "more than an hour"
-    "b_write_at_end_more_than_an_hour": dict(
-        SKIMMER,
-        remembered_answer=edited(
-            B_WRITE_AT_END, ("now - last_use[key] >= 60", "now - last_use[key] > 60")
-        ),
-    ),
+    "b_write_at_end_more_than_an_hour": dict(SKIMMER, remembered_answer=B_SHARPEST),
+    # Part C: read-modify-write, one read per request (its first find) for both its saves
+    "c_reads_once": dict(SKIMMER, trace_answer=C_READS_ONCE),
+    # Part C: the same, the read taken at the request's get (the memory for the prompt)
+    "c_reads_at_get": dict(SKIMMER, trace_answer=C_READS_AT_GET),
+}
+
+#: Every sharper Part A answer with the sharpest Part B and Part C answers, each a student of the
+#: grading run: together they must stay at most a quarter too.
+SHARPER_SKIMMERS |= {
+    f"{a}+b_sharpest+c_reads_once": dict(
+        SHARPER_SKIMMERS[a], remembered_answer=B_SHARPEST, trace_answer=C_READS_ONCE
+    )
+    for a in sorted(SHARPER_SKIMMERS)
+    if a.startswith("a_")
 }
 
 
@@ -648,8 +694,8 @@ def test_part_b_expectations_are_what_windowmem_s_stores_do(grade_id):
     space of chats on other seeds, and each drawn chat is one the clocks tell apart."""
     score, cell = graded_with(grade_id, earlier_sent=windowmem_earlier_sent)
     assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] >= 6
-    for seed, at_the_edges in ((1, False), (2, False), (3, True)):
-        for turns, window, want in cell["_chats"](seed, 10, 3, 4, 4, at_the_edges):
+    for seed in (1, 2, 3):
+        for turns, window, want in cell["_chats"](seed, 12, 3, 4, 4):
             assert [windowmem_earlier_sent(s, turns, window) for s in cell["_STORES"]] == want
             quick = [dict(t, seconds=1) for t in turns]
             assert want[2] != windowmem_earlier_sent("redis", quick, window)
@@ -853,7 +899,8 @@ class TestTheGradingRun(GradingRoundTrip):
 @pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """Rules fitted to the visible teams, the prompt's or the summary's rules read literally, a
-    constant answer, Part B's sharper clocks: each earns at most SKIMMER_SHARE."""
+    constant answer, Part B's sharper clocks, Part C's single reads, and their mixes: each
+    earns at most SKIMMER_SHARE."""
     grade = graded.grades[student]
     share = skimmer_share(grade, graded_points(source_nb))
     assert grade.status == "graded", grade.detail
@@ -864,6 +911,32 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
 def test_the_model_skimmer_earns_little(graded, source_nb):
     """The model skimmer (Part A by keyword) stays well under the bar: at most 15%."""
     assert skimmer_share(graded.grades["skimmer"], graded_points(source_nb)) <= 0.15
+
+
+ANSWERED_BY = {
+    "cases_answer": sorted(PART_A_CELLS),
+    "remembered_answer": sorted(B_CELLS),
+    "trace_answer": ["test_c_final", "test_c_lost"],
+    "held_answer": ["test_d_n8n", "test_d_spring"],
+}
+
+
+def test_the_best_skimmer_answer_to_every_part_together_earns_at_most_a_quarter(source_nb):
+    """Every mix of the skimmers' answers, part by part, at most a quarter: the best skimmer
+    answer to each part, each scored by the hidden cells (none calls windowmem), summed."""
+    setup = solution_source("setup")
+    students = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
+    best = {}
+    for answer_cell, grade_ids in ANSWERED_BY.items():
+        scores = {}
+        for answer in {student[answer_cell] for student in students.values()}:
+            namespace: dict = {}
+            exec(setup + "\n" + answer, namespace)
+            namespace.pop("__builtins__")
+            scores[answer] = sum(graded_with(g, **namespace)[0] for g in grade_ids)
+        best[answer_cell] = max(scores.values())
+    share = sum(best.values()) / sum(graded_points(source_nb).values())
+    assert share <= SKIMMER_SHARE, f"the best skimmer answers together earn {share:.0%}: {best}"
 
 
 @pytest.mark.slow
