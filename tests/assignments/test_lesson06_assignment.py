@@ -24,6 +24,7 @@ import pytest
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
+    SKIMMER_SHARE,
     GradingRoundTrip,
     cell_text,
     cells_by_id,
@@ -31,9 +32,10 @@ from tests.nbgrader_helpers import (
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_fixture,
+    pipeline_graded_once,
     reached_every_way,
     read_notebook,
+    skimmer_share,
     with_partial_losses,
 )
 from windowmem.budget import Event
@@ -397,6 +399,98 @@ def choose_policy(situation):
 }
 
 
+#: The first pass's rule for C1 (the keywords of the lesson's three teams), shared below.
+_C1_KEYWORDS = SKIMMER["choose_answer"]
+
+#: The call table's layout copied, not its values: call 1 on the opening window, a call per
+#: read charged before the read enters, one last call on the full window (the lesson's
+#: "14 calls, 13 reads"); Part B's truncation rule as the prompt states it, after each read.
+_TABLE_LAYOUT = {
+    "bill_by_hand_answer": """
+# the lesson's table: call 1 is the opening window, each later call one read bigger
+window_sizes_unbounded = [120, 120 + 220, 340 + 180, 520 + 240, 760 + 160, 920 + 300]
+bill_unbounded = sum(window_sizes_unbounded)
+""",
+    "unbounded_bill_answer": """
+def unbounded_bill(base_tokens, read_tokens):
+    if base_tokens < 0 or any(length < 0 for length in read_tokens):
+        raise ValueError("sizes must not be negative")
+    sizes, window = [], base_tokens
+    for length in read_tokens:  # a row per read, on the window before it (the table's layout)
+        sizes.append(window)
+        window += length
+    sizes.append(window)  # the "write the answers" row
+    return sum(sizes)
+""",
+    "truncation_by_hand_answer": """
+survivors_truncated = ["Q3", "Q4"]
+window_sizes_truncated = [120, 340, 520, 540, 700, 580]
+bill_truncated = sum(window_sizes_truncated)
+""",
+    "truncated_bill_answer": """
+def truncated_bill(base_tokens, reads, budget):
+    held, sizes = [], []
+    for fact, tokens in reads:
+        sizes.append(base_tokens + sum(held))  # the table's row: the window before the read
+        held.append(tokens)
+        while base_tokens + sum(held) > budget and len(held) > 1:  # the prompt's rule
+            held.pop(0)
+    sizes.append(base_tokens + sum(held))
+    return sum(sizes)
+""",
+    "choose_answer": _C1_KEYWORDS,
+}
+
+#: A sharper C1 rule: retrieve whenever every fact is needed and retrieving is allowed (it
+#: "answers everything"); otherwise the first pass's keywords.
+_C1_RETRIEVE_WHEN_ALLOWED = """
+def choose_policy(situation):
+    window = situation["base_tokens"] + sum(tokens for fact, tokens in situation["reads"])
+    if window <= situation["budget"]:
+        return "unbounded"
+    if situation["every_fact"] and situation["search_again"] and situation["extra_calls"]:
+        return "retrieve"
+    if not situation["every_fact"] or not situation["extra_calls"]:
+        return "truncate"
+    if not situation["summary_will_do"]:
+        return "retrieve"
+    return "compact"
+"""
+
+#: The lesson's summary bullets applied literally: once the budget reaches the peak every
+#: policy is the same run; truncate is cheap and forgets; compact keeps facts for a call per
+#: compaction; retrieve answers everything for extra calls.
+_C1_SUMMARY_LITERAL = """
+def choose_policy(situation):
+    peak = situation["base_tokens"] + sum(tokens for fact, tokens in situation["reads"])
+    if situation["budget"] >= peak:
+        return "unbounded"
+    if not situation["every_fact"] or not situation["extra_calls"]:
+        return "truncate"  # cheap, and forgetting is allowed (or nothing else is)
+    if situation["summary_will_do"]:
+        return "compact"  # keeps the facts for a call per compaction
+    if situation["search_again"]:
+        return "retrieve"
+    return "truncate"
+"""
+
+#: Sharper skimmers than SKIMMER, each graded in the same run and held to the same bar: the
+#: call table's layout copied, sharper C1 rules with either Part A/B answer, constant C1 answers.
+SHARPER_SKIMMERS = {
+    "table_layout": _TABLE_LAYOUT,
+    "table_layout_retrieve_when_allowed": _TABLE_LAYOUT
+    | {"choose_answer": _C1_RETRIEVE_WHEN_ALLOWED},
+    "table_layout_summary_literal": _TABLE_LAYOUT | {"choose_answer": _C1_SUMMARY_LITERAL},
+    "retrieve_when_allowed": SKIMMER | {"choose_answer": _C1_RETRIEVE_WHEN_ALLOWED},
+    "summary_literal": SKIMMER | {"choose_answer": _C1_SUMMARY_LITERAL},
+    **{
+        f"always_{policy}": SKIMMER
+        | {"choose_answer": f"def choose_policy(situation):\n    return {policy!r}\n"}
+        for policy in POLICIES
+    },
+}
+
+
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
     return read_notebook(SOURCE_NOTEBOOK)
@@ -603,7 +697,12 @@ def test_every_mutant_changes_its_answer_cell():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory):
+    """The class graded once: the solution, the release, the mutants, the model skimmer and the
+    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
+    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -628,3 +727,32 @@ def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(
 ):
     """The shortcut's values are right: it loses its points only because it reached windowmem."""
     check_shortcut_fails_on_import(graded, student, NOTEBOOK, grade_id, module)
+
+
+#: The sharper skimmers still over the bar: Parts A and B ask only what the lesson's call table
+#: shows (a call per read on the window before it, a last call; truncation as the prompt states
+#: it), so its layout copied earns them whole (about 87%). Strict: they fail the day they pass.
+OVER_THE_BAR = {
+    "table_layout": "Parts A and B share the call table's structure: 10 of 13 points",
+    "table_layout_retrieve_when_allowed": "the same Parts A and B",
+    "table_layout_summary_literal": "the same Parts A and B",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "student",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(reason=OVER_THE_BAR[s], strict=True))
+        if s in OVER_THE_BAR
+        else s
+        for s in sorted(SHARPER_SKIMMERS)
+    ],
+)
+def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    """The call table's layout copied, sharper C1 rules (retrieve whenever allowed, the lesson's
+    summary read literally), constant C1 answers: each earns at most SKIMMER_SHARE."""
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
