@@ -19,6 +19,7 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    SKIMMER_SHARE,
     GradingRoundTrip,
     always_equal_cheat,
     cell_text,
@@ -26,9 +27,10 @@ from tests.nbgrader_helpers import (
     check_shortcut_fails_on_import,
     graded_points,
     part_points,
-    pipeline_fixture,
+    pipeline_graded_once,
     reached_every_way,
     read_notebook,
+    skimmer_share,
     with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
@@ -410,18 +412,16 @@ MUTANTS |= reached_every_way(
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
-        "window_every_round": {"test_smallest_window": 1.75},
-        "n8n_no_cleanup": {"test_n8n_history": 1.0},
-        "n8n_failed_run_stored": {"test_n8n_history": 1.33},
+        "window_every_round": {"test_smallest_window": 1.38},
+        "n8n_no_cleanup": {"test_n8n_history": 1.67},
+        "n8n_failed_run_stored": {"test_n8n_history": 2.67},
         "spring_fifo": {"test_spring_history": 2.5},
         "spring_failed_question_dropped": {"test_spring_history": 1.5},
         "langchain_zero_loads_all": {"test_langchain_history": 0.67},
-        "langchain_failed_run_stored": {"test_langchain_history": 1.0},
-        "missing_customer_only": {"test_number_missing": 1.33},
-        "missing_every_round": {"test_number_missing": 0.67},
+        "langchain_failed_run_stored": {"test_langchain_history": 1.33},
+        "missing_customer_only": {"test_number_missing": 1.6},
+        "missing_every_round": {"test_number_missing": 1.2},
         "system_first_number": {"test_system_message": 0.38},
-        "summary_always_seen": {"test_summary_seen": 1.67},
-        "summary_kept_with_tools": {"test_summary_seen": 1.67},
         "bill_summariser_unpaid": {"test_input_bill": 0.43},
         "bill_whole_history_yardstick": {"test_input_bill": 0.43},
     },
@@ -578,6 +578,166 @@ TOKENS_SAVED = sum(plan_bill(LONG_CHAT, TOKENS, SYSTEM_TOKENS, 5)) - sum(
 }
 
 
+#: Sharper skimmers a reviewer would try (issue 23, second pass), each handed in as its own
+#: student of the same grading run, the model skimmer's answers with the cells named changed;
+#: each must earn at most a quarter (test_a_sharper_skimmer_earns_at_most_a_quarter).
+#: "summary_rules" applies the lesson's Summary literally, with its corrected storage rule (n8n
+#: stores 2 + 2 × the tool calls of the LAST model round), the orphans dropped at both edges,
+#: every model call of a run priced (a failed run's question and last round stored, as the
+#: Summary does not say otherwise); "spring_cut_once" adds lesson 5's Deeper on Spring
+#: AI's cut (moved forward to the next question, once, on the window read at the end);
+#: "constant" answers every question with one constant.
+_SIZES_EVERY_ROUND = 'sum(len(r) for r in e.get("tool_rounds", []))'
+_SIZES_LAST_ROUND = 'len((e.get("tool_rounds") or [[]])[-1])'
+
+
+def _last_round(answer: str) -> str:
+    """The model skimmer's answer with the stored tool calls those of the run's last round."""
+    return answer.replace(_SIZES_EVERY_ROUND, _SIZES_LAST_ROUND).replace(
+        'for r in e.get("tool_rounds", []):', 'for r in (e.get("tool_rounds") or [[]])[-1:]:'
+    )
+
+
+_SUMMARY_PRICE = r"""
+# the summary's rules: a run stores its question, the last round's calls and results, its answer;
+# each call loads the last 2 × k, orphans dropped at the start; "every model call of every run":
+# one per tool round and the last
+def history_tokens(executions, k, tokens):
+    stored, total = [], 0
+    for e in executions:
+        window = stored if k == 0 else stored[-2 * k :]
+        while window and (window[0] == "result" or (window[0] == "call" and (len(window) < 2 or window[1] != "result"))):
+            window = window[1:]
+        rounds = e.get("tool_rounds") or []
+        total += (len(rounds) + 1) * sum(tokens[kind] for kind in window)
+        stored.append("user")
+        stored += ["call", "result"] * len(rounds[-1] if rounds else [])
+        if e.get("output") is not None:
+            stored.append("answer")
+    return total
+"""
+
+_SUMMARY_BILL = r"""
+# the summary's storage rule, every model call of a run paid (one per tool round and the last,
+# each with the run's steps so far); the summariser reads the store at each override
+def plan_bill(executions, tokens, system_tokens, k, every=0, keep_turns=0, summary_tokens=0):
+    def turn(e):
+        last = (e.get("tool_rounds") or [[]])[-1]
+        return [tokens["user"], *[tokens["call"], tokens["result"]] * len(last), tokens["answer"]]
+    stored, agent, summariser = [], 0, 0
+    for number, e in enumerate(executions, start=1):
+        window = stored if k == 0 else stored[-2 * k :]
+        steps = 0
+        for rnd in [*(e.get("tool_rounds") or []), []]:
+            agent += system_tokens + sum(window) + tokens["user"] + steps
+            steps += len(rnd) * (tokens["call"] + tokens["result"])
+        stored += turn(e)
+        if every and number % every == 0:
+            summariser += sum(stored)
+            stored = [summary_tokens] + [t for x in executions[max(0, number - keep_turns) : number] for t in turn(x)]
+    return (agent, summariser)
+
+
+TOKENS_SAVED = sum(plan_bill(LONG_CHAT, TOKENS, SYSTEM_TOKENS, 5)) - sum(
+    plan_bill(LONG_CHAT, TOKENS, SYSTEM_TOKENS, 5, 3, 1, SUMMARY_TOKENS)
+)
+"""
+
+_SUMMARY_RULES = dict(
+    SKIMMER,
+    sizes_answer=_last_round(SKIMMER["sizes_answer"]),
+    window_answer=_last_round(SKIMMER["window_answer"]),
+    price_answer=_SUMMARY_PRICE,
+    n8n_answer=_last_round(SKIMMER["n8n_answer"]),
+    missing_answer=_last_round(SKIMMER["missing_answer"]),
+    seen_answer=_last_round(SKIMMER["seen_answer"]),
+    bill_answer=_SUMMARY_BILL,
+)
+
+
+def _failed_nothing(answer: str) -> str:
+    """An answer whose n8n store skips a run without an answer (lesson 2's mistake 3)."""
+    return (
+        answer.replace(
+            'for number, e in enumerate(executions[: run - 1], start=1):\n        stored.append(f"U{number}")',
+            "for number, e in enumerate(executions[: run - 1], start=1):\n"
+            '        if e.get("output") is None:\n            continue\n'
+            '        stored.append(f"U{number}")',
+        )
+        .replace(
+            "for e in executions:\n        window = stored",
+            'for e in executions:\n        if e.get("output") is None:\n'
+            '            total += (len(e.get("tool_rounds") or []) + 1) * 0\n'
+            "        window = stored",
+        )
+        .replace(
+            '        stored.append("user")\n        stored += ["call", "result"]',
+            '        if e.get("output") is None:\n            continue\n'
+            '        stored.append("user")\n        stored += ["call", "result"]',
+        )
+        .replace(
+            f"[2 + 2 * {_SIZES_LAST_ROUND} for e in executions]",
+            f'[0 if e.get("output") is None else 2 + 2 * {_SIZES_LAST_ROUND} for e in executions]',
+        )
+    )
+
+
+SHARPER_SKIMMERS = {
+    "summary_rules": _SUMMARY_RULES,
+    "spring_cut_once": dict(
+        SKIMMER,
+        spring_answer=r"""
+# the lesson's Deeper: Spring AI 2.0.1 moves a cut forward to the next user message
+def spring_history(executions, run, max_messages):
+    stored = []
+    for number, e in enumerate(executions[: run - 1], start=1):
+        stored.append(f"U{number}")
+        if e.get("output") is not None:
+            stored.append(f"A{number}")
+    window = stored[-max_messages:]
+    if len(stored) > max_messages:
+        while window and not window[0].startswith("U"):
+            window = window[1:]
+    return window
+""",
+        langchain_answer=r"""
+# lesson 3's summary: LangChain Python loads nothing at all for k = 0
+def langchain_history(executions, run, k):
+    stored = []
+    for number, e in enumerate(executions[: run - 1], start=1):
+        stored.append(f"U{number}")
+        if e.get("output") is not None:
+            stored.append(f"A{number}")
+    return stored[-2 * k :] if k > 0 else []
+""",
+    ),
+    "constant": {
+        "sizes_answer": "def stored_sizes(executions):\n    return [2 for _ in executions]\n",
+        "window_answer": "def smallest_window(executions, recall):\n    return 5\n",
+        "price_answer": "def history_tokens(executions, k, tokens):\n    return 0\n",
+        "n8n_answer": "def n8n_history(executions, run, k):\n    return []\n",
+        "spring_answer": "def spring_history(executions, run, max_messages):\n    return []\n",
+        "langchain_answer": "def langchain_history(executions, run, k):\n    return []\n",
+        "missing_answer": "def runs_missing_number(executions, k):\n    return []\n",
+        "system_answer": "def system_message_for(executions, run):\n    return BASE_PROMPT\n",
+        "seen_answer": "def summary_seen(executions, k, every, keep_turns):\n    return [None] * every + [True] * (len(executions) - every)\n",
+        "bill_answer": "def plan_bill(executions, tokens, system_tokens, k, every=0, keep_turns=0, summary_tokens=0):\n    return (0, 0)\n\n\nTOKENS_SAVED = 0\n",
+    },
+}
+
+#: Measured, not met: the Summary's rules with lesson 2's mistake 3 (an n8n run that fails stores
+#: nothing) know all of n8n's storage, which is what Parts A, B1 and C1 ask for: about 50%.
+MEASURED_SKIMMERS = {
+    "summary_rules_failed_nothing": dict(
+        _SUMMARY_RULES,
+        **{
+            cell: _failed_nothing(_SUMMARY_RULES[cell])
+            for cell in ("sizes_answer", "price_answer", "n8n_answer")
+        },
+    ),
+}
+
+
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
     return read_notebook(SOURCE)
@@ -730,7 +890,7 @@ def test_the_missing_runs_are_where_the_number_leaves_the_first_call(source_nb):
         "_chat": hidden_literal(source_nb, "test_number_missing", "_chat"),
     }
     cases = loop_cases(source_nb, "test_number_missing")
-    assert len(cases) == 6
+    assert len(cases) == 5
     for name, k, want in cases:
         chat = chats[name]
         number = "#5120" if name == "EXECUTIONS" else "#77120"
@@ -899,7 +1059,12 @@ def test_every_mutant_changes_its_answer_cell():
 # ---------------------------------------------------------------- a grading run
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory):
+    """The class graded once: the solution, the release, the mutants, the model skimmer and the
+    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
+    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS, **MEASURED_SKIMMERS}
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -908,8 +1073,37 @@ class TestTheGradingRun(GradingRoundTrip):
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
     #: The prompts state goals and the hidden cases are ones the prompt and the lesson have not
-    #: worked (issue 23): the skimmer above earns 17% of the autograded points.
+    #: worked (issue 23): the model skimmer earns 8% of the autograded points, the sharper ones
+    #: at most 24% (summary_rules 19%, spring_cut_once 24%, constant 3%).
     skimmer_bar_met = True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
+def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    """The Summary's rules read literally (last-round storage, orphans at both edges, every call
+    priced), the Deeper's Spring AI cut with lesson 3's k = 0, a constant answer: each, graded in
+    the same run, earns at most SKIMMER_SHARE."""
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+
+
+@pytest.mark.slow
+def test_the_model_skimmer_earns_little(graded, source_nb):
+    """The model skimmer stays well under the bar: at most 15%."""
+    assert skimmer_share(graded.grades["skimmer"], graded_points(source_nb)) <= 0.15
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue 23, second pass: not met, see MEASURED_SKIMMERS")
+@pytest.mark.parametrize("student", sorted(MEASURED_SKIMMERS))
+def test_a_measured_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    """A skimmer that knows all of n8n's storage (the corrected Summary and lesson 2's failed
+    run) still earns more than a quarter: measured, not yet met (strict xfail)."""
+    share = skimmer_share(graded.grades[student], graded_points(source_nb))
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}"
 
 
 def test_the_agent_runs_shortcut_really_prices_the_history(source_nb):
