@@ -5,10 +5,12 @@ What every assignment must be (schema, test cells, parts, rubrics, a clean and c
 release) is checked for this one too, in ``test_assignments.py``. Here: the graded cells and
 points; the model answers and every hidden expectation agree with ``windowmem`` (itself
 tested against the checked fact sheet and n8n 2.41.1 running): the fixed answers, the
-hand-written cases and the cases the seeded generators of C1 and D1 draw; and one grading run
-over the instructor notebook (every autograded point), the untouched release (nothing, no
-crash), mutants (typical mistakes and shortcuts, each losing exactly its points) and a
-skimmer (the prompts' wording and the lesson's printed cells, at most a quarter).
+hand-written cases and the cases the seeded generators of B1, C1 and D1 draw; and one grading
+run over the instructor notebook (every autograded point), the untouched release (nothing, no
+crash), mutants (typical mistakes and shortcuts, each losing exactly its points), a skimmer
+(the prompts' wording and the lesson's printed cells, at most about 15%) and sharper skimmers
+(one cell read more closely, all of them, the lesson's rules literally, constant answers: each
+at most a quarter).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
+    SKIMMER_SHARE,
     GradingRoundTrip,
     always_equal_cheat,
     cell_text,
@@ -28,9 +31,10 @@ from tests.nbgrader_helpers import (
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_fixture,
+    pipeline_graded_once,
     reached_every_way,
     read_notebook,
+    skimmer_share,
     with_partial_losses,
 )
 
@@ -146,7 +150,7 @@ MUTANTS = {
             """        if value is not None and value != "":
             value = str(value)""",
         ),
-        {"test_fill_key_errors"},
+        {"test_fill_key_examples", "test_fill_key_errors"},
     ),
     # The prompt read literally: "a text field goes in as it is", so "" makes `user:` for all.
     "empty_text_makes_a_key": (
@@ -154,7 +158,7 @@ MUTANTS = {
         replaced(
             "fill_key_answer", 'type(value) is not str or value == ""', "type(value) is not str"
         ),
-        {"test_fill_key_errors", "test_shared_buckets"},
+        A1,
     ),
     # A list that equals anything passes `==`; the hidden tests check the real type.
     "always_equal_buckets": (
@@ -189,26 +193,77 @@ MUTANTS = {
     # The lesson's composite key, read from what the page sends.
     "key_from_the_page": (
         "template_answer",
-        'chosen_template = "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}"\n',
+        """
+def choose_template(platform):
+    fields = platform["fields"]
+    return ":".join(
+        "{{ " + path + " }}"
+        for path, f in fields.items()
+        if f["set_by"] in ("page", "profile") and f["holds"] in ("shop", "customer", "ticket")
+    )
+""",
+        B1,
+    ),
+    # a field the gateway copies from the page's header taken for one it checked
+    "header_is_the_gateways": (
+        "template_answer",
+        replaced("template_answer", 'set_by=("gateway",)', 'set_by=("gateway", "header")'),
         B1,
     ),
     "ticket_left_out": (
         "template_answer",
-        replaced("template_answer", ":{{ body.ticket }}", ""),
-        {"test_chosen_template"},
+        replaced("template_answer", 'if platform["history"] == "ticket":', "if False:"),
+        B1,
     ),
-    # shop, user and ticket run together: user 1's ticket 12 is user 11's ticket 2
+    # the lesson's composite (tenant, user, thread) whatever the owners want kept together
+    "ticket_always": (
+        "template_answer",
+        replaced("template_answer", 'if platform["history"] == "ticket":', "if True:"),
+        B1,
+    ),
+    # shop, customer and ticket run together: customer 1's ticket 12 is customer 11's ticket 2
     "no_separators": (
         "template_answer",
-        'chosen_template = "{{ auth.shop }}{{ auth.user }}{{ body.ticket }}"\n',
-        B1,
+        replaced("template_answer", 'return ":".join(', 'return "".join('),
+        {"test_chosen_template_forged"},
     ),
     "message_in_the_key": (
         "template_answer",
-        replaced("template_answer", '{{ body.ticket }}"', '{{ body.ticket }}:{{ body.message }}"'),
-        {"test_chosen_template"},
+        replaced(
+            "template_answer",
+            "    # never a message",
+            '    parts += named("message", ("page",))\n    # never a message',
+        ),
+        B1,
     ),
-    "constant_key": ("template_answer", 'chosen_template = "support-chat"\n', B1),
+    "constant_key": (
+        "template_answer",
+        'def choose_template(platform):\n    return "support-chat"\n',
+        B1,
+    ),
+    # some key even where no checked field names the customer: the page's, as the lesson's table
+    "a_key_for_everyone": (
+        "template_answer",
+        replaced(
+            "template_answer",
+            "return None  # no checked",
+            'parts = named("shop", ("page", "profile"))[:1] + named("customer", ("profile",))[:1]  # no checked',
+        ),
+        B1,
+    ),
+    # a ticket id the platform made, unique everywhere, taken as enough: the page sends it back
+    "unique_ticket_alone": (
+        "template_answer",
+        replaced(
+            "template_answer",
+            '    fields = platform["fields"]\n',
+            '    fields = platform["fields"]\n'
+            "    for path, f in fields.items():\n"
+            '        if platform["history"] == "ticket" and f["holds"] == "ticket" and f["unique_in"] == "platform":\n'
+            '            return "{{ " + path + " }}"\n',
+        ),
+        B1,
+    ),
     "calls_windowmem_run_script": ("loaded_after_answer", LOADED_AFTER_WITH_WINDOWMEM, C1),
     # queue mode read as one shared Simple Memory
     "workers_share_one_map": (
@@ -228,13 +283,13 @@ MUTANTS = {
             "used[chat] = now",
             "used.update(dict.fromkeys(used, now))\n                used[chat] = now",
         ),
-        {"test_loaded_after_expiry"},
+        C1,
     ),
     # an hour to the minute already deletes
     "idle_at_sixty": (
         "loaded_after_answer",
         replaced("loaded_after_answer", "now - t > 60", "now - t >= 60"),
-        {"test_loaded_after_expiry"},
+        C1,
     ),
     "sqlite_forgets_on_restart": (
         "loaded_after_answer",
@@ -299,16 +354,31 @@ MUTANTS |= reached_every_way(MUTANTS, "calls_windowmem_render_key", "windowmem.k
 MUTANTS = with_partial_losses(
     MUTANTS,
     {
-        "empty_text_makes_a_key": {"test_fill_key_errors": 1.0, "test_shared_buckets": 0.29},
-        "node_name_spaces_only": {"test_a2_int_id": 1.0, "test_a2_renamed_copy": 1.0},
-        "workers_share_one_map": {
-            "test_loaded_after_basics": 0.11,
-            "test_loaded_after_expiry": 1.0,
+        "str_of_anything": {"test_fill_key_examples": 0.22, "test_fill_key_errors": 1.0},
+        "empty_text_makes_a_key": {
+            "test_fill_key_examples": 0.56,
+            "test_fill_key_errors": 1.0,
+            "test_shared_buckets": 0.43,
         },
-        "idle_from_any_turn": {"test_loaded_after_expiry": 0.67},
-        "idle_at_sixty": {"test_loaded_after_expiry": 0.83},
-        "sqlite_forgets_on_restart": {"test_loaded_after_basics": 0.05},
-        "window_in_messages": {"test_loaded_after_basics": 0.21},
+        "node_name_spaces_only": {"test_a2_int_id": 1.0, "test_a2_renamed_copy": 1.0},
+        "header_is_the_gateways": {
+            "test_chosen_template": 0.62,
+            "test_chosen_template_forged": 0.38,
+        },
+        "ticket_left_out": {"test_chosen_template": 0.5, "test_chosen_template_forged": 0.5},
+        "ticket_always": {"test_chosen_template": 0.38, "test_chosen_template_forged": 0.38},
+        "no_separators": {"test_chosen_template_forged": 0.25},
+        "message_in_the_key": {"test_chosen_template": 0.88, "test_chosen_template_forged": 0.88},
+        "a_key_for_everyone": {"test_chosen_template": 0.12, "test_chosen_template_forged": 0.12},
+        "unique_ticket_alone": {"test_chosen_template": 0.5, "test_chosen_template_forged": 0.62},
+        "workers_share_one_map": {
+            "test_loaded_after_basics": 0.21,
+            "test_loaded_after_expiry": 1.5,
+        },
+        "idle_from_any_turn": {"test_loaded_after_basics": 0.14, "test_loaded_after_expiry": 1.0},
+        "idle_at_sixty": {"test_loaded_after_basics": 0.07, "test_loaded_after_expiry": 0.67},
+        "sqlite_forgets_on_restart": {"test_loaded_after_basics": 0.07},
+        "window_in_messages": {"test_loaded_after_basics": 0.07},
         "queue_mode_shares_memory": {"test_survival_storage": 1.0},
         "embedded_like_hosted": {"test_survival_tabs": 1.0},
         "everything_is_the_window": {"test_case_1": 0.67, "test_case_2": 0.67, "test_case_3": 0.67},
@@ -368,8 +438,13 @@ a2_spring_milestone = "IllegalArgumentException"
 a2_spring_configured = "default"
 """,
     "template_answer": """
-# The lesson's composite key (tenant, user, thread) with the prompt's field names.
-chosen_template = "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}"
+# The lesson's composite key (tenant:user:thread), filled with the first field that holds a
+# shop, a customer and a ticket; never None, since the prompt's example has all three.
+def choose_template(platform):
+    first = {}
+    for path, field in platform["fields"].items():
+        first.setdefault(field["holds"], path)
+    return ":".join("{{ " + first[h] + " }}" for h in ("shop", "customer", "ticket") if h in first)
 """,
     "loaded_after_answer": """
 # The lesson's printed outputs: in-process loses everything at a restart and after "61 minutes
@@ -424,6 +499,110 @@ def diagnose(case):
 }
 
 
+#: Sharper skimmers, as a reviewer would write them: the skimmer with one cell read more closely
+#: (a keyword or a single inference more), the three together, the lesson's summary rules applied
+#: literally, and constant answers. Each must earn at most a quarter too.
+SHARPER_CELLS = {
+    # "the gateway checks them": the fields whose set_by names the gateway (its own and the
+    # header it copies), one per shop, customer and ticket, as the lesson's composite
+    "b1_gateway_fields": """
+def choose_template(platform):
+    fields = platform["fields"]
+
+    def pick(holds):
+        paths = [p for p, f in fields.items() if f["holds"] == holds]
+        checked = [p for p in paths if fields[p]["set_by"] in ("gateway", "header")]
+        return (checked or paths)[:1]
+
+    return ":".join("{{ " + p + " }}" for p in pick("shop") + pick("customer") + pick("ticket"))
+""",
+    # the lesson's access-control paragraph word for word: the user from what the server
+    # checked, the thread id the server created, the composite tenant:user:thread
+    "b1_lesson_rules": """
+def choose_template(platform):
+    fields = platform["fields"]
+
+    def of(holds, *by):
+        return [p for p, f in fields.items() if f["holds"] == holds and f["set_by"] in by]
+
+    customer = of("customer", "gateway")
+    if not customer:
+        return None
+    shop = of("shop", "gateway") or of("shop", "header", "page", "profile")
+    ticket = of("ticket", "echo") or of("ticket", "page")
+    return ":".join("{{ " + p + " }}" for p in shop[:1] + customer[:1] + ticket[:1])
+""",
+    # "in-process": each worker process has its own map (the idle hour still anyone's)
+    "c1_a_map_per_worker": """
+def loaded_after(store, events, window):
+    if store not in ("in-process", "sqlite") or type(window) is not int or window < 0:
+        raise ValueError("unknown store or bad window")
+    maps, quiet, loaded = {}, 0, None
+    for event in events:
+        if event == "restart":
+            if store == "in-process":
+                maps = {}
+        elif type(event) is tuple and len(event) == 2 and event[0] == "pause":
+            if event[1] < 0:
+                raise ValueError("negative pause")
+            quiet += event[1]
+        elif type(event) is tuple and len(event) == 3 and event[0] == "turn":
+            if store == "in-process" and quiet > 60:
+                maps = {}
+            quiet = 0
+            held = maps.setdefault(event[2] if store == "in-process" else "file", {})
+            stored = held.get(event[1], 0)
+            loaded = stored if window == 0 else min(stored, 2 * window)
+            held[event[1]] = stored + 2
+        else:
+            raise ValueError(f"unknown event {event!r}")
+    if loaded is None:
+        raise ValueError("no turn")
+    return loaded
+""",
+    # workers and another browser read more closely: a new worker's map, another browser's id
+    "d1_workers_and_other_browser": """
+def diagnose(case):
+    if case["between"] == "other browser":
+        return "scope"
+    if case["between"] in ("new tab", "reload") and not case["load_previous_session"]:
+        return "scope"
+    if case["store"] == "in-process" and (
+        case["between"] == "restart"
+        or case["quiet_minutes"] > 60
+        or (case["workers"] > 1 and not case["same_worker"])
+    ):
+        return "storage"
+    return "window"
+""",
+}
+SHARPER_SKIMMERS = {
+    "skimmer_b1_gateway_fields": SKIMMER | {"template_answer": SHARPER_CELLS["b1_gateway_fields"]},
+    "skimmer_b1_lesson_rules": SKIMMER | {"template_answer": SHARPER_CELLS["b1_lesson_rules"]},
+    "skimmer_c1_a_map_per_worker": SKIMMER
+    | {"loaded_after_answer": SHARPER_CELLS["c1_a_map_per_worker"]},
+    "skimmer_d1_workers_and_other_browser": SKIMMER
+    | {"cases_answer": SHARPER_CELLS["d1_workers_and_other_browser"]},
+    "skimmer_all_sharpened": SKIMMER
+    | {
+        "template_answer": SHARPER_CELLS["b1_lesson_rules"],
+        "loaded_after_answer": SHARPER_CELLS["c1_a_map_per_worker"],
+        "cases_answer": SHARPER_CELLS["d1_workers_and_other_browser"],
+    },
+    # one answer whatever the question: refuse every key, no safe key, nothing loaded, "storage"
+    "skimmer_constant_answers": SKIMMER
+    | {
+        "fill_key_answer": (
+            "def fill_key(template, request):\n    raise ValueError(template)\n\n\n"
+            "def shared_buckets(template, conversations):\n    raise ValueError(template)\n"
+        ),
+        "template_answer": "def choose_template(platform):\n    return None\n",
+        "loaded_after_answer": "def loaded_after(store, events, window):\n    return 0\n",
+        "cases_answer": 'def diagnose(case):\n    return "storage"\n',
+    },
+}
+
+
 @pytest.fixture(scope="module")
 def source_nb() -> dict:
     return read_notebook(SOURCE)
@@ -443,10 +622,9 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
 
 def test_the_release_keeps_rubrics_and_model_answers_to_the_instructor():
     released = RELEASE.read_text(encoding="utf-8")
-    assert (
-        "Rubric" not in released and "auth.shop }}:{{ auth.user }}:{{ body.ticket" not in released
-    )
-    assert "_cause_of" not in released and "_scripts" not in released  # the generators stay hidden
+    assert "Rubric" not in released and 'named("shop")[:1] + customers[:1]' not in released
+    for generator_name in ("_cause_of", "_scripts", "_platforms", "_meets"):
+        assert generator_name not in released  # the generators stay hidden
 
 
 def _answers(grade_id: str) -> dict:
@@ -551,6 +729,97 @@ def test_c1_s_seeded_cases_are_what_windowmem_s_stores_do(seed):
     # no answer is right for more than a third of the cases, so guessing one earns little
     answers = [drawn["_expected"](*case) for case in cases]
     assert max(answers.count(a) for a in answers) <= 4
+
+
+def b1_generator() -> dict:
+    """B1's hidden helpers (requests, renderer, checker, rules and platforms), run on their own."""
+    text = hidden_part("test_chosen_template")
+    scope: dict = {"choose_template": lambda platform: None}
+    exec(text[: text.index("\n_SEED = ")], scope)  # the instructor's own cell, without its loop
+    return scope
+
+
+def _choose_template():
+    return _answers("template_answer")["choose_template"]
+
+
+def _candidates(platform: dict):
+    """Every template of one to three of *platform*'s fields, in any order, joined by ':'."""
+    from itertools import permutations
+
+    paths = list(platform["fields"])
+    for size in (1, 2, 3):
+        for chosen in permutations(paths, size):
+            yield ":".join("{{ " + path + " }}" for path in chosen)
+
+
+@pytest.mark.parametrize("seed", [5113, 6271, 1, 2, 77])
+def test_b1_s_seeded_platforms_are_answered_by_the_rules_and_none_only_where_nothing_is_safe(seed):
+    drawn = b1_generator()
+    if seed in (5113, 6271):
+        cells = [hidden_part(grade_id) for grade_id in sorted(B1)]
+        assert any(f"_SEED = {seed}" in text for text in cells)
+    platforms = drawn["_platforms"](seed, 8)
+    answers = [_choose_template()(platform) for platform in platforms]
+    assert [answer is None for answer in answers].count(True) == 1  # one case in eight
+    for platform, answer in zip(platforms, answers):
+        assert drawn["_right"](answer, platform), platform
+        safe = [t for t in _candidates(platform) if drawn["_meets"](t, platform)]
+        # None exactly where no template of up to three fields is safe; else the answer is one
+        assert (answer is None) == (not safe), (platform, safe[:3])
+    # the answers differ from platform to platform: no one template pays
+    assert max(answers.count(a) for a in answers) <= 3
+
+
+@pytest.mark.parametrize("seed", [5113, 6271])
+def test_b1_s_cases_each_defeat_at_least_two_misreadings(seed):
+    drawn = b1_generator()
+    for platform in drawn["_platforms"](seed, 8):
+        wrong = [
+            m
+            for m in set(drawn["_MISREADINGS"])
+            if not drawn["_right"](drawn["_choose"](platform, (m,)), platform)
+        ]
+        assert len(wrong) >= 2, (platform, wrong)
+
+
+def test_b1_s_renderer_is_what_n8n_s_expressions_give():
+    """The hidden renderer fills a template as windowmem's n8n expression evaluator does."""
+    from windowmem.policies.n8n.session_ids import evaluate_parameter
+
+    drawn = b1_generator()
+    for platform in drawn["_platforms"](5113, 8)[:4]:
+        for template in list(_candidates(platform))[:40]:
+            expression = "=" + template.replace("{{ ", "{{ $json.")
+            for _, _, request in drawn["_requests"](platform)[::17]:
+                assert drawn["_render"](template, request) == str(
+                    evaluate_parameter(expression, request)
+                ), (template, request)
+
+
+def test_b1_s_cells_use_their_own_seeds_and_one_generator():
+    hidden = [hidden_part(grade_id) for grade_id in sorted(B1)]
+    seeds = {seed for text in hidden for seed in re.findall(r"^_SEED = (\d+)", text, re.M)}
+    assert len(seeds) == 2
+    assert len({text.split("\n_SEED = ")[0] for text in hidden}) == 1
+
+
+def test_the_visible_platform_gets_the_gateway_s_shop_customer_and_the_ticket():
+    scope: dict = {}
+    check_cell = next(
+        cell_text(c)
+        for c in read_notebook(SOURCE)["cells"]
+        if "ANDINA = " in cell_text(c) and not nbgrader_meta(c)
+    )
+    exec(check_cell.split("print(")[0], scope)
+    drawn = b1_generator()
+    template = _choose_template()(scope["ANDINA"])
+    assert template == "{{ auth.shop }}:{{ auth.user }}:{{ body.ticket }}"
+    assert drawn["_meets"](template, scope["ANDINA"])
+    # the page's own fields fail there: empty on a first message, and anyone can edit them
+    assert not drawn["_meets"](
+        "{{ body.shopId }}:{{ body.userId }}:{{ body.ticket }}", scope["ANDINA"]
+    )
 
 
 def test_the_survival_answers_are_what_windowmem_computes():
@@ -664,7 +933,12 @@ def test_the_visible_examples_are_what_windowmem_diagnoses():
 # ---------------------------------------------------------------- the round trip
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+@pytest.fixture(scope="module")
+def graded(request, tmp_path_factory):
+    """The solution, the untouched release, every mutant, the skimmer and the sharper skimmers,
+    graded once by ``python -m autograder grade``."""
+    skimmers = {"skimmer": SKIMMER} | SHARPER_SKIMMERS
+    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -673,6 +947,32 @@ class TestTheGradingRun(GradingRoundTrip):
     contract = GRADE_CONTRACT
     hand_graded = HAND_GRADED
     skimmer_bar_met = True
+
+
+#: The skimmer of the first pass stays well under the bar (issue 23's second pass: a margin).
+SKIMMER_MARGIN = 0.15
+
+
+@pytest.mark.slow
+def test_the_skimmer_earns_at_most_about_15_percent(graded, source_nb):
+    grade = graded.grades["skimmer"]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert share <= SKIMMER_MARGIN, f"the skimmer earns {share:.0%}: {grade.detail}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
+def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+
+
+def test_each_sharper_skimmer_is_the_skimmer_with_cells_read_more_closely():
+    for student, answers in SHARPER_SKIMMERS.items():
+        assert set(answers) == set(SKIMMER), student
+        assert answers != SKIMMER, student
 
 
 @pytest.mark.slow
