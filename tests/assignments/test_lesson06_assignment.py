@@ -69,9 +69,9 @@ GRADE_CONTRACT = {
     "test_sizes_by_hand": 1,
     "test_bill_by_hand": 1,
     "test_unbounded_bill_task": 1,
-    "test_unbounded_bill_any": 2,
+    "test_unbounded_bill_any": 1,
     "test_survivors_by_hand": 1,
-    "test_truncated_bill_by_hand": 1,
+    "test_truncated_bill_by_hand": 2,
     "test_truncation_task": 1,
     "test_truncation_any": 2,
     "test_policy_helpdesk": 1,
@@ -93,6 +93,8 @@ BY_HAND = {
     "truncated sizes": [120, 340, 520, 540, 700, 580],
     "truncated bill": 120 + 340 + 520 + 540 + 700 + 580,
     "survivors": ["Q3", "Q4"],
+    # the peak counts read 5's moment over the budget (1000), before truncation acts
+    "truncated peak": 1000,
 }
 #: The policy each of C1's three example teams needs (the check cell prints the student's).
 EXAMPLES = {"HELPDESK": "truncate", "RESEARCH": "compact", "COMPLIANCE": "retrieve"}
@@ -190,6 +192,7 @@ bill_unbounded = 1220
 survivors_truncated = ["Q1", "Q2"]
 window_sizes_truncated = [120, 340, 520, 540, 700, 580]
 bill_truncated = 2800
+peak_truncated = 1000
 """,
         {"test_survivors_by_hand"},  # and nothing else: B2 does not lean on B1
     ),
@@ -200,6 +203,18 @@ bill_truncated = 2800
 survivors_truncated = ["Q3", "Q4"]
 window_sizes_truncated = [120, 340, 520, 540, 520, 580]
 bill_truncated = 120 + 340 + 520 + 540 + 520 + 580
+peak_truncated = 1000
+""",
+        {"test_truncated_bill_by_hand"},
+    ),
+    # B1: the peak read off the calls (or "never over the budget"): the moment over it missed
+    "peak_after_truncation": (
+        "truncation_by_hand_answer",
+        """
+survivors_truncated = ["Q3", "Q4"]
+window_sizes_truncated = [120, 340, 520, 540, 700, 580]
+bill_truncated = 2800
+peak_truncated = 700
 """,
         {"test_truncated_bill_by_hand"},
     ),
@@ -309,7 +324,7 @@ def choose_policy(situation):
 #: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
 MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 
-_A2_SHORTCUT = {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 1.71}
+_A2_SHORTCUT = {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 0.86}
 _C1 = dict.fromkeys(C1_CELLS)
 
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
@@ -319,7 +334,7 @@ MUTANTS = with_partial_losses(
     {
         "charges_after_the_read": _A2_SHORTCUT,  # only the negative sizes are right
         "forgets_the_last_call": _A2_SHORTCUT,
-        "no_validation": {"test_unbounded_bill_any": 0.29},
+        "no_validation": {"test_unbounded_bill_any": 0.14},
         **{
             f"cost_helper{way}": _A2_SHORTCUT
             for way in (
@@ -330,14 +345,10 @@ MUTANTS = with_partial_losses(
         "full_window_is_over": {"test_truncation_task": 1.0, "test_truncation_any": 1.0},
         "drops_the_newest_read": {"test_truncation_any": 1.25},
         "never_truncates": {"test_truncation_task": 1.0, "test_truncation_any": 1.5},
-        "no_fit_check": {
-            "test_policy_helpdesk": 0.17,
-            "test_policy_research": 0.08,
-            "test_policy_compliance": 0.08,
-        },
+        "no_fit_check": dict.fromkeys(C1_CELLS, 0.08),
         "fit_is_strict": {"test_policy_helpdesk": 0.08, "test_policy_research": 0.08},
-        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.33),
-        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.25),
+        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.58),
+        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.17),
     },
 )
 
@@ -371,6 +382,7 @@ def unbounded_bill(base_tokens, read_tokens):
 survivors_truncated = ["Q3", "Q4"]
 window_sizes_truncated = [340, 520, 540, 700, 580, 580]
 bill_truncated = 340 + 520 + 540 + 700 + 580 + 580
+peak_truncated = max(window_sizes_truncated)  # the largest window the table shows
 """,
     "truncated_bill_answer": """
 def truncated_bill(base_tokens, reads, budget):
@@ -426,6 +438,7 @@ def unbounded_bill(base_tokens, read_tokens):
 survivors_truncated = ["Q3", "Q4"]
 window_sizes_truncated = [120, 340, 520, 540, 700, 580]
 bill_truncated = sum(window_sizes_truncated)
+peak_truncated = max(window_sizes_truncated)  # the call table's largest row
 """,
     "truncated_bill_answer": """
 def truncated_bill(base_tokens, reads, budget):
@@ -515,6 +528,7 @@ def test_the_hidden_tests_expect_the_hand_worked_figures(source_nb):
     assert f"== {BY_HAND['truncated sizes']}" in cell_text(cells["test_truncated_bill_by_hand"])
     assert f"== {BY_HAND['truncated bill']}" in cell_text(cells["test_truncated_bill_by_hand"])
     assert f"== {BY_HAND['truncated bill']}" in cell_text(cells["test_truncation_task"])
+    assert f"== {BY_HAND['truncated peak']}" in cell_text(cells["test_truncated_bill_by_hand"])
     assert f"== {BY_HAND['survivors']!r}".replace("'", '"') in cell_text(
         cells["test_survivors_by_hand"]
     )
@@ -530,6 +544,7 @@ def test_the_hand_worked_figures_are_the_budget_engine_s():
         run = run_situation(task, policy)
         assert [s.used for s in run.trace if s.event is Event.CALL] == BY_HAND[sizes]
         assert run.bill.input_tokens == BY_HAND[bill]
+    assert run_situation(task, "truncate").bill.peak == BY_HAND["truncated peak"]
     last = run_situation(task, "truncate").trace[-1].facts
     assert [task.questions()[q][0] for q in sorted(last)] == BY_HAND["survivors"]
 
