@@ -66,14 +66,14 @@ ANSWERS_ELSEWHERE = [
 
 #: The graded cells and their points: the grading pipeline and gradebooks rely on these names.
 GRADE_CONTRACT = {
-    "test_sizes_by_hand": 1,
-    "test_bill_by_hand": 1,
-    "test_unbounded_bill_task": 1,
-    "test_unbounded_bill_any": 1,
-    "test_survivors_by_hand": 1,
-    "test_truncated_bill_by_hand": 2,
+    "test_sizes_by_hand": 0.5,
+    "test_bill_by_hand": 0.5,
+    "test_unbounded_bill_task": 0.5,
+    "test_unbounded_bill_any": 0.5,
+    "test_survivors_by_hand": 0.25,
+    "test_truncated_bill_by_hand": 2.75,
     "test_compaction_task": 1,
-    "test_compaction_any": 2,
+    "test_compaction_any": 7,
     "test_policy_helpdesk": 1,
     "test_policy_research": 1,
     "test_policy_compliance": 1,
@@ -299,7 +299,7 @@ def compacted_bill(base_tokens, reads, budget, line_tokens):
     "fit_is_strict": (
         "choose_answer",
         edited(CHOOSE, 'if peak <= situation["budget"]:', 'if peak < situation["budget"]:'),
-        {"test_policy_helpdesk", "test_policy_research"},  # the two cells with a budget at the peak
+        {"test_policy_research"},  # the one cell whose near-peak case sits exactly at the peak
     ),
     # C1: truncation taken to forget whenever it acts, even when it drops only misses
     "truncation_always_forgets": (
@@ -351,7 +351,7 @@ def choose_policy(situation):
 #: closure: the behaviour check blocks every path, so each loses exactly cost_helper's points.
 MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 
-_A2_SHORTCUT = {"test_unbounded_bill_task": 1.0, "test_unbounded_bill_any": 0.86}
+_A2_SHORTCUT = {"test_unbounded_bill_task": 0.5, "test_unbounded_bill_any": 0.43}
 _C1 = dict.fromkeys(C1_CELLS)
 
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
@@ -361,7 +361,7 @@ MUTANTS = with_partial_losses(
     {
         "charges_after_the_read": _A2_SHORTCUT,  # only the negative sizes are right
         "forgets_the_last_call": _A2_SHORTCUT,
-        "no_validation": {"test_unbounded_bill_any": 0.14},
+        "no_validation": {"test_unbounded_bill_any": 0.07},
         **{
             f"cost_helper{way}": _A2_SHORTCUT
             for way in (
@@ -369,15 +369,15 @@ MUTANTS = with_partial_losses(
                 *(f"_via_{w}" for w in ("sys_modules", "importlib", "container", "closure")),
             )
         },
-        "full_window_is_over": {"test_compaction_any": 0.5},
-        "charges_the_compacted_window": {"test_compaction_task": 1.0, "test_compaction_any": 1.75},
-        "compaction_is_free": {"test_compaction_task": 1.0, "test_compaction_any": 1.75},
-        "summary_lines_never_cut": {"test_compaction_any": 1.25},
-        "truncates_instead": {"test_compaction_task": 1.0, "test_compaction_any": 1.75},
+        "full_window_is_over": {"test_compaction_any": 2.55},
+        "charges_the_compacted_window": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
+        "compaction_is_free": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
+        "summary_lines_never_cut": {"test_compaction_any": 5.09},
+        "truncates_instead": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
         "no_fit_check": dict.fromkeys(C1_CELLS, 0.08),
-        "fit_is_strict": {"test_policy_helpdesk": 0.08, "test_policy_research": 0.08},
-        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.58),
-        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.17),
+        "fit_is_strict": {"test_policy_research": 0.08},
+        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.75),
+        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.08),
     },
 )
 
@@ -803,25 +803,10 @@ def test_the_library_shortcut_fails_on_what_it_calls_not_on_its_values(
     check_shortcut_fails_on_import(graded, student, NOTEBOOK, grade_id, module)
 
 
-#: The sharper skimmers still over the bar: B1's peak and B2's compaction call are beyond the
-#: call table, but Part A and B1's survivors are its layout (about 46-48%). Strict: they fail
-#: the day they pass.
-OVER_THE_BAR = {
-    "table_layout": "Part A and B1's survivors follow the call table's layout: 6 of 13 points",
-    "table_layout_retrieve_when_allowed": "the same Part A and B1 survivors",
-    "table_layout_summary_literal": "the same Part A and B1 survivors",
-}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "student",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(reason=OVER_THE_BAR[s], strict=True))
-        if s in OVER_THE_BAR
-        else s
-        for s in sorted(SHARPER_SKIMMERS)
-    ],
+    sorted(SHARPER_SKIMMERS),
 )
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """The call table's layout copied, sharper C1 rules (retrieve whenever allowed, the lesson's
