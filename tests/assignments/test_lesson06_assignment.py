@@ -814,4 +814,8 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     grade = graded.grades[student]
     share = skimmer_share(grade, graded_points(source_nb))
     assert grade.status == "graded", grade.detail
+    print(
+        f"SHARE {student}: {share:.1%}",
+        f"(model skimmer {skimmer_share(graded.grades['skimmer'], graded_points(source_nb)):.1%})",
+    )
     assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
