@@ -420,12 +420,15 @@ def check_shortcut_fails_on_import(
 
 
 def pipeline_fixture(
-    assignment: str, mutants: dict[str, Mutant], skimmer: dict[str, str] | None = None
+    assignment: str,
+    mutants: dict[str, Mutant],
+    skimmer: dict[str, str] | None = None,
+    sharper: dict[str, dict[str, str]] | None = None,
 ) -> Any:
-    """A module fixture ``graded``: *assignment*'s solution, untouched release, *mutants* and
-    the *skimmer* (student ``"skimmer"``), graded once by ``python -m autograder grade``
-    (``graded = pipeline_fixture(...)``)."""
-    skimmers = {"skimmer": skimmer} if skimmer else {}
+    """A module fixture ``graded``: *assignment*'s solution, untouched release, *mutants*, the
+    *skimmer* (student ``"skimmer"``) and any *sharper* skimmers (each under its own name),
+    graded once by ``python -m autograder grade`` (``graded = pipeline_fixture(...)``)."""
+    skimmers = ({"skimmer": skimmer} if skimmer else {}) | (sharper or {})
 
     @pytest.fixture(scope="module")
     def graded(request: Any, tmp_path_factory: Any) -> PipelineRun:
@@ -490,10 +493,7 @@ class GradingRoundTrip:
                     strict=True, reason="issue 23 step 4: the prompts still word the procedures"
                 )
             )
-        grade = graded.grades["skimmer"]
-        share = skimmer_share(grade, graded_points(source_nb))
-        assert grade.status == "graded", grade.detail
-        assert share <= SKIMMER_SHARE, f"the skimmer earns {share:.0%}: {grade.detail}"
+        check_skimmer_share(graded, source_nb, "skimmer")
 
     @pytest.mark.slow
     def test_a_mistake_or_shortcut_loses_exactly_its_points(
@@ -593,6 +593,18 @@ def transcribed(source_nb: Notebook, *cells: str) -> dict[str, str]:
 def skimmer_share(grade: PipelineGrade, points: dict[str, float]) -> float:
     """The share of the autograded points *grade* earned (hand-graded cells left out)."""
     return (grade.score or 0.0) / sum(points.values())
+
+
+def check_skimmer_share(
+    graded: PipelineRun, source_nb: Notebook, student: str, bound: float = SKIMMER_SHARE
+) -> float:
+    """Assert that skimmer *student* was graded and earned at most *bound* of the autograded
+    points of *source_nb*; its share."""
+    grade = graded.grades[student]
+    share = skimmer_share(grade, graded_points(source_nb))
+    assert grade.status == "graded", grade.detail
+    assert share <= bound, f"{student} earns {share:.0%}: {grade.detail}"
+    return share
 
 
 def with_partial_losses(

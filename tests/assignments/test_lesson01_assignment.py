@@ -22,16 +22,16 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
-    SKIMMER_SHARE,
     GradingRoundTrip,
     always_equal_cheat,
     cell_text,
     cells_by_id,
     check_shortcut_fails_on_import,
+    check_skimmer_share,
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     reached_every_way,
     read_notebook,
     skimmer_share,
@@ -933,12 +933,7 @@ def test_the_visible_examples_are_what_windowmem_diagnoses():
 # ---------------------------------------------------------------- the round trip
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory):
-    """The solution, the untouched release, every mutant, the skimmer and the sharper skimmers,
-    graded once by ``python -m autograder grade``."""
-    skimmers = {"skimmer": SKIMMER} | SHARPER_SKIMMERS
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, SHARPER_SKIMMERS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -963,10 +958,7 @@ def test_the_skimmer_earns_at_most_about_15_percent(graded, source_nb):
 @pytest.mark.slow
 @pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
-    grade = graded.grades[student]
-    share = skimmer_share(grade, graded_points(source_nb))
-    assert grade.status == "graded", grade.detail
-    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+    check_skimmer_share(graded, source_nb, student)
 
 
 def test_each_sharper_skimmer_is_the_skimmer_with_cells_read_more_closely():

@@ -18,17 +18,16 @@ import pytest
 
 from tests.nbgrader_helpers import (
     REPO_ROOT,
-    SKIMMER_SHARE,
     GradingRoundTrip,
     cell_text,
     cells_by_id,
     check_shortcut_fails_on_import,
+    check_skimmer_share,
     graded_points,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     reached_every_way,
     read_notebook,
-    skimmer_share,
     with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
@@ -886,11 +885,7 @@ def test_the_skimmer_and_the_solution_differ_where_understanding_matters():
 # ---------------------------------------------------------------- a grading run
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory):
-    """The class graded once: pipeline_fixture's students and the sharper skimmers."""
-    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, SHARPER_SKIMMERS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -905,10 +900,7 @@ class TestTheGradingRun(GradingRoundTrip):
 @pytest.mark.parametrize("student", sorted(SHARPER_SKIMMERS))
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """Each sharper skimmer, graded in the same run, earns at most SKIMMER_SHARE."""
-    grade = graded.grades[student]
-    share = skimmer_share(grade, graded_points(source_nb))
-    assert grade.status == "graded", grade.detail
-    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+    check_skimmer_share(graded, source_nb, student)
 
 
 @pytest.mark.slow

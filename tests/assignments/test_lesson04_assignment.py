@@ -26,9 +26,10 @@ from tests.nbgrader_helpers import (
     cell_text,
     cells_by_id,
     check_shortcut_fails_on_import,
+    check_skimmer_share,
     graded_points,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     reached_every_way,
     read_notebook,
     skimmer_share,
@@ -879,12 +880,7 @@ def test_part_a_expectations_are_what_windowmem_s_stores_do(tmp_path):
 # ---------------------------------------------------------------- a grading run
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory):
-    """The class graded once: the solution, the release, the mutants, the model skimmer and the
-    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
-    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, SHARPER_SKIMMERS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -901,10 +897,7 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """Rules fitted to the visible teams, the prompt's or the summary's rules read literally, a
     constant answer, Part B's sharper clocks, Part C's single reads, and their mixes: each
     earns at most SKIMMER_SHARE."""
-    grade = graded.grades[student]
-    share = skimmer_share(grade, graded_points(source_nb))
-    assert grade.status == "graded", grade.detail
-    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+    check_skimmer_share(graded, source_nb, student)
 
 
 @pytest.mark.slow

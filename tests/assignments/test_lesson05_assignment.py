@@ -25,9 +25,10 @@ from tests.nbgrader_helpers import (
     cell_text,
     cells_by_id,
     check_shortcut_fails_on_import,
+    check_skimmer_share,
     graded_points,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     reached_every_way,
     read_notebook,
     skimmer_share,
@@ -1059,12 +1060,7 @@ def test_every_mutant_changes_its_answer_cell():
 # ---------------------------------------------------------------- a grading run
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory):
-    """The class graded once: the solution, the release, the mutants, the model skimmer and the
-    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
-    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS, **MEASURED_SKIMMERS}
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, SHARPER_SKIMMERS | MEASURED_SKIMMERS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -1084,10 +1080,7 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """The Summary's rules read literally (last-round storage, orphans at both edges, every call
     priced), the Deeper's Spring AI cut with lesson 3's k = 0, a constant answer: each, graded in
     the same run, earns at most SKIMMER_SHARE."""
-    grade = graded.grades[student]
-    share = skimmer_share(grade, graded_points(source_nb))
-    assert grade.status == "graded", grade.detail
-    assert share <= SKIMMER_SHARE, f"{student} earns {share:.0%}: {grade.detail}"
+    check_skimmer_share(graded, source_nb, student)
 
 
 @pytest.mark.slow

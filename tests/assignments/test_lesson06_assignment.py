@@ -32,7 +32,7 @@ from tests.nbgrader_helpers import (
     graded_points,
     nbgrader_meta,
     part_points,
-    pipeline_graded_once,
+    pipeline_fixture,
     reached_every_way,
     read_notebook,
     skimmer_share,
@@ -771,12 +771,7 @@ def test_every_mutant_changes_its_answer_cell():
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-@pytest.fixture(scope="module")
-def graded(request, tmp_path_factory):
-    """The class graded once: the solution, the release, the mutants, the model skimmer and the
-    sharper skimmers (``pipeline_fixture`` hands in one skimmer; this one hands in them all)."""
-    skimmers = {"skimmer": SKIMMER, **SHARPER_SKIMMERS}
-    return pipeline_graded_once(request, tmp_path_factory, ASSIGNMENT, MUTANTS, skimmers)
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, SHARPER_SKIMMERS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
