@@ -20,12 +20,13 @@ from windowmem.design.units import (
 )
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.messages import Message, assistant, tool, user
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n.memory_manager import (
     load,
     stored_history,
 )
-from windowmem.tokens import qwen_counter
+from windowmem.tokens import count_all, qwen_counter
 
 count_tokens = qwen_counter()
 chat = load_example("two_orders")
@@ -62,6 +63,50 @@ def _check_2() -> dict[str, Any]:
         if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= 3
     )
     return {"2a": coverage.whole_turns, "2b": min(turn_9_call.memory_turns), "2c": sized}
+
+
+#: Self-check 2d's price of a stored message or a question, in tokens.
+TOKENS_PER_MESSAGE = 50
+
+
+def _stock_chat(turns: int) -> list[Message]:
+    # The stock-checking agent of 2c: two tool calls asked at once, every turn.
+    out: list[Message] = []
+    for t in range(1, turns + 1):
+        out += [
+            user(f"Is item {t} in stock in blue and in green?"),
+            assistant("", (f"call_{t}a", f"call_{t}b")),
+            tool('{"stock": 3}', f"call_{t}a"),
+            tool('{"stock": 0}', f"call_{t}b"),
+            assistant(f"Item {t}: 3 in blue, none in green."),
+        ]
+    return out
+
+
+def _turn_price(k: int) -> int:
+    # Every model call of the last turn of a long chat, each message at the flat price.
+    last = agent_runs(_stock_chat(12), N8nSimpleMemory(k))[-1]
+    return sum(count_all(call.messages, lambda _: TOKENS_PER_MESSAGE) for call in last.calls)
+
+
+@cache
+def _check_2d() -> dict[str, Any]:
+    sized = _check_2()["2c"]
+    return {"2d": _turn_price(sized) - _turn_price(5)}
+
+
+def _mistakes_2d() -> dict[Any, str]:
+    sized = _check_2()["2c"]
+    right = _check_2d()["2d"]
+    calls = len(agent_runs(_stock_chat(12), N8nSimpleMemory(5))[-1].calls)
+    raw = (n8n_loaded_messages(sized) - n8n_loaded_messages(5)) * TOKENS_PER_MESSAGE
+    return {
+        right
+        // calls: "that is one model call; a turn with a tool round calls the model again with the tool results, and each call loads the memory anew",
+        raw
+        * calls: "the default window's ten messages start inside a turn: look at what the clean-up leaves of them",
+        raw: "that is one model call, and the default window's ten messages start inside a turn: look at what the clean-up leaves of them",
+    }
 
 
 def _check_3() -> dict[str, Any]:
@@ -160,6 +205,14 @@ BOOK = CheckBook(
             },
             why="each turn stores 6 messages, so three need 18 places: 2 × 9",
             transfer="sizing a window for an agent with tool calls in every turn",
+        ),
+        Expectation(
+            "2d",
+            _check_2d,
+            hint="count the messages each model call of one turn loads at both windows, after the clean-up, and how many model calls a turn makes",
+            mistakes=_mistakes_2d,
+            why="both of the turn's model calls load 18 messages instead of the 9 the clean-up leaves of the default's 10",
+            transfer="pricing a window chosen for tool turns",
         ),
         Expectation(
             "3a",

@@ -129,7 +129,37 @@ def test_the_summariser_s_prompt_and_output_are_counted_on_every_compaction():
         t.summariser_prompt_tokens == t.summary_tokens == 0 for t in turns if not t.summarised_after
     )
     first = compactions[0]
-    assert first.summary_tokens == count_messages(assistant(extractive_summary(chat[:4])))
+    # Turn 2 is kept verbatim, so the first summary covers turn 1 only.
+    assert first.summary_tokens == count_messages(assistant(extractive_summary(chat[:2])))
     savings = summary_savings(chat, window=3, every=2, keep_turns=1)
     assert savings.summariser_prompt_tokens == 4 * prompt
     assert savings.summary_output_tokens == sum(t.summary_tokens for t in compactions) > 0
+
+
+@PROPERTY_SETTINGS
+@given(
+    st.lists(st.integers(0, 2), min_size=1, max_size=10),
+    st.integers(1, 4),
+    st.integers(0, 3),
+)
+def test_the_summary_never_repeats_a_question_kept_verbatim_after_it(calls, every, keep):
+    """Issue 22: the summariser reads up to the kept turns, so no kept question is in the summary too."""
+    chat = [
+        m if m.role is not Role.USER else user(f"question {i} about order #{i}")
+        for i, m in enumerate(chat_of(calls))
+    ]
+    history = rolling_summary(chat, window=0, every=every, keep_turns=keep)
+    for t in history:
+        if not t.summarised_after or t.turn == len(calls):
+            continue
+        after = history[
+            t.turn
+        ].sent  # the next run loads (window 0: all of) what the override wrote
+        summary, kept = after[1], [m.content for m in after[2:-1] if m.role is Role.USER]
+        assert summary.content.startswith(SUMMARY_PREFIX)
+        assert len(kept) == min(keep, t.turn)
+        assert not any(q in summary.content for q in kept), (t.turn, summary.content, kept)
+        older = [f"question {i} " for i, m in enumerate(chat) if m.role is Role.USER][
+            : t.turn - len(kept)
+        ]
+        assert all(q in summary.content for q in older[-5:]), (summary.content, older)

@@ -17,8 +17,11 @@ The agent's memory still loads only the newest ``2 × k`` stored messages, so th
 summary helps only on the turns where it is among them: it is cut as soon as the kept
 turns plus the turns stored since the override fill the window.
 
-The summariser is deterministic (:func:`extractive_summary`, or any function from the
-loaded messages to a text): no model is called, so the token counts are exact.
+The summariser is deterministic (:func:`extractive_summary`, or any function from
+messages to a text): no model is called, so the token counts are exact. It is handed the
+loaded history up to where the kept turns begin, since they follow the summary verbatim;
+its call is billed for the whole load and :data:`SUMMARISER_PROMPT`, which is what the
+model node of the n8n wiring is sent.
 
 >>> from windowmem.messages import user, assistant
 >>> chat = [m for t in range(1, 7) for m in (user(f"Order #{t}0 please"), assistant(f"a{t}"))]
@@ -63,7 +66,8 @@ REQUESTS_KEPT = 5
 #: summariser's prompt, paid on every compaction besides the history it reads.
 SUMMARISER_PROMPT = (
     "Summarise this support conversation for the agent that continues it: keep every order "
-    "number, name and open request."
+    "number, name and open request. Its newest turns stay verbatim after your summary: "
+    "summarise only the turns before them."
 )
 
 Summariser = Callable[[Sequence[Message]], str]
@@ -137,6 +141,19 @@ def _rounds(interaction: Interaction) -> tuple[Message, tuple[tuple[Message, ...
     return opening, tuple(befores), rest[-1]
 
 
+def _kept_from(history: Sequence[Message], keep: int) -> int:
+    """Where the newest *keep* turns begin in *history*: each turn's only user message is its question.
+
+    >>> from windowmem.messages import user, assistant
+    >>> _kept_from([assistant("Summary"), user("q1"), assistant("a1"), user("q2"), assistant("a2")], 1)
+    3
+    """
+    questions = [i for i, m in enumerate(history) if m.role is Role.USER]
+    if keep == 0:
+        return len(history)
+    return questions[-keep] if len(questions) >= keep else 0
+
+
 def _check(value: object, label: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise WindowMemError(f"{label} must be a whole number >= {minimum}, got {value!r}")
@@ -184,9 +201,12 @@ def rolling_summary(
         summariser_tokens = prompt_tokens = summary_tokens = 0
         if compact:
             everything = model_history(history)
+            # The model call reads the Manager's whole load (billed in full); what it is
+            # asked to summarise stops where the kept turns begin, so the summary never
+            # repeats a question that follows it verbatim.
             summariser_tokens = count_all(everything, counter)
             prompt_tokens = counter(system(SUMMARISER_PROMPT))
-            written = summariser(everything)
+            written = summariser(everything[: _kept_from(everything, keep)])
             summary_tokens = counter(assistant(written))
             rows = [ManagerMessage(written, MessageType.AI)]
             for q, a in answered[max(0, len(answered) - keep) :] if keep else ():
