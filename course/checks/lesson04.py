@@ -234,7 +234,7 @@ BOOK = CheckBook(
                 0: "turn 3 found an empty map, but the new process then stored turn 3 in it",
             },
             why="the new process started with an empty map and has stored only turn 3",
-            transfer="a second turn after the restart, which the table does not show",
+            transfer="a second turn in the new process, which nothing above the question works",
         ),
         Expectation(
             "3b",
@@ -310,7 +310,8 @@ BOOK = CheckBook(
             _check_6,
             hint="which of the four events run EXPIRE?",
             mistakes={
-                "12:15": "a read does not touch the TTL; only a write is followed by EXPIRE",
+                "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
+                "11:50": "the 10:50 load only read the list; only a write is followed by EXPIRE",
                 "11:00": "the second write moved the clock",
             },
             why="Redis counts from the last write; reads do not move its clock",
@@ -323,6 +324,7 @@ BOOK = CheckBook(
             mistakes={
                 "11:20": "that treats the failed run as a read; Spring AI's advisor had already saved its question",
                 "11:00": "the 10:20 write moved the clock, and so did the failed run's save",
+                "11:50": "the 10:50 load only read the memory; a read saves no key",
             },
             why="Spring AI saved the failed run's question before the model call, and every add saves all keys again",
             transfer="Spring AI's Redis repository and a failed run",
