@@ -97,19 +97,37 @@ REVEALED_BY = {
         7: ["Turn 12 sees turns `12 − k`"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
-        1: ['"turn 6 sends from memory"', "Read the columns separately"],
+        1: [
+            '"turn 6 sends from memory"',
+            "Read the columns separately",
+            "so the cut moves\nto `u5`: `u5 a5 u6`",
+        ],
         2: [
             "print(table.ddl())",
             "The first element is turn 6's answer",
             "Four rows, numbered 0 to 3",
+            "is still `a6`, turn\n6's answer",
         ],
-        3: ['"new process": after_table[0].pid', "The in-process row sends only"],
-        4: ['"own Simple Memory: sent from memory"', "worker 1 sees only the odd turns"],
-        5: ['"steps, in order"', "replaced the list that held it", "The question put B first"],
+        3: [
+            '"turn 4 sends from memory"',
+            "Simple Memory began empty",
+            "(a) 2, `u3 a3`",
+        ],
+        4: [
+            '"own Simple Memory: sent from memory"',
+            "worker 1 sees only the odd turns",
+            "(a) 2, `u2 a2`",
+        ],
+        5: [
+            '"table holds after": listed(race.stored)',
+            "replaced the list that held it",
+            "The question put B first",
+        ],
         6: [
             "for rule in expiry.RULES",
             "Redis forgot at 11:20",
             "A failed run still resets the clock",
+            "(a) 11:20. Only a write",
         ],
         7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
         8: ["10:00, an hour after her only write", '**3. Expecting a TTL of "an hour'],
@@ -577,6 +595,40 @@ def test_lesson4_carries_issue_22_s_corrections():
     assert "both are saved from that one\nread" in body and "finds the list again" in body
 
 
+def test_lesson4_answers_its_fresh_reading():
+    """Lesson 4's fresh reading: a worked answer folded below every self-check, self-check 8's
+    answer cell asks the time its question asks, and the deeper race text says what
+    concurrent_runs counts (Spring AI does interleave at the second timing)."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    all_cells = cells(COURSE / name)
+    found = self_checks(COURSE / name)
+    for number, (_, _, last_check) in found.items():
+        following = [n for n in found if n > number]
+        end = found[min(following)][0] if following else len(all_cells)
+        folded = "\n".join(text(c) for c in all_cells[last_check + 1 : end])
+        assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
+            folded
+        ), f"{name}: self-check {number} has no worked answer folded below its checks"
+    answer_8 = text(all_cells[found[8][1]])
+    assert '"HH:MM"' in text(all_cells[found[8][0]]) and '"HH:MM"' in answer_8
+    body = "\n".join(text(c) for c in all_cells)
+    assert "never interleaves" not in body and "the table now interleaves" in body
+    assert "blind and\nlost need not match" in body
+
+
+def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
+    """The advisor entry says what windowmem's rebuild of MessageChatMemoryAdvisor does: the
+    question's save comes before the model call, the answer's after."""
+    from windowmem.outlive import concurrent_runs
+
+    before_call = concurrent_runs.steps("spring-ai")[
+        : concurrent_runs.model_call_before("spring-ai")
+    ]
+    assert "save user" in before_call and "save reply" not in before_call
+    advisor = next(rest for heads, rest in glossary_entries() if "advisor" in heads)
+    assert "saves the new user message before the model call" in " ".join(advisor.split())
+
+
 def test_lesson5_carries_issue_22_s_corrections():
     """Issue 22, lesson 5: one bill for every mechanism, the summariser paid in full, what it drops,
     a designer's rule, a sizing check, an n8n recipe with its warnings, the middleware, the versions."""
@@ -763,7 +815,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2480,
     "03_window_buffer_memory.ipynb": 2490,
-    "04_memory_that_outlives_the_session.ipynb": 2500,
+    "04_memory_that_outlives_the_session.ipynb": 2488,
     "05_designing_multi_turn_conversations.ipynb": 2460,
     "06_token_budget_and_context_drift.ipynb": 2500,
 }

@@ -38,9 +38,11 @@ def _check_1() -> dict[str, Any]:
     spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
     # Turn 7 after the windows are raised: n8n to 10 interactions, Spring AI to 20 messages.
     turn_7 = user("u7 and when does it arrive?")
+    # Turn 6's model call: the advisor has added u6 to what turn 5 left, before the call.
+    u6 = user(scenarios.MARTA_TURNS[5][0])
     return {
         "1a": len(n8n_run[-1].stored_after),
-        "1b": len(spring_run[-1].stored_after),
+        "1b": len(SpringAiMessageWindow(4).write(spring_run[-2].stored_after, [u6])),
         "1c": len(N8nSimpleMemory(10).load(n8n_run[-1].stored_after)),
         "1d": len(SpringAiMessageWindow(20).load_with(spring_run[-1].stored_after, [turn_7])) - 1,
     }
@@ -64,14 +66,15 @@ def _check_2() -> dict[str, Any]:
 
 def _check_3() -> dict[str, Any]:
     _, chosen = _stores()
-    first_two, third = scenarios.MARTA_TURNS[:2], scenarios.MARTA_TURNS[2:3]
+    first_two, third_and_fourth = scenarios.MARTA_TURNS[:2], scenarios.MARTA_TURNS[2:4]
     spec_table = StoreSpec("n8n-sql", chosen.sql_location)
     spec_table.n8n_history("lesson4-restart").clear()
-    before_in_process, after_in_process = restart(
-        StoreSpec("in-process"), "lesson4-restart", 5, first_two, third
+    _, after_in_process = restart(
+        StoreSpec("in-process"), "lesson4-restart", 5, first_two, third_and_fourth
     )
-    before_table, after_table = restart(spec_table, "lesson4-restart", 5, first_two, third)
-    return {"3a": len(after_in_process[0].sent) - 1, "3b": len(after_table[0].sent) - 1}
+    _, after_table = restart(spec_table, "lesson4-restart", 5, first_two, third_and_fourth)
+    # Turn 4, the new process's second turn: what it sends besides its own question.
+    return {"3a": len(after_in_process[1].sent) - 1, "3b": len(after_table[1].sent) - 1}
 
 
 def _check_4() -> dict[str, Any]:
@@ -165,12 +168,15 @@ BOOK = CheckBook(
         Expectation(
             "1b",
             _check_1,
-            hint="Spring AI's saveAll stores what the window kept",
+            hint="what did turn 5 leave in the table, and what does the advisor add before the call? Then trim as section 1 does",
             mistakes={
-                12: "that would be a store that keeps everything; Spring AI trims before it saves"
+                12: "that would be a store that keeps everything; Spring AI trims before it saves",
+                11: "that would be a store that keeps everything; Spring AI trims before it saves",
+                4: "four is maxMessages, a maximum: the last four would start with an answer, so the cut moves on to the next user message",
+                5: "five is over maxMessages 4: the add trims the list before saveAll",
             },
-            why="Spring AI trims what it stores to maxMessages",
-            transfer="Spring AI's store, which trims what it keeps",
+            why="the advisor saved u6 before the call; the last four would start with a4, so the cut moved to u5",
+            transfer="the table in the middle of a turn, between the question's save and the answer's",
         ),
         Expectation(
             "1c",
@@ -221,11 +227,14 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="where does Simple Memory keep its map, and what happens to it when the process ends?",
+            hint="where does Simple Memory keep its map, what does the new process start with, and what does turn 3 add to it?",
             mistakes={
-                4: "that is what a store outside the process gives; Simple Memory lives inside the one that exited"
+                6: "that is what a store outside the process gives; Simple Memory lived inside the one that exited",
+                4: "turns 1 and 2 left with the old process; count what the new one has stored",
+                0: "turn 3 found an empty map, but the new process then stored turn 3 in it",
             },
-            why="a new process starts with an empty map",
+            why="the new process started with an empty map and has stored only turn 3",
+            transfer="a second turn in the new process, which nothing above the question works",
         ),
         Expectation(
             "3b",
@@ -233,7 +242,8 @@ BOOK = CheckBook(
             hint="the new process opens the same table",
             mistakes={
                 0: "the table is in the database, which did not restart",
-                2: "count both turns: each stored two messages",
+                2: "the table also holds turns 1 and 2, written by the old process",
+                4: "count turn 3 too: the new process stored it before turn 4",
             },
             why="the table is outside the process",
             transfer="the n8n table across a restart",
@@ -300,7 +310,8 @@ BOOK = CheckBook(
             _check_6,
             hint="which of the four events run EXPIRE?",
             mistakes={
-                "12:15": "a read does not touch the TTL; only a write is followed by EXPIRE",
+                "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
+                "11:50": "the 10:50 load only read the list; only a write is followed by EXPIRE",
                 "11:00": "the second write moved the clock",
             },
             why="Redis counts from the last write; reads do not move its clock",
@@ -313,6 +324,7 @@ BOOK = CheckBook(
             mistakes={
                 "11:20": "that treats the failed run as a read; Spring AI's advisor had already saved its question",
                 "11:00": "the 10:20 write moved the clock, and so did the failed run's save",
+                "11:50": "the 10:50 load only read the memory; a read saves no key",
             },
             why="Spring AI saved the failed run's question before the model call, and every add saves all keys again",
             transfer="Spring AI's Redis repository and a failed run",
