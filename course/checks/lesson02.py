@@ -344,7 +344,7 @@ BOOK = CheckBook(
                 4: "turn 2's question and answer are stored by 2.2 as well: add them",
                 5: "count turn 1's two messages, turn 2's two, the System Message and turn 3's question",
             },
-            why="",
+            why="the System Message, turns 1 and 2 as question and answer, and turn 3's question",
             transfer="an older AI Agent typeVersion (2.2)",
         ),
         Expectation(
@@ -357,7 +357,7 @@ BOOK = CheckBook(
                 3: "the tool call and its result are two messages: the assistant's request and the tool's answer",
                 5: "nothing comes from memory: count the System Message, the question, the tool call and its result",
             },
-            why="",
+            why="memory hands over nothing; the call carries the System Message, the question and this run's tool call and result",
             transfer="a new session id for every message, on a tool call",
         ),
         Expectation(
