@@ -65,6 +65,9 @@ def execute_in_place(path: Path) -> float:
         timeout=CELL_TIMEOUT_S,
         kernel_name="python3",
         record_timing=False,
+        # One print can reach the notebook as two stream outputs when the kernel flushes
+        # between its writes; a reader would see one line split over two output blocks.
+        coalesce_streams=True,
         resources={"metadata": {"path": str(path.parent.resolve())}},
     )
     client.execute()

@@ -70,18 +70,25 @@ REVEALED_BY = {
         1: [
             "print(describe_call(turn_7_alone))",
             "Her order\nnumber was in turn 1's input",
-            "no other way of knowing",
+            "no other way\nof knowing",
+            "the System Message is sent only",
         ],
         2: ["print(describe_call(turn_7_with_memory))"],
         3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
-        4: ['print("after turn 4, n8n stored:'],
+        4: ['print("after turn 4, n8n stored:', "(c) Twice: the copy stored"],
         5: [
             'print("change_address receives:"',
             "0.\n</details>",
             "cannot read the agent's history",
+            "(a) `new_address` alone",
+            "turn 2's first call sends",
         ],
-        6: ['recorded_beside_predicted("two-tool-rounds")', "Only the last round is kept"],
-        7: ["explorer.show()", "one call. With a new session id"],
+        6: [
+            'recorded_beside_predicted("two-tool-rounds")',
+            "Only the last round is kept",
+            "turn 3's call sends 6",
+        ],
+        7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
         8: [
             "the oldest turns have left a window of 4",
             '**1. "It forgets everything at every message."**',
@@ -813,7 +820,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
-    "02_with_and_without_memory.ipynb": 2480,
+    "02_with_and_without_memory.ipynb": 2476,
     "03_window_buffer_memory.ipynb": 2490,
     "04_memory_that_outlives_the_session.ipynb": 2488,
     "05_designing_multi_turn_conversations.ipynb": 2460,

@@ -63,24 +63,34 @@ def _check_4() -> dict[str, Any]:
     n8n_runs = agent_runs(failed_turn_3, N8nSimpleMemory(5))
     spring_calls = advisor_calls(failed_turn_3, SpringAiMessageWindow(20))
     question_3 = marta.interactions[2].messages[0]
+    # 4c: Marta, seeing no answer, sends turn 3's question again as her turn 4.
+    retry = [question_3 if m is marta.interactions[3].messages[0] else m for m in failed_turn_3]
+    spring_retry = advisor_calls(retry, SpringAiMessageWindow(20))
     return {
         "4a": n8n_runs[3].stored_after,
         "4b": len(spring_calls[3].stored_after),
-        "4c": question_3 in spring_calls[3].sent,
+        "4c": sum(m.content == question_3.content for m in spring_retry[3].sent),
     }
 
 
 def _check_5() -> dict[str, Any]:
     scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
+    scenario_off = agent_runs(scenario.conversation)
     turn_2, turn_3 = scenario.conversation.interactions[1:3]
     (redirect,) = scenario.deliveries("call_address_3", chat_input=turn_3.messages[0].content)
     (tracking,) = scenario.deliveries("call_track_2", chat_input=turn_2.messages[0].content)
     store = SimpleMemoryStore(ManualClock())
     store.memory(scenario.agent_workflow_id, scenario.session_id).add(*scenario_on[0].saved)
     inner = store.memory(tracking.tool.workflow_id, tracking.item["session_id"])
-    # The fields the model wrote: its $fromAI() arguments, the rest are mapped expressions.
-    model_written = sorted(field for field in tracking.item if field in tracking.arguments)
-    return {"5a": model_written, "5b": len(inner.stored)}
+    # The model writes only its $fromAI() arguments, from the array it was sent; with memory
+    # off, turn 3's call can hold a value only if turn 3's own message (or the system message) says it.
+    sent_without_memory = scenario_off[2].calls[0].messages
+    still_right = sorted(
+        field
+        for field, value in redirect.arguments.items()
+        if any(value in m.content for m in sent_without_memory)
+    )
+    return {"5a": still_right, "5b": len(inner.stored)}
 
 
 def _check_6() -> dict[str, Any]:
@@ -92,33 +102,41 @@ def _check_6() -> dict[str, Any]:
     return {
         "6a": len(v31[1].saved),
         "6b": len(v31[2].calls[0].messages),
-        "6c": len(v22[1].saved),
+        "6c": len(v22[2].calls[0].messages),
     }
 
 
 def _check_7() -> dict[str, Any]:
     fresh_ids = session_per_message(scenario.session_id, scenario.conversation.turn_count)
     fresh = agent_runs(scenario.conversation, N8nSimpleMemory(5), session_ids=fresh_ids)
-    last_fresh = fresh[-1].calls[-1]
-    return {"7": len(last_fresh.messages)}
+    # Turn 2's second model call: the one after track_order's result.
+    return {"7": len(fresh[1].calls[1].messages)}
 
 
 def _check_8() -> dict[str, Any]:
     def observed(runs):
-        # What the execution log shows: a memory ran? history empty every time? a new session id each run?
+        # What the execution log shows: every run answered? history empty every time? a new
+        # session id each run?
         return (
-            runs[0].session_id is not None,
+            all(run.answered for run in runs),
             all(not run.calls[0].part(Part.MEMORY) for run in runs),
             len({run.session_id for run in runs}) == len(runs),
         )
 
-    nine_turns = [m for t in range(1, 10) for m in marta.interactions[(t - 1) % 7].messages]
+    def turns(count: int, failing: int = 0):
+        # Marta's turns over and over; the first *failing* runs lose their answers.
+        return [
+            m
+            for t in range(1, count + 1)
+            for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= failing else 2]
+        ]
+
     candidates = {
-        "no memory": agent_runs(nine_turns),
+        "failed runs not stored": agent_runs(turns(9, failing=4), N8nSimpleMemory(5)),
         "new session id per message": agent_runs(
-            nine_turns, N8nSimpleMemory(4), session_ids=session_per_message("s", 9)
+            turns(9), N8nSimpleMemory(4), session_ids=session_per_message("s", 9)
         ),
-        "window too small": agent_runs(nine_turns, N8nSimpleMemory(4)),
+        "window too small": agent_runs(turns(9), N8nSimpleMemory(4), session_ids=["s-01"] * 9),
     }
 
     def cause_of(evidence):
@@ -196,7 +214,7 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="sort each node into agent, chain, or a node that shows or manages a chat's history",
+            hint="sort each node by what it does with a chat: holds one, works on a stored one, or answers one request",
             mistakes={
                 (
                     "AI Agent Tool",
@@ -207,7 +225,7 @@ BOOK = CheckBook(
                     "Chat Memory Manager",
                     "Question and Answer Chain",
                     "Sentiment Analysis",
-                ): "no chain declares a memory input, and Sentiment Analysis works like one",
+                ): "no chain declares a memory input, and Sentiment Analysis, one request and one result, is a chain",
                 (
                     "AI Agent Tool",
                     "Chat Memory Manager",
@@ -217,7 +235,7 @@ BOOK = CheckBook(
                     "AI Agent Tool",
                     "Chat Memory Manager",
                     "Sentiment Analysis",
-                ): "Sentiment Analysis sends one prompt and returns one result, like a chain: no memory input",
+                ): "Sentiment Analysis sends one request and returns one result: a chain, with no memory input",
             },
             why="",
             transfer="nodes the page has not sorted: an agent tool, a chain, a history manager",
@@ -245,29 +263,40 @@ BOOK = CheckBook(
         Expectation(
             "4c",
             _check_4,
-            hint="what is stored is what the next call loads",
             mistakes={
-                False: "the question was stored before the failed call, so turn 4 loads it, unanswered"
+                1: "the copy stored before turn 3's call failed is loaded from memory too",
+                3: "the advisor reads the memory before it stores the new message: that one goes in once, as the call's own question",
+                0: "the question is at least the call's own new message",
             },
-            why="Spring AI stored turn 3's question before its call failed",
-            transfer="a failed model call, in two products",
+            hint="what had the advisor stored when turn 3 failed, and what does turn 4's call add?",
+            why="one copy comes back from memory (stored before the failed call), the other is the new question",
+            transfer="a failed call retried by the user",
         ),
         Expectation(
             "5a",
             _check_5,
-            hint="which rows of track_order's mapping does the model fill, and which are fixed expressions?",
+            hint="list the fields the model writes (the $fromAI() rows), then look for each value in what a call without memory sends",
             mistakes={
                 (
+                    "new_address",
                     "order_number",
-                    "session_id",
-                ): "session_id is a fixed expression evaluated in the parent: the model writes nothing into it",
+                ): "the order number was said in turn 1, and a call without memory does not carry turn 1",
                 (
-                    "session_id",
-                ): "session_id is read from the Chat Trigger's item; order_number is the $fromAI() row",
-                (): "a $fromAI() row is an argument the model writes when it calls the tool",
+                    "new_address",
+                    "requested_by",
+                ): "requested_by is fixed text in the mapping: the model writes nothing into it",
+                (
+                    "new_address",
+                    "order_number",
+                    "requested_by",
+                ): "requested_by is fixed text, and the order number was said in turn 1, which this call does not carry",
+                (
+                    "order_number",
+                ): "the order number was said in turn 1, which this call does not carry; look at turn 3's own message",
+                (): "a call without memory still carries turn 3's own message: look at what it says",
             },
-            why="only a $fromAI() row is written by the model, from the array it was sent",
-            transfer="which of a tool's inputs depend on what the model was sent",
+            why="the address is in turn 3's own message; the order number was only in turn 1",
+            transfer="a tool's arguments when the model's array lacks memory",
         ),
         Expectation(
             "5b",
@@ -308,31 +337,35 @@ BOOK = CheckBook(
         Expectation(
             "6c",
             _check_6,
-            hint="what does typeVersion 2.2 write at the end of a run?",
+            hint="what does typeVersion 2.2 write at the end of turn 2, and what does turn 3's call add to memory's part?",
             mistakes={
-                4: "that is typeVersion 3.1; 2.2 does not store the tool use",
-                6: "neither typeVersion stores both rounds, and 2.2 stores no tool message at all",
+                8: "that is typeVersion 3.1, which stores the last round's call and result; 2.2 stores no tool message",
+                10: "neither typeVersion stores both rounds, and 2.2 stores no tool message at all",
+                4: "turn 2's question and answer are stored by 2.2 as well: add them",
+                5: "count turn 1's two messages, turn 2's two, the System Message and turn 3's question",
             },
-            why="",
+            why="the System Message, turns 1 and 2 as question and answer, and turn 3's question",
             transfer="an older AI Agent typeVersion (2.2)",
         ),
         Expectation(
             "7",
             _check_7,
-            hint="what does a run find in a session nobody has written to?",
+            hint="what does a run find in a session nobody has written to, and what does a call after a tool result add?",
             mistakes={
-                12: "that is one session's array: with a fresh id each run opens an empty session",
-                1: "the System Message is still sent",
+                6: "that is one session's call: with a fresh id turn 2's run opens an empty session, without turn 1",
+                2: "a call after a tool result also carries this run's tool call and its result",
+                3: "the tool call and its result are two messages: the assistant's request and the tool's answer",
+                5: "nothing comes from memory: count the System Message, the question, the tool call and its result",
             },
-            why="",
-            transfer="a new session id for every message",
+            why="memory hands over nothing; the call carries the System Message, the question and this run's tool call and result",
+            transfer="a new session id for every message, on a tool call",
         ),
         Expectation(
             "8a",
             _check_8,
             hint="a memory runs, yet finds nothing: what decides which session it reads?",
             mistakes={
-                "no memory": "a Simple Memory node runs in every execution, so one is connected",
+                "failed runs not stored": "every run ended with an answer, so every run was written; the next run looks somewhere else",
                 "window too small": "a small window still hands over the most recent turns; here nothing comes back",
             },
             why="",
@@ -344,7 +377,7 @@ BOOK = CheckBook(
             hint="the history is there and recent; what is missing from it?",
             mistakes={
                 "new session id per message": "the session id is the same in every run, and history comes back",
-                "no memory": "a memory runs and returns 8 messages",
+                "failed runs not stored": "every run ended with an answer, so turns 1 to 4 were written too; they are stored, just not handed over",
             },
             why="",
             transfer="execution logs the lesson has not shown",

@@ -34,3 +34,11 @@ def test_html_carries_what_the_browser_test_reads(cache):
 def test_a_conversation_without_tools_says_no_tool_runs():
     view = calls_view(CallsCache(without_tools(load_example("marta"))), 5, 7)
     assert "no tool runs now" in render_calls_html(view)
+
+
+def test_the_turns_that_reach_a_call_are_named_in_the_right_number(cache):
+    # Call 2 loads turn 1 alone, call 4 (turn 3's first) loads turns 1 and 2.
+    one = render_calls_html(calls_view(cache, 5, 2))
+    two = render_calls_html(calls_view(cache, 5, 4))
+    assert "2 reach this call (turn 1)" in one and "(turns 1)" not in one
+    assert "6 reach this call (turns 1, 2)" in two

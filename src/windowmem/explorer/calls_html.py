@@ -64,7 +64,8 @@ def _column(view: CallsView, column: Column, css: str) -> str:
             f"session <code>{html.escape(column.session_id)}</code> held {column.stored_before} "
             f"message(s) before this run; {column.from_memory} reach this call"
             + (
-                f" (turns {', '.join(map(str, column.memory_turns))})"
+                f" (turn{'s' if len(column.memory_turns) > 1 else ''} "
+                f"{', '.join(map(str, column.memory_turns))})"
                 if column.memory_turns
                 else ""
             )
