@@ -780,7 +780,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2480,
-    "03_window_buffer_memory.ipynb": 2480,
+    "03_window_buffer_memory.ipynb": 2475,
     "04_memory_that_outlives_the_session.ipynb": 2500,
     "05_designing_multi_turn_conversations.ipynb": 2460,
     "06_token_budget_and_context_drift.ipynb": 2500,
