@@ -277,7 +277,7 @@ BOOK = CheckBook(
             hint="a window grows only until it is full, and early calls are small at any size",
             mistakes={
                 "a": "too low: once full, a call at 50 carries ten times the turns of one at 5",
-                "b": "too low: from turn 51 a call at 50 carries ten times the turns, and the calls grow until then",
+                "b": "too low: window 50 grows until turn 51, so from turn 16 on each of its calls carries over three times window 5's turns",
                 "d": "too high: the first calls are the same at both sizes, and window 50 fills only at turn 51",
             },
             why="the calls are equal until window 5 fills, and window 50 fills only near the end",
