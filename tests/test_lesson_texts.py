@@ -95,9 +95,13 @@ REVEALED_BY = {
         ],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ['"turns in the window (k = 5)"', "memory.add(*marta_messages)"],
+        1: [
+            '"turns in the window (k = 5)"',
+            "memory.add(*marta_messages)",
+            "Behind the monitor the recorder keeps everything",
+        ],
         2: ["turn 3 as stored:", "window 2 on turn 4 loads"],
-        3: ["replay_frame(marta", "for message in turn_7.sent"],
+        3: ["replay_frame(marta", "explorer.show()"],
         4: ["Rebuild it turn by turn"],
         5: ["cost_by_window(", "(1.73×)"],
         6: ['pd.concat({"all set to 5"'],
@@ -571,6 +575,20 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
     assert "for good" not in first, "n8n keeps every message: eviction is of the load"
 
 
+def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
+    """A fourth reading's finds: the rules self-checks 1, 6 and 7 need are on the main path above
+    them, worded so only one answer fits; the storage half of section 1 waits below check 1."""
+    main = _main_path_of("03_window_buffer_memory.ipynb")
+    before_1 = main[: main.index("### Self-check 1")]
+    assert "For *n* ≥ 1, `slice(-n)`" in before_1 and "JavaScript reads `-0`\nas `0`" in before_1
+    assert "keeps **every** message" not in before_1 and "history that is kept" not in before_1
+    before_6 = main[main.index("## 6 ·") : main.index("### Self-check 6")]
+    assert "the cut moves forward to the next\nuser message" in before_6
+    before_7 = main[: main.index("### Self-check 7")]
+    assert "a buffer idle for over an\nhour is deleted" in before_7
+    assert "between sessions, scope or storage" not in main  # 7a: one session, storage
+
+
 # ---------------------------------------------------------------- lesson 6's own promises
 
 LESSON_6 = COURSE / "06_token_budget_and_context_drift.ipynb"
@@ -821,7 +839,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2476,
-    "03_window_buffer_memory.ipynb": 2490,
+    "03_window_buffer_memory.ipynb": 2475,
     "04_memory_that_outlives_the_session.ipynb": 2488,
     "05_designing_multi_turn_conversations.ipynb": 2460,
     "06_token_budget_and_context_drift.ipynb": 2500,

@@ -11,6 +11,7 @@ from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.cost import tokens_per_call
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.messages import assistant, tool
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore, make_policy
 from windowmem.policies.n8n import visible_turns
 from windowmem.recall import fact_visible
@@ -45,6 +46,30 @@ def _first_turn_without_order(window: int) -> int:
     )
 
 
+def _marta_with_a_tool_on_turn_3() -> list[Any]:
+    # Marta's chat, where the model calls a payments tool once before answering turn 3.
+    marta = load_example("marta")
+    turns = [list(i.messages) for i in marta.interactions]
+    question, answer = turns[2]
+    turns[2] = [
+        question,
+        assistant("", tool_calls=["call_payments_3"]),
+        tool('{"bank_transfer": true, "card": true}', "call_payments_3"),
+        answer,
+    ]
+    return [marta.system_message, *(m for turn in turns for m in turn)]
+
+
+def _first_run_without_order_with_the_tool(window: int) -> int:
+    # Through n8n 2.41.1's agent (3.1): what the first model call of each run receives.
+    runs = agent_runs(_marta_with_a_tool_on_turn_3(), N8nSimpleMemory(window))
+    return next(
+        run.turn
+        for run in runs[1:]
+        if not any(ANCHOR_FACTS["marta"] in m.content for m in run.calls[0].messages)
+    )
+
+
 def _check_2() -> dict[str, Any]:
     marta = load_example("marta")
     plain = [marta.system_message, *_plain_chat_messages(12)]
@@ -57,28 +82,43 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    # Two colleagues' copies of the worked agent, at windows the page has not worked.
+    # Two colleagues' copies of the worked agent: one at a window the page has not worked,
+    # one at the same window with a tool called on turn 3.
     marta = load_example("marta")
     at_4 = _first_turn_without_order(4)
     return {
         "3a": at_4,
         "3b": len(turn_view(marta, N8nSimpleMemory(4), at_4, QWEN).sent),
-        "3c": _first_turn_without_order(1),
+        "3c": _first_run_without_order_with_the_tool(4),
     }
+
+
+#: 4b's change to the Empanadas chat: turn 3's reply names the contact again.
+NAMED_AGAIN = " Carlos Ruiz can collect from there."
+
+
+def _empanadas_named_again() -> list[Any]:
+    messages = list(load_example("empanadas").messages)
+    turn_3_answer = 6  # system, then two messages a turn: turn 3's reply is the sixth after it
+    messages[turn_3_answer] = assistant(messages[turn_3_answer].content + NAMED_AGAIN)
+    return messages
 
 
 def _check_4() -> dict[str, Any]:
     empanadas = load_example("empanadas")
     answer = turn_view(empanadas, N8nSimpleMemory(3), 5, QWEN)
-    return {"4a": answer.visible_turns, "4b": fact_visible(answer, ANCHOR_FACTS["empanadas"])}
+    named_again = turn_view(_empanadas_named_again(), N8nSimpleMemory(3), 5, QWEN)
+    return {"4a": answer.visible_turns, "4b": fact_visible(named_again, ANCHOR_FACTS["empanadas"])}
+
+
+#: 5a's options: "about twice", "three times", "five times", "ten times".
+BILL_MULTIPLES = {"a": 2, "b": 3, "c": 5, "d": 10}
 
 
 def _check_5() -> dict[str, Any]:
     support = load_example("support_60")
     bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), QWEN)) for k in (0, 5, 50)}
-    closest = min(
-        {"a": 1, "b": 2, "c": 5, "d": 10}.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5])
-    )[0]
+    closest = min(BILL_MULTIPLES.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5]))[0]
     against = "higher" if bills[0] > bills[50] else "lower" if bills[0] < bills[50] else "the same"
     return {"5a": closest, "5b": against}
 
@@ -97,13 +137,14 @@ def _check_7() -> dict[str, Any]:
         for k in range(1, 13)
         if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, QWEN), tax_id)
     ]
-    # The second buyer: four turns, then 70 idle minutes under the same session id.
+    # The second buyer: four turns at Context Window Length 0, then 70 idle minutes under
+    # the same session id.
     clock = ManualClock()
     store = SimpleMemoryStore(clock)
     turns = [m for m in andina.messages if m.role.value != "system"][:8]
-    store.memory("wholesaler", "buyer-2").add(*turns)
+    store.memory("wholesaler", "buyer-2", context_window_length=0).add(*turns)
     clock.advance(minutes=70)
-    emptied = not store.memory("wholesaler", "buyer-2").load()
+    emptied = not store.memory("wholesaler", "buyer-2", context_window_length=0).load()
     return {"7a": "storage" if emptied else "window", "7b": reaches[0]}
 
 
@@ -126,7 +167,7 @@ BOOK = CheckBook(
         Expectation(
             "1b",
             _check_1,
-            hint="work out what slice(-0) returns: -0 is 0 in JavaScript",
+            hint="with k = 0, n8n calls slice(-0): what does JavaScript read -0 as, and what does that slice skip?",
             mistakes={
                 (): "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole array"
             },
@@ -136,7 +177,7 @@ BOOK = CheckBook(
         Expectation(
             "1c",
             _check_1,
-            hint="storage keeps every message; only the load is cut",
+            hint="does n8n trim what it stores, or only what it loads for the model?",
             mistakes={
                 6: "6 is what a window of 3 loads; the store keeps every message",
                 11: "each turn stores two messages, the question and the reply",
@@ -168,8 +209,9 @@ BOOK = CheckBook(
                 2: "the answer, the second call and its result stay: only the orphaned result goes",
                 5: "n8n stores one assistant message per call, so turn 3 takes 6 places, not 5",
                 6: "a window of 2 loads 2 × 2 messages",
+                1: "that is a window of 1; this one loads 2 × 2 messages before the clean-up",
             },
-            why="",
+            why="the window's first message is the result of the first stock call, whose call was cut off",
             transfer="a turn with tool calls",
         ),
         Expectation(
@@ -198,13 +240,14 @@ BOOK = CheckBook(
         Expectation(
             "3c",
             _check_3,
-            hint="with k = 1, turn t sees turn t − 1 only: when does turn 1 fall out?",
+            hint="n8n loads the last 2 × 4 stored messages: write out what is stored before each turn, with turn 3 taking 4 places",
             mistakes={
-                2: "turn 2's window is turn 1, which holds the number",
-                7: "that is window 5's turn; a window of 1 lets turn 1 go much sooner",
+                6: "that is the copy without the tool; turn 3's call and result take 2 of the window's 8 places",
+                4: "before turn 4 only 8 messages are stored, and a window of 4 loads 8: turn 1 is still in",
+                7: "that is window 5's turn without tools; a smaller window with a tool turn lets turn 1 go sooner",
             },
-            why="a window of 1 holds only the turn before, so turn 1 is gone from turn 3 on",
-            transfer="another window length on the worked conversation",
+            why="before turn 5, turns 2 to 4 fill the 8 places (turn 3 takes 4), so turn 1 is left out",
+            transfer="a tool turn on the worked conversation: the window counts messages",
         ),
         Expectation(
             "4a",
@@ -221,20 +264,20 @@ BOOK = CheckBook(
         Expectation(
             "4b",
             _check_4,
-            hint="is turn 1 in your answer to 4a?",
+            hint="the model receives text, not turn numbers: which messages does it get on turn 5, and does one of them name him?",
             mistakes={
-                True: "the name was given on turn 1, and turn 1 is outside a 3-turn window on turn 5"
+                False: "turn 1 is out of the window, but turn 3 is in it, and turn 3's reply names him"
             },
-            why="the name is stored, but turn 1 is not in the load",
-            transfer="another agent's conversation at window 3",
+            why="turn 3 is in the window, and its reply names the contact: where a fact was first said does not matter",
+            transfer="a fact said again inside the window",
         ),
         Expectation(
             "5a",
             _check_5,
             hint="a window grows only until it is full, and early calls are small at any size",
             mistakes={
-                "a": "every kept turn is sent on every later call: ten times the turns is not free",
-                "b": "too low: once full, a call at 50 carries ten times the turns of one at 5",
+                "a": "too low: once full, a call at 50 carries ten times the turns of one at 5",
+                "b": "too low: window 50 grows until turn 51, so from turn 16 on each of its calls carries over three times window 5's turns",
                 "d": "too high: the first calls are the same at both sizes, and window 50 fills only at turn 51",
             },
             why="the calls are equal until window 5 fills, and window 50 fills only near the end",
@@ -256,7 +299,7 @@ BOOK = CheckBook(
             hint="what does the memory hold when turn 7 starts, before its question is stored? 5 messages is two and a half turns",
             mistakes={
                 5: "5 counts messages in Spring AI, not interactions",
-                3: "Spring AI 2.x moves the cut to the start of a turn, so the half turn goes",
+                3: "Spring AI 2.0.1 moves the cut forward to the next user message, so turn 4's lone answer goes",
             },
             why="5 messages hold two whole turns, and 2.x drops the half turn",
             transfer="another product, which counts messages",
@@ -267,7 +310,7 @@ BOOK = CheckBook(
             hint="what do the same session id and an empty history rule out, and what does an idle hour do?",
             mistakes={
                 "scope": "the session id is the same on every run, so the key is the right one",
-                "window": "a window over four stored turns is never empty: the history itself is gone",
+                "window": "at 0 the window loads every stored message, so an empty history means nothing is stored",
             },
             why="the key is right and nothing is loaded at all: the idle hour deleted the buffer",
             transfer="a second conversation, diagnosed from its log: another cause than the window",
