@@ -780,7 +780,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 2490,
     "04_memory_that_outlives_the_session.ipynb": 2500,
     "05_designing_multi_turn_conversations.ipynb": 2460,
-    "06_token_budget_and_context_drift.ipynb": 2500,
+    "06_token_budget_and_context_drift.ipynb": 2490,
 }
 
 
