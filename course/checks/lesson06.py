@@ -39,8 +39,18 @@ def _nearest(options: dict[str, float], value: float) -> str:
 
 def _check_1() -> dict[str, Any]:
     prepared = _prepared()
-    retrieved = run_task(prepared, 1500, "retrieve")
-    return {"1a": len(prepared.task) + 1, "1b": retrieved.answered > retrieved.facts_known()[-1]}
+    # 1a's premise: search ranks the answer first for eleven questions and second for one.
+    ranks = sorted(prepared.answer_rank[q] for q in prepared.task)
+    if ranks != [0] * (len(prepared.task) - 1) + [1]:
+        raise AssertionError(f"self-check 1a's premise no longer holds: answer ranks {ranks}")
+    # 1b's premise: the retrieve run ends holding 5 facts.
+    retrieved = _runs()["retrieve"]
+    if retrieved.facts_known()[-1] != 5:
+        raise AssertionError("self-check 1b's premise (5 facts left) no longer holds")
+    return {
+        "1a": _runs()["unbounded"].bill.calls,
+        "1b": retrieved.answered == len(prepared.task),
+    }
 
 
 def _check_2() -> dict[str, Any]:
@@ -52,18 +62,22 @@ def _check_2() -> dict[str, Any]:
         run_task(prepare(corpus, 12), 10**6, "unbounded").bill.input_tokens
         / run_task(prepare(corpus, 6), 10**6, "unbounded").bill.input_tokens
     )
+    return {"2a": round(unbounded_bill, -3), "2b": round(ratio_12_6)}
+
+
+def _check_2_mistakes() -> dict[Any, str]:
+    unbounded = _runs()["unbounded"]
+    calls, last = unbounded.bill.calls, unbounded.bill.peak
     return {
-        "2a": _nearest(
-            # The options as the page rounds them: the last window, half of calls × last
-            # window, and calls × last window.
-            {
-                "a": unbounded.bill.peak,
-                "b": unbounded.bill.calls * unbounded.bill.peak / 2,
-                "c": unbounded.bill.calls * unbounded.bill.peak,
-            },
-            unbounded_bill,
-        ),
-        "2b": _nearest({"a": 2, "b": 4, "c": 8}, ratio_12_6),
+        round(
+            calls * last, -3
+        ): "that charges every call at the last size; the earlier calls are smaller",
+        round(
+            calls * last / 2, -3
+        ): "close, but the first call already carries the system prompt and the task "
+        "text: average the first and the last call's size",
+        round(last, -3): "the window is paid for on every call, not once",
+        last: "the window is paid for on every call, not once",
     }
 
 
@@ -108,13 +122,14 @@ def _check_7() -> dict[str, Any]:
     }
     recent = turn_view(long_chat, window_10, last, QWEN)
     return {
-        "7a": _nearest({"a": 2, "b": 5, "c": 14}, bills["all"] / bills["10"]),
+        "7a": _nearest({"a": 14, "b": 2, "c": 5}, bills["all"] / bills["10"]),
         "7b": fact_visible(recent, order),
     }
 
 
 def _check_8() -> dict[str, Any]:
-    return {"8": run_task(_prepared(), 750, "retrieve").bill.calls}
+    # One token under the unbounded run's peak, where truncation drops only Q1's read.
+    return {"8": run_task(_prepared(), _runs()["unbounded"].bill.peak - 1, "retrieve").bill.calls}
 
 
 BOOK = CheckBook(
@@ -123,12 +138,14 @@ BOOK = CheckBook(
         Expectation(
             "1a",
             _check_1,
-            hint="one call per read, and one more",
+            hint="one call per read, and one more that writes the answers",
             mistakes={
-                12: "one call per read gives twelve, and the last call writes the answers",
-                24: "a read is one call: the search call brings the chunk in",
+                12: "one call per read, and one question takes two reads; the last call writes the answers",
+                13: "count a call for every read (one question takes two) and one that writes the answers",
+                26: "a read is one call: the search call brings the chunk in",
             },
-            why="twelve reads and one call that answers everything",
+            why="thirteen reads (one question takes two) and one call that answers everything",
+            transfer="the calls counted from search's ranks, before the table shows them",
         ),
         Expectation(
             "1b",
@@ -143,20 +160,17 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="each call pays for the window as it was at that call",
-            mistakes={
-                "a": "the window is paid for on every call, not once",
-                "c": "that charges every call on the last window; earlier calls are smaller",
-            },
-            why="each call resends a window that grows, so the bill is about half of calls × last window",
+            hint="average the first and the last call's size, times the calls; round to the nearest thousand",
+            mistakes=_check_2_mistakes,
+            why="each call resends a size that grows from 193 to 2,951, so the bill is about the average size times 14",
         ),
         Expectation(
             "2b",
             _check_2,
             hint="twice the calls, and each call carries about twice as much",
             mistakes={
-                "a": "that would hold if every call cost the same; later calls carry every earlier read",
-                "c": "too high: the bill grows with the square of the task, not the cube",
+                2: "that would hold if every call cost the same; later calls carry every earlier read",
+                8: "too high: the bill grows with the square of the task, not the cube",
             },
             why="twice the calls, each with about twice the window",
             transfer="a task of half the length",
@@ -196,10 +210,11 @@ BOOK = CheckBook(
         Expectation(
             "5a",
             _check_5,
-            hint="(1,000 − system prompt − task) / (a read's size) reads fit; each holds at most one fact",
+            hint="add the last reads' exact sizes (section 2's table) to the opening 193 until they pass 1,000",
             mistakes={
                 5: "5 is the answer at 1,500; a smaller window holds fewer reads",
                 12: "truncation cannot bring a dropped fact back",
+                4: "the last four reads and the opening 193 make 1,010 tokens, ten over, and the oldest of them holds no fact anyway",
             },
             why="a smaller window holds fewer reads, and truncation cannot bring a fact back",
             transfer="another budget (1,000 tokens)",
@@ -213,7 +228,7 @@ BOOK = CheckBook(
                 5: "5 is the answer at 1,500; here only the very last read goes over",
                 10: "truncation drops reads until the window fits; one read of about 200 tokens is enough",
             },
-            why="only the last read goes over, and truncation drops the oldest read, Q1's, with its fact",
+            why="only the last read goes over, and truncation drops the oldest read, Q1's; Q7's copy of that chunk counts only for Q7",
             transfer="a budget one token under the peak",
         ),
         Expectation(
@@ -223,7 +238,7 @@ BOOK = CheckBook(
             mistakes={
                 "Q6": "Q6's chunk made the first drop; the question asks for the second",
                 "Q2": "Q2's read is the one dropped the second time; the question asks whose chunk made the window too big",
-                "Q8": "one chunk is enough: the drop freed about one read's worth, and the next read fills it",
+                "Q8": "one chunk is enough: the drop freed 195 tokens, and the next read fills them",
             },
             why="dropping Q1's read freed about one chunk, and the next chunk in fills it and goes over again",
             transfer="the truncate run after its first drop, which the unbounded table does not show",
@@ -233,8 +248,8 @@ BOOK = CheckBook(
             _check_7,
             hint="kept turns pile up: call t carries all t − 1 earlier turns",
             mistakes={
-                "a": "keeping everything makes each call grow with the chat; the window's calls stop growing",
-                "b": "still too low: over 300 turns the gap keeps widening with every turn",
+                "b": "keeping everything makes each call grow with the chat; the window's calls stop growing",
+                "c": "still too low: over 300 turns the gap keeps widening with every turn",
             },
             why="keeping every turn resends a growing history on every one of 300 calls",
             transfer="a 300-turn chat",
@@ -251,14 +266,15 @@ BOOK = CheckBook(
         Expectation(
             "8",
             _check_8,
-            hint="at 1,500, how many questions already had their fact read again?",
+            hint="Q1's re-read brings the size back to 2,951: what does truncation drop then, and whose question comes next?",
             mistakes={
-                14: "that is the unbounded run; retrieve reads a missing fact again before answering",
-                13: "retrieve's re-reads are calls too, on top of the 13 first reads",
-                54: "each question is read again at most once before it is answered (Q10's read takes two calls)",
+                14: "that is the unbounded run; retrieve reads Q1's fact again before answering Q1",
+                15: "Q1's re-read takes the size over 2,950 again, and truncation pushes out the oldest read left, Q2's, just before Q2 is answered",
+                27: "the chain stops before the end: once the oldest read left is one that holds no fact, dropping it costs no question",
+                22: "count the call that writes the answers too",
             },
-            why="already at 1,500 every fact was read again, and no budget can re-read more than every fact",
-            transfer="retrieve at a budget the page has not run",
+            why="each re-read pushes out the next question's read, until the oldest read left holds no fact (Q10's first): nine re-reads",
+            transfer="retrieve just under the peak, a budget the page has not run it at",
         ),
     ],
 )
