@@ -151,14 +151,18 @@ REVEALED_BY = {
             "rows = side_by_side(chat, products)",
         ],
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
-        4: ["for group in load(store).messages[:4]", "9 turns and 6 calls make 15"],
-        5: ["plans = {", "gives `r ≤ 3`", "whole_history = summary_savings("],
+        4: [
+            "for group in load(store).messages[:4]",
+            "9 turns and 6 calls make 15",
+            "(b) 9. The older",
+        ],
+        5: ["bill = design_bill(", "gives `r ≤ 3`", "cut on turns 6, 9, …, 60"],
         6: [
             "explorer = DesignExplorer(",
             "the schedule marks turn 6",
             "turn 6's would need 11",
         ],
-        7: ["6,000. LlamaIndex's 3000 counts tokens", "**2. Sizing a window in the wrong unit.**"],
+        7: ["30. Spring AI's advisors store", "**2. Sizing a window in the wrong unit.**"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()", "retrieved.facts_known()[-1] == 5"],
@@ -659,14 +663,29 @@ def test_lesson5_carries_issue_22_s_corrections():
     a designer's rule, a sizing check, an n8n recipe with its warnings, the middleware, the versions."""
     name = "05_designing_multi_turn_conversations.ipynb"
     body = "\n".join(text(c) for c in cells(COURSE / name))
-    assert '"summariser output"' in body and "saving.summariser_prompt_tokens" in body
+    # One bill, built by windowmem.design.bill (tests/design/test_bill.py checks its rows
+    # against summary_savings and rolling_summary: the summariser's prompt and output counted).
+    assert "bill = design_bill(" in body and "bill_frame(bill)" in body
     assert "keeps the customer's name, Lucía" in body and "**A rule a designer can use.**" in body
     assert "### Self-check 2" in body and "Sizing:" in body and "Price your choice" in body
     # The sizing exercise is priced by replaying the chosen window and the default through the
     # agent (both of a tool turn's model calls, the clean-up at the cut), not by the formula.
+    # Three calls asked at once (the prose works one and two): 8 messages a turn, k = 12.
     book = check_book(COURSE / name)
-    assert book.expected("2c") == 9 and book.expected("2d") == 900
-    assert set(book.mistakes("2d")) == {400, 450, 800}
+    assert book.expected("2c") == 12 and book.expected("2d") == 1500
+    assert set(book.mistakes("2d")) == {700, 750, 1400}
+    main = _main_path_of(name)
+    # The rule 2d needs, stated before the check: one call per round plus the answer, each loading.
+    rule = "once per model round and once more to answer, each call loading the memory anew"
+    assert rule in main and main.index(rule) < main.index("### Self-check 2")
+    # The worked answer's figures: 9 messages sent of the default's 10, 24 at 12, on both calls.
+    from windowmem.calls.agent_calls import Part, agent_runs
+    from windowmem.policies import N8nSimpleMemory
+
+    stock_chat = importlib.import_module("checks.lesson05")._stock_chat(12)
+    for k, loaded in ((5, 9), (12, 24)):
+        calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
+        assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]
     assert (
         "**Concurrency.**" in body
         and "**Transcript loss.**" in body
@@ -856,7 +875,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2476,
     "03_window_buffer_memory.ipynb": 2475,
     "04_memory_that_outlives_the_session.ipynb": 2488,
-    "05_designing_multi_turn_conversations.ipynb": 2460,
+    "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

@@ -11,7 +11,7 @@ from typing import Any
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.design.anchor_facts import turns_reached
 from windowmem.design.rolling_summary import rolling_summary
-from windowmem.design.side_by_side import default_lineup, side_by_side
+from windowmem.design.side_by_side import default_lineup, questions_and_answers, side_by_side
 from windowmem.design.units import (
     n8n_loaded_messages,
     stored_turn_sizes,
@@ -20,7 +20,7 @@ from windowmem.design.units import (
 )
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import Message, assistant, tool, user
+from windowmem.messages import Message, Role, assistant, tool, user
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n.memory_manager import (
     load,
@@ -56,29 +56,32 @@ def _check_1() -> dict[str, Any]:
 def _check_2() -> dict[str, Any]:
     coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
     turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
-    two_calls_a_turn = stored_turn_sizes([2] * 20)
+    three_calls_a_turn = stored_turn_sizes([STOCK_CALLS] * 20)
     sized = min(
         k
         for k in range(1, 40)
-        if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= 3
+        if turns_in_window(n8n_loaded_messages(k), three_calls_a_turn).whole_turns >= 3
     )
     return {"2a": coverage.whole_turns, "2b": min(turn_9_call.memory_turns), "2c": sized}
 
 
 #: Self-check 2d's price of a stored message or a question, in tokens.
 TOKENS_PER_MESSAGE = 50
+#: Self-check 2c's agent: tool calls asked at once in one model round, every turn
+#: (stock, price and delivery date).
+STOCK_CALLS = 3
 
 
 def _stock_chat(turns: int) -> list[Message]:
-    # The stock-checking agent of 2c: two tool calls asked at once, every turn.
+    # The stock-checking agent of 2c: its tool calls asked at once, every turn.
     out: list[Message] = []
     for t in range(1, turns + 1):
+        ids = tuple(f"call_{t}{c}" for c in "abc"[:STOCK_CALLS])
         out += [
-            user(f"Is item {t} in stock in blue and in green?"),
-            assistant("", (f"call_{t}a", f"call_{t}b")),
-            tool('{"stock": 3}', f"call_{t}a"),
-            tool('{"stock": 0}', f"call_{t}b"),
-            assistant(f"Item {t}: 3 in blue, none in green."),
+            user(f"Is item {t} in stock, at what price, and when can it come?"),
+            assistant("", ids),
+            *(tool(f'{{"answer": "{c}"}}', c) for c in ids),
+            assistant(f"Item {t}: 3 in stock, 45,000 pesos, here on Friday."),
         ]
     return out
 
@@ -119,10 +122,11 @@ def _check_3() -> dict[str, Any]:
 
 def _check_4() -> dict[str, Any]:
     store = stored_history([m for run in agent_runs(chat, N8nSimpleMemory(5)) for m in run.saved])
-    return {
-        "4a": load(store).messages_count,
-        "4b": load(store, simplify_output=False).messages_count,
-    }
+    # A typeVersion 2.2 agent stores only each turn's question and answer.
+    older = stored_history(
+        [m for m in questions_and_answers(chat).messages if m.role is not Role.SYSTEM]
+    )
+    return {"4a": load(store).messages_count, "4b": load(older).messages_count}
 
 
 def _check_5() -> dict[str, Any]:
@@ -133,8 +137,8 @@ def _check_5() -> dict[str, Any]:
         for r in range(7)
         if rolling_summary(eight_turns, window=5, every=6, keep_turns=r)[7].summary_sent
     ]
-    schedule = rolling_summary(long_chat, window=5, every=3, keep_turns=1, counter=count_tokens)
-    return {"5a": max(fits), "5b": schedule[-1].summary_sent}
+    keeping_three = rolling_summary(long_chat, window=5, every=3, keep_turns=3)
+    return {"5a": max(fits), "5b": sum(1 for t in keeping_three if t.summary_sent is False)}
 
 
 def _check_6() -> dict[str, Any]:
@@ -145,8 +149,19 @@ def _check_6() -> dict[str, Any]:
 
 
 def _check_7() -> dict[str, Any]:
-    # LlamaIndex's token_limit carried over as n8n's Context Window Length.
-    return {"7": n8n_loaded_messages(3000)}
+    # Spring AI's default window (its advisors store question and answer, tools or not)
+    # carried to n8n for an agent that makes two tool calls at once every turn.
+    spring_turns = turns_in_window(
+        20, stored_turn_sizes([2] * 40, stores_tool_calls=False)
+    ).whole_turns
+    two_calls_a_turn = stored_turn_sizes([2] * 40)
+    return {
+        "7": min(
+            k
+            for k in range(1, 61)
+            if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= spring_turns
+        )
+    }
 
 
 BOOK = CheckBook(
@@ -200,10 +215,12 @@ BOOK = CheckBook(
             hint="count the messages one turn with two tool calls stores, then the 2 × k places three such turns need",
             mistakes={
                 3: "3 counts turns; n8n's field counts interactions of two messages, and a tool turn stores more than two",
-                6: "that would hold three turns of two messages each, or two rounds of one call each; here both calls come in one round",
-                18: "18 is the number of messages; Context Window Length is half the messages it loads",
+                6: "that would hold three turns of two messages each; these turns store their tool calls too",
+                9: "that holds three turns of two tool calls each; this agent asks for three",
+                8: "each call stores two messages, the assistant's request and the tool's result, besides the question and the answer",
+                24: "24 is the number of messages; Context Window Length is half the messages it loads",
             },
-            why="each turn stores 6 messages, so three need 18 places: 2 × 9",
+            why="each turn stores 2 + 2 × 3 = 8 messages, so three need 24 places: 2 × 12",
             transfer="sizing a window for an agent with tool calls in every turn",
         ),
         Expectation(
@@ -211,13 +228,13 @@ BOOK = CheckBook(
             _check_2d,
             hint="count the messages each model call of one turn loads at both windows, after the clean-up, and how many model calls a turn makes",
             mistakes=_mistakes_2d,
-            why="both of the turn's model calls load 18 messages instead of the 9 the clean-up leaves of the default's 10",
+            why="both of the turn's model calls load 24 messages instead of the 9 the clean-up leaves of the default's 10",
             transfer="pricing a window chosen for tool turns",
         ),
         Expectation(
             "3a",
             _check_3,
-            hint="turn 1 leaves the window once the turns after it fill ten messages; add up the sizes",
+            hint="turn 1 leaves the window once the turns after it fill ten messages; add up the sizes, and remember the call of turn 1 itself",
             mistakes={
                 (
                     1,
@@ -263,10 +280,15 @@ BOOK = CheckBook(
         Expectation(
             "4b",
             _check_4,
-            hint="without simplifying, each stored message is one entry",
-            mistakes={10: "the Manager reads the whole store, not the agent's window"},
-            why="with Simplify Output off, every stored message is counted",
-            transfer="the Chat Memory Manager with Simplify Output off",
+            hint="write the older agent's store out, question, answer, question, …, and start a new group whenever a type repeats",
+            mistakes={
+                18: "18 is the number of messages; Simplify Output groups them",
+                15: "that is the typeVersion 3 agent's store; the older agent stores no tool messages",
+                30: "30 is the newer agent's message count; the older one stores two messages a turn, and they are grouped",
+                1: "a group closes when a type repeats: each new question repeats 'human'",
+            },
+            why="each turn's question repeats the type 'human', so every turn is one group of question and answer",
+            transfer="the Chat Memory Manager over an older agent's store",
         ),
         Expectation(
             "5a",
@@ -281,12 +303,15 @@ BOOK = CheckBook(
         Expectation(
             "5b",
             _check_5,
-            hint="after each override the store is the summary plus one turn; how many turns pass before the next?",
+            hint="after each override the store is the summary and three turns; count what each of the next three calls loads",
             mistakes={
-                False: "1 + 2 + 2 × 2 = 7 messages at most before the next override: it always fits"
+                0: "the call two turns after the override still fits; count the third, which comes before the next override",
+                57: "the summary is cut only on some calls: the override brings it back",
+                38: "that counts the calls that send the summary; the question asks for those that miss it",
+                18: "count the last call too: turn 60 comes three turns after the override of turn 57",
             },
-            why="the override always leaves the summary inside the window",
-            transfer="lesson 3's 60-turn chat under a rolling summary",
+            why="1 + 6 + 2 + 2 = 11 messages on the third call after each override: one too many, once every three turns",
+            transfer="lesson 3's 60-turn chat under a rolling summary that keeps three turns",
         ),
         Expectation(
             "6",
@@ -303,13 +328,15 @@ BOOK = CheckBook(
         Expectation(
             "7",
             _check_7,
-            hint="what does n8n's Context Window Length count, and how many messages is each of those?",
+            hint="convert Spring AI's 20 messages to turns first (what do its advisors store?), then those turns to n8n's places",
             mistakes={
-                3000: "that reads Context Window Length as messages; it counts interactions",
-                1500: "an interaction is two messages more, not fewer: a question and its answer",
+                20: "that carries the number over: Spring AI counts messages, n8n interactions, and in n8n these turns store their tool calls",
+                10: "that is the turns Spring AI holds; in n8n each of them stores more than two messages",
+                60: "that is the messages those turns store in n8n; Context Window Length is half the messages it loads",
+                40: "Spring AI's advisors store no tool messages, so its 20 messages are ten turns, however many tools they used",
             },
-            why="LlamaIndex's 3000 counts tokens and n8n's counts interactions of two messages",
-            transfer="a migration from LlamaIndex's token window to n8n",
+            why="Spring AI's 20 messages hold ten turns of question and answer; in n8n each stores 6, so ten need 60 places: 2 × 30",
+            transfer="a migration from Spring AI to n8n, with tool calls",
         ),
     ],
 )

@@ -8,7 +8,8 @@ a bill or a budget run costs nothing extra until a lesson asks for its table.
   window sizes and across conversation lengths;
 * :func:`reference_table` and :func:`trace_table`: the token-budget task's runs side by
   side, and one run step by step;
-* :func:`side_by_side_frame`: every product's window per turn, in each product's unit.
+* :func:`side_by_side_frame`: every product's window per turn, in each product's unit;
+* :func:`bill_frame`: lesson 5's bill, one row per design (:func:`windowmem.design.bill.design_bill`).
 
 >>> from windowmem.messages import user, assistant
 >>> from windowmem.policies.n8n import N8nSimpleMemory
@@ -41,6 +42,7 @@ from windowmem.budget.strategies import (
 from windowmem.budget.task import REFERENCE_BUDGETS
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.cost import policy_factory, tokens_per_call, unbounded_tokens_per_call
+from windowmem.design.bill import BillRow
 from windowmem.design.side_by_side import LineupEntry, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message
@@ -266,11 +268,52 @@ def side_by_side_frame(
     return frame
 
 
+#: The columns of :func:`bill_frame`, in order; its index is the design.
+BILL_COLUMNS = (
+    "agent input",
+    "summariser input",
+    "summariser output",
+    "input total",
+    "share of whole history",
+    "calls that send the summary",
+)
+
+
+def bill_frame(rows: Iterable[BillRow]) -> pd.DataFrame:
+    """Lesson 5's bill as a table: one row per design, in the order given, the share as a percentage.
+
+    >>> from windowmem.design.bill import design_bill
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [m for t in range(1, 6) for m in (user(f"order #{t}0"), assistant(f"a{t}"))]
+    >>> bill_frame(design_bill(chat, "Order on file: #10", window=1))["share of whole history"].tolist()
+    ['52%', '72%', '100%']
+    """
+    kept = list(rows)
+    frame = pd.DataFrame(
+        [
+            (
+                r.agent_input,
+                r.summariser_input,
+                r.summariser_output,
+                r.total,
+                f"{r.share:.0%}",
+                r.calls_sending_summary,
+            )
+            for r in kept
+        ],
+        index=pd.Index([r.mechanism for r in kept], name="design"),
+        columns=list(BILL_COLUMNS),
+    )
+    return frame
+
+
 __all__ = [
+    "BILL_COLUMNS",
     "COST_BY_LENGTH_COLUMNS",
     "COST_BY_WINDOW_COLUMNS",
     "REFERENCE_COLUMNS",
     "REPLAY_COLUMNS",
+    "bill_frame",
     "cost_by_conversation_length",
     "cost_by_window",
     "reference_table",

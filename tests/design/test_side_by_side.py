@@ -87,3 +87,26 @@ def test_frame_has_a_column_per_product():
 def test_a_bad_lineup_names_the_policy():
     with pytest.raises(PolicyError, match="langgraph"):
         side_by_side(chat("u1 a1"), [("langgraph", 3)])
+
+
+def test_each_row_counts_the_memory_s_messages_and_the_turns_it_cut():
+    """Lesson 5's turn 9: n8n's window starts inside turn 5, Semantic Kernel's holds turn 5 whole."""
+    rows = {r.policy: r for r in side_by_side(load_example("two_orders")) if r.turn == 9}
+    for row in rows.values():
+        system = 1 if row.sent[0].role is Role.SYSTEM else 0
+        assert row.memory_messages == len(row.sent) - system - 1  # the new question aside
+    n8n = rows["n8n"]
+    assert (n8n.memory_messages, n8n.visible_turns, n8n.partial_turns) == (9, (5, 6, 7, 8), (5,))
+    assert (
+        rows["semantic-kernel"].partial_turns == ()
+        and rows["semantic-kernel"].visible_turns[0] == 5
+    )
+    assert rows["spring-ai"].memory_messages == 16 and rows["spring-ai"].partial_turns == ()
+
+
+def test_a_window_that_cuts_a_turn_s_question_marks_that_turn_partial():
+    history = chat("u1 c1 r1 a1 u2")
+    (row,) = [r for r in side_by_side(history, [("n8n", 1)]) if r.turn == 2]
+    # The last two stored messages are r1 and a1; the clean-up drops the orphaned r1.
+    assert [m.content for m in row.sent][-2:] == ["a1", "u2"]
+    assert row.partial_turns == (1,) and row.memory_messages == 1

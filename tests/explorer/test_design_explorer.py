@@ -36,6 +36,29 @@ def test_each_card_is_that_product_s_array(cache):
         assert view.reaching == len(reached)
 
 
+def test_each_card_says_what_the_memory_sent_in_messages_and_turns(cache):
+    """The card counts the memory's messages and names the turns it cut, as the replay has them."""
+    rows = [r for r in side_by_side(CHAT, POLICIES) if r.turn == 9]
+    view = design_view(cache, 9, counter=count_words)
+    for cell, row in zip(view.products, rows, strict=True):
+        assert cell.memory_messages == row.memory_messages
+        assert cell.partial_turns == row.partial_turns
+    n8n = next(c for c in view.products if c.policy == "n8n")
+    assert n8n.memory_line == "from memory: 9 messages, turns 5–8 (turn 5 only in part)"
+    page = render_design_html(view)
+    assert (
+        "window 5 interactions; from memory: 9 messages, turns 5–8 (turn 5 only in part); then the new question"
+        in page
+    )
+    assert "this call holds" not in page  # the old count mixed a partial turn and the input in
+    spring = next(c for c in view.products if c.policy == "spring-ai")
+    assert spring.memory_line == "from memory: 16 messages, turns 1–8"
+    first = design_view(cache, 1, counter=count_words)
+    assert {c.memory_line for c in first.products} == {"from memory: nothing"}
+    agents = next(c for c in first.products if c.policy == "openai-agents")
+    assert agents.amount == "1 item" and "1 item with the new question" in render_design_html(first)
+
+
 def test_the_toggle_puts_the_fact_in_every_array(cache):
     view = design_view(cache, 9, fact_in_system=True)
     assert {c.place for c in view.products} == {FactPlace.SYSTEM}

@@ -154,7 +154,12 @@ def _kept_from(history: Sequence[Message], keep: int) -> int:
     return questions[-keep] if len(questions) >= keep else 0
 
 
-def _check(value: object, label: str, minimum: int) -> int:
+def whole_number(value: object, label: str, minimum: int) -> int:
+    """*value* if it is a whole number of at least *minimum*; else an error naming *label*.
+
+    >>> whole_number(3, "window", 0)
+    3
+    """
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise WindowMemError(f"{label} must be a whole number >= {minimum}, got {value!r}")
     return value
@@ -176,9 +181,9 @@ def rolling_summary(
     call of its run (the tool rounds carry the history again).
     """
     conversation = as_conversation(conversation)
-    k = _check(window, "window", 0)
-    every = _check(every, "every", 0)
-    keep = _check(keep_turns, "keep_turns", 0)
+    k = whole_number(window, "window", 0)
+    every = whole_number(every, "every", 0)
+    keep = whole_number(keep_turns, "keep_turns", 0)
     memory = N8nSimpleMemory(k)
     system_message = conversation.system_message
     history = stored_history(())
@@ -308,4 +313,5 @@ __all__ = [
     "extractive_summary",
     "rolling_summary",
     "summary_savings",
+    "whole_number",
 ]

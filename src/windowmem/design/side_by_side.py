@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.messages import Message, Role, interactions, without_system
 from windowmem.policies.base import Unit, WindowPolicy
@@ -86,6 +86,10 @@ class ProductTurn:
     """``sent`` without the system prompt, in *unit*."""
     visible_turns: tuple[int, ...]
     """Earlier turns with at least one message in the array."""
+    partial_turns: tuple[int, ...] = ()
+    """Earlier turns only some of whose messages are in the array (the window cut inside them)."""
+    memory_messages: int = 0
+    """Messages the memory loaded into the array: neither the system prompt nor the new input."""
 
     def fact_place(self, fact: str) -> FactPlace:
         """Where *fact* reaches this call: system prompt, memory, input, or not at all."""
@@ -159,7 +163,13 @@ def questions_and_answers(conversation: Conversation) -> Conversation:
 
 
 def _rows(conversation: Conversation, policy: WindowPolicy) -> list[ProductTurn]:
-    def row(turn: int, sent: tuple[Message, ...], visible: tuple[int, ...]) -> ProductTurn:
+    def row(
+        turn: int,
+        sent: tuple[Message, ...],
+        visible: tuple[int, ...],
+        partial: tuple[int, ...],
+        loaded: int,
+    ) -> ProductTurn:
         return ProductTurn(
             policy.name,
             policy.product,
@@ -169,16 +179,27 @@ def _rows(conversation: Conversation, policy: WindowPolicy) -> list[ProductTurn]
             sent,
             measure(policy, sent),
             visible,
+            partial,
+            loaded,
         )
 
     if isinstance(policy, N8nSimpleMemory):
-        return [
-            row(run.turn, run.calls[0].messages, run.calls[0].memory_turns)
-            for run in agent_runs(conversation, policy)
-        ]
+        out = []
+        for run in agent_runs(conversation, policy):
+            call = run.calls[0]
+            memory = [s for s in call.sent if s.part is Part.MEMORY]
+            # The window is the newest stored messages, cleaned only at its edges: a turn is
+            # whole exactly when its question (its first message) is still in it.
+            asked = {s.turn for s in memory if s.message.role is Role.USER}
+            partial = tuple(t for t in call.memory_turns if t not in asked)
+            out.append(row(run.turn, call.messages, call.memory_turns, partial, len(memory)))
+        return out
     if isinstance(policy, _QUESTIONS_AND_ANSWERS):
         conversation = questions_and_answers(conversation)
-    return [row(v.turn, v.sent, v.visible_turns) for v in replay(conversation, policy)]
+    return [
+        row(v.turn, v.sent, v.visible_turns, v.partial_turns, len(v.window))
+        for v in replay(conversation, policy)
+    ]
 
 
 def side_by_side(

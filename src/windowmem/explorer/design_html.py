@@ -48,6 +48,13 @@ def _line(role: str, text: str, has_fact: bool, fact: str) -> str:
     )
 
 
+def _then(cell: ProductCell) -> str:
+    # A window in tokens or items is filled by the new question too: say the whole amount.
+    if cell.counts_tokens_or_items:
+        return f"{html.escape(cell.amount)} with the new question"
+    return "then the new question"
+
+
 def _card(cell: ProductCell, fact: str) -> str:
     colour = _PLACE_COLOUR[cell.place]
     lines = "".join(_line(s.role, s.text, s.has_fact, fact) for s in cell.lines)
@@ -55,8 +62,8 @@ def _card(cell: ProductCell, fact: str) -> str:
         f'<div class="wm-product" data-policy="{html.escape(cell.policy)}" '
         f'data-place="{cell.place.value}" data-messages="{len(cell.lines)}" style="{_CARD}">'
         f'<div style="font-weight:600">{html.escape(cell.product)}</div>'
-        f'<div style="color:#57606a">window {html.escape(cell.size)}; this call holds '
-        f"{html.escape(cell.amount)}; earlier turns {html.escape(cell.turns_seen)}</div>"
+        f'<div style="color:#57606a" data-memory-messages="{cell.memory_messages}">'
+        f"window {html.escape(cell.size)}; {html.escape(cell.memory_line)}; {_then(cell)}</div>"
         f'<div style="color:{colour};font-weight:600">{html.escape(fact)}: {cell.place.value}</div>'
         # The list scrolls, so it takes keyboard focus (WCAG 2.1.1): arrow keys can read it.
         f'<ul tabindex="0" aria-label="{html.escape(cell.product)}: the array sent" '

@@ -17,7 +17,7 @@ from windowmem.design.anchor_facts import with_fact_in_system_prompt
 from windowmem.design.rolling_summary import rolling_summary
 from windowmem.design.side_by_side import FactPlace, ProductTurn, side_by_side
 from windowmem.errors import WindowMemError
-from windowmem.policies.base import WindowPolicy
+from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import turn_runs
 
@@ -70,10 +70,37 @@ class ProductCell:
     size: str
     """The window's setting in the product's unit, e.g. ``5 interactions``."""
     amount: str
-    """What this call's array holds, system prompt aside, in that unit."""
+    """What this call's array holds, system prompt aside (the new input included), in that unit."""
     turns_seen: str
     place: FactPlace
     lines: tuple[SentLine, ...]
+    memory_messages: int = 0
+    """How many messages of the array the memory loaded (no system prompt, no new input)."""
+    visible_turns: tuple[int, ...] = ()
+    """The earlier turns with a message in the array."""
+    partial_turns: tuple[int, ...] = ()
+    """The earlier turns only part of which is in the array (the window cut inside them)."""
+    counts_tokens_or_items: bool = False
+    """Whether the window counts neither messages nor turns, so *amount* says something of its own."""
+
+    @property
+    def memory_line(self) -> str:
+        """What the memory put in the array, in messages and turns: what the card says.
+
+        >>> cell = ProductCell("n8n", "n8n", "5 interactions", "5 interactions", "5–8",
+        ...                    FactPlace.NOT_SENT, (), 9, (5, 6, 7, 8), (5,))
+        >>> cell.memory_line
+        'from memory: 9 messages, turns 5–8 (turn 5 only in part)'
+        """
+        if not self.memory_messages:
+            return "from memory: nothing"
+        messages = f"{self.memory_messages} message{'' if self.memory_messages == 1 else 's'}"
+        turns = f"turn{'' if len(self.visible_turns) == 1 else 's'} {turn_runs(self.visible_turns)}"
+        part = ""
+        if self.partial_turns:
+            cut = "" if len(self.partial_turns) == 1 else "s"
+            part = f" (turn{cut} {turn_runs(self.partial_turns)} only in part)"
+        return f"from memory: {messages}, {turns}{part}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +166,13 @@ def _text(content: str, calls: Sequence[str], call_id: str | None) -> str:
     return content
 
 
+def _amount(count: int, unit: Unit) -> str:
+    """*count* in *unit*, singular for one: ``"1 item"``, ``"29 items"``."""
+    return f"{count} {unit.value[:-1] if count == 1 else unit.value}"
+
+
 def _cell(row: ProductTurn, fact: str) -> ProductCell:
-    size = "no limit" if row.size is None else f"{row.size} {row.unit.value}"
+    size = "no limit" if row.size is None else _amount(row.size, row.unit)
     lines = tuple(
         SentLine(
             m.role.value,
@@ -153,10 +185,14 @@ def _cell(row: ProductTurn, fact: str) -> ProductCell:
         row.policy,
         row.product,
         size,
-        f"{row.amount} {row.unit.value}",
+        _amount(row.amount, row.unit),
         turn_runs(row.visible_turns),
         row.fact_place(fact),
         lines,
+        row.memory_messages,
+        row.visible_turns,
+        row.partial_turns,
+        row.unit in (Unit.TOKENS, Unit.ITEMS),
     )
 
 
