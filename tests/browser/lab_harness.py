@@ -32,6 +32,8 @@ from typing import Any
 import nbformat
 from nbformat.v4 import new_notebook
 
+from tests.browser import kernel_wire
+
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags Chromium needs as root in a container with a small /dev/shm and no GPU.
 CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage")
@@ -56,6 +58,8 @@ LAB_SETTINGS = {
 _SERVERS: dict[str, LabServer] = {}
 #: What each page's browser console printed (warnings and errors); a page's entry goes with it.
 _CONSOLE: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+#: Each page's kernel websocket traffic (see kernel_wire), quoted when a Run All stops.
+_WIRE: weakref.WeakKeyDictionary[Any, kernel_wire.WireLog] = weakref.WeakKeyDictionary()
 
 
 def in_ci() -> bool:
@@ -237,6 +241,8 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
                 else None
             ),
         )
+    if page not in _WIRE:
+        _WIRE[page] = kernel_wire.record(page)
     workspace = f"test-{uuid.uuid4().hex[:12]}"
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relative_path}")
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(
@@ -380,6 +386,10 @@ def notebook_state(page) -> str:
     if console:
         lines.append("browser console (last 15 warnings and errors):")
         lines += [f"  {line[:300]}" for line in console[-15:]]
+    wire = _WIRE.get(page)
+    if wire is not None:
+        lines.append("kernel websocket messages (last 80; seconds since the page opened):")
+        lines += [f"  {line}" for line in wire.lines()]
     server = next((s for url, s in _SERVERS.items() if page.url.startswith(url)), None)
     if server is not None:
         lines.append(f"JupyterLab log (end):\n{server.log_tail(2500)}")
