@@ -56,7 +56,7 @@ LAB_SETTINGS = {
 
 #: The servers started here, by URL: a failure message on a page quotes its server's log.
 _SERVERS: dict[str, LabServer] = {}
-#: What each page's browser console printed (warnings and errors); a page's entry goes with it.
+#: What each page's browser console printed (warnings, errors, kernel states); a page's entry goes with it.
 _CONSOLE: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
 #: Each page's kernel websocket traffic (see kernel_wire), quoted when a Run All stops.
 _WIRE: weakref.WeakKeyDictionary[Any, kernel_wire.WireLog] = weakref.WeakKeyDictionary()
@@ -237,7 +237,9 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
             "console",
             lambda message: (
                 lines.append(f"{message.type}: {message.text}")
-                if message.type in ("warning", "error")
+                # JupyterLab logs a kernel's changes of state other than busy and idle
+                # ("Kernel: restarting (id)") at debug level: kept, as a dropped run needs them.
+                if message.type in ("warning", "error") or message.text.startswith("Kernel: ")
                 else None
             ),
         )
@@ -384,7 +386,7 @@ def notebook_state(page) -> str:
     lines += [f"traceback:\n{text[-2000:]}" for text in error_outputs(page)]
     console = _CONSOLE.get(page, [])
     if console:
-        lines.append("browser console (last 15 warnings and errors):")
+        lines.append("browser console (last 15 warnings, errors and kernel states):")
         lines += [f"  {line[:300]}" for line in console[-15:]]
     wire = _WIRE.get(page)
     if wire is not None:
