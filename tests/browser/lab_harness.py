@@ -32,6 +32,8 @@ from typing import Any
 import nbformat
 from nbformat.v4 import new_notebook
 
+from tests.browser import kernel_wire
+
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags Chromium needs as root in a container with a small /dev/shm and no GPU.
 CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage")
@@ -54,8 +56,10 @@ LAB_SETTINGS = {
 
 #: The servers started here, by URL: a failure message on a page quotes its server's log.
 _SERVERS: dict[str, LabServer] = {}
-#: What each page's browser console printed (warnings and errors); a page's entry goes with it.
+#: What each page's browser console printed (warnings, errors, kernel states); a page's entry goes with it.
 _CONSOLE: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+#: Each page's kernel websocket traffic (see kernel_wire), quoted when a Run All stops.
+_WIRE: weakref.WeakKeyDictionary[Any, kernel_wire.WireLog] = weakref.WeakKeyDictionary()
 
 
 def in_ci() -> bool:
@@ -233,10 +237,14 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
             "console",
             lambda message: (
                 lines.append(f"{message.type}: {message.text}")
-                if message.type in ("warning", "error")
+                # JupyterLab logs a kernel's changes of state other than busy and idle
+                # ("Kernel: restarting (id)") at debug level: kept, as a dropped run needs them.
+                if message.type in ("warning", "error") or message.text.startswith("Kernel: ")
                 else None
             ),
         )
+    if page not in _WIRE:
+        _WIRE[page] = kernel_wire.record(page)
     workspace = f"test-{uuid.uuid4().hex[:12]}"
     page.goto(f"{server.url}/lab/workspaces/{workspace}/tree/{relative_path}")
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(
@@ -378,8 +386,12 @@ def notebook_state(page) -> str:
     lines += [f"traceback:\n{text[-2000:]}" for text in error_outputs(page)]
     console = _CONSOLE.get(page, [])
     if console:
-        lines.append("browser console (last 15 warnings and errors):")
+        lines.append("browser console (last 15 warnings, errors and kernel states):")
         lines += [f"  {line[:300]}" for line in console[-15:]]
+    wire = _WIRE.get(page)
+    if wire is not None:
+        lines.append("kernel websocket messages (last 80; seconds since the page opened):")
+        lines += [f"  {line}" for line in wire.lines()]
     server = next((s for url, s in _SERVERS.items() if page.url.startswith(url)), None)
     if server is not None:
         lines.append(f"JupyterLab log (end):\n{server.log_tail(2500)}")
