@@ -13,6 +13,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from autograder.errors import GradingSetupError
+from autograder.grading.quick_nbgrader import close_shared_engines, quicken
 from autograder.grading.scheduler import Finished, default_jobs, run_all, start_forkserver
 from autograder.grading.student_rows import join_details, student_rows
 from autograder.grading.worker import Job, Sandbox, prepare
@@ -76,6 +77,26 @@ def grade_class(
             )
     real_folder(out)
     start_forkserver()  # warms up in the background while the course is built
+    quicken(db_url(out / "course" / "gradebook.db"))  # one engine for every merge (quick_nbgrader)
+    try:
+        return _grade_class(
+            assignment, submissions, out, repo_root, jobs, settings, zip_regexp, progress
+        )
+    finally:
+        close_shared_engines()
+
+
+def _grade_class(
+    assignment: str,
+    submissions: Path,
+    out: Path,
+    repo_root: Path,
+    jobs: int | None,
+    settings: Settings,
+    zip_regexp: str | None,
+    progress: bool,
+) -> ClassResult:
+    """The body of :func:`grade_class`, once the inputs are checked."""
     refused: dict[str, str] = {}
     notes: tuple[str, ...] = ()
     if submissions.is_file():

@@ -5,7 +5,8 @@ nbclient and the HTML feedback exporter already imported, and its Markdown rende
 syntax highlighter already built: a first feedback export in a fresh process costs about
 2 s more than the next one. Each exporter builds its own Jinja environment, which would
 compile the feedback templates again in every worker; a bytecode cache shared by every
-environment of the process (filled here, inherited by each fork) compiles them once.
+environment of the process (filled here, inherited by each fork) compiles them once. The
+changes of :mod:`autograder.grading.quick_nbgrader` are made here too, so every worker has them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from nbgrader.converters import Autograde, GenerateFeedback  # noqa: F401 - impo
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
-from autograder.grading import cap_output, guarded_execute  # noqa: F401
+from autograder.grading import cap_output, guarded_execute, notebook_rows  # noqa: F401
+from autograder.grading.quick_nbgrader import quicken
 from autograder.records import hide_hidden_tests  # noqa: F401
 
 
@@ -50,6 +52,7 @@ def _environment_with_cache(self):
 
 
 TemplateExporter._create_environment = _environment_with_cache  # type: ignore[method-assign]
+quicken()  # one engine per gradebook, nbgrader's metadata schema checked once: see its module
 
 
 def render_feedback_once() -> str:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from nbgrader.api import Gradebook
+from nbgrader.api import Grade, Gradebook
 from sqlalchemy.exc import SAWarning
+from sqlalchemy.orm import undefer
 
 
 @dataclass(frozen=True)
@@ -55,19 +56,34 @@ def merge_student(
         submitted = source.find_submission(assignment, student_id)
         target.update_or_create_student(student_id)
         target.update_or_create_submission(assignment, student_id, timestamp=submitted.timestamp)
+        updates: list[tuple[object, str, object]] = []
         for notebook in notebooks:
             graded = source.find_submission_notebook(notebook, assignment, student_id)
             merged = target.find_submission_notebook(notebook, assignment, student_id)
-            merged.late_submission_penalty = graded.late_submission_penalty
+            updates.append((merged, "late_submission_penalty", graded.late_submission_penalty))
+            # each notebook's grades and comments loaded in one query, matched by cell id (the
+            # worker's gradebook is a copy of the class one, so the cells are the same rows),
+            # rather than one joined query per cell and a lazy load per name
+            grades = {
+                grade.cell_id: grade
+                for grade in target.db.query(Grade)
+                .filter(Grade.notebook_id == merged.id)
+                .options(undefer(Grade.max_score))  # deferred: one query per cell otherwise
+            }
             for grade in graded.grades:
-                into = target.find_grade(grade.name, notebook, assignment, student_id)
+                into = grades[grade.cell_id]
                 auto = None if notebook in held else clamp(grade.auto_score, into.max_score)
-                into.auto_score = auto
-                into.needs_manual_grade = into.manual_score is not None or auto is None
+                updates.append((into, "auto_score", auto))
+                updates.append(
+                    (into, "needs_manual_grade", into.manual_score is not None or auto is None)
+                )
+            comments = {comment.cell_id: comment for comment in merged.comments}
             for comment in graded.comments:
-                target.find_comment(
-                    comment.name, notebook, assignment, student_id
-                ).auto_comment = comment.auto_comment
+                updates.append((comments[comment.cell_id], "auto_comment", comment.auto_comment))
+        # every value read first, then written: a write before a read would make SQLAlchemy
+        # flush and reload the row at the next read (its computed scores change)
+        for row, name, value in updates:
+            setattr(row, name, value)
         target.db.commit()
 
 

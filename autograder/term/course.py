@@ -61,14 +61,21 @@ def nbgrader_config(
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (
         AssignLatePenalties,
-        GetGrades,
+        CheckCellMetadata,
+        ClearOutput,
+        DeduplicateIds,
         IgnorePattern,
         LimitOutput,
-        SaveAutoGrades,
+        OverwriteKernelspec,
     )
 
     from autograder.grading.cap_output import CapOutput
     from autograder.grading.guarded_execute import GuardedExecute
+    from autograder.grading.notebook_rows import (
+        QuickGetGrades,
+        QuickOverwriteCells,
+        QuickSaveAutoGrades,
+    )
     from autograder.records.hide_hidden_tests import HideHiddenTests
 
     c = course_config(root, repo_config)
@@ -81,18 +88,27 @@ def nbgrader_config(
     c.GuardedExecute.guarded_imports = list(guarded_imports)
     c.LimitOutput.max_lines = settings.max_output_lines
     c.CapOutput.max_chars = settings.max_output_chars
-    # nbgrader's list, with Execute hardened, outputs capped, and without a second
-    # CheckCellMetadata: the sanitizing pass just checked the same metadata
+    # nbgrader's lists; OverwriteCells, SaveAutoGrades and GetGrades read each notebook's
+    # gradebook rows once (autograder.grading.notebook_rows), the same cells restored and scored
+    c.Autograde.sanitize_preprocessors = [
+        ClearOutput,
+        DeduplicateIds,
+        OverwriteKernelspec,
+        QuickOverwriteCells,
+        CheckCellMetadata,
+    ]
+    # with Execute hardened, outputs capped, and without a second CheckCellMetadata: the
+    # sanitizing pass just checked the same metadata
     c.Autograde.autograde_preprocessors = [
         GuardedExecute,
         IgnorePattern,
         ClearMetadataPreprocessor,
         LimitOutput,
         CapOutput,
-        SaveAutoGrades,
+        QuickSaveAutoGrades,
         AssignLatePenalties,
     ]
-    c.GenerateFeedback.preprocessors = [GetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+    c.GenerateFeedback.preprocessors = [QuickGetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
     return c
 
 

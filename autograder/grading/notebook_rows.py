@@ -1,0 +1,190 @@
+"""nbgrader's OverwriteCells, SaveAutoGrades and GetGrades, a notebook's gradebook rows read once.
+
+nbgrader's preprocessors look a cell up in the gradebook with a query of five or
+six joins for every cell, and SaveAutoGrades commits after every cell (SQLAlchemy then
+reloads every row it touched). The subclasses here keep nbgrader's code for what happens
+to each cell (restored sources, locked flags, points, checksums, added missing cells,
+scores, ``needs_manual_grade``, "No response." comments) and only change where the rows
+come from: :class:`NotebookRows` loads the notebook's cells, and the student's grades and
+comments, in a few queries, and answers the same ``find_*`` calls with the same objects
+(or the same ``MissingEntry``). SaveAutoGrades then commits once per notebook.
+``tests/autograder/grading/test_notebook_rows.py`` grades the same class with nbgrader's
+preprocessors and with these and compares every cell's score, comment and output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbgrader.api import (
+    Comment,
+    Grade,
+    Gradebook,
+    GradeCell,
+    MissingEntry,
+    SolutionCell,
+)
+from nbgrader.preprocessors import GetGrades, OverwriteCells, SaveAutoGrades
+from sqlalchemy.orm import undefer
+
+
+class NotebookRows:
+    """A gradebook whose per-cell lookups for one notebook are answered from rows read once.
+
+    Everything else (``db``, other ``find_*`` methods) is the wrapped gradebook's.
+    """
+
+    def __init__(
+        self, gradebook: Gradebook, notebook: str, assignment: str, student: str | None = None
+    ) -> None:
+        self._gradebook = gradebook
+        self._notebook, self._assignment = notebook, assignment
+        source = gradebook.find_notebook(notebook, assignment)
+        self._source_cells = {cell.name: cell for cell in source.source_cells}
+        # nbgrader looks for a grade cell of that name first, then a task cell
+        self._graded_cells = {cell.name: cell for cell in source.task_cells}
+        self._graded_cells.update((cell.name, cell) for cell in source.grade_cells)
+        self._grades: dict[str, Grade] = {}
+        self._comments: dict[str, Comment] = {}
+        if student is not None:
+            submitted = gradebook.find_submission_notebook(notebook, assignment, student)
+            # the cells are in the session already (read above): no query per row; a grade's
+            # points are deferred in nbgrader's model (a query each when read): read with it
+            grades = (
+                gradebook.db.query(Grade)
+                .filter(Grade.notebook_id == submitted.id)
+                .options(undefer(Grade.max_score))
+            )
+            self._grades = _by_cell_name(grades, GradeCell)
+            self._comments = _by_cell_name(submitted.comments, SolutionCell)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._gradebook, name)
+
+    def _check(self, notebook: str, assignment: str) -> None:
+        if (notebook, assignment) != (self._notebook, self._assignment):
+            raise ValueError(
+                f"rows read for {self._assignment}/{self._notebook}, asked for {assignment}/{notebook}"
+            )
+
+    def find_source_cell(self, name: str, notebook: str, assignment: str):
+        self._check(notebook, assignment)
+        try:
+            return self._source_cells[name]
+        except KeyError:
+            raise MissingEntry(f"No such source cell: {assignment}/{notebook}/{name}") from None
+
+    def find_graded_cell(self, name: str, notebook: str, assignment: str):
+        self._check(notebook, assignment)
+        try:
+            return self._graded_cells[name]
+        except KeyError:
+            raise MissingEntry(f"No such grade cell: {assignment}/{notebook}/{name}") from None
+
+    def find_grade(self, grade_cell: str, notebook: str, assignment: str, student: str) -> Grade:
+        self._check(notebook, assignment)
+        try:
+            return self._grades[grade_cell]
+        except KeyError:
+            raise MissingEntry(
+                f"No such grade: {assignment}/{notebook}/{grade_cell}/{student}"
+            ) from None
+
+    def find_comment(
+        self, solution_cell: str, notebook: str, assignment: str, student: str
+    ) -> Comment:
+        self._check(notebook, assignment)
+        try:
+            return self._comments[solution_cell]
+        except KeyError:
+            raise MissingEntry(
+                f"No such comment: {assignment}/{notebook}/{solution_cell}/{student}"
+            ) from None
+
+
+def _by_cell_name(rows, preferred: type) -> dict:
+    """*rows* (grades or comments) by their cell's name; a *preferred* cell wins a shared name."""
+    found: dict = {}
+    for row in sorted(rows, key=lambda r: isinstance(r.cell, preferred)):
+        found[row.cell.name] = row
+    return found
+
+
+def _take_ids(preprocessor, resources, *, student: bool) -> None:
+    """Set the ids nbgrader's preprocessor reads from *resources* at the start of ``preprocess``."""
+    meta = resources["nbgrader"]
+    preprocessor.notebook_id, preprocessor.assignment_id = meta["notebook"], meta["assignment"]
+    preprocessor.db_url = meta["db_url"]
+    if student:
+        preprocessor.student_id = meta["student"]
+
+
+class QuickOverwriteCells(OverwriteCells):
+    """nbgrader's OverwriteCells, its cell lookups served by :class:`NotebookRows`."""
+
+    def preprocess(self, nb, resources):
+        _take_ids(self, resources, student=False)
+        with Gradebook(self.db_url) as gradebook:
+            self.gradebook = NotebookRows(gradebook, self.notebook_id, self.assignment_id)
+            nb, resources = super(OverwriteCells, self).preprocess(nb, resources)
+            if self.add_missing_cells:
+                nb, resources = self.add_missing_grade_cells(nb, resources)
+                nb, resources = self.add_missing_task_cells(nb, resources)
+        return nb, resources
+
+
+class _CommitAtEnd:
+    """A session whose ``commit`` waits for the real one at the end of the notebook."""
+
+    def __init__(self, session) -> None:
+        self._session = session
+
+    def commit(self) -> None:
+        """Nothing yet: :class:`QuickSaveAutoGrades` commits once, after the last cell."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+class _OneCommit(NotebookRows):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.db = _CommitAtEnd(self._gradebook.db)
+
+
+class QuickSaveAutoGrades(SaveAutoGrades):
+    """nbgrader's SaveAutoGrades, with rows read once and one commit per notebook."""
+
+    def preprocess(self, nb, resources):
+        _take_ids(self, resources, student=True)
+        with Gradebook(self.db_url) as gradebook:
+            self.gradebook = _OneCommit(
+                gradebook, self.notebook_id, self.assignment_id, self.student_id
+            )
+            nb, resources = super(SaveAutoGrades, self).preprocess(nb, resources)
+            gradebook.db.commit()
+        return nb, resources
+
+
+class QuickGetGrades(GetGrades):
+    """nbgrader's GetGrades (feedback's scores and comments), its rows read once."""
+
+    def preprocess(self, nb, resources):
+        _take_ids(self, resources, student=True)
+        with Gradebook(self.db_url) as gradebook:
+            self.gradebook = NotebookRows(
+                gradebook, self.notebook_id, self.assignment_id, self.student_id
+            )
+            nb, resources = super(GetGrades, self).preprocess(nb, resources)
+            notebook = gradebook.find_submission_notebook(
+                self.notebook_id, self.assignment_id, self.student_id
+            )
+            late_penalty = notebook.late_submission_penalty
+            if late_penalty is None:
+                late_penalty = 0
+            else:
+                self.log.warning(f"Late submission penalty: {late_penalty}")
+            resources["nbgrader"]["score"] = notebook.score - late_penalty
+            resources["nbgrader"]["max_score"] = notebook.max_score
+            resources["nbgrader"]["late_penalty"] = late_penalty
+        return nb, resources
