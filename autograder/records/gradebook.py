@@ -12,9 +12,9 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from nbgrader.api import Grade, Gradebook
+from nbgrader.api import BaseCell, Comment, Grade, Gradebook
 from sqlalchemy.exc import SAWarning
-from sqlalchemy.orm import undefer
+from sqlalchemy.orm import Session, undefer
 
 
 @dataclass(frozen=True)
@@ -61,30 +61,36 @@ def merge_student(
             graded = source.find_submission_notebook(notebook, assignment, student_id)
             merged = target.find_submission_notebook(notebook, assignment, student_id)
             updates.append((merged, "late_submission_penalty", graded.late_submission_penalty))
-            # each notebook's grades and comments loaded in one query, matched by cell id (the
-            # worker's gradebook is a copy of the class one, so the cells are the same rows),
-            # rather than one joined query per cell and a lazy load per name
-            grades = {
-                grade.cell_id: grade
-                for grade in target.db.query(Grade)
-                .filter(Grade.notebook_id == merged.id)
-                .options(undefer(Grade.max_score))  # deferred: one query per cell otherwise
-            }
-            for grade in graded.grades:
-                into = grades[grade.cell_id]
+            # each side's grades and comments loaded in one query apiece and matched by cell
+            # name: the worker's gradebook is a copy of the class one, but a server gradebook
+            # (publish) has cells of its own, so ids never match across gradebooks
+            into_grades = by_cell_name(target.db, Grade, merged.id, undefer(Grade.max_score))
+            for name, grade in by_cell_name(source.db, Grade, graded.id).items():
+                into = into_grades[name]
                 auto = None if notebook in held else clamp(grade.auto_score, into.max_score)
                 updates.append((into, "auto_score", auto))
                 updates.append(
                     (into, "needs_manual_grade", into.manual_score is not None or auto is None)
                 )
-            comments = {comment.cell_id: comment for comment in merged.comments}
-            for comment in graded.comments:
-                updates.append((comments[comment.cell_id], "auto_comment", comment.auto_comment))
+            into_comments = by_cell_name(target.db, Comment, merged.id)
+            for name, comment in by_cell_name(source.db, Comment, graded.id).items():
+                updates.append((into_comments[name], "auto_comment", comment.auto_comment))
         # every value read first, then written: a write before a read would make SQLAlchemy
         # flush and reload the row at the next read (its computed scores change)
         for row, name, value in updates:
             setattr(row, name, value)
         target.db.commit()
+
+
+def by_cell_name(db: Session, model: type, notebook_id: str, *options: object) -> dict:
+    """The *model* rows (Grade or Comment) of one submitted notebook, keyed by their cell's name."""
+    rows = (
+        db.query(model, BaseCell.name)
+        .join(BaseCell, model.cell_id == BaseCell.id)
+        .filter(model.notebook_id == notebook_id)
+        .options(*options)
+    )
+    return {name: row for row, name in rows}
 
 
 def clamp(score: float | None, points: float | None) -> float | None:
