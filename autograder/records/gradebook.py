@@ -82,7 +82,9 @@ def merge_student(
         target.db.commit()
 
 
-def by_cell_name(db: Session, model: type, notebook_id: str, *options: object) -> dict:
+def by_cell_name(
+    db: Session, model: type[Grade] | type[Comment], notebook_id: str, *options: object
+) -> dict:
     """The *model* rows (Grade or Comment) of one submitted notebook, keyed by their cell's name."""
     rows = (
         db.query(model, BaseCell.name)
