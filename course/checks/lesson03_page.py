@@ -1,0 +1,114 @@
+"""Lesson 3's maintainer checks: every figure and claim its page states, against windowmem.
+
+Run by the lesson's last cell, ``verify_page("lesson03", globals())``, with the lesson's
+names in scope (see ``checks/page.py``); kept off the page because it states the answers.
+"""
+
+# ruff: noqa: F821 - the names come from the lesson's namespace
+
+empanadas = load_example("empanadas")
+answer = turn_view(empanadas, N8nSimpleMemory(3), 5, qwen)
+bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), qwen)) for k in (5, 50)}
+closest = min(
+    {"a": 2, "b": 3, "c": 5, "d": 10}.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5])
+)[0]
+late = [t for t in range(1, support.turn_count + 1) if visible_turns(50, t) != visible_turns(0, t)]
+assert late[0] == 52  # worked answer 5b: window 0 first sends more than window 50 on turn 52
+assert (
+    tokens_per_call(support, N8nSimpleMemory(0), qwen)[51]
+    > tokens_per_call(support, N8nSimpleMemory(50), qwen)[51]
+)
+assert (
+    tokens_per_call(support, N8nSimpleMemory(0), qwen)[:51]
+    == tokens_per_call(support, N8nSimpleMemory(50), qwen)[:51]
+)
+at_4 = [
+    t for t in range(2, 8) if not fact_visible(turn_view(marta, N8nSimpleMemory(4), t, qwen), order)
+]
+at_1 = [
+    t for t in range(2, 8) if not fact_visible(turn_view(marta, N8nSimpleMemory(1), t, qwen), order)
+]
+assert (
+    at_4[0] == 6 and len(turn_view(marta, N8nSimpleMemory(4), 6, qwen).sent) == 10 and at_1[0] == 3
+)
+andina = load_example("mentioned_at_start")
+tax_id = ANCHOR_FACTS["mentioned_at_start"]
+reaches = [
+    k for k in range(1, 13) if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, qwen), tax_id)
+]
+# Maintainer checks: every figure the prose above states, against windowmem. Folded away
+# for readers; nbval and tests/test_lesson_texts.py run it.
+assert (
+    N8nSimpleMemory().size == 5
+    and len(memory.stored) == 14
+    and len(loaded) == 10
+    and loaded[0] is marta_messages[4]
+)
+assert table["visible"].tolist() == ["none", "1", "1–2", "1–3", "1–4", "1–5", "2–6"]
+assert missing[0] == 7 and len(turn_7.sent) == 12 and not fact_visible(turn_7, order)
+assert fact_visible(turn_view(marta, window_5, 6, qwen), order) and fact_visible(
+    turn_7_at_10, order
+)
+assert len(tool_runs[2][2].saved) == 6 and [m.tool_calls for m in tool_runs[2][2].saved[1:5:2]] == [
+    ("call_stock_3a",),
+    ("call_stock_3b",),
+]
+turn_4_memory = {size: tool_runs[size][3].calls[0].part(Part.MEMORY) for size in (2, 1)}
+assert [m.tool_call_id or m.tool_calls for m in turn_4_memory[2]] == [
+    ("call_stock_3b",),
+    "call_stock_3b",
+    (),
+]
+assert len(turn_4_memory[1]) == 1 and "4 pairs left in size 39" in turn_4_memory[1][0].content
+assert N8nSimpleMemory(2).window(stored_before_turn_4)[0].tool_call_id == "call_stock_3a"
+# Section 2's window-1 example: turn 2's result loses its call at the cut, so its answer alone is sent.
+assert [(m.role.value, m.tool_calls) for m in tool_runs[1][2].calls[0].part(Part.MEMORY)] == [
+    ("assistant", ())
+]
+assert (
+    N8nSimpleMemory(1).window([m for run in tool_runs[1][:2] for m in run.saved])[0].tool_call_id
+    == "call_address_2"
+)
+assert recorded_turn_4.agrees and all(
+    c.agrees for c in recorded_beside_predicted("lesson3-tool-use")
+)
+assert [m.role.value for m in recorded_turn_4.recorded] == [
+    "system",
+    "assistant",
+    "tool",
+    "assistant",
+    "user",
+]
+assert (
+    recording.window == 2
+    and recording.agent_version == 3.1
+    and recording.command == "make record-n8n"
+)
+assert (
+    recording.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"]
+    == 1.3
+    == recording.type_versions["@n8n/n8n-nodes-langchain.lmChatOpenAi"]
+)
+assert answer.visible_turns == (2, 3, 4) and not fact_visible(answer, ANCHOR_FACTS["empanadas"])
+assert reaches[0] == 11 and fact_visible(turn_view(andina, N8nSimpleMemory(0), 12, qwen), tax_id)
+assert closest == "c" and round(costs.loc[10, "bill vs window 5"], 2) == 1.73
+assert 1.4 <= costs.loc[8, "bill vs window 5"] and costs.loc[12, "bill vs window 5"] <= 2.0
+assert (
+    after_edit is live
+    and after_edit.policy.size == 5
+    and an_hour_later.policy.size == 10
+    and not an_hour_later.stored
+)
+assert len(tuesday.load()) == 0
+messages_counting = ["spring-ai", "tensorify"]
+assert (
+    same_number.loc[messages_counting, "turns reached"].tolist() == [2, 3]
+    and spring_view.partial_turns == ()
+)
+assert (defaults.loc[messages_counting, "size"] == "20 messages").all()
+assert (defaults.loc[messages_counting, "turns visible on turn 7"] == "1–6").all()
+assert (
+    not same_number[f"{order} visible"].any()
+    and defaults.loc[messages_counting, f"{order} visible"].all()
+)
+print("every figure in the text checked")

@@ -1,0 +1,213 @@
+"""Lesson 5's maintainer checks: every figure and claim its page states, against windowmem.
+
+Run by the lesson's last cell, ``verify_page("lesson05", globals())``, with the lesson's
+names in scope (see ``checks/page.py``); kept off the page because it states the answers.
+"""
+
+# ruff: noqa: F821 - the names come from the lesson's namespace
+
+# Maintainer checks: every figure the prose above states, against windowmem. Folded away
+# for readers; nbval and tests/test_lesson_texts.py run it.
+plain_turns = stored_turn_sizes([0] * 30)
+spring_turns = turns_in_window(20, stored_turn_sizes([0] * 30, stores_tool_calls=False)).whole_turns
+n8n_match = min(
+    k
+    for k in range(1, 31)
+    if turns_in_window(n8n_loaded_messages(k), plain_turns).whole_turns >= spring_turns
+)
+coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
+eight_turns = [m for turn in long_chat.interactions[:8] for m in turn.messages]
+fits = [
+    r
+    for r in range(7)
+    if rolling_summary(eight_turns, window=5, every=6, keep_turns=r)[7].summary_sent
+]
+assert (
+    max(turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")) == 6
+    and sum(sizes[:5]) == 20
+    and sum(sizes[:6]) == 22
+)
+# Self-check 7's worked answer: Spring AI's 20 messages are ten turns; n8n needs 60 places for
+# ten turns of two tool calls; the 20 typed in loads 40 messages, six whole turns and 4 of a seventh.
+two_call_turns = stored_turn_sizes([2] * 40)
+assert turns_in_window(20, stored_turn_sizes([2] * 40, stores_tool_calls=False)).whole_turns == 10
+assert (
+    messages_per_turn(2) == 6
+    and n8n_loaded_messages(30) == 60
+    and turns_in_window(60, two_call_turns).whole_turns == 10
+)
+assert (
+    turns_in_window(n8n_loaded_messages(20), two_call_turns).whole_turns,
+    turns_in_window(40, two_call_turns).partial_messages,
+) == (6, 4)
+# Self-check 2's worked answer, (c): three calls store 8 messages, three turns need 24 places.
+assert (
+    messages_per_turn(3) == 8
+    and n8n_loaded_messages(12) == 24
+    and turns_in_window(24, stored_turn_sizes([3] * 12)).whole_turns == 3
+)
+assert load(store).messages_count == chat.turn_count + sum(
+    calls_per_turn
+)  # "a turn adds one group, plus one per tool call"
+assert long_fact in kept and "Lucía" not in kept and "Lucía" in long_chat.messages[1].content
+assert (
+    spring_turns == 10
+    and n8n_match == 10
+    and n8n_loaded_messages(10) == 20
+    and n8n_loaded_messages(20) == 40
+)
+assert turns_in_window(n8n_loaded_messages(20), plain_turns).whole_turns == 2 * spring_turns == 20
+assert {p.name: (p.size, getattr(p, "threshold", None)) for p in products}["semantic-kernel"] == (
+    10,
+    2,
+)
+assert n8n_loaded_messages(5) == 10 and messages_per_turn(1) == 4 and messages_per_turn(2) == 6
+assert turns_in_window(20, stored_turn_sizes([0] * 30, stores_tool_calls=False)).whole_turns == 10
+assert (
+    chat.turn_count == 9
+    and sum(calls_per_turn) == 6
+    and calls_per_turn[0] == 0
+    and sizes[:8] == (2, 4, 6, 4, 4, 2, 4, 2)
+)
+assert {r.policy: r.visible_turns[0] for r in rows if r.turn == 9} == {
+    "n8n": 5,
+    "langchain-py": 4,
+    "spring-ai": 1,
+    "tensorify": 1,
+    "llamaindex": 1,
+    "trim-messages": 5,
+    "semantic-kernel": 5,
+    "openai-agents": 1,
+    "langgraph": 1,
+}
+assert (coverage.whole_turns, coverage.partial_messages) == (3, 2) and turn_9_call.memory_turns == (
+    5,
+    6,
+    7,
+    8,
+)
+assert len(turn_9_call.part(turn_9_call.sent[1].part)) == 9 and turn_9_call.sent[
+    1
+].message.content.startswith("Done")
+assert turns_reached(rows, fact, "n8n") == (1, 2, 3) and sum(sizes[:3]) == 12
+assert (
+    sum(1 for p in products if len(turns_reached(rows, fact, p.name)) < 9) == 4
+    and len(products) == 9
+)
+assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in products)
+assert [r.policy for r in rows if r.turn == 9 and r.fact_place(fact) is not FactPlace.NOT_SENT] == [
+    "spring-ai",
+    "tensorify",
+    "llamaindex",
+    "openai-agents",
+    "langgraph",
+] and still_in_memory == 5
+assert {
+    r.policy: r.visible_turns
+    for r in rows
+    if r.turn == 9 and r.policy in ("spring-ai", "tensorify")
+} == {"spring-ai": tuple(range(1, 9)), "tensorify": tuple(range(1, 9))}
+assert all(
+    min(turns_reached(rows, fact, p)) == 1 and max(turns_reached(rows, fact, p)) == 4
+    for p in ("trim-messages", "semantic-kernel")
+)
+assert (
+    len(model_history(noted)) == 31 and len(N8nSimpleMemory(5).window(model_history(noted))) == 10
+)
+assert N8nSimpleMemory(5).window(model_history(noted))[-1].role.value == "system"
+assert (
+    len(store) == 30
+    and load(store).messages_count == 15
+    and load(store, simplify_output=False).messages_count == 30
+)
+# Self-check 4b's worked answer: the typeVersion 2.2 agent's store, question and answer a turn.
+older = stored_history(
+    [m for m in chat.messages if m.role.value in ("user", "assistant") and not m.calls_tool]
+)
+assert (
+    len(older) == 18
+    and load(older).messages_count == 9
+    and load(older, simplify_output=False).messages_count == 18
+)
+assert (
+    len(noted) == 31
+    and len(chat_widget_messages(noted)) == 30
+    and model_history(noted)[-1].role.value == "system"
+)
+assert len(delete(noted)) == 29 and delete(noted, "all") == ()
+assert (
+    max(fits) == 3
+    and not rolling_summary(long_chat, window=5, every=5, keep_turns=5)[6].summary_sent
+)
+assert long_chat.turn_count == 60
+# Self-check 5b's worked answer: keeping three turns, the summary is cut on every third call.
+keeping_three = rolling_summary(long_chat, window=5, every=3, keep_turns=3)
+assert [t.turn for t in keeping_three if t.summary_sent is False] == list(range(6, 61, 3))
+assert [t.stored_after for t in keeping_three[2:5]] == [7, 9, 11]
+# The bill: rows by design, as design_bill named them.
+designs = {r.mechanism: r for r in bill}
+window_alone, pinned = designs["window 5 alone"], designs["window 5, the fact in the system prompt"]
+best, guide = designs["summary every 3 turns, keep 1"], designs["summary every 5 turns, keep 5"]
+seed_layout = summary_savings(long_chat, window=5, every=5, keep_turns=5, counter=count_tokens)
+assert (
+    seed_layout.saved == 0
+    and guide.calls_sending_summary == 0
+    and guide.agent_input == window_alone.agent_input
+)
+assert (
+    best.summariser_output > 0
+    and best.summariser_input
+    > summary_savings(
+        long_chat, window=5, every=3, keep_turns=1, counter=count_tokens
+    ).summariser_tokens
+)  # prompt and output counted
+# "sends the agent less than the window alone ... its total is higher: about a quarter"
+assert best.agent_input < window_alone.agent_input < best.total and 0.23 < best.share < 0.27
+# "Section 3's design is cheaper than any summary ... carries the number on every call"
+assert [r.mechanism for r in bill[:2]] == [
+    "window 5 alone",
+    "window 5, the fact in the system prompt",
+] and pinned.total < best.total
+anchored_long = with_fact_in_system_prompt(
+    long_chat, f"Order on file for this customer: {long_fact}"
+)
+assert all(
+    long_fact in run.calls[0].messages[0].content
+    for run in agent_runs(anchored_long, N8nSimpleMemory(5))
+)
+assert window_alone.agent_input == seed_layout.plain_tokens and not any(
+    fact in m.content for m in agent_runs(chat, N8nSimpleMemory(5))[3].calls[0].messages
+)
+# The guide's own window of 50: the summary reaches every one of the 55 calls after the first.
+at_fifty = rolling_summary(long_chat, window=50, every=5, keep_turns=5)
+assert (
+    all(t.summary_sent for t in at_fifty if t.turn > 5)
+    and sum(1 for t in at_fifty if t.turn > 5) == 55
+)
+ignored = rolling_summary(long_chat, window=5, every=5, keep_turns=5)
+assert not any(t.summary_sent for t in ignored)
+assert [t.turn for t in valentina_schedule if t.summary_sent is False] == [6] and sum(
+    1 for t in valentina_schedule if t.summary_sent
+) == 5
+assert sum(sizes[3:5]) == 8 and last_seen == 6
+first_lost = {
+    p.name: min(set(range(1, 10)) - set(turns_reached(rows, fact, p.name)), default=99)
+    for p in products
+}
+assert first_lost["n8n"] == 4 and all(v > 4 for k, v in first_lost.items() if k != "n8n")
+assert [
+    p.name
+    for p in products
+    if {r.policy: r.visible_turns for r in marta_rows if r.turn == 7}[p.name] == (1, 2, 3, 4, 5, 6)
+] == [
+    "spring-ai",
+    "tensorify",
+    "llamaindex",
+    "trim-messages",
+    "semantic-kernel",
+    "openai-agents",
+    "langgraph",
+]
+assert {r.policy: r.visible_turns for r in marta_rows if r.turn == 7}["n8n"] == (2, 3, 4, 5, 6)
+assert long_fact == "#7781"  # section 5's lead
+print("every figure in the text checked")
