@@ -59,6 +59,7 @@ def nbgrader_config(
 ) -> Config:
     """The course's nbgrader configuration: the repo's, with grading hardened and paths under *root*."""
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+    from nbgrader.converters import GenerateAssignment
     from nbgrader.preprocessors import (
         AssignLatePenalties,
         CheckCellMetadata,
@@ -67,6 +68,7 @@ def nbgrader_config(
         IgnorePattern,
         LimitOutput,
         OverwriteKernelspec,
+        SaveCells,
     )
 
     from autograder.grading.cap_output import CapOutput
@@ -75,6 +77,7 @@ def nbgrader_config(
         QuickGetGrades,
         QuickOverwriteCells,
         QuickSaveAutoGrades,
+        QuickSaveCells,
     )
     from autograder.records.hide_hidden_tests import HideHiddenTests
 
@@ -109,6 +112,11 @@ def nbgrader_config(
         AssignLatePenalties,
     ]
     c.GenerateFeedback.preprocessors = [QuickGetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+    # nbgrader's list, its SaveCells recording each notebook's cells in one transaction
+    c.GenerateAssignment.preprocessors = [
+        QuickSaveCells if step is SaveCells else step
+        for step in GenerateAssignment.class_traits()["preprocessors"].default()
+    ]
     return c
 
 

@@ -179,3 +179,87 @@ def test_a_lookup_for_another_notebook_is_refused(course, tmp_path):
 
         with pytest.raises(MissingEntry):
             rows.find_source_cell("no-such-cell", NOTEBOOK, ASSIGNMENT)
+
+
+def gradebook_cells(url: str) -> list[tuple]:
+    """Every cell row generate_assignment recorded, as plain values (ids left out: they are random)."""
+    with Gradebook(url) as gradebook:
+        rows = []
+        for notebook in gradebook.find_assignment(ASSIGNMENT).notebooks:
+            for kind in ("grade_cells", "solution_cells", "task_cells", "source_cells"):
+                for cell in getattr(notebook, kind):
+                    values = {k: v for k, v in cell.to_dict().items() if k != "id"}
+                    rows.append((notebook.name, kind, sorted(values.items())))
+        return sorted(rows, key=repr)
+
+
+def generate_with(save_cells, root, *, twice: bool = False) -> tuple[list[tuple], int]:
+    """generate_assignment with *save_cells* in nbgrader's list: the cell rows and the commits made."""
+    from nbgrader.converters import GenerateAssignment
+    from nbgrader.preprocessors import SaveCells
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    from autograder.term.course import load_repo_config, nbgrader_config
+    from autograder.term.nbgrader_course import generate_assignment
+
+    shutil.copytree(REPO_ROOT / "source" / ASSIGNMENT, root / "source" / ASSIGNMENT)
+    config = nbgrader_config(root, ASSIGNMENT, DEFAULT_SETTINGS, load_repo_config(REPO_ROOT))
+    config.GenerateAssignment.preprocessors = [
+        save_cells if step is SaveCells else step
+        for step in GenerateAssignment.class_traits()["preprocessors"].default()
+    ]
+    commits = []
+
+    def count(connection) -> None:
+        commits.append(connection)
+
+    event.listen(Engine, "commit", count)
+    try:
+        generate_assignment(config, ASSIGNMENT)
+        if twice:  # the second run removes and re-adds the notebook (no submissions yet)
+            generate_assignment(config, ASSIGNMENT)
+    finally:
+        event.remove(Engine, "commit", count)
+    return gradebook_cells(db_url(root / "gradebook.db")), len(commits)
+
+
+@pytest.mark.parametrize("twice", [False, True], ids=["new gradebook", "generated again"])
+def test_quick_save_cells_records_the_cells_nbgrader_records_in_one_commit(tmp_path, twice):
+    from nbgrader.preprocessors import SaveCells
+
+    from autograder.grading.notebook_rows import QuickSaveCells
+
+    stock, stock_commits = generate_with(SaveCells, tmp_path / "stock", twice=twice)
+    quick, quick_commits = generate_with(QuickSaveCells, tmp_path / "quick", twice=twice)
+    assert quick == stock and len(stock) > 20
+    # nbgrader commits once per cell; the quick one once per notebook per run (and the
+    # assignment's own rows, which both write alike)
+    assert stock_commits - quick_commits >= len(stock) - 2
+
+
+def test_quick_save_cells_commits_nothing_when_recording_fails(tmp_path, monkeypatch):
+    from nbgrader.api import Gradebook as NbGradebook
+    from nbgrader.api import InvalidEntry
+
+    from autograder.grading.notebook_rows import QuickSaveCells
+
+    calls = []
+    original = NbGradebook.update_or_create_source_cell
+
+    def fail_on_the_third(self, *args, **kwargs):
+        calls.append(args[0])
+        if len(calls) == 3:
+            self.db.rollback()
+            raise InvalidEntry("refused")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(NbGradebook, "update_or_create_source_cell", fail_on_the_third)
+    from autograder.errors import GradingSetupError
+
+    with pytest.raises(GradingSetupError, match="generate_assignment .* failed"):
+        generate_with(QuickSaveCells, tmp_path)
+    assert len(calls) == 3
+    with Gradebook(db_url(tmp_path / "gradebook.db")) as gradebook:
+        notebooks = gradebook.find_assignment(ASSIGNMENT).notebooks
+        assert [nb.name for nb in notebooks if nb.grade_cells or nb.source_cells] == []
