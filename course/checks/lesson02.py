@@ -271,7 +271,7 @@ BOOK = CheckBook(
                     "Sentiment Analysis",
                 ): "Sentiment Analysis tags each message on its own: it never uses earlier ones",
             },
-            why="",
+            why="an agent holds a conversation and the manager edits a stored one; the chain and the tagger handle each input on its own",
             transfer="nodes the page has not sorted: an agent tool, a chain, a history manager",
         ),
         Expectation(
@@ -363,7 +363,7 @@ BOOK = CheckBook(
                 2: "a window of 2 is 4 messages, not 2 turns: count turn 2's stored messages first",
                 1: "the window takes whole messages from the end of the store: count how many turn 2 left",
             },
-            why="",
+            why="turn 2's four stored messages, tool call and result among them, fill a window of 2",
             transfer="stored tool messages taking a window's places",
         ),
         Expectation(
