@@ -74,9 +74,9 @@ REVEALED_BY = {
             "print(describe_call(turn_7_alone))",
             "Her order\nnumber was in turn 1's input",
             "no other way\nof knowing",
-            "the System Message is sent only",
+            "Before typeVersion 1.9 a default",
         ],
-        2: ["print(describe_call(turn_7_with_memory))"],
+        2: ["print(describe_call(turn_7_with_memory))", "Turn 5 is the\nfirst without"],
         3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
         4: ['print("after turn 4, n8n stored:', "(c) Twice: the copy stored"],
         5: [
@@ -89,10 +89,11 @@ REVEALED_BY = {
         6: [
             'recorded_beside_predicted("two-tool-rounds")',
             "Only the last round is kept",
-            "turn 3's call sends 6",
+            "none of\nturn 1's reach the call",
         ],
         7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
         8: [
+            "its key is the user's\nmessage",
             "the oldest turns have left a window of 4",
             '**1. "It forgets everything at every message."**',
         ],
@@ -884,7 +885,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
-    "02_with_and_without_memory.ipynb": 2476,
+    "02_with_and_without_memory.ipynb": 2473,
     "03_window_buffer_memory.ipynb": 2475,
     "04_memory_that_outlives_the_session.ipynb": 2488,
     "05_designing_multi_turn_conversations.ipynb": 2459,

@@ -12,6 +12,7 @@ from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
+from windowmem.conversation import as_conversation
 from windowmem.examples import load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.n8n_recorded import load_recording
@@ -21,6 +22,7 @@ from windowmem.policies import (
     SimpleMemoryStore,
     SpringAiMessageWindow,
 )
+from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 
 marta = load_example("marta")
 scenario = load_tool_scenario("tutienda_tools")
@@ -43,7 +45,12 @@ def _check_2() -> dict[str, Any]:
     return {
         "2a": turn_7_with_memory.memory_turns,
         "2b": len(turn_7_with_memory.messages),
-        "2c": len(agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].messages),
+        # 2c: at window 3, the first turn after turn 1 whose call no longer carries turn 1
+        "2c": next(
+            run.turn
+            for run in agent_runs(marta, N8nSimpleMemory(3))[1:]
+            if 1 not in run.calls[0].memory_turns
+        ),
     }
 
 
@@ -97,12 +104,16 @@ def _check_6() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
     # from the recording): turn 1 plain, turn 2 two tool rounds, turn 3 plain.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    v31 = agent_runs(chat, N8nSimpleMemory(5))
-    v22 = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
+    turn_1 = as_conversation(chat).interactions[0].messages
+
+    def turn_1_loaded_on_turn_3(runs) -> int:
+        return sum(any(m is t for t in turn_1) for m in runs[2].calls[0].part(Part.MEMORY))
+
     return {
-        "6a": len(v31[1].saved),
-        "6b": len(v31[2].calls[0].messages),
-        "6c": len(v22[2].calls[0].messages),
+        "6a": len(agent_runs(chat, N8nSimpleMemory(5))[1].saved),
+        # 6b, 6c: window 2, how many of turn 1's messages reach turn 3's call
+        "6b": turn_1_loaded_on_turn_3(agent_runs(chat, N8nSimpleMemory(2))),
+        "6c": turn_1_loaded_on_turn_3(agent_runs(chat, N8nSimpleMemory(2), agent_version=2.2)),
     }
 
 
@@ -114,15 +125,6 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    def observed(runs):
-        # What the execution log shows: every run answered? history empty every time? a new
-        # session id each run?
-        return (
-            all(run.answered for run in runs),
-            all(not run.calls[0].part(Part.MEMORY) for run in runs),
-            len({run.session_id for run in runs}) == len(runs),
-        )
-
     def turns(count: int, failing: int = 0):
         # Marta's turns over and over; the first *failing* runs lose their answers.
         return [
@@ -131,18 +133,46 @@ def _check_8() -> dict[str, Any]:
             for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= failing else 2]
         ]
 
-    candidates = {
-        "failed runs not stored": agent_runs(turns(9, failing=4), N8nSimpleMemory(5)),
-        "new session id per message": agent_runs(
-            turns(9), N8nSimpleMemory(4), session_ids=session_per_message("s", 9)
-        ),
-        "window too small": agent_runs(turns(9), N8nSimpleMemory(4), session_ids=["s-01"] * 9),
-    }
+    def keyed_by_chat_input(count: int) -> list[str]:
+        # Simple Memory at Define below with Key {{ $json.chatInput }}: the trigger's session
+        # id stays the same, the key is each message's text.
+        return [
+            simple_memory_buffer_key(
+                chat_trigger_item("s-01", marta.interactions[(t - 1) % 7].messages[0].content),
+                workflow_id="wf",
+                id_type="customKey",
+                key="={{ $json.chatInput }}",
+            )
+            for t in range(1, count + 1)
+        ]
 
-    def cause_of(evidence):
-        return next(name for name, runs in candidates.items() if observed(runs) == evidence)
+    def candidates(count: int):
+        return {
+            "failed runs not stored": agent_runs(turns(count, failing=4), N8nSimpleMemory(5)),
+            "new session id per message": agent_runs(
+                turns(count), N8nSimpleMemory(5), session_ids=keyed_by_chat_input(count)
+            ),
+            "window too small": agent_runs(turns(count), N8nSimpleMemory(4)),
+        }
 
-    return {"8a": cause_of((True, True, True)), "8b": cause_of((True, False, False))}
+    def case_a(runs) -> bool:
+        # every run answered, and every run's chat history was empty
+        return all(run.answered for run in runs) and all(
+            not run.calls[0].part(Part.MEMORY) for run in runs
+        )
+
+    def case_b(runs) -> bool:
+        # one session; run 5 finds turns 1 to 4, run 9 turns 5 to 8
+        return len({run.session_id for run in runs}) == 1 and (
+            runs[4].calls[0].memory_turns,
+            runs[8].calls[0].memory_turns,
+        ) == ((1, 2, 3, 4), (5, 6, 7, 8))
+
+    def cause_of(count: int, seen) -> str:
+        (cause,) = [name for name, runs in candidates(count).items() if seen(runs)]
+        return cause
+
+    return {"8a": cause_of(5, case_a), "8b": cause_of(9, case_b)}
 
 
 BOOK = CheckBook(
@@ -202,42 +232,46 @@ BOOK = CheckBook(
         Expectation(
             "2c",
             _check_2,
-            hint="a window of 3 loads the last 2 × 3 stored messages; add the System Message and the input",
+            hint="for each turn, list the turns already stored when its call starts, then keep the newest three",
             mistakes={
-                12: "that is window 5; a window of 3 loads fewer messages",
-                6: "6 is the window alone: add the System Message and the input",
-                5: "count messages, not turns: 3 interactions are 6 messages",
+                7: "that is the default window of 5; a window of 3 lets turn 1 go sooner",
+                4: "turn 4's call finds only turns 1 to 3 stored, and a window of 3 loads all of them",
+                3: "turn 3's call finds two stored turns; a window of 3 holds both",
+                6: "count again: each call loads the newest three stored turns, and the input is not yet stored",
             },
-            why="the System Message, 6 loaded messages and the input",
-            transfer="another window length",
+            why="turn 5's call finds turns 1 to 4 stored and loads the newest three: turn 1 is left out",
+            transfer="when the oldest turn leaves a smaller window",
         ),
         Expectation(
             "3",
             _check_3,
-            hint="sort each node by what it does with a chat: holds one, works on a stored one, or answers one request",
+            hint="for each node ask: as built, does it ever use a chat's earlier messages, or handle each input on its own?",
             mistakes={
                 (
                     "AI Agent Tool",
-                ): "the Chat Memory Manager works on a memory's messages, so it takes a memory too",
-                ("Chat Memory Manager",): "the AI Agent Tool is an agent, and agents take a memory",
+                ): "to erase a conversation, a node must reach the memory that holds it",
+                (
+                    "Chat Memory Manager",
+                ): "the AI Agent Tool is an agent that holds its own conversation, even when another agent calls it",
+                (): "some of these nodes do use earlier messages: one holds a conversation, one edits a stored one",
                 (
                     "AI Agent Tool",
                     "Chat Memory Manager",
                     "Question and Answer Chain",
                     "Sentiment Analysis",
-                ): "no chain declares a memory input, and Sentiment Analysis, one request and one result, is a chain",
+                ): "a node that handles each input on its own has no use for earlier messages, however its job sounds",
                 (
                     "AI Agent Tool",
                     "Chat Memory Manager",
                     "Question and Answer Chain",
-                ): "the Question and Answer Chain is a chain: no memory input",
+                ): "the Question and Answer Chain is a chain: each question is one request on its own, however conversational it sounds",
                 (
                     "AI Agent Tool",
                     "Chat Memory Manager",
                     "Sentiment Analysis",
-                ): "Sentiment Analysis sends one request and returns one result: a chain, with no memory input",
+                ): "Sentiment Analysis tags each message on its own: it never uses earlier ones",
             },
-            why="",
+            why="an agent holds a conversation and the manager edits a stored one; the chain and the tagger handle each input on its own",
             transfer="nodes the page has not sorted: an agent tool, a chain, a history manager",
         ),
         Expectation(
@@ -324,27 +358,23 @@ BOOK = CheckBook(
         Expectation(
             "6b",
             _check_6,
-            hint="the System Message, what memory holds after turn 2 (within the window), then the question",
+            hint="list what memory holds after turn 2, message by message, then keep the last 2 × 2",
             mistakes={
-                10: "turn 2's first round is not in memory: only its last round was stored",
-                7: "count the System Message: it goes with every call",
-                4: "turn 2's stored call, result and answer come back from memory too",
-                6: "add the System Message and turn 3's question to what memory hands over",
+                2: "a window of 2 is 4 messages, not 2 turns: count turn 2's stored messages first",
+                1: "the window takes whole messages from the end of the store: count how many turn 2 left",
             },
-            why="",
-            transfer="the call after a run with two tool rounds",
+            why="turn 2's four stored messages, tool call and result among them, fill a window of 2",
+            transfer="stored tool messages taking a window's places",
         ),
         Expectation(
             "6c",
             _check_6,
-            hint="what does typeVersion 2.2 write at the end of turn 2, and what does turn 3's call add to memory's part?",
+            hint="what does typeVersion 2.2 write at the end of turn 2, and how many messages does memory then hold?",
             mistakes={
-                8: "that is typeVersion 3.1, which stores the last round's call and result; 2.2 stores no tool message",
-                10: "neither typeVersion stores both rounds, and 2.2 stores no tool message at all",
-                4: "turn 2's question and answer are stored by 2.2 as well: add them",
-                5: "count turn 1's two messages, turn 2's two, the System Message and turn 3's question",
+                0: "that is typeVersion 3.1, whose stored tool messages fill the window; 2.2 stores no tool message",
+                1: "the window takes whole messages from the end of the store: count what 2.2 stored",
             },
-            why="the System Message, turns 1 and 2 as question and answer, and turn 3's question",
+            why="2.2 stored turn 2 as a question and an answer, so four messages fit in the window, turn 1's among them",
             transfer="an older AI Agent typeVersion (2.2)",
         ),
         Expectation(
@@ -363,7 +393,7 @@ BOOK = CheckBook(
         Expectation(
             "8a",
             _check_8,
-            hint="a memory runs, yet finds nothing: what decides which session it reads?",
+            hint="work out the Key's value on run 1 and on run 2",
             mistakes={
                 "failed runs not stored": "every run ended with an answer, so every run was written; the next run looks somewhere else",
                 "window too small": "a small window still hands over the most recent turns; here nothing comes back",
@@ -374,10 +404,10 @@ BOOK = CheckBook(
         Expectation(
             "8b",
             _check_8,
-            hint="the history is there and recent; what is missing from it?",
+            hint="what does run 5's history tell you about turns 1 to 4?",
             mistakes={
-                "new session id per message": "the session id is the same in every run, and history comes back",
-                "failed runs not stored": "every run ended with an answer, so turns 1 to 4 were written too; they are stored, just not handed over",
+                "new session id per message": "the session key is the same in every run, and history comes back",
+                "failed runs not stored": "run 5 found turns 1 to 4, so they were written; on run 9 they are stored, just not handed over",
             },
             why="",
             transfer="execution logs the lesson has not shown",

@@ -7,31 +7,28 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
 
-def observed(runs):
-    # What the execution log shows: every run answered? history empty every time? a new session id each run?
-    return (
-        all(run.answered for run in runs),
-        all(not run.calls[0].part(Part.MEMORY) for run in runs),
-        len({run.session_id for run in runs}) == len(runs),
-    )
+def first_four_fail(count):
+    # Marta's turns over and over; runs 1 to 4 fail (their answers gone).
+    return [
+        m
+        for t in range(1, count + 1)
+        for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= 4 else 2]
+    ]
 
 
 nine_turns = [m for t in range(1, 10) for m in marta.interactions[(t - 1) % 7].messages]
-# Runs 1 to 4 fail (their answers gone), 5 to 9 answer: the failed runs leave no trace.
-first_four_fail = [
-    m for t in range(1, 10) for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= 4 else 2]
+five_turns = [m for t in range(1, 6) for m in marta.interactions[t - 1].messages]
+# 8a: the trigger's session id never changes, but the Key {{ $json.chatInput }} is each message's text
+trigger_items = [chat_trigger_item("s-01", i.messages[0].content) for i in marta.interactions[:5]]
+keyed_by_input = [
+    simple_memory_buffer_key(
+        item, workflow_id="wf", id_type="customKey", key="={{ $json.chatInput }}"
+    )
+    for item in trigger_items
 ]
-candidates = {
-    "failed runs not stored": agent_runs(first_four_fail, N8nSimpleMemory(5)),
-    "new session id per message": agent_runs(
-        nine_turns, N8nSimpleMemory(4), session_ids=session_per_message("s", 9)
-    ),
-    "window too small": agent_runs(nine_turns, N8nSimpleMemory(4), session_ids=["s-01"] * 9),
-}
-
-
-def cause_of(evidence):
-    return next(name for name, runs in candidates.items() if observed(runs) == evidence)
+by_input = agent_runs(five_turns, N8nSimpleMemory(5), session_ids=keyed_by_input)
+small_window = agent_runs(nine_turns, N8nSimpleMemory(4))
+failed_first = agent_runs(first_four_fail(9), N8nSimpleMemory(5))
 
 
 # Maintainer checks: every figure the prose above states, against windowmem. Folded away
@@ -137,22 +134,14 @@ assert [m.role.value for m in turn_2_second_call.messages] == [
     "tool",
 ]
 assert [len(r.calls) for r in scenario_on] == [1, 2, 2, 1, 1, 1] and not scenario_on[3].answered
-assert (
-    cause_of((True, True, True)) == "new session id per message"
-    and cause_of((True, False, False)) == "window too small"
-)
-assert cause_of((False, False, False)) == "failed runs not stored" and session_per_message("s", 9)[
-    :2
-] == ["s-01", "s-02"]
-assert (
-    {r.session_id for r in candidates["window too small"]}
-    == {"s-01"}
-    == {candidates["new session id per message"][0].session_id}
-)
-late = candidates["window too small"][8].calls[0]
-assert late.memory_turns == (5, 6, 7, 8) and len(late.part(Part.MEMORY)) == 8
-# 8b's worked answer: had runs 1 to 4 failed, run 9 would hand over the same turns
-assert candidates["failed runs not stored"][8].calls[0].memory_turns == (5, 6, 7, 8)
+assert {item["sessionId"] for item in trigger_items} == {"s-01"} and len(set(keyed_by_input)) == 5
+assert all(r.answered and not r.calls[0].part(Part.MEMORY) for r in by_input)
+assert len({r.session_id for r in small_window}) == 1 and all(r.answered for r in small_window)
+assert small_window[4].calls[0].memory_turns == (1, 2, 3, 4)
+assert small_window[8].calls[0].memory_turns == (5, 6, 7, 8)
+assert [len(small_window[i].calls[0].part(Part.MEMORY)) for i in (4, 8)] == [8, 8]
+# 8b's worked answer: had runs 1 to 4 failed, run 5 would have found nothing
+assert failed_first[4].calls[0].memory_turns == () and not failed_first[3].answered
 assert (
     all(c.agrees for c in recorded_calls)
     and len(recorded_calls) == 5
@@ -177,11 +166,23 @@ v22_predicted = agent_runs(
 )  # 6c
 assert len(v22_predicted[1].saved) == 2 and len(v22_predicted[2].calls[0].part(Part.MEMORY)) == 4
 assert len(v22_predicted[2].calls[0].messages) == 6 and len(recorded_calls[-1].predicted) == 8
+# 6b, 6c's worked answer: at window 2, turn 3 loads turn 2's four stored messages (3.1), or
+# turns 1 and 2 as question and answer (2.2)
+two_rounds_chat = recorded_conversation(recording)[0]
+for version, turns_loaded in ((3.1, (2,)), (2.2, (1, 2))):
+    loaded = agent_runs(two_rounds_chat, N8nSimpleMemory(2), agent_version=version)[2].calls[0]
+    assert loaded.memory_turns == turns_loaded and len(loaded.part(Part.MEMORY)) == 4
+assert [m.content for m in v22_predicted[2].calls[0].part(Part.MEMORY)][:2] == ["u1", "a1"]
 assert (
     len(recording.runs[1].stored) - len(recording.runs[0].stored) == 4
     and len(recording.runs[0].stored) == 2
 )
-assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 6)
+window_3 = agent_runs(marta, N8nSimpleMemory(3))
+assert [window_3[i].calls[0].memory_turns for i in (1, 3, 4)] == [(1,), (1, 2, 3), (2, 3, 4)]
+# 2c's worked answer: with a window of k, turn k + 2 is the first call without turn 1
+for k in (3, 5):
+    runs_k = agent_runs(marta, N8nSimpleMemory(k))
+    assert next(r.turn for r in runs_k[1:] if 1 not in r.calls[0].memory_turns) == k + 2
 assert fresh[1].turn == 2 and len(fresh[1].calls) == 2
 spring_tools = advisor_calls(scenario.conversation, SpringAiMessageWindow(20))
 assert not any(
