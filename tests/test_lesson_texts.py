@@ -107,9 +107,9 @@ REVEALED_BY = {
         2: ["turn 3 as stored:", "window 2 on turn 4 loads"],
         3: ["replay_frame(marta", "explorer.show()"],
         4: ["Rebuild it turn by turn"],
-        5: ["cost_by_window(", "(1.73×)"],
+        5: ["cost_by_window(", "(1.73×)", "though it sends six times the turns"],
         6: ['pd.concat({"all set to 5"'],
-        7: ["Turn 12 sees turns `12 − k`"],
+        7: ["Turn 12 sees turns `12 − k`", "from turn 4 the key changed"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -886,7 +886,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2473,
-    "03_window_buffer_memory.ipynb": 2475,
+    "03_window_buffer_memory.ipynb": 2473,
     "04_memory_that_outlives_the_session.ipynb": 2488,
     "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,

@@ -9,7 +9,7 @@ from typing import Any
 
 from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.cost import tokens_per_call
-from windowmem.examples import ANCHOR_FACTS, load_example
+from windowmem.examples import ANCHOR_FACTS, generated_support, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore, make_policy
@@ -22,7 +22,7 @@ QWEN = qwen_counter()
 
 
 def _check_1() -> dict[str, Any]:
-    # 1c: Marta's chat carried on to 11 turns, replayed through n8n's agent at window 3; the
+    # 1c: Luis's chat of 11 turns (Marta's turns, repeated), replayed through n8n's agent at window 3; the
     # store holds what the last run leaves in the session, whatever the window loads.
     eleven_turns = _plain_chat_messages(11)
     stored = agent_runs(eleven_turns, N8nSimpleMemory(3))[-1].stored_after
@@ -84,12 +84,9 @@ def _check_2() -> dict[str, Any]:
 def _check_3() -> dict[str, Any]:
     # Two colleagues' copies of the worked agent: one at a window the page has not worked,
     # one at the same window with a tool called on turn 3.
-    marta = load_example("marta")
-    at_4 = _first_turn_without_order(4)
     return {
-        "3a": at_4,
-        "3b": len(turn_view(marta, N8nSimpleMemory(4), at_4, QWEN).sent),
-        "3c": _first_run_without_order_with_the_tool(4),
+        "3a": _first_turn_without_order(4),
+        "3b": _first_run_without_order_with_the_tool(4),
     }
 
 
@@ -111,16 +108,18 @@ def _check_4() -> dict[str, Any]:
     return {"4a": answer.visible_turns, "4b": fact_visible(named_again, ANCHOR_FACTS["empanadas"])}
 
 
-#: 5a's options: "about twice", "three times", "five times", "ten times".
-BILL_MULTIPLES = {"a": 2, "b": 3, "c": 5, "d": 10}
+def _turns_sent(window: int, turns: int) -> int:
+    # Earlier turns sent over a chat without tools, one call a turn: what window 5's 285 counts.
+    return sum(len(visible_turns(window, t)) for t in range(1, turns + 1))
 
 
 def _check_5() -> dict[str, Any]:
     support = load_example("support_60")
-    bills = {k: sum(tokens_per_call(support, N8nSimpleMemory(k), QWEN)) for k in (0, 5, 50)}
-    closest = min(BILL_MULTIPLES.items(), key=lambda kv: abs(kv[1] - bills[50] / bills[5]))[0]
+    # 5b: another generated support chat, 40 turns long, that window 50 never fills.
+    forty = generated_support(40)
+    bills = {k: sum(tokens_per_call(forty, N8nSimpleMemory(k), QWEN)) for k in (0, 50)}
     against = "higher" if bills[0] > bills[50] else "lower" if bills[0] < bills[50] else "the same"
-    return {"5a": closest, "5b": against}
+    return {"5a": _turns_sent(50, support.turn_count), "5b": against}
 
 
 def _check_6() -> dict[str, Any]:
@@ -137,15 +136,27 @@ def _check_7() -> dict[str, Any]:
         for k in range(1, 13)
         if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, QWEN), tax_id)
     ]
-    # The second buyer: four turns at Context Window Length 0, then 70 idle minutes under
-    # the same session id.
-    clock = ManualClock()
-    store = SimpleMemoryStore(clock)
-    turns = [m for m in andina.messages if m.role.value != "system"][:8]
-    store.memory("wholesaler", "buyer-2", context_window_length=0).add(*turns)
-    clock.advance(minutes=70)
-    emptied = not store.memory("wholesaler", "buyer-2", context_window_length=0).load()
-    return {"7a": "storage" if emptied else "window", "7b": reaches[0]}
+    return {"7a": _first_buyer_cause(andina), "7b": reaches[0]}
+
+
+def _first_buyer_cause(chat: Any) -> str:
+    # 7a: four turns at Context Window Length 2, minutes apart; turns 1 to 3 stored under
+    # session id b-17, turn 4 under b-17b; turn 5 asks about turn 3.
+    turns = [m for m in chat.messages if m.role.value != "system"][:8]
+    turn_3 = turns[4]
+    one_history = SimpleMemoryStore(ManualClock()).memory(
+        "wholesaler", "b-17", context_window_length=2
+    )
+    one_history.add(*turns)
+    if turn_3 not in one_history.load():
+        return "window"
+    store = SimpleMemoryStore(ManualClock())
+    store.memory("wholesaler", "b-17", context_window_length=2).add(*turns[:6])
+    store.memory("wholesaler", "b-17b", context_window_length=2).add(*turns[6:])
+    if not store.memory("wholesaler", "b-17", context_window_length=2).stored:
+        return "storage"
+    loaded = store.memory("wholesaler", "b-17b", context_window_length=2).load()
+    return "scope" if turn_3 not in loaded else "none of the three"
 
 
 NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
@@ -182,7 +193,7 @@ BOOK = CheckBook(
                 6: "6 is what a window of 3 loads; the store keeps every message",
                 11: "each turn stores two messages, the question and the reply",
                 3: "3 is the window, in turns; the store is not windowed",
-                14: "14 is Marta's seven turns; she went on to 11",
+                14: "14 is seven turns; his chat reached turn 11",
             },
             why="eleven questions and eleven replies, all kept: only the load is cut",
             transfer="a chat the page has not stored, at another window",
@@ -228,18 +239,6 @@ BOOK = CheckBook(
         Expectation(
             "3b",
             _check_3,
-            hint="add the system message, the window's messages and the new message",
-            mistakes={
-                8: "8 is the window alone; add the system message and the new question",
-                9: "one short: count both the system message and the new question",
-                4: "the window holds 4 interactions, that is 8 messages, before the other two",
-                12: "that is window 5's call; this copy loads 4 interactions",
-            },
-            why="the system message, eight loaded messages and the new question",
-        ),
-        Expectation(
-            "3c",
-            _check_3,
             hint="n8n loads the last 2 × 4 stored messages: write out what is stored before each turn, with turn 3 taking 4 places",
             mistakes={
                 6: "that is the copy without the tool; turn 3's call and result take 2 of the window's 8 places",
@@ -274,24 +273,27 @@ BOOK = CheckBook(
         Expectation(
             "5a",
             _check_5,
-            hint="a window grows only until it is full, and early calls are small at any size",
+            hint="turn t sends the smaller of t − 1 and 50 earlier turns: add them up over the 60 calls",
             mistakes={
-                "a": "too low: once full, a call at 50 carries ten times the turns of one at 5",
-                "b": "too low: window 50 grows until turn 51, so from turn 16 on each of its calls carries over three times window 5's turns",
-                "d": "too high: the first calls are the same at both sizes, and window 50 fills only at turn 51",
+                2850: "that is ten times window 5's count, but window 50 is full only from turn 51 on",
+                3000: "turn t can send at most the t − 1 turns before it: the early calls send fewer than 50",
+                2950: "turn t can send at most the t − 1 turns before it: the early calls send fewer than 50",
+                1770: "that is every earlier turn on every call, window 0; window 50 stops growing at 50",
+                1275: "that stops at turn 51; turns 52 to 60 send 50 earlier turns each too",
+                1224: "turn 51 already sends 50 turns: count the growing calls up to turn 51",
             },
-            why="the calls are equal until window 5 fills, and window 50 fills only near the end",
+            why="0 to 50 on turns 1 to 51, then 50 on each of the last nine: about six times window 5's, not ten",
         ),
         Expectation(
             "5b",
             _check_5,
-            hint="what does window 0 load on turn 60, and what does window 50 load?",
+            hint="on which call of a 40-turn chat would window 50 leave a turn out?",
             mistakes={
                 "lower": "0 is not an empty window in n8n: it loads every earlier turn",
-                "the same": "they agree up to turn 51; after that window 50 cuts and window 0 does not",
+                "higher": "window 0 sends more only on a call where window 50 leaves a turn out; a 40-turn chat has no such call",
             },
-            why="window 0 loads everything, so from turn 52 on it sends more than window 50",
-            transfer="window 0 priced, combining section 1's rule with the bill",
+            why="window 50 never fills on 40 turns, so both send every earlier turn on every call",
+            transfer="window 0 priced on a chat a window of 50 never fills",
         ),
         Expectation(
             "6",
@@ -307,13 +309,13 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="what do the same session id and an empty history rule out, and what does an idle hour do?",
+            hint="which turns would a window of 2 load on turn 5 of one history, and which history does turn 5 read?",
             mistakes={
-                "scope": "the session id is the same on every run, so the key is the right one",
-                "window": "at 0 the window loads every stored message, so an empty history means nothing is stored",
+                "window": "at window 2, turn 5 of one history loads turns 3 and 4: the window would have kept turn 3",
+                "storage": "nothing restarted or sat idle for an hour, and turns 1 to 3 are still stored under their id",
             },
-            why="the key is right and nothing is loaded at all: the idle hour deleted the buffer",
-            transfer="a second conversation, diagnosed from its log: another cause than the window",
+            why="the key changed after turn 3, so turn 5 reads a history that never held turn 3",
+            transfer="a conversation diagnosed from its log: another cause than the window",
         ),
         Expectation(
             "7b",
