@@ -887,7 +887,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2476,
     "03_window_buffer_memory.ipynb": 2475,
-    "04_memory_that_outlives_the_session.ipynb": 2488,
+    "04_memory_that_outlives_the_session.ipynb": 2486,
     "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
