@@ -115,13 +115,14 @@ REVEALED_BY = {
         1: [
             '"turn 6 sends from memory"',
             "Read the columns separately",
-            "so the cut moves\nto `u5`: `u5 a5 u6`",
+            "and four are kept: after turn 6, `u5 a5 u6 a6`",
         ],
         2: [
             "print(table.ddl())",
             "The first element is turn 6's answer",
             "Four rows, numbered 0 to 3",
             "is still `a6`, turn\n6's answer",
+            "numbered `u6 a6 u7` from 0",
         ],
         3: [
             '"turn 4 sends from memory"',
@@ -131,12 +132,12 @@ REVEALED_BY = {
         4: [
             '"own Simple Memory: sent from memory"',
             "worker 1 sees only the odd turns",
-            "(a) 2, `u2 a2`",
+            "(a) `[2, 4]`: worker 2's own map",
         ],
         5: [
             '"table holds after": listed(race.stored)',
             "replaced the list that held it",
-            "The question put B first",
+            "(a) 2, `u1 a1`: n8n writes",
         ],
         6: [
             "for rule in expiry.RULES",
@@ -145,7 +146,7 @@ REVEALED_BY = {
             "(a) 11:20. Only a write",
         ],
         7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
-        8: ["10:00, an hour after her only write", '**3. Expecting a TTL of "an hour'],
+        8: ["10:45, an hour after the last write", '**3. Expecting a TTL of "an hour'],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
@@ -887,7 +888,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2473,
     "03_window_buffer_memory.ipynb": 2473,
-    "04_memory_that_outlives_the_session.ipynb": 2488,
+    "04_memory_that_outlives_the_session.ipynb": 2486,
     "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }

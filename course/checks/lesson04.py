@@ -33,16 +33,23 @@ def _stores() -> tuple[str, backends.Backends]:
     return workdir, backends.choose_backends({}, workdir)
 
 
+def _spring_after_six(max_messages: int) -> list:
+    """Spring AI's stored list once Marta's six turns are saved: one add per message."""
+    window, stored = SpringAiMessageWindow(max_messages), []
+    for question, answer in scenarios.MARTA_TURNS:
+        for message in (user(question), assistant(answer)):
+            stored = list(window.write(stored, [message]))
+    return stored
+
+
 def _check_1() -> dict[str, Any]:
     n8n_run = scenarios.play_scenario("n8n Postgres table")
     spring_run = scenarios.play_scenario("Spring AI JDBC (maxMessages 4)")
     # Turn 7 after the windows are raised: n8n to 10 interactions, Spring AI to 20 messages.
     turn_7 = user("u7 and when does it arrive?")
-    # Turn 6's model call: the advisor has added u6 to what turn 5 left, before the call.
-    u6 = user(scenarios.MARTA_TURNS[5][0])
     return {
         "1a": len(n8n_run[-1].stored_after),
-        "1b": len(SpringAiMessageWindow(4).write(spring_run[-2].stored_after, [u6])),
+        "1b": len(_spring_after_six(5)),
         "1c": len(N8nSimpleMemory(10).load(n8n_run[-1].stored_after)),
         "1d": len(SpringAiMessageWindow(20).load_with(spring_run[-1].stored_after, [turn_7])) - 1,
     }
@@ -56,9 +63,14 @@ def _check_2() -> dict[str, Any]:
     head_turn = probes.lrange_head_turn(
         chosen.open_lists(ManualClock()), [q for q, _ in scenarios.MARTA_TURNS]
     )
+    # Spring AI's advisor saves turn 7's question before the model call that fails (2.0.1):
+    # one add on what turn 6 left, trimmed to maxMessages 4 and saved whole.
+    after_failed_7 = SpringAiMessageWindow(4).write(
+        spring_run[-1].stored_after, [user("u7 Hello?")]
+    )
     repository = SpringAiJdbcRepository(chosen.open_sql())
     repository.delete_by_conversation_id("lesson4-checks-2b")
-    repository.save_all("lesson4-checks-2b", list(spring_run[-1].stored_after))
+    repository.save_all("lesson4-checks-2b", list(after_failed_7))
     u6 = next(r[4] for r in repository.rows("lesson4-checks-2b") if r[1].startswith("u6"))
     repository.delete_by_conversation_id("lesson4-checks-2b")
     return {"2a": head_turn, "2b": u6}
@@ -77,17 +89,26 @@ def _check_3() -> dict[str, Any]:
     return {"3a": len(after_in_process[1].sent) - 1, "3b": len(after_table[1].sent) - 1}
 
 
+def _turns_sent(call) -> list[int]:
+    """The earlier turns a call sent from memory, by number, in order (messages start u4, a4)."""
+    turns: list[int] = []
+    for text in call.sent[:-1]:
+        if int(text[1]) not in turns:
+            turns.append(int(text[1]))
+    return turns
+
+
 def _check_4() -> dict[str, Any]:
+    # A window of 2 interactions, not the lesson's 5; turn 6 is served by worker 2.
     workdir, _ = _stores()
-    shared_file = StoreSpec("n8n-sql", os.path.join(workdir, "shared.db"))
-    own_maps = alternate(StoreSpec("in-process"), "lesson4-workers", 5, scenarios.MARTA_TURNS)
-    one_file = alternate(shared_file, "lesson4-workers", 5, scenarios.MARTA_TURNS)
-    return {"4a": len(own_maps[3].sent) - 1, "4b": len(one_file[3].sent) - 1}
+    shared_file = StoreSpec("n8n-sql", os.path.join(workdir, "shared-window-2.db"))
+    own_maps = alternate(StoreSpec("in-process"), "lesson4-workers", 2, scenarios.MARTA_TURNS)
+    one_file = alternate(shared_file, "lesson4-workers", 2, scenarios.MARTA_TURNS)
+    return {"4a": _turns_sent(own_maps[5]), "4b": _turns_sent(one_file[5])}
 
 
-#: Self-check 5's timing, not the one the lesson's table shows: both read, then B writes first.
-#: n8n: A load, B load, then the writes alternate, B's first.
-N8N_B_FIRST = ("A", "B", "B", "A", "B", "A")
+#: Self-check 5's timings, not the ones the lesson's table shows. n8n: B arrives while A's
+#: model is answering, so B loads before A writes (races.N8N_DURING_CALL).
 #: Spring AI: both get and find; B saves its question, then A; then the answers, A first.
 SPRING_B_FIRST = ("A", "A", "B", "B", "B", "A", "A", "A", "B", "B")
 
@@ -105,7 +126,7 @@ def _check_5() -> dict[str, Any]:
         "lesson4-race",
         history,
         pair,
-        schedule=N8N_B_FIRST,
+        schedule=races.N8N_DURING_CALL,
     )
     spring_race = races.run_pair(
         "spring-ai",
@@ -116,8 +137,8 @@ def _check_5() -> dict[str, Any]:
         schedule=SPRING_B_FIRST,
     )
     return {
-        "5a": list(n8n_race.stored[len(history) :]),
-        "5b": next(r.name for r in pair if r.user not in spring_race.stored),
+        "5a": len(n8n_race.sent["B"]) - 1,
+        "5b": list(spring_race.stored[len(history) :]),
     }
 
 
@@ -146,8 +167,8 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    # Her one write at 9:00, then the widget's loads every 20 minutes, which only read.
-    events = [expiry.Event(minute, "read" if minute else "write") for minute in (0, 20, 40)]
+    # Her one write at 9:00, then at 9:45 a second workflow's saved run on the same key.
+    events = [expiry.Event(0, "write"), expiry.Event(45, "write")]
     minute = int(expiry.expires_after(events, "n8n Redis (sessionTTL 3600)"))
     return {"8": f"{9 + minute // 60:02d}:{minute % 60:02d}"}
 
@@ -168,15 +189,16 @@ BOOK = CheckBook(
         Expectation(
             "1b",
             _check_1,
-            hint="what did turn 5 leave in the table, and what does the advisor add before the call? Then trim as section 1 does",
+            hint="follow one turn's two adds with maxMessages 5: how long is the list after the question's add, and after the answer's? Then trim as section 1 does",
             mistakes={
                 12: "that would be a store that keeps everything; Spring AI trims before it saves",
                 11: "that would be a store that keeps everything; Spring AI trims before it saves",
-                4: "four is maxMessages, a maximum: the last four would start with an answer, so the cut moves on to the next user message",
-                5: "five is over maxMessages 4: the add trims the list before saveAll",
+                5: "five is maxMessages, a maximum: after an answer's add the last five would start with an answer, so the cut moves on to the next user message",
+                6: "six is over maxMessages 5: the add trims the list before saveAll",
+                3: "the turn is saved whole here, its answer too; count after the answer's add",
             },
-            why="the advisor saved u6 before the call; the last four would start with a4, so the cut moved to u5",
-            transfer="the table in the middle of a turn, between the question's save and the answer's",
+            why="each answer's add makes six, the last five would start with an answer, and the cut moves to the next user message: u5 a5 u6 a6",
+            transfer="an odd maxMessages, where the cut moves past an answer",
         ),
         Expectation(
             "1c",
@@ -215,14 +237,15 @@ BOOK = CheckBook(
         Expectation(
             "2b",
             _check_2,
-            hint="which four messages does the table hold after turn 6, and where does saveAll start counting?",
+            hint="what did Spring AI's advisor save before the model call failed, how did that add trim the list, and where does saveAll start counting?",
             mistakes={
-                10: "that counts every message of the chat; the table holds only the window, renumbered on each save",
-                11: "that counts every message of the chat; the table holds only the window, renumbered on each save",
-                3: "u6 is the question, not the answer: count from 0 along the four kept rows",
+                2: "that is u6's number after turn 6; the failed run's question was saved before its model call, and that save trimmed and renumbered the list",
+                1: "five messages, trimmed to the last four, would start with the answer a5: the cut moves on to the next user message",
+                12: "that counts every message of the chat; the table holds only the window, renumbered on each save",
+                13: "that counts every message of the chat; the table holds only the window, renumbered on each save",
             },
-            why="the table holds u5 a5 u6 a6, numbered from 0 on the last save",
-            transfer="a row of a table whose rows are renumbered on every save",
+            why="the advisor saved u7 before the call failed; that add cut the list to u6 a6 u7, and saveAll numbered it from 0",
+            transfer="a failed run on Spring AI's table, whose rows are renumbered on every save",
         ),
         Expectation(
             "3a",
@@ -251,58 +274,92 @@ BOOK = CheckBook(
         Expectation(
             "4a",
             _check_4,
-            hint="worker 2 has answered only some of the earlier turns itself",
+            hint="which turns has worker 2 answered itself, and how many of them does a window of 2 interactions let through?",
             mistakes={
-                6: "that is the shared store's answer; worker 2's map never saw turns 1 and 3",
-                0: "worker 2 did answer one earlier turn, and kept it",
+                (
+                    4,
+                    5,
+                ): "that is what one shared store gives; worker 2's own map never saw turns 3 and 5",
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                ): "worker 2's own map never saw the odd turns, and a window of 2 interactions sends at most two turns",
+                (
+                    2,
+                    4,
+                    6,
+                ): "turn 6 is the one being answered; list only the earlier turns it sends from memory",
+                (4,): "a window of 2 interactions holds two turns, and worker 2's map has two",
             },
-            why="each worker's own map holds only the turns it served",
-            transfer="two worker processes",
+            why="each worker's own map holds only the turns it served, here 2 and 4, and the window lets both through",
+            transfer="two worker processes with a window of 2 interactions",
         ),
         Expectation(
             "4b",
             _check_4,
-            hint="both workers write to and read from one file",
+            hint="both workers write to and read from one table; which of its turns does a window of 2 interactions send?",
             mistakes={
-                2: "that is what separate maps give; with one file both workers see every turn"
+                (
+                    2,
+                    4,
+                ): "that is what separate maps give; with one table both workers see every turn",
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                ): "the table holds all five, but a window of 2 interactions sends only the last two",
+                (5,): "a window of 2 interactions is two turns, four messages",
+                (
+                    5,
+                    6,
+                ): "turn 6 is the one being answered; list only the earlier turns it sends from memory",
             },
-            why="one shared file holds every turn",
+            why="one shared table holds every turn, and the window sends the last two, 4 and 5",
+            transfer="a shared store under a window smaller than the history",
         ),
         Expectation(
             "5a",
             _check_5,
-            hint="each process writes its question, then its answer, one row at a time, taking turns",
+            hint="when does n8n write A's question to the table: before A's model call or after it?",
             mistakes={
-                (
-                    "question A",
-                    "answer A",
-                    "question B",
-                    "answer B",
-                ): "that is what one request after the other gives; here the writes take turns",
-                (
-                    "question B",
-                    "answer B",
-                    "question A",
-                    "answer A",
-                ): "that is one request after the other; here the writes alternate",
-                (
-                    "question A",
-                    "question B",
-                    "answer A",
-                    "answer B",
-                ): "that puts A's writes first; here B's model answered first",
+                3: "that counts question A, which n8n writes only once A's model has answered, or B's own question, which is not an earlier message",
+                4: "A's messages are written only once A's model has answered, and B loaded while it was still answering",
+                0: "B still loads the messages stored before either request",
             },
-            why="at this timing each message is its own INSERT, so both runs' rows stay, interleaved",
-            transfer="two requests on one conversation at once",
+            why="n8n writes a run only once its model answers, so for the whole model call a second request loads a history without it",
+            transfer="a second request that arrives during the first one's model call",
         ),
         Expectation(
             "5b",
             _check_5,
-            hint="a save replaces the whole list with what its own find read, plus its message",
+            hint="a save replaces the whole list with what its own find read, plus its message; follow the four saves in order",
             mistakes={
-                "A": "A saved its question last, from a read without question B, so its list is the one that stayed"
+                (
+                    "question B",
+                    "answer A",
+                    "answer B",
+                ): "A saved its question last, from a read without question B, so its list is the one that stayed",
+                (
+                    "question A",
+                    "question B",
+                    "answer A",
+                    "answer B",
+                ): "nothing lost would need each save to read the other's question; both questions were saved from one read",
+                (
+                    "question A",
+                    "answer A",
+                ): "B's answer add finds the list again after A's answer save, so it keeps answer A",
+                (
+                    "question A",
+                    "answer B",
+                ): "B's answer add finds the list again after A's answer save, so it keeps answer A",
             },
-            why="each saveAll replaces the whole list, and the later writer's list, A's, has no question B",
+            why="each saveAll replaces the whole list; A's question save, made without question B, came last, and each answer's add re-read the list",
             transfer="the overlap at a timing the lesson's table does not show",
         ),
         Expectation(
@@ -343,15 +400,14 @@ BOOK = CheckBook(
         Expectation(
             "8",
             _check_8,
-            hint="which clock does n8n's Redis TTL count from, and does a load move it?",
+            hint="which writes reach her key, and which clock does n8n's Redis TTL count from?",
             mistakes={
-                "11:00": "that counts from her last load; a load only reads, and reads never run EXPIRE",
-                "10:40": "that counts from the 9:40 load; a load only reads, and reads never run EXPIRE",
-                "10:20": "that counts from a load; a load only reads, and reads never run EXPIRE",
+                "10:00": "that counts from her own last message; the second workflow's saved run wrote to the same key, and every write is followed by EXPIRE",
                 "never": "a sessionTTL above 0 does expire the key; only the clock it counts from is in question",
+                "09:45": "the 9:45 write does not delete the key; it sets its TTL again",
             },
-            why="the widget's loads only read, and the TTL counts from the last write, so the key expired an hour after 9:00",
-            transfer="a Redis TTL under an embedded chat widget that only reads",
+            why="the TTL belongs to the key, and the second workflow's write set it again, so the key expired an hour after 9:45",
+            transfer="a second workflow writing to the same Redis key",
         ),
     ],
 )

@@ -123,13 +123,49 @@ assert (
 )
 if chosen.sql_kind == "postgresql":  # "the table ends with both lists"
     assert sorted(both) == sorted([m.content for m in history] * 2 + ["question A", "question B"])
-# Self-check 1's worked answer: u6 saved before turn 6's call leaves three rows, u5 a5 u6.
-during_6 = SpringAiMessageWindow(4).write(
-    spring_run[-2].stored_after, [user(scenarios.MARTA_TURNS[5][0])]
-)
-assert [m.content[:2] for m in spring_run[-2].stored_after] == ["u4", "a4", "u5", "a5"]
-assert [m.content[:2] for m in during_6] == ["u5", "a5", "u6"]
+# Self-check 1's worked answer (b): with maxMessages 5 a question's add makes at most five,
+# which fit; an answer's makes six and keeps four; after turn 6, u5 a5 u6 a6.
+window_5, stored_5, lengths_5 = SpringAiMessageWindow(5), [], []
+for question, answer in scenarios.MARTA_TURNS:
+    for message in (user(question), assistant(answer)):
+        lengths_5.append(len(stored_5) + 1)  # the list the add trims
+        stored_5 = list(window_5.write(stored_5, [message]))
+assert max(lengths_5[0::2]) == 5 and max(lengths_5[1::2]) == 6
+assert [m.content[:2] for m in stored_5] == ["u5", "a5", "u6", "a6"]
 assert [m.content[:2] for m in spring_run[-1].stored_after] == ["u5", "a5", "u6", "a6"]
+# Self-check 2's worked answer (b): the failed turn 7's question add keeps u6 a6 u7.
+after_failed_7 = SpringAiMessageWindow(4).write(spring_run[-1].stored_after, [user("u7 Hello?")])
+assert [m.content[:2] for m in after_failed_7] == ["u6", "a6", "u7"]
+# Self-check 4's worked answer: a window of 2 interactions, turn 6 on worker 2.
+own_maps_2 = alternate(StoreSpec("in-process"), "lesson4-page-workers", 2, scenarios.MARTA_TURNS)
+one_file_2 = alternate(
+    StoreSpec("n8n-sql", os.path.join(workdir, "shared-window-2.db")),
+    "lesson4-page-workers",
+    2,
+    scenarios.MARTA_TURNS,
+)
+assert own_maps_2[5].worker == "worker 2"
+assert [s[:2] for s in own_maps_2[5].sent[:-1]] == ["u2", "a2", "u4", "a4"]
+assert [s[:2] for s in one_file_2[5].sent[:-1]] == ["u4", "a4", "u5", "a5"]
+# Self-check 5's worked answer: (a) B, arriving during A's model call, loads u1 a1 only;
+# (b) B saves its question, then A, then the answers, A first: question B is gone.
+assert later["n8n"].sent["B"] == tuple(m.content for m in history) + ("question B",)
+b_first = races.run_pair(
+    "spring-ai",
+    StoreSpec("spring-jdbc", chosen.sql_location),
+    "lesson4-page-b-first",
+    history,
+    pair,
+    schedule=("A", "A", "B", "B", "B", "A", "A", "A", "B", "B"),
+)
+assert b_first.stored[len(history) :] == ("question A", "answer A", "answer B")
+# Self-check 8's worked answer: writes at 9:00 and 9:45, an hour after the last.
+assert (
+    expiry.expires_after(
+        [expiry.Event(0, "write"), expiry.Event(45, "write")], "n8n Redis (sessionTTL 3600)"
+    )
+    == 105
+)
 # Self-check 3's: the new process sends nothing, then u3 a3; the table 4, then 6.
 assert [[s[:2] for s in c.sent[:-1]] for c in after_in_process] == [[], ["u3", "a3"]]
 assert [len(c.sent) - 1 for c in after_table] == [4, 6]
