@@ -149,7 +149,7 @@ REVEALED_BY = {
         8: ["10:45, an hour after the last write", '**3. Expecting a TTL of "an hour'],
     },
     "05_designing_multi_turn_conversations.ipynb": {
-        1: ["`2 × 10 = 20` messages, the same ten turns", "marta_rows = side_by_side("],
+        1: ["Ten. Twenty messages at two per turn", "marta_rows = side_by_side("],
         2: [
             "print(describe_call(turn_9_call))",
             "From the newest: turn 8",
@@ -158,16 +158,16 @@ REVEALED_BY = {
         3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
         4: [
             "for group in load(store).messages[:4]",
-            "9 turns and 6 calls make 15",
-            "(b) 9. The older",
+            "4 turns and 4 calls make 8",
+            "(b) 5. The older",
         ],
         5: ["bill = design_bill(", "gives `r ≤ 3`", "cut on turns 6, 9, …, 60"],
         6: [
             "explorer = DesignExplorer(",
-            "the schedule marks turn 6",
-            "turn 6's would need 11",
+            "the schedule marks turn 8",
+            "turn 8's would need 13",
         ],
-        7: ["30. Spring AI's advisors store", "**2. Sizing a window in the wrong unit.**"],
+        7: ["6. In n8n each of these turns stores", "**2. Sizing a window in the wrong unit.**"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],

@@ -23,6 +23,8 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import Message, Role, assistant, tool, user
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n.memory_manager import (
+    ManagerMessage,
+    insert,
     load,
     stored_history,
 )
@@ -41,16 +43,10 @@ def _rows() -> Any:
 
 
 def _check_1() -> dict[str, Any]:
-    plain_turns = stored_turn_sizes([0] * 30)
     spring_turns = turns_in_window(
         20, stored_turn_sizes([0] * 30, stores_tool_calls=False)
     ).whole_turns
-    n8n_match = min(
-        k
-        for k in range(1, 31)
-        if turns_in_window(n8n_loaded_messages(k), plain_turns).whole_turns >= spring_turns
-    )
-    return {"1a": spring_turns, "1b": n8n_match}
+    return {"1": spring_turns}
 
 
 def _check_2() -> dict[str, Any]:
@@ -120,13 +116,25 @@ def _check_3() -> dict[str, Any]:
     }
 
 
+#: Self-check 4 reads the store after this many of Valentina's turns.
+STORED_TURNS = 4
+
+
 def _check_4() -> dict[str, Any]:
-    store = stored_history([m for run in agent_runs(chat, N8nSimpleMemory(5)) for m in run.saved])
-    # A typeVersion 2.2 agent stores only each turn's question and answer.
+    runs = agent_runs(chat, N8nSimpleMemory(5))[:STORED_TURNS]
+    store = stored_history([m for run in runs for m in run.saved])
+    # A typeVersion 2.2 agent stores only each turn's question and answer; then the workflow
+    # inserts one note of type ai with the Chat Memory Manager.
     older = stored_history(
-        [m for m in questions_and_answers(chat).messages if m.role is not Role.SYSTEM]
+        [
+            m
+            for turn in questions_and_answers(chat).interactions[:STORED_TURNS]
+            for m in turn.messages
+            if m.role is not Role.SYSTEM
+        ]
     )
-    return {"4a": load(store).messages_count, "4b": load(older).messages_count}
+    noted = insert(older, [ManagerMessage("Customer prefers deliveries after 5 pm", "ai")])
+    return {"4a": load(store).messages_count, "4b": load(noted).messages_count}
 
 
 def _check_5() -> dict[str, Any]:
@@ -143,24 +151,24 @@ def _check_5() -> dict[str, Any]:
 
 def _check_6() -> dict[str, Any]:
     valentina_schedule = rolling_summary(
-        chat, window=5, every=3, keep_turns=1, counter=count_tokens
+        chat, window=5, every=4, keep_turns=1, counter=count_tokens
     )
     return {"6": next(t.turn for t in valentina_schedule if t.summary_sent is False)}
 
 
+#: Self-check 7's n8n window, moved to Spring AI.
+MIGRATED_K = 10
+
+
 def _check_7() -> dict[str, Any]:
-    # Spring AI's default window (its advisors store question and answer, tools or not)
-    # carried to n8n for an agent that makes two tool calls at once every turn.
-    spring_turns = turns_in_window(
-        20, stored_turn_sizes([2] * 40, stores_tool_calls=False)
+    # n8n's window for an agent that makes two tool calls at once every turn, carried to
+    # Spring AI, whose advisor (default place) stores question and answer, tools or not.
+    n8n_turns = turns_in_window(
+        n8n_loaded_messages(MIGRATED_K), stored_turn_sizes([2] * 40)
     ).whole_turns
-    two_calls_a_turn = stored_turn_sizes([2] * 40)
+    spring = stored_turn_sizes([2] * 40, stores_tool_calls=False)
     return {
-        "7": min(
-            k
-            for k in range(1, 61)
-            if turns_in_window(n8n_loaded_messages(k), two_calls_a_turn).whole_turns >= spring_turns
-        )
+        "7": min(m for m in range(1, 81) if turns_in_window(m, spring).whole_turns >= n8n_turns)
     }
 
 
@@ -168,25 +176,16 @@ BOOK = CheckBook(
     5,
     [
         Expectation(
-            "1a",
+            "1",
             _check_1,
             hint="the advisors store the question and the final answer of each turn",
             mistakes={
                 20: "20 counts messages, and each turn leaves two",
-                5: "5 is n8n's default in interactions; Spring AI counts messages",
+                5: "5 is n8n's default, counted in pairs of messages; Spring AI counts messages",
+                40: "each turn leaves two messages: a window of messages holds fewer turns than messages, not more",
             },
             why="twenty messages at two per turn",
             transfer="Spring AI's default, in turns",
-        ),
-        Expectation(
-            "1b",
-            _check_1,
-            hint="n8n loads 2 × k messages; how many does it need for the same turns?",
-            mistakes={
-                20: "20 is Spring AI's count in messages; n8n's field counts interactions of two messages",
-                5: "5 is n8n's default, and it reaches back half as far",
-            },
-            why="n8n loads 2 × k messages, so k = 10 loads the same twenty",
         ),
         Expectation(
             "2a",
@@ -214,7 +213,7 @@ BOOK = CheckBook(
             _check_2,
             hint="count the messages one turn with two tool calls stores, then the 2 × k places three such turns need",
             mistakes={
-                3: "3 counts turns; n8n's field counts interactions of two messages, and a tool turn stores more than two",
+                3: "3 counts turns; n8n's field counts pairs of messages, and a tool turn stores more than two",
                 6: "that would hold three turns of two messages each; these turns store their tool calls too",
                 9: "that holds three turns of two tool calls each; this agent asks for three",
                 8: "each call stores two messages, the assistant's request and the tool's result, besides the question and the answer",
@@ -243,7 +242,7 @@ BOOK = CheckBook(
                     4,
                     5,
                     6,
-                ): "that is five interactions of two messages each; turns 2 and 3 used four and six",
+                ): "that would be five turns of two messages each; turns 2 and 3 stored four and six",
                 (
                     2,
                     3,
@@ -259,7 +258,7 @@ BOOK = CheckBook(
             _check_3,
             hint="the window now loads 20 messages; add up the stored sizes of the turns before each call until they pass 20",
             mistakes={
-                10: "k = 10 is ten interactions of two messages; tool turns take more places",
+                10: "k = 10 is ten pairs of messages, ten turns only if each stored two; tool turns take more places",
                 9: "turn 9's call loads the last 20 of 30 stored messages, and turn 1 is not among them",
                 5: "on turn 6 the stored turns 1 to 5 are exactly 20 messages: turn 1 still fits",
             },
@@ -269,26 +268,28 @@ BOOK = CheckBook(
         Expectation(
             "4a",
             _check_4,
-            hint="a new group starts whenever a message type repeats; tool turns repeat 'ai'",
+            hint="write the types out in order (human, ai, tool, …) and start a new group whenever a type repeats; tool turns repeat 'ai'",
             mistakes={
-                30: "30 is the number of messages; Simplify Output groups them",
-                9: "groups follow repeated types, not turns: a tool turn's answer repeats the type 'ai'",
+                16: "16 is the number of messages; Simplify Output groups them",
+                4: "groups follow repeated types, not turns: a tool turn's answer repeats the type 'ai'",
+                7: "turn 3's two calls are two assistant messages, each followed by its result: each repeats 'ai'",
                 10: "the window's ten messages play no part: the Manager reads the whole store",
+                15: "that is the store after all nine turns; the question stops after turn 4",
             },
-            why="Simplify Output groups the stored messages",
+            why="Simplify Output groups the stored messages: a turn adds one group, plus one per tool call",
         ),
         Expectation(
             "4b",
             _check_4,
-            hint="write the older agent's store out, question, answer, question, …, and start a new group whenever a type repeats",
+            hint="write the older agent's store out, question, answer, question, …, then the note, and start a new group whenever a type repeats",
             mistakes={
-                18: "18 is the number of messages; Simplify Output groups them",
-                15: "that is the typeVersion 3 agent's store; the older agent stores no tool messages",
-                30: "30 is the newer agent's message count; the older one stores two messages a turn, and they are grouped",
+                4: "a group closes when a type repeats: does the note's type already sit in the last group?",
+                9: "9 is the number of messages; Simplify Output groups them",
+                8: "that is the typeVersion 3.1 agent's store; the older agent stores no tool messages",
                 1: "a group closes when a type repeats: each new question repeats 'human'",
             },
-            why="each turn's question repeats the type 'human', so every turn is one group of question and answer",
-            transfer="the Chat Memory Manager over an older agent's store",
+            why="each question repeats 'human', so every turn is one group, and the note repeats 'ai'",
+            transfer="the Chat Memory Manager over an older agent's store, with an inserted note",
         ),
         Expectation(
             "5a",
@@ -318,9 +319,10 @@ BOOK = CheckBook(
             _check_6,
             hint="after the override the store is the summary and one turn; add each later turn's stored size",
             mistakes={
-                7: "a call loads what was stored before it; count the messages of turns 3, 4 and 5 after the override",
-                8: "that would hold if every turn were two messages; turns 4 and 5 used tools",
-                4: "turn 4's call loads the override's 3 messages: the summary is there",
+                7: "a call loads what was stored before it, and the kept turn goes back as question and answer only: count again from the override",
+                6: "that is where a summary written every 3 turns is first cut; this one is written after turn 4",
+                5: "turn 5's call loads the override's 3 messages: the summary is there",
+                9: "turn 9's call comes after the override of turn 8, which brings the summary back",
             },
             why="tool turns stored as four or six messages push the summary out sooner",
             transfer="a summary schedule on a chat with tool turns",
@@ -328,15 +330,16 @@ BOOK = CheckBook(
         Expectation(
             "7",
             _check_7,
-            hint="convert Spring AI's 20 messages to turns first (what do its advisors store?), then those turns to n8n's places",
+            hint="convert n8n's window to whole turns first (how many messages does each of these turns store there?), then those turns to Spring AI's messages",
             mistakes={
-                20: "that carries the number over: Spring AI counts messages, n8n interactions, and in n8n these turns store their tool calls",
-                10: "that is the turns Spring AI holds; in n8n each of them stores more than two messages",
-                60: "that is the messages those turns store in n8n; Context Window Length is half the messages it loads",
-                40: "Spring AI's advisors store no tool messages, so its 20 messages are ten turns, however many tools they used",
+                20: "2 × k is the messages n8n loads, and there each turn stores its tool messages; Spring AI's advisor stores fewer per turn",
+                10: "that carries the number over: n8n counts pairs of messages, Spring AI messages",
+                3: "that is the whole turns n8n keeps; maxMessages counts messages",
+                8: "n8n's window holds only the end of the oldest of those turns: count whole turns",
+                7: "that keeps them, but one message fewer does too",
             },
-            why="Spring AI's 20 messages hold ten turns of question and answer; in n8n each stores 6, so ten need 60 places: 2 × 30",
-            transfer="a migration from Spring AI to n8n, with tool calls",
+            why="n8n's 20 messages hold three whole turns of 6; Spring AI stores each as a question and an answer",
+            transfer="a migration from n8n to Spring AI, with tool calls",
         ),
     ],
 )

@@ -27,28 +27,61 @@ assert (
     and sum(sizes[:5]) == 20
     and sum(sizes[:6]) == 22
 )
-# Self-check 7's worked answer: Spring AI's 20 messages are ten turns; n8n needs 60 places for
-# ten turns of two tool calls; the 20 typed in loads 40 messages, six whole turns and 4 of a seventh.
+# Self-check 7's worked answer: n8n's 20 messages hold three whole turns of two tool calls and
+# two messages of a fourth; Spring AI holds those three in 6; the 20 typed in holds ten turns,
+# seven more.
 two_call_turns = stored_turn_sizes([2] * 40)
-assert turns_in_window(20, stored_turn_sizes([2] * 40, stores_tool_calls=False)).whole_turns == 10
-assert (
-    messages_per_turn(2) == 6
-    and n8n_loaded_messages(30) == 60
-    and turns_in_window(60, two_call_turns).whole_turns == 10
-)
-assert (
-    turns_in_window(n8n_loaded_messages(20), two_call_turns).whole_turns,
-    turns_in_window(40, two_call_turns).partial_messages,
-) == (6, 4)
+spring_two_call_turns = stored_turn_sizes([2] * 40, stores_tool_calls=False)
+migrated = turns_in_window(n8n_loaded_messages(10), two_call_turns)
+assert messages_per_turn(2) == 6 and n8n_loaded_messages(10) == 20
+assert (migrated.whole_turns, migrated.partial_messages) == (3, 2)
+assert turns_in_window(6, spring_two_call_turns).whole_turns == 3
+assert turns_in_window(20, spring_two_call_turns).whole_turns == 10 == migrated.whole_turns + 7
+# Self-check 1's worked answer: n8n's default loads 10 messages, five turns without tools.
+assert turns_in_window(n8n_loaded_messages(5), plain_turns).whole_turns == 5
 # Self-check 2's worked answer, (c): three calls store 8 messages, three turns need 24 places.
 assert (
     messages_per_turn(3) == 8
     and n8n_loaded_messages(12) == 24
     and turns_in_window(24, stored_turn_sizes([3] * 12)).whole_turns == 3
 )
-assert load(store).messages_count == chat.turn_count + sum(
-    calls_per_turn
-)  # "a turn adds one group, plus one per tool call"
+assert (
+    load(store).messages_count == chat.turn_count + sum(calls_per_turn)
+)  # "a turn adds one group, plus one per tool call": "15 groups for 30 messages, 9 turns plus 6 calls"
+# Self-check 4's worked answer: after turn 4, 16 messages in 8 groups (4 turns, 4 calls); the
+# older agent's 8 messages and an ai note, 5 groups, 9 messages.
+after_4 = stored_history([m for run in agent_runs(chat, N8nSimpleMemory(5))[:4] for m in run.saved])
+assert sizes[:4] == (2, 4, 6, 4) and sum(calls_per_turn[:4]) == 4
+assert (
+    len(after_4) == 16
+    and load(after_4).messages_count == 8
+    and load(after_4, simplify_output=False).messages_count == 16
+)
+older_4 = insert(
+    stored_history(
+        [
+            m
+            for turn in chat.interactions[:4]
+            for m in turn.messages
+            if m.role.value in ("user", "assistant") and not m.calls_tool
+        ]
+    ),
+    [ManagerMessage("Customer prefers deliveries after 5 pm", "ai")],
+)
+assert (
+    len(older_4) == 9
+    and load(older_4).messages_count == 5
+    and load(older_4, simplify_output=False).messages_count == 9
+)
+# Section 4's example of grouping: human, ai, system, human makes two groups.
+assert load(
+    stored_history(
+        list(chat.messages[1:3]) + [ManagerMessage("note").as_message(), chat.messages[1]]
+    )
+).messages == (
+    {"human": chat.messages[1].content, "ai": chat.messages[2].content, "system": "note"},
+    {"human": chat.messages[1].content},
+)
 assert long_fact in kept and "Lucía" not in kept and "Lucía" in long_chat.messages[1].content
 assert (
     spring_turns == 10
@@ -80,6 +113,7 @@ assert {r.policy: r.visible_turns[0] for r in rows if r.turn == 9} == {
     "openai-agents": 1,
     "langgraph": 1,
 }
+assert {r.policy: r.partial_turns for r in rows if r.turn == 9 and r.partial_turns} == {"n8n": (5,)}
 assert (coverage.whole_turns, coverage.partial_messages) == (3, 2) and turn_9_call.memory_turns == (
     5,
     6,
@@ -139,6 +173,12 @@ assert (
     max(fits) == 3
     and not rolling_summary(long_chat, window=5, every=5, keep_turns=5)[6].summary_sent
 )
+# Self-check 5a's worked answer: keeping four, turn t + 1 still sends the summary, t + 2 does not;
+# keeping five, not even t + 1.
+keeping_four = rolling_summary(eight_turns, window=5, every=6, keep_turns=4)
+keeping_five = rolling_summary(eight_turns, window=5, every=6, keep_turns=5)
+assert keeping_four[6].summary_sent and not keeping_four[7].summary_sent
+assert keeping_four[5].stored_after == 9 and not keeping_five[6].summary_sent
 assert long_chat.turn_count == 60
 # Self-check 5b's worked answer: keeping three turns, the summary is cut on every third call.
 keeping_three = rolling_summary(long_chat, window=5, every=3, keep_turns=3)
@@ -186,9 +226,16 @@ assert (
 )
 ignored = rolling_summary(long_chat, window=5, every=5, keep_turns=5)
 assert not any(t.summary_sent for t in ignored)
-assert [t.turn for t in valentina_schedule if t.summary_sent is False] == [6] and sum(
-    1 for t in valentina_schedule if t.summary_sent
-) == 5
+# Self-check 6's worked answer: every 4 turns keeping 1, the store after turns 4 to 7 is 3, 7, 9
+# and 13 messages; turn 8's call misses the summary, turn 9's has it back.
+assert [t.turn for t in valentina_schedule if t.summary_sent is False] == [8] and [
+    t.turn for t in valentina_schedule if t.summary_sent
+] == [5, 6, 7, 9]
+assert [t.stored_after for t in valentina_schedule[3:7]] == [3, 7, 9, 13] and sizes[4:7] == (
+    4,
+    2,
+    4,
+)
 assert sum(sizes[3:5]) == 8 and last_seen == 6
 first_lost = {
     p.name: min(set(range(1, 10)) - set(turns_reached(rows, fact, p.name)), default=99)
