@@ -52,17 +52,26 @@ SEED_RUN = 12
 #: first appear after the self-check's check cell. Add a line when you add a self-check.
 REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
-        1: ["{choice.name: [desk.key_for(", '"customers sharing one"'],
+        1: [
+            "{choice.name: [desk.key_for(",
+            '"customers sharing one"',
+            '(c) `["Marta"]`: after the rename',
+        ],
         2: ["def spring_ai(version)", "? context.get(ChatMemory.CONVERSATION_ID)"],
         3: [
+            '(a) "Key parameter is empty": a webhook\'s item',
             '"default option (fromInput)": {}',
             '"Webhook, then Edit Fields": edit_fields',
             "for error in (n8n.NO_SESSION_ID",
         ],
-        4: ["for v in (1.3, 1.4)})", "end in `__Memory_A`"],
-        5: ["for between in desk.BETWEEN}"],
+        4: [
+            "(a) False: her session id is the same",
+            "for v in (1.3, 1.4)})",
+            "ends in its node's name",
+        ],
+        5: ["(a) 0: Lucía's run read her own buffer", '"40 min, Marta writes, 40 min":'],
         6: ["**Four**: per user, per thread, composite"],
-        7: ["(a) The key is fixed and nothing restarted"],
+        7: ["(a) Window: one tab, one session id"],
         8: [
             "SQLite kept all four messages of her first thread",
             "does not\nbring back a deleted one",

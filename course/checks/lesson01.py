@@ -40,12 +40,15 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
+    # A 1.1.5 advisor built with .conversationId("support-desk"); only Lucía's calls carry an id.
+    contexts = {"Marta": {}, "Carlos": {}, "Lucía": {CONVERSATION_ID_KEY: "lucia-9"}}
+    ids = {
+        name: advisor_conversation_id(context, "1.1.5", default="support-desk")
+        for name, context in contexts.items()
+    }
     return {
-        # Lucía's call carries an id; the advisor was built with its own default.
-        "2a": advisor_conversation_id(
-            {CONVERSATION_ID_KEY: "lucia-9"}, "1.1.5", default="support-desk"
-        ),
-        "2b": advisor_conversation_id({}, "1.1.5", default="support-desk"),
+        "2a": len(set(ids.values())),
+        "2b": sorted(name for name in ids if name != "Marta" and ids[name] == ids["Marta"]),
     }
 
 
@@ -77,31 +80,32 @@ def _check_4() -> dict[str, Any]:
         message, workflow_id="wf1", type_version=1.3, node_name="Memory A"
     )
     return {
-        "4a": node_key("Memory A") == node_key("Memory_A"),
+        # The node that answered Marta is renamed: does her next message reach the same buffer?
+        "4a": node_key("Memory A") == node_key("Support memory"),
         "4b": old_node == node_key("Memory B"),
     }
 
 
-def _two_pauses() -> Any:
-    # Between the sessions: 40 quiet minutes, one more message in her first thread, 40 more.
+def _marta_back(
+    between: list, template: str = desk.TENANT_USER.template, store: str = "in-process"
+) -> Any:
+    # The first session, then *between*, then Marta's return in her new thread m-2.
     events = desk.support_desk()
-    first, rest = events[: len(desk.support_desk()) - 3], events[len(desk.support_desk()) - 3 :]
-    script = [
-        *first,
-        desk.Pause(40),
-        desk.Request(desk.MARTA, "m-1", "one more thing", "noted"),
-        desk.Pause(40),
-        *rest,
-    ]
-    run = desk.run_script(script, desk.TENANT_USER.template, "in-process")
+    first, rest = events[: len(events) - 3], events[len(events) - 3 :]
+    run = desk.run_script([*first, *between, *rest], template, store)
     return next(call for call in run.calls if call.request.thread == "m-2")
 
 
 def _check_5() -> dict[str, Any]:
+    lucia_writes = desk.Request(desk.LUCIA, "l-1", "Can the armchairs come on Friday?", "Yes.")
+    one_more = desk.Request(desk.MARTA, "m-1", "one more thing", "noted")
     return {
-        "5a": len(_marta_returns("in-process", "the agent restarts").window),
-        "5b": len(_two_pauses().window),
-        "5c": len(_marta_returns("sqlite", "a night passes (14 hours)").window),
+        # 50 quiet minutes, Lucía writes in her own thread, 20 more: another buffer was used.
+        "5a": len(_marta_back([desk.Pause(50), lucia_writes, desk.Pause(20)]).window),
+        # 40 quiet minutes, one more message in Marta's first thread, 40 more.
+        "5b": len(_marta_back([desk.Pause(40), one_more, desk.Pause(40)]).window),
+        # SQLite over a night, but keyed per thread: her return is in a new thread.
+        "5c": len(_marta_back([desk.Pause(14 * 60)], desk.PER_THREAD.template, "sqlite").window),
     }
 
 
@@ -189,27 +193,30 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="the advisor reads the id from the call's context; what does this call's context hold?",
+            hint="give each customer's calls their conversation id first: the context's id if the call carries one, else the fallback",
             mistakes={
-                "support-desk": "the builder's id is only what the advisor falls back to; this call's context holds an id",
-                "default": "that is the fallback of an advisor built without its own id, and this call needs no fallback",
-                "chat_memory_conversation_id": "that is the name of the context entry, not the id stored in it",
+                3: "Marta's and Carlos's calls carry no id: do they fall back to two different ids?",
+                1: "Lucía's calls carry an id, and the advisor uses the context's id before the builder's",
             },
-            why="the context holds an id, and the advisor uses it before any default",
-            transfer="a call that does carry an id, on an advisor with its own default",
+            why="Lucía's calls use her own id; Marta's and Carlos's both fall back to the builder's id and share it",
+            transfer="an advisor built with its own default, serving three customers",
         ),
         Expectation(
             "2b",
             _check_2,
-            hint="with nothing in the context, the advisor needs an id from somewhere else: where was one set?",
+            hint="which conversation id does Marta's call use, and which other customers' calls use the same one?",
             mistakes={
-                "default": "that is the fallback when the builder sets nothing; this advisor was built with its own default",
-                "": "the advisor never falls back to an empty id",
-                "IllegalArgumentException": "the error came in 1.1.6; this service runs 1.1.5",
-                "error": "the error came in 1.1.6; this service runs 1.1.5",
+                (): "Marta's call carries no id, so it takes the builder's id: is she the only one whose calls carry none?",
+                (
+                    "Carlos",
+                    "Lucía",
+                ): "Lucía's calls carry their own id, which the advisor uses before the builder's",
+                (
+                    "Lucía",
+                ): "Lucía's calls carry their own id; look for the customer whose calls carry none, like Marta's",
             },
-            why="the fallback is the advisor's own default, whatever its builder set: still one id for every user",
-            transfer="an advisor built with its own default",
+            why="every call without an id falls back to the builder's one id, so those customers share one conversation",
+            transfer="an advisor built with its own default, serving three customers",
         ),
         Expectation(
             "3a",
@@ -238,12 +245,12 @@ BOOK = CheckBook(
         Expectation(
             "4a",
             _check_4,
-            hint="clean both names the way typeVersion 1.4 does, then compare the keys",
+            hint="write the typeVersion 1.4 key before and after the rename, then compare them",
             mistakes={
-                False: "the names differ as typed, but look at what the cleaning does to the space"
+                True: "the session id did not change, but with the default option something else is in the key"
             },
-            why="the space becomes _, so both nodes add the same name and share one buffer",
-            transfer="two memory nodes on one chat",
+            why="the default option puts the node's name in the key, so the renamed node reads and writes a new, empty buffer",
+            transfer="a memory node renamed while chats are under way",
         ),
         Expectation(
             "4b",
@@ -258,20 +265,23 @@ BOOK = CheckBook(
         Expectation(
             "5a",
             _check_5,
-            hint="where does Simple Memory keep its buffers?",
+            hint="the hour counts from the last run that read this buffer: which runs read Marta's?",
             mistakes={
-                4: "that holds for a store that outlives the process; where does Simple Memory keep its buffers?"
+                4: "Lucía's run read and refreshed her own buffer, not Marta's; how long has Marta's gone unread?",
+                2: "the deletion takes the whole buffer, not its oldest messages",
             },
-            why="a restart empties the in-process map",
+            why="Lucía's run never read Marta's buffer, so it went unread for 70 minutes and was deleted",
+            transfer="another customer's run in between, another timing",
         ),
         Expectation(
             "5b",
             _check_5,
-            hint="the hour counts from the last run that used the buffer; count every exchange stored",
+            hint="the hour counts from the last run that read the buffer; count every message stored under her key",
             mistakes={
-                0: "80 minutes passed in all, but the hour counts from the last run that used the buffer",
-                4: "her extra message and its reply are in the buffer too",
+                0: "80 minutes passed in all, but the hour counts from the last run that read the buffer",
+                4: "her extra message and its reply are stored under the same key, so they come too",
                 3: "count messages, not requests: each request stores her message and a reply",
+                5: "count messages, not requests: each request stores her message and a reply",
             },
             why="her extra message reset the hour, so neither 40-minute silence reached it, and its exchange is stored too",
             transfer="another timing: two 40-minute silences with a message between",
@@ -279,11 +289,13 @@ BOOK = CheckBook(
         Expectation(
             "5c",
             _check_5,
-            hint="does a row in a file have an expiry?",
+            hint="first ask what SQLite still holds in the morning, then which key her return computes",
             mistakes={
-                0: "the hour belongs to Simple Memory's map; what does a night do to a file on disk?"
+                4: "SQLite kept her first thread, but the per thread key of her return names her new thread",
+                2: "SQLite kept her first thread whole; what key does her return compute?",
             },
-            why="the SQLite file has no expiry, so a night changes nothing",
+            why="SQLite kept her first thread, but her return is in a new thread and reads a new, empty history",
+            transfer="a lasting store under another key (per thread)",
         ),
         Expectation(
             "6",
@@ -306,8 +318,8 @@ BOOK = CheckBook(
             _check_7,
             hint="is the history still stored under the same key?",
             mistakes={
-                "storage": "nothing deleted the history: the key and the process did not change",
-                "scope": "the key was the same on every turn",
+                "storage": "the agent still answers about 11:50, so nothing deleted the history",
+                "scope": "one tab keeps one session id, so the key was the same on every turn",
             },
             why="the key and the store are fine; turn 1 has left the window",
             transfer="three symptoms the lesson has not shown",
@@ -318,7 +330,7 @@ BOOK = CheckBook(
             hint="is the laptop's history still stored, and does the phone's widget know the laptop's session id?",
             mistakes={
                 "window": "her first message from the phone finds no history at all: the window had nothing to cut",
-                "storage": "five minutes is far from the idle hour, and nothing restarted: the laptop's history is still stored",
+                "storage": "the laptop's tab still gets her order number, so that history is still stored",
             },
             why="the phone's browser made its own session id, a new key: the request read a new, empty history beside the old one",
             transfer="a second device, a case the lesson has not shown",
@@ -328,10 +340,10 @@ BOOK = CheckBook(
             _check_7,
             hint="what does Simple Memory do with a buffer nobody used for more than an hour?",
             mistakes={
-                "scope": "the session ids did not change, so the keys did not either",
+                "scope": "he wrote in the same tab, which kept its session id, so the key did not change",
                 "window": "an empty history is not a window problem: there was nothing to window",
             },
-            why="same ids, and only the customers silent for over an hour lost their history: the store deleted it",
+            why="same id, same key, but his buffer went unread for more than an hour: the store deleted it",
         ),
         Expectation(
             "8",

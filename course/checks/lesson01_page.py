@@ -80,11 +80,53 @@ assert (
 )
 assert n8n.coerce_session_id(42) == n8n.coerce_session_id("42")
 assert node_key("Memory A").endswith("__Memory_A") and node_key("Memory B").endswith("__Memory_B")
-assert node_key("Memory A") == node_key("Memory_A")
+assert node_key("Memory A") == node_key("Memory_A")  # the Deeper note on the name's cleaning
+assert node_key("Support memory").endswith("__Support_memory")
+assert node_key("Support memory") != node_key("Memory A")  # a rename starts every chat over
 assert n8n.widget_session_id(stored, load_previous_session=False, fresh="new") == "new"
 assert [len(marta_returns("in-process", b).window) for b in desk.BETWEEN] == [4, 0, 4, 0, 0]
 assert [len(marta_returns("sqlite", b).window) for b in desk.BETWEEN] == [4, 4, 4, 4, 4]
-assert (pauses(40, 40), pauses(61)) == (4, 0)
+# Section 4's extra rows and the worked answer of self-check 5: another customer's run does not
+# refresh Marta's buffer (70 minutes unread), her own question at minute 40 does (4 + 2).
+in_process = {name: len(marta_returns("in-process", b).window) for name, b in betweens.items()}
+on_disk = {name: len(marta_returns("sqlite", b).window) for name, b in betweens.items()}
+assert in_process["50 min, Lucía writes, 20 min"] == 0 and 50 + 20 == 70
+assert in_process["40 min, Marta writes, 40 min"] == 6 == 4 + 2
+assert on_disk["50 min, Lucía writes, 20 min"] == 4 and on_disk["40 min, Marta writes, 40 min"] == 6
+assert 6 <= 2 * explorer.runs.window  # the window of 5 interactions cuts none of them
+per_thread_night = desk.run_script(
+    desk.support_desk("a night passes (14 hours)"), desk.PER_THREAD.template, "sqlite"
+)
+marta_back = next(c for c in per_thread_night.calls if c.request.thread == "m-2")
+assert marta_back.key == "thread:m-2" and len(marta_back.window) == 0
+assert [t.position + 1 for t in dict(per_thread_night.held_at_end)["thread:m-1"]] == [1, 3]
+# Self-check 1's worked answer: Carlos's thread renamed m-1, keyed per thread.
+renamed = [
+    desk.Request(r.customer, "m-1", r.text, r.reply) if r.customer == desk.CARLOS else r
+    for r in requests
+]
+renamed_run = desk.run_script(renamed, desk.PER_THREAD.template, "sqlite")
+assert renamed_run.calls[6].key == "thread:m-1"
+assert {t.customer for t in renamed_run.calls[6].origins} == {"Marta", "Carlos"}
+assert any(m.content.startswith("Carlos Ruiz") for m in renamed_run.calls[2].window)
+assert sorted({r.thread for r in requests}) == ["c-1", "l-1", "m-1", "m-2"]
+# Self-check 2's worked answer and the text after it.
+spring_ids = {
+    name: advisor_conversation_id(context, "1.1.5", default="support-desk")
+    for name, context in {
+        "Lucía": {"chat_memory_conversation_id": "lucia-9"},
+        "Marta": {},
+        "Carlos": {},
+    }.items()
+}
+assert spring_ids == {"Lucía": "lucia-9", "Marta": "support-desk", "Carlos": "support-desk"}
+for later in ("1.0.7", "1.1.6", "2.0.0"):
+    try:  # from these releases a call without an id fails, whatever the advisor was built with
+        advisor_conversation_id({}, later, default="support-desk")
+        raise AssertionError(f"Spring AI {later} fell back to the builder's id")
+    except ValueError as refused:
+        assert "conversationId cannot be null" in str(refused)
+assert not falls_back_to_default("2.0.0-M6") and falls_back_to_default("2.0.0-M5")
 assert works == [(c, "sqlite") for c in ("per user", "per thread", "composite", "tenant + user")]
 assert (
     n8n.SIMPLE_MEMORY_VERSIONS[-1] == 1.4
