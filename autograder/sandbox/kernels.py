@@ -14,8 +14,11 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from pathlib import Path
+from queue import Empty
 
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 from traitlets import Int, List, Unicode
@@ -28,6 +31,49 @@ from autograder.sandbox.limits import SandboxLimits
 _PRESTARTED: list[AsyncKernelManager] = []
 #: What nbgrader's Execute passes to a Python kernel.
 KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
+#: Seconds to wait for one kernel_info reply, and for its idle status on IOPub, before asking again.
+READY_POLL = 1.0
+
+
+class ReadyClient(AsyncKernelClient):
+    """jupyter_client's async client, ready as soon as the kernel shows it is.
+
+    jupyter_client's ``wait_for_ready`` ends by reading IOPub until nothing comes for 0.2 s,
+    a fixed 0.2 s per student. A kernel publishes ``status: idle`` for each request once it
+    has answered it, so waiting for the idle of our own ``kernel_info`` request proves the
+    same thing (IOPub connected, everything published before it read) without the wait.
+    An idle that never comes (IOPub not subscribed yet) means asking again, as jupyter_client does.
+    """
+
+    async def _ready(self, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            msg_id = self.kernel_info()
+            try:
+                reply = await self._async_recv_reply(msg_id, timeout=READY_POLL)
+                await self._idle_after(msg_id, min(READY_POLL, deadline - time.monotonic()))
+            except (TimeoutError, Empty):
+                if not await self._async_is_alive():
+                    raise RuntimeError("Kernel died before replying to kernel_info") from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds") from None
+                continue
+            self._handle_kernel_info_reply(reply)
+            return
+
+    async def _idle_after(self, msg_id: str, timeout: float) -> None:
+        """Read IOPub up to the kernel's idle status for *msg_id* (``Empty`` if none comes in time)."""
+        end = time.monotonic() + max(timeout, 0.0)
+        while True:
+            message = await self.iopub_channel.get_msg(timeout=max(end - time.monotonic(), 0.0))
+            if (
+                message.get("parent_header", {}).get("msg_id") == msg_id
+                and message.get("msg_type") == "status"
+                and message.get("content", {}).get("execution_state") == "idle"
+            ):
+                return
+
+    wait_for_ready = _ready
 
 
 class SandboxedKernelManager(AsyncKernelManager):
