@@ -107,16 +107,6 @@ def main(argv: list[str] | None = None) -> int:
     args.lab_args = passed_on
     if args.command != "grade":
         return run_term_command(args)
-    from autograder.grading.grade_class import grade_class  # after argparse: --help stays instant
-    from autograder.records.changes import (
-        compare,
-        describe,
-        hand_graded_cells,
-        snapshot,
-        write_changes,
-    )
-    from autograder.term.nbgrader_course import db_url
-
     for option, value in (
         ("--jobs", args.jobs),
         ("--timeout", args.timeout),
@@ -135,6 +125,21 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    from autograder.grading.forkserver import start_forkserver
+
+    # the options are sound: start the workers' server first, it warms up while the imports
+    # below and the course build run (all after argparse: --help stays instant)
+    start_forkserver()
+    from autograder.grading.grade_class import grade_class
+    from autograder.records.changes import (
+        compare,
+        describe,
+        hand_graded_cells,
+        snapshot,
+        write_changes,
+    )
+    from autograder.term.nbgrader_course import db_url
+
     limits = SandboxLimits(memory_mb=args.memory_limit, pids=args.pids_limit)
     settings = Settings(
         cell_timeout=args.timeout,

@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import sys
+import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,14 +14,15 @@ from pathlib import Path
 from tqdm import tqdm
 
 from autograder.errors import GradingSetupError
+from autograder.grading.forkserver import start_forkserver
 from autograder.grading.quick_nbgrader import close_shared_engines, quicken
-from autograder.grading.scheduler import Finished, default_jobs, run_all, start_forkserver
+from autograder.grading.scheduler import Finished, default_jobs, run_all
 from autograder.grading.student_rows import join_details, student_rows
 from autograder.grading.worker import Job, Sandbox, prepare
 from autograder.intake.lms_zip import collect_zip
 from autograder.intake.submissions import StudentSubmission, find_class
 from autograder.records.gradebook import max_scores
-from autograder.records.report import GradeRow, Status, write_reports
+from autograder.records.report import GradeRow, Status, load_plotting, write_reports
 from autograder.sandbox import bubblewrap
 from autograder.sandbox.cgroup import StudentCgroup
 from autograder.sandbox.safe_files import real_folder, remove_path
@@ -184,6 +186,8 @@ def _grade_class(
             )
         bar.update(1)
 
+    # the report's plotting imports, paid while the workers grade rather than after them
+    threading.Thread(target=load_plotting, name="load-plotting", daemon=True).start()
     try:
         run_all(
             queue,

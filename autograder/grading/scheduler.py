@@ -1,7 +1,7 @@
 """Run grading jobs on every core, killing any that outlive their wall clock.
 
 Workers are forked from a forkserver that has already imported nbgrader, so each student
-costs a fork rather than a fresh interpreter. A worker that overruns is killed together
+costs a fork rather than a fresh interpreter (:mod:`autograder.grading.forkserver`). A worker that overruns is killed together
 with its kernel's process group (the kernel runs in its own session, so killing the
 worker alone would leave a looping kernel behind); a sandboxed kernel is killed through
 its cgroup, which also holds every process the student's code started.
@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from autograder.grading.forkserver import start_forkserver
 from autograder.grading.worker import Job, run
 
 #: How often the parent checks on its workers, in seconds.
@@ -46,16 +47,6 @@ class Finished:
 def default_jobs() -> int:
     """Every core this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def start_forkserver() -> multiprocessing.context.ForkServerContext:
-    """Start (once) the server workers fork from, preloaded and warmed; call early, it works in the background."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["autograder.grading.warmup", "autograder.grading.worker"])
-    from multiprocessing import forkserver
-
-    forkserver.ensure_running()
-    return context
 
 
 def run_all(
