@@ -49,66 +49,87 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+@dataclass
+class _Worker:
+    """One student's worker process, its two events, and when it was released."""
+
+    job: Job
+    process: multiprocessing.process.BaseProcess
+    release: Any  # set by the parent: grade now
+    graded: Any  # set by the worker: its kernel is gone, only the feedback page is left
+    started: float = 0.0
+
+    @property
+    def holds_a_slot(self) -> bool:
+        """Grading (a kernel running the student's code), not just writing feedback."""
+        return not self.graded.is_set()
+
+
 def run_all(
     jobs: Sequence[Job],
     workers: int,
     wall_clock: Callable[[Job], float],
     on_finished: Callable[[Finished], None],
     ahead: int = AHEAD,
+    target: Callable[..., None] = run,
 ) -> None:
     """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends.
 
     *ahead* more workers are started early: each starts its student's kernel in its sandbox,
     then waits to be released into a free slot, so no student waits for a kernel to boot.
-    A job's wall clock starts when it is released.
+    A worker gives its slot back once its student's code has stopped (its ``graded``
+    event): writing the feedback page, the grader's own work, then overlaps the next
+    student's grading. A job's wall clock starts when it is released and runs to its exit.
+    *target* is what each worker process runs, ``target(job, release, graded)``.
     """
     context = start_forkserver()
     pending = list(jobs)
-    waiting: list[tuple[Job, multiprocessing.process.BaseProcess, Any]] = []
-    # each running job keeps its release event: a collected one is unlinked before its worker opens it
-    running: list[tuple[Job, multiprocessing.process.BaseProcess, float, Any]] = []
+    waiting: list[_Worker] = []
+    # each running worker keeps its events: a collected one is unlinked before its worker opens it
+    running: list[_Worker] = []
     try:
         while pending or waiting or running:
             finished: list[Finished] = []
-            still: list[tuple[Job, multiprocessing.process.BaseProcess, float, Any]] = []
-            for job, process, started, release in running:
-                elapsed = time.monotonic() - started
-                if not process.is_alive():
-                    process.join()
-                    finished.append(Finished(job, elapsed, False, process.exitcode))
-                elif elapsed > wall_clock(job):
-                    _kill(job, process)
-                    finished.append(Finished(job, elapsed, True, process.exitcode))
+            still: list[_Worker] = []
+            for worker in running:
+                elapsed = time.monotonic() - worker.started
+                if not worker.process.is_alive():
+                    worker.process.join()
+                    finished.append(Finished(worker.job, elapsed, False, worker.process.exitcode))
+                elif elapsed > wall_clock(worker.job):
+                    _kill(worker.job, worker.process)
+                    finished.append(Finished(worker.job, elapsed, True, worker.process.exitcode))
                 else:
-                    still.append((job, process, started, release))
+                    still.append(worker)
             running = still
             # refill the free slots first: the callbacks (gradebook merges) then overlap with grading
-            while (waiting or pending) and len(running) < max(1, workers):
+            while (waiting or pending) and sum(w.holds_a_slot for w in running) < max(1, workers):
                 if not waiting:
-                    waiting.append(_start(context, pending.pop(0)))
-                job, process, release = waiting.pop(0)
-                release.set()
-                running.append((job, process, time.monotonic(), release))
+                    waiting.append(_start(context, pending.pop(0), target))
+                worker = waiting.pop(0)
+                worker.release.set()
+                worker.started = time.monotonic()
+                running.append(worker)
             while pending and len(waiting) < ahead:
-                waiting.append(_start(context, pending.pop(0)))
+                waiting.append(_start(context, pending.pop(0), target))
             for done in finished:
                 on_finished(done)
             if running and not finished:
                 time.sleep(POLL_INTERVAL)
     finally:
         # interrupted (Ctrl-C): leave no kernels behind
-        for job, process in [(r[0], r[1]) for r in running] + [(w[0], w[1]) for w in waiting]:
-            _kill(job, process)
+        for worker in running + waiting:
+            _kill(worker.job, worker.process)
 
 
-def _start(context, job: Job) -> tuple[Job, multiprocessing.process.BaseProcess, Any]:
+def _start(context, job: Job, target: Callable[..., None]) -> _Worker:
     """Start *job*'s worker held at its start line: it starts its kernel, then waits for *release*."""
-    release = context.Event()
+    release, graded = context.Event(), context.Event()
     process = context.Process(
-        target=run, args=(job, release), name=f"grade-{job.student_id}", daemon=False
+        target=target, args=(job, release, graded), name=f"grade-{job.student_id}", daemon=False
     )
     process.start()
-    return job, process, release
+    return _Worker(job, process, release, graded)
 
 
 def _kill(job: Job, process: multiprocessing.process.BaseProcess) -> None:

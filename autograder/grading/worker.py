@@ -110,11 +110,13 @@ def worker_config(job: Job) -> Config:
     return config
 
 
-def run(job: Job, release: Any = None) -> None:
+def run(job: Job, release: Any = None, graded: Any = None) -> None:
     """Autograde and generate feedback for *job*; write what happened to its result file.
 
     With *release* (an event), the kernel is started first and grading waits for the event:
-    the scheduler starts a worker ahead of a free slot so its kernel boots meanwhile.
+    the scheduler starts a worker ahead of a free slot so its kernel boots meanwhile. With
+    *graded* (an event), the worker sets it once every process of the student's is stopped,
+    before the feedback page: the scheduler then lets the next student grade.
     """
     autograde = feedback = crash = None
     seconds: dict[str, float] = {}
@@ -151,6 +153,8 @@ def run(job: Job, release: Any = None) -> None:
                 len(killed),
             )
         seconds["sandbox: end"] = time.perf_counter() - started
+        if graded is not None:
+            graded.set()
         if autograde.success:
             started = time.perf_counter()
             feedback = StepResult.from_api(
