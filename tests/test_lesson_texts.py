@@ -170,7 +170,11 @@ REVEALED_BY = {
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
-        3: ["at_1500 = reference_table(", "sweep = reference_table(", "(a) 5: after the opening 193 tokens"],
+        3: [
+            "at_1500 = reference_table(",
+            "sweep = reference_table(",
+            "(a) 5: after the opening 193 tokens",
+        ],
         4: [
             "the lossy summariser answers {lossy.answered}",
             "by_budget = summaries.pivot(",
