@@ -181,19 +181,23 @@ REVEALED_BY = {
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],
         2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
-        3: ["at_1500 = reference_table(", "sweep = reference_table(", "(a) *truncate*: it drops"],
+        3: [
+            "at_1500 = reference_table(",
+            "sweep = reference_table(",
+            "(a) 5: after the opening 193 tokens",
+        ],
         4: [
             "the lossy summariser answers {lossy.answered}",
             "by_budget = summaries.pivot(",
-            '`"lower"`: a summary that lost lines',
+            '`"a"`: a lost line is a sentence',
         ],
         5: [
             "sweep = reference_table(",
             'room for "\n      f"{room:.1f} reads',
-            "(b) 11: only the last read",
+            "11: only the last read takes",
         ],
-        6: ["explorer = BudgetExplorer(", '`"Q7"`: after Q6\'s chunk'],
-        7: ["drift = pd.DataFrame(", "the last call sends {recent.input_tokens:,} tokens"],
+        6: ["explorer = BudgetExplorer(", "12. When the answering starts"],
+        7: ["drift = pd.DataFrame(", "(b) 3,600: the system message"],
         8: ["23. Q1's re-read brings", "**2. Treating re-retrieval as free.**"],
     },
 }

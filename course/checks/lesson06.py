@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from windowmem import Conversation, system
 from windowmem.budget import help_centre, prepare, run_task
 from windowmem.cost import tokens_per_call
 from windowmem.examples import ANCHOR_FACTS, generated_support
@@ -43,14 +44,7 @@ def _check_1() -> dict[str, Any]:
     ranks = sorted(prepared.answer_rank[q] for q in prepared.task)
     if ranks != [0] * (len(prepared.task) - 1) + [1]:
         raise AssertionError(f"self-check 1a's premise no longer holds: answer ranks {ranks}")
-    # 1b's premise: the retrieve run ends holding 5 facts.
-    retrieved = _runs()["retrieve"]
-    if retrieved.facts_known()[-1] != 5:
-        raise AssertionError("self-check 1b's premise (5 facts left) no longer holds")
-    return {
-        "1a": _runs()["unbounded"].bill.calls,
-        "1b": retrieved.answered == len(prepared.task),
-    }
+    return {"1a": _runs()["unbounded"].bill.calls}
 
 
 def _check_2() -> dict[str, Any]:
@@ -84,31 +78,60 @@ def _check_2_mistakes() -> dict[Any, str]:
 def _check_3() -> dict[str, Any]:
     runs = _runs()
     return {
-        "3a": min(runs, key=lambda name: runs[name].answered),
+        "3a": runs["truncate"].answered,
         "3b": max(runs, key=lambda name: runs[name].bill.input_tokens),
     }
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3a_mistakes() -> dict[Any, str]:
+    # The reads the last call's size holds under truncate at 1,500: one of them holds no fact.
+    last = _runs()["truncate"].trace[-1].context
+    reads = [item for item in last if item.kind.value == "read"]
+    return {
+        len(reads): "that many reads fit, but one of them (Q10's first) holds no fact",
+        len(reads) + 1: "one read too many: add the opening 193 tokens before the reads",
+        12: "truncation drops the oldest reads and nothing brings them back",
+        0: "the last reads are still in the window when the answering starts",
+    }
+
+
+def _lossy_saving() -> float:
     lossy = run_task(_prepared(), BUDGET, "compact", summariser="lossy")
     perfect = _runs()["compact"]
-    return {"4": "lower" if lossy.bill.input_tokens < perfect.bill.input_tokens else "higher"}
+    return 1 - lossy.bill.input_tokens / perfect.bill.input_tokens
+
+
+def _check_4() -> dict[str, Any]:
+    return {"4": _nearest({"a": 0.03, "b": 0.25, "c": 0.5}, _lossy_saving())}
 
 
 def _check_5() -> dict[str, Any]:
     prepared = _prepared()
-    return {
-        "5a": run_task(prepared, 1000, "truncate").answered,
-        # One token under the unbounded run's peak.
-        "5b": run_task(prepared, _runs()["unbounded"].bill.peak - 1, "truncate").answered,
-    }
+    # One token under the unbounded run's peak.
+    return {"5": run_task(prepared, _runs()["unbounded"].bill.peak - 1, "truncate").answered}
+
+
+def _reread_while_answering(budget: int) -> set[int]:
+    """The task positions of the questions read again while answering, under retrieve."""
+    prepared = _prepared()
+    reads = [s for s in run_task(prepared, budget, "retrieve").trace if s.event.value == "read"]
+    # The reading pass makes the unbounded run's reads; every later read is a re-read.
+    first_pass = _runs()["unbounded"].bill.reads
+    return {prepared.task.index(s.question) + 1 for s in reads[first_pass:]}
 
 
 def _check_6() -> dict[str, Any]:
-    prepared, runs = _prepared(), _runs()
-    # The read whose arrival takes the window over the budget again triggers the second drop.
-    second_drop = [s for s in runs["truncate"].trace if s.event.value == "truncate"][1]
-    return {"6": f"Q{prepared.task.index(second_drop.question) + 1}"}
+    return {"6": len(_reread_while_answering(2000))}
+
+
+def _check_6_mistakes() -> dict[Any, str]:
+    lost = len(_prepared().task) - run_task(_prepared(), 2000, "truncate").answered
+    return {
+        lost: "those are the facts gone when the answering starts; but each re-read pushes out "
+        "the oldest read left, which belongs to a question still to come",
+        13: "count questions, not reads: one question takes two reads",
+        0: "at 2,000 tokens the early reads are gone before the answering starts",
+    }
 
 
 def _check_7() -> dict[str, Any]:
@@ -120,11 +143,52 @@ def _check_7() -> dict[str, Any]:
         name: sum(tokens_per_call(long_chat, policy, QWEN))
         for name, policy in [("all", keep_all), ("10", window_10)]
     }
-    recent = turn_view(long_chat, window_10, last, QWEN)
+    pinned = pinned_chat(long_chat, order)
+    pinned_bill = sum(tokens_per_call(pinned, window_10, QWEN))
+    # 7b's premise: the pinned sentence adds the same few tokens to every call.
+    extra = {
+        p - w
+        for p, w in zip(
+            tokens_per_call(pinned, window_10, QWEN), tokens_per_call(long_chat, window_10, QWEN)
+        )
+    }
+    recent, kept = (
+        turn_view(long_chat, window_10, last, QWEN),
+        turn_view(pinned, window_10, last, QWEN),
+    )
+    if len(extra) != 1 or fact_visible(recent, order) or not fact_visible(kept, order):
+        raise AssertionError(f"self-check 7b's premise no longer holds: {extra}")
     return {
         "7a": _nearest({"a": 14, "b": 2, "c": 5}, bills["all"] / bills["10"]),
-        "7b": fact_visible(recent, order),
+        "7b": pinned_bill - bills["10"],
     }
+
+
+def _check_7b_mistakes() -> dict[Any, str]:
+    long_chat = generated_support(300)
+    window_10 = N8nSimpleMemory(10)
+    last = long_chat.turn_count
+    per_call = (
+        turn_view(
+            pinned_chat(long_chat, ANCHOR_FACTS["support_60"]), window_10, last, QWEN
+        ).input_tokens
+        - turn_view(long_chat, window_10, last, QWEN).input_tokens
+    )
+    return {
+        per_call: "that is one call's share: the system message is sent again on every call",
+        0: "the window still holds 10 turns; the system message is extra, on every call",
+    }
+
+
+def pinned_chat(long_chat: Any, order: str) -> Any:
+    """The long chat with the order number pinned in its system message, as the page builds it."""
+    return Conversation(
+        (
+            system(f"{long_chat.system_message.content} The customer's order number is {order}."),
+            *long_chat.messages[1:],
+        ),
+        title="the same chat, order number pinned in the system message",
+    )
 
 
 def _check_8() -> dict[str, Any]:
@@ -148,16 +212,6 @@ BOOK = CheckBook(
             transfer="the calls counted from search's ranks, before the table shows them",
         ),
         Expectation(
-            "1b",
-            _check_1,
-            hint="a question is judged at the moment it is answered",
-            mistakes={
-                False: "each question is judged when it is answered; a re-read can bring its fact back just for then"
-            },
-            why="an answer counts at the moment it is given, even if the fact is later dropped",
-            transfer="retrieve, a policy not yet run",
-        ),
-        Expectation(
             "2a",
             _check_2,
             hint="average the first and the last call's size, times the calls; round to the nearest thousand",
@@ -178,14 +232,11 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="which policy has no way to get a dropped fact back?",
-            mistakes={
-                "unbounded": "with no budget nothing ever leaves the window: every fact is there when its question comes",
-                "compact": "the perfect summariser keeps a line for every fact it replaces",
-                "retrieve": "retrieve reads a missing fact again just before its question",
-            },
-            why="truncation drops the oldest reads for good, while the others keep or fetch back every fact",
-            transfer="four policies' answers predicted before any has run",
+            hint="take 193 tokens from 1,500 and count how many reads of about 200 tokens fit; "
+            "then ask which of the last reads hold a fact",
+            mistakes=_check_3a_mistakes,
+            why="six reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
+            transfer="truncation's answers counted from the budget, before any bounded run is shown",
         ),
         Expectation(
             "3b",
@@ -200,27 +251,18 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="a summary with fewer lines is a smaller window on every later call",
+            hint="a lost line is about 20 tokens; what else does each call carry?",
             mistakes={
-                "higher": "losing lines makes the summary shorter, and every later call cheaper: that is the trap"
+                "b": "too much: a lost line saves about 20 tokens a call, beside some 1,000 tokens of "
+                "system prompt, task text and reads that no summariser touches",
+                "c": "far too much: the reads and the task text, most of every call, are untouched; "
+                "only the summary's lines go, about 20 tokens each",
             },
-            why="fewer summary lines make a smaller window, so it costs a little less while answering less",
+            why="only the summary shrinks, and its lines are small beside the reads every call carries",
             transfer="a lossy summariser",
         ),
         Expectation(
-            "5a",
-            _check_5,
-            hint="add the last reads' exact sizes (section 2's table) to the opening 193 until they pass 1,000",
-            mistakes={
-                5: "5 is the answer at 1,500; a smaller window holds fewer reads",
-                12: "truncation cannot bring a dropped fact back",
-                4: "the last four reads and the opening 193 make 1,010 tokens, ten over, and the oldest of them holds no fact anyway",
-            },
-            why="a smaller window holds fewer reads, and truncation cannot bring a fact back",
-            transfer="another budget (1,000 tokens)",
-        ),
-        Expectation(
-            "5b",
+            "5",
             _check_5,
             hint="which read takes the window over 2,950, and what does truncation drop then?",
             mistakes={
@@ -234,14 +276,11 @@ BOOK = CheckBook(
         Expectation(
             "6",
             _check_6,
-            hint="after the first drop the window is one read smaller; how many more chunks take it over 1,500 again?",
-            mistakes={
-                "Q6": "Q6's chunk made the first drop; the question asks for the second",
-                "Q2": "Q2's read is the one dropped the second time; the question asks whose chunk made the window too big",
-                "Q8": "one chunk is enough: the drop freed 195 tokens, and the next read fills them",
-            },
-            why="dropping Q1's read freed about one chunk, and the next chunk in fills it and goes over again",
-            transfer="the truncate run after its first drop, which the unbounded table does not show",
+            hint="when Q1's chunk is read again, which read is the oldest, and whose question is it?",
+            mistakes=_check_6_mistakes,
+            why="each re-read pushes out the oldest read left, always one a later question needs, "
+            "so the chain runs to the end of the task",
+            transfer="retrieve at 2,000 tokens, a budget the page has not run it at",
         ),
         Expectation(
             "7a",
@@ -257,11 +296,10 @@ BOOK = CheckBook(
         Expectation(
             "7b",
             _check_7,
-            hint="which turns does a window of 10 hold on turn 300?",
-            mistakes={
-                True: "a window of 10 holds turns 290 to 299; the number was given on turn 1"
-            },
-            why="the order number was given early and the window holds only the last 10 turns",
+            hint="the system message goes out on every call",
+            mistakes=_check_7b_mistakes,
+            why="the pinned sentence rides on every one of the 300 calls",
+            transfer="the price of pinning, which the lesson has not worked",
         ),
         Expectation(
             "8",

@@ -88,3 +88,21 @@ def test_a_step_out_of_range_says_which_steps_exist(runs):
         budget_view(
             result, len(result.trace), choice="truncate", scale=2000, prepared=runs.prepared
         )
+
+
+def test_chunks_and_questions_are_named_as_the_lesson_names_them(runs):
+    """Chunks by their article and their place in it (every article has two), questions by
+    their place in the task: the engine's help-centre-wide numbers confused a reader."""
+    import re
+
+    result = runs.run(1500, "truncate")
+    for step in range(len(result.trace)):
+        view = view_at(runs, 1500, "truncate", step)
+        for item in view.items:
+            if item.kind == "read":
+                assert re.fullmatch(r"“[^”]+”, chunk [12] of 2", item.label), item.label
+        assert not re.search(r"question \d|chunk \d+(?! of 2)", view.detail), view.detail
+    assert view_at(runs, 1500, "truncate", 1).detail == "search for Q1"
+    assert view_at(runs, 1500, "truncate", 2).detail == (
+        "read “Shipping and delivery”, chunk 1 of 2 (holds the answer)"
+    )

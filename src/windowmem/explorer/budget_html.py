@@ -102,7 +102,7 @@ def _figures_html(view: BudgetView) -> str:
     return (
         '<div class="wm-figures">'
         + _figure(
-            "window used / budget",
+            "call's size / budget",
             f"{view.used:,} / {view.budget:,}",
             "over budget: the policy acts next" if over else "tokens",
             "wm-used",
@@ -167,10 +167,12 @@ def render_budget_html(view: BudgetView) -> str:
         f'<div class="wm-budget" data-budget="{view.budget}" data-step="{view.step}" '
         f'data-choice="{html.escape(view.choice)}" style="{_ROOT}">'
         f'<div class="wm-headline" style="{_HEADLINE}">{headline}</div>'
-        f"{_section('The window against its budget')}{_bar_html(view)}"
-        f"{_figures_html(view)}"
-        f"{_section('Facts the window holds')}{_dots_html(view)}"
-        + _section("The window's items")
+        + _section("The call's size against the budget")
+        + _bar_html(view)
+        + _figures_html(view)
+        + _section("Facts the window holds")
+        + _dots_html(view)
+        + _section("What the call carries: system prompt, task text, window")
         + _items_html(view)
         + "</div>"
     )

@@ -17,6 +17,7 @@ they use, which of the task's facts it holds, and the bill so far.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from windowmem.budget import ItemKind, Prepared, TaskResult
@@ -93,8 +94,25 @@ def _label(
     if kind is ItemKind.SUMMARY:
         return f"summary of earlier reads: {len(lines)} line(s)"
     assert chunk is not None
-    title = prepared.corpus.articles[prepared.chunks[chunk].article].title
-    return f"chunk {chunk} of “{title}”"
+    return _chunk_name(prepared, chunk)
+
+
+def _chunk_name(prepared: Prepared, chunk: int) -> str:
+    # The engine numbers chunks across the whole help centre; a reader wants the article's count.
+    article = prepared.chunks[chunk].article
+    own = [k for k, c in enumerate(prepared.chunks) if c.article == article]
+    title = prepared.corpus.articles[article].title
+    return f"“{title}”, chunk {own.index(chunk) + 1} of {len(own)}"
+
+
+def _readable(detail: str, prepared: Prepared, positions: dict[int, int]) -> str:
+    """The trace's *detail* with chunks named by article and questions by task position (Q1…)."""
+    detail = re.sub(r"chunk (\d+)", lambda m: _chunk_name(prepared, int(m.group(1))), detail)
+    return re.sub(
+        r"question (\d+)",
+        lambda m: f"Q{positions[int(m.group(1))]}" if int(m.group(1)) in positions else m.group(0),
+        detail,
+    )
 
 
 def budget_view(
@@ -126,7 +144,7 @@ def budget_view(
         step=state.number,
         step_count=count,
         event=state.event.value,
-        detail=state.detail,
+        detail=_readable(state.detail, prepared, positions),
         items=items,
         used=state.used,
         scale=max(scale, state.used),
