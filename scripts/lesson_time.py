@@ -19,7 +19,8 @@ lesson, given only the lesson, writing an answer before each worked answer, Dece
 reported 70 to 95 minutes for a first reading with the self-checks, skipping the folds, where
 two minutes a check gave 55 to 62: a check that needs a walk through a table or a trim rule
 took those readers 5 to 10 minutes, a recall check one. Three minutes a check brings every
-lesson's estimate (69 to 80 minutes) within or just under the readers' range.
+lesson's estimate as read (69 to 80 minutes) within or just under the readers' range;
+the lessons were then shortened where the readings found repeats.
 
 It is rounded up to the next 5 minutes; the lesson states it as "about N minutes", which
 ``course/lessons.json`` and the start page read, and ``tests/test_lesson_texts.py`` fails
