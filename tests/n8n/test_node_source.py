@@ -1,0 +1,105 @@
+"""What the lessons state from n8n 2.41.1's node code, checked against the installed package.
+
+Some facts a lesson states cannot be shown by running a workflow through the recording
+model (what the editor offers, an option's default, the hosted chat page's script). They
+are read here from the same n8n 2.41.1 that ``tests/n8n/test_live.py`` runs, installed by
+``verify/n8n/install.sh``, and the lesson's sentence is checked to be there. Under CI
+(``CI=true``) a missing install fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from verify.n8n.instance import n8n_home
+
+REPO = Path(__file__).resolve().parents[2]
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+VERSION = "2.41.1"
+
+
+def package(name: str) -> Path:
+    """The installed npm package *name* of n8n's install, at the version the lessons name."""
+    folder = n8n_home() / "app" / "node_modules" / name
+    if not (folder / "package.json").is_file():
+        reason = f"n8n {VERSION} is not installed in {n8n_home()} (make install-n8n)"
+        if IN_CI:
+            pytest.fail(f"CI=true but {reason}")
+        pytest.skip(reason)
+    version = json.loads((folder / "package.json").read_text())["version"]
+    assert version == VERSION, f"{name} {version} installed; the lessons state {VERSION}"
+    return folder
+
+
+def lesson_text(notebook: str) -> str:
+    """A lesson's markdown, with its line breaks joined, as a reader reads it."""
+    cells = json.loads((REPO / "course" / notebook).read_text(encoding="utf-8"))["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return re.sub(r"\s+", " ", markdown)
+
+
+def chat_trigger() -> str:
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "trigger" / "ChatTrigger"
+    return (folder / "ChatTrigger.node.js").read_text(encoding="utf-8")
+
+
+def test_the_chat_trigger_has_a_memory_input_only_when_it_loads_sessions_from_memory():
+    source = chat_trigger()
+    inputs = re.search(r"inputs: `=\{\{ \(\(\) => \{(.*?)\}\)\(\) \}\}`", source, re.S)
+    assert inputs, "the Chat Trigger's inputs expression moved"
+    body = inputs.group(1)
+    # no input at all outside hosted chat and webhook mode, or without From Memory
+    assert re.search(
+        r"if \(!\['hostedChat', 'webhook'\]\.includes\(\$parameter\.mode\)\) \{\s*return \[\];",
+        body,
+    )
+    assert re.search(
+        r"if \(\$parameter\.options\?\.loadPreviousSession !== 'memory'\) \{\s*return \[\];", body
+    )
+    assert "AiMemory" in body or "ai_memory" in body
+    text = lesson_text("02_with_and_without_memory.ipynb")
+    assert "*Load Previous Session* set to *From Memory*" in text
+
+
+def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_is_set():
+    source = chat_trigger()
+    option = re.search(r"name: 'loadPreviousSession',.*?default: '(\w+)'", source, re.S)
+    assert option and option.group(1) == "notSupported"  # shown as Off in the editor
+    templates = (
+        package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "trigger" / "ChatTrigger"
+    ) / "templates.js"
+    page = templates.read_text(encoding="utf-8")
+    assert "loadPreviousSession: ${sanitizedLoadPreviousSession !== 'notSupported'}" in page
+    text = lesson_text("01_scope_and_storage.ipynb")
+    assert "*Load Previous Session* field, whose default is **Off**" in text
+
+
+def test_edit_fields_passes_on_only_the_fields_it_sets_by_default():
+    base = package("n8n-nodes-base") / "dist" / "nodes" / "Set"
+    versioned = (base / "Set.node.js").read_text(encoding="utf-8")
+    assert re.search(r"defaultVersion: 3\.\d", versioned), (
+        "a new Edit Fields node is a v2 class one"
+    )
+    setv2 = (base / "v2" / "SetV2.node.js").read_text(encoding="utf-8")
+    option = re.search(r"name: 'includeOtherFields',\s*type: 'boolean',\s*default: (\w+)", setv2)
+    assert option and option.group(1) == "false"
+    text = lesson_text("01_scope_and_storage.ipynb")
+    assert "By default Edit Fields passes on only the fields it sets" in (
+        text + " " + _code_comments("01_scope_and_storage.ipynb")
+    )
+
+
+def _code_comments(notebook: str) -> str:
+    cells = json.loads((REPO / "course" / notebook).read_text(encoding="utf-8"))["cells"]
+    return " ".join(
+        line.lstrip("# ").strip()
+        for c in cells
+        if c["cell_type"] == "code"
+        for line in "".join(c["source"]).splitlines()
+        if line.lstrip().startswith("#")
+    )
