@@ -175,6 +175,8 @@ def guarded_imports(code: str) -> set[str]:
     >>> sorted(guarded_imports("from windowmem.policies.n8n import N8nSimpleMemory\\nimport pandas"))
     ['windowmem.policies.n8n']
     """
+    if "import" not in code:  # no import statement without the keyword: skip the parse
+        return set()
     try:
         tree = ast.parse(code)
     except SyntaxError:
