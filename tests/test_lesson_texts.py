@@ -67,13 +67,13 @@ REVEALED_BY = {
         4: [
             "(a) False: her session id is the same",
             "for v in (1.3, 1.4)})",
-            "ends in its node's name",
+            "ends in its node's cleaned name",
         ],
         5: ["(a) 0: Lucía's run read her own buffer", '"40 min, Marta writes, 40 min":'],
         6: ["**Four**: per user, per thread, composite"],
-        7: ["(a) Window: one tab, one session id"],
+        7: ["(a) Scope: the reload made the widget"],
         8: [
-            "SQLite kept all four messages of her first thread",
+            "The table kept all four messages of her first thread",
             "does not\nbring back a deleted one",
             "**4. Trusting Simple Memory to remember tomorrow.**",
         ],

@@ -5,21 +5,19 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from windowmem import scope as desk
 from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.messages import Message
+from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import session_ids as n8n
 from windowmem.policies.spring_ai_ids import CONVERSATION_ID_KEY, advisor_conversation_id
-
-
-def _marta_returns(store: str, between: str, window: int = 5) -> Any:
-    # Marta's second visit (thread m-2) after *between*, keyed by tenant + user.
-    run = desk.run_script(
-        desk.support_desk(between), desk.TENANT_USER.template, store, window=window
-    )
-    return next(call for call in run.calls if call.request.thread == "m-2")
+from windowmem.storage.n8n_postgres_history import N8nPostgresHistory
+from windowmem.storage.sql_database import open_sql
 
 
 def _check_1() -> dict[str, Any]:
@@ -62,7 +60,7 @@ def _check_3() -> dict[str, Any]:
             workflow_id="wf1",
             type_version=1.3,
             id_type="customKey",
-            key="={{ $json.sessionId }}",  # copied from a Chat Trigger workflow
+            key="={{ $json.sessionId }}",  # the key written for the top of the item
         ),
         "3b": n8n.buffer_key_or_error(edit_fields, workflow_id="wf1", type_version=1.3),
     }
@@ -71,18 +69,17 @@ def _check_3() -> dict[str, Any]:
 def _check_4() -> dict[str, Any]:
     message = n8n.chat_trigger_item("abc", "Hi")
 
-    def node_key(name, **options):
+    def node_key(name, type_version=1.4, **options):
         return n8n.simple_memory_buffer_key(
-            message, workflow_id="wf1", type_version=1.4, node_name=name, **options
+            message, workflow_id="wf1", type_version=type_version, node_name=name, **options
         )
 
-    old_node = n8n.simple_memory_buffer_key(
-        message, workflow_id="wf1", type_version=1.3, node_name="Memory A"
-    )
+    own_key = {"id_type": "customKey", "key": "={{ $json.sessionId }}"}
     return {
-        # The node that answered Marta is renamed: does her next message reach the same buffer?
-        "4a": node_key("Memory A") == node_key("Support memory"),
-        "4b": old_node == node_key("Memory B"),
+        # The node that answered Marta is renamed "Memory A" -> "Memory-A": the same buffer?
+        "4a": node_key("Memory A") == node_key("Memory-A"),
+        # A 1.3 node on the default option beside a 1.4 node on Define below.
+        "4b": node_key("Memory A", 1.3) == node_key("Memory B", **own_key),
     }
 
 
@@ -123,36 +120,68 @@ def _check_6() -> dict[str, Any]:
     return {"6": len(works)}
 
 
+def _chat(customer, thread: str, texts: list[str], gap: float) -> list:
+    # One tab's messages, *gap* minutes apart, each answered in its own words.
+    events: list = []
+    for number, text in enumerate(texts, 1):
+        events += [desk.Pause(gap)] if events else []
+        events.append(desk.Request(customer, thread, text, f"{customer.name}'s reply {number}"))
+    return events
+
+
 def _check_7() -> dict[str, Any]:
-    def first_cause(script, choice, store="in-process"):
+    def first_cause(script, choice="per thread", store="in-process"):
         call = desk.run_script(script, desk.key_choice(choice).template, store).calls[-1]
         return "scope" if call.foreign else call.missing[0].cause
 
-    long_chat = [
-        desk.Request(
-            desk.MARTA, "m-1", f"turn {t}" + (" order #6023" if t == 1 else ""), f"reply {t}"
-        )
-        for t in range(1, 10)
+    # The hosted chat's key is the widget's session id: a new one at each page load, so a thread here.
+    reload = [
+        desk.Request(desk.MARTA, "m-1", "my order is #6023", "noted"),
+        desk.Pause(5),
+        desk.Request(desk.MARTA, "m-2", "where is my order?", "which number?"),
     ]
-    # The hosted chat's key is the widget's session id: one per tab, so a thread here.
-    new_tab = [
-        desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
-        desk.Request(desk.MARTA, "m-2", "my order?", "checking"),
-    ]
-    lunch = [
-        desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
-        desk.Pause(75),
-        desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
+    # 9:00, 9:02, 9:04, then 10:30 in the same tab: 86 minutes unread.
+    hose = _chat(desk.CARLOS, "c-1", ["40 metres of hose", "to Mendoza", "by Friday"], 2)
+    hose += [desk.Pause(86), desk.Request(desk.CARLOS, "c-1", "how long was it?", "how long?")]
+    # Seven exchanges from 12:00 to 12:18, then 13:05 in the same tab: 47 minutes unread.
+    slot = _chat(desk.LUCIA, "l-1", ["deliver 9 to 12"] + [f"question {t}" for t in range(2, 8)], 3)
+    slot += [desk.Pause(47), desk.Request(desk.LUCIA, "l-1", "my slot?", "which slot?")]
+    # Messages from 10:34 to 10:58 (the colour last), a deploy at 11:00, a question at 11:02.
+    colour = _chat(desk.LUCIA, "l-1", [f"question {t}" for t in range(1, 9)] + ["blue, please"], 3)
+    colour += [
+        desk.Restart(),
+        desk.Pause(2),
+        desk.Request(desk.LUCIA, "l-1", "my colour?", "which?"),
     ]
     return {
-        "7a": first_cause(long_chat, "per thread"),
-        "7b": first_cause(new_tab, "per thread"),
-        "7c": first_cause(lunch, "per thread"),
+        "7a": first_cause(reload),
+        "7b": first_cause(hose),
+        "7c": first_cause(slot),
+        "7d": first_cause(colour),
     }
 
 
 def _check_8() -> dict[str, Any]:
-    return {"8": len(_marta_returns("sqlite", "a night passes (14 hours)", window=1).window)}
+    # n8n's Postgres Chat Memory table (its layout, on a SQLite file), keyed tenant + user:
+    # Marta's first thread written in the evening, read through a new connection in the
+    # morning, windowed at Context Window Length 1 as the node windows it.
+    first = [
+        r
+        for r in desk.requests_of(desk.support_desk())
+        if r.customer == desk.MARTA and r.thread == "m-1"
+    ]
+    key = desk.key_for(desk.TENANT_USER.template, first[0])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "n8n.db"
+        evening = open_sql(path)
+        N8nPostgresHistory(evening, key).add_messages(
+            [m for r in first for m in (Message("user", r.text), Message("assistant", r.reply))]
+        )
+        evening.close()
+        morning = open_sql(path)
+        stored = N8nPostgresHistory(morning, key).get_messages()
+        morning.close()
+    return {"8": len(N8nSimpleMemory(1).load(stored))}
 
 
 BOOK = CheckBook(
@@ -228,7 +257,7 @@ BOOK = CheckBook(
                 "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
             },
             why="a webhook's item has sessionId only under body, so the copied key comes out empty",
-            transfer="a Webhook trigger and a key copied from a Chat Trigger workflow",
+            transfer="a Webhook trigger and a key written for the top of the item",
         ),
         Expectation(
             "3b",
@@ -245,22 +274,22 @@ BOOK = CheckBook(
         Expectation(
             "4a",
             _check_4,
-            hint="write the typeVersion 1.4 key before and after the rename, then compare them",
+            hint="write the typeVersion 1.4 key before and after the rename, character by character, then compare them",
             mistakes={
-                True: "the session id did not change, but with the default option something else is in the key"
+                True: "the session id did not change, but the name is in the key: which characters does n8n replace, and which does it keep?"
             },
-            why="the default option puts the node's name in the key, so the renamed node reads and writes a new, empty buffer",
+            why="a hyphen is kept in the name while the space became _, so the renamed node reads and writes a new, empty buffer",
             transfer="a memory node renamed while chats are under way",
         ),
         Expectation(
             "4b",
             _check_4,
-            hint="which of the two typeVersions adds the node's name to the key?",
+            hint="write each node's session key: which option adds the node's name, and at which typeVersion?",
             mistakes={
-                True: "the 1.3 node's key is the session id alone; check what the 1.4 node's key adds"
+                False: "typeVersion 1.4 adds the name only on the default option; this 1.4 node uses Define below"
             },
-            why="only the 1.4 node adds its name, so the two keys differ",
-            transfer="two memory nodes of different typeVersions on one chat",
+            why="the 1.3 node adds no name, and on Define below neither does the 1.4 node: both keys are the session id",
+            transfer="two memory nodes of different typeVersions and options on one chat",
         ),
         Expectation(
             "5a",
@@ -316,42 +345,54 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="is the history still stored under the same key?",
+            hint="what does a reload of the hosted chat page do to the widget's session id?",
             mistakes={
-                "storage": "the agent still answers about 11:50, so nothing deleted the history",
-                "scope": "one tab keeps one session id, so the key was the same on every turn",
+                "storage": "nothing deleted her first message: five minutes is no idle hour and nothing restarted",
+                "window": "one exchange is far inside a window of 5; and this request found no history at all",
             },
-            why="the key and the store are fine; turn 1 has left the window",
-            transfer="three symptoms the lesson has not shown",
+            why="the reload made a new session id, a new key and an empty history, while her first message sits under the old key",
+            transfer="a page reload on the hosted chat, a case the lesson has not worked",
         ),
         Expectation(
             "7b",
             _check_7,
-            hint="is the laptop's history still stored, and does the phone's widget know the laptop's session id?",
+            hint="count his interactions against the window of 5, then the minutes since a run last read his buffer",
             mistakes={
-                "window": "her first message from the phone finds no history at all: the window had nothing to cut",
-                "storage": "the laptop's tab still gets her order number, so that history is still stored",
+                "window": "three interactions fit a window of 5 with room to spare; look at the clock instead",
+                "scope": "he wrote in the same tab, which kept its session id, so the key did not change",
             },
-            why="the phone's browser made its own session id, a new key: the request read a new, empty history beside the old one",
-            transfer="a second device, a case the lesson has not shown",
+            why="same key, but his buffer went unread for more than an hour, and the next run deleted it",
+            transfer="a short chat and a long pause, a case the lesson has not worked",
         ),
         Expectation(
             "7c",
             _check_7,
-            hint="what does Simple Memory do with a buffer nobody used for more than an hour?",
+            hint="compare the pause with an hour, then count her interactions: how many does Simple Memory send?",
             mistakes={
-                "scope": "he wrote in the same tab, which kept its session id, so the key did not change",
-                "window": "an empty history is not a window problem: there was nothing to window",
+                "storage": "the pause is shorter than an hour and nothing restarted, so her buffer is still stored",
+                "scope": "she wrote in the same tab, which kept its session id, so the key did not change",
             },
-            why="same id, same key, but his buffer went unread for more than an hour: the store deleted it",
+            why="her buffer survived a pause under an hour, but her first message is more than 5 interactions back",
+            transfer="a long chat and a pause under an hour, a case the lesson has not worked",
+        ),
+        Expectation(
+            "7d",
+            _check_7,
+            hint="what does a deploy do to a map that lives in the n8n process?",
+            mistakes={
+                "window": "her colour was her latest message, the one a window keeps first",
+                "scope": "she wrote in the same tab, which kept its session id, so the key did not change",
+            },
+            why="the deploy restarted n8n and emptied Simple Memory's map, recent messages with the rest",
+            transfer="a deploy in the middle of a chat",
         ),
         Expectation(
             "8",
             _check_8,
-            hint="first ask what SQLite still holds in the morning, then what a window of 1 loads from it",
+            hint="first ask what the table still holds in the morning, then what a window of 1 loads from it",
             mistakes={
-                4: "SQLite kept all four, but the window still decides how many are sent: 1 interaction",
-                0: "SQLite has no expiry; the night deleted nothing",
+                4: "the table kept all four, but the window still decides how many are sent: 1 interaction",
+                0: "a database table has no expiry here; the night deleted nothing",
                 1: "the window counts interactions, and one interaction is two messages",
             },
             why="the store kept her first thread, and a window of 1 sends its last interaction only",

@@ -11,24 +11,33 @@ per_user = desk.owners(desk.PER_USER.template, requests)
 marta_key = desk.key_for(desk.PER_USER.template, requests[0])
 
 
-def first_cause(script, choice, store="in-process"):
+def first_cause(script, choice="per thread", store="in-process"):
     call = desk.run_script(script, desk.key_choice(choice).template, store).calls[-1]
     return "scope" if call.foreign else call.missing[0].cause
 
 
-long_chat = [
-    desk.Request(desk.MARTA, "m-1", f"turn {t}" + (" order #6023" if t == 1 else ""), f"reply {t}")
-    for t in range(1, 10)
+def chat(customer, thread, texts, gap):
+    events = []
+    for number, text in enumerate(texts, 1):
+        events += [desk.Pause(gap)] if events else []
+        events.append(desk.Request(customer, thread, text, f"{customer.name}'s reply {number}"))
+    return events
+
+
+# Self-check 7's four cases, as its worked answer tells them.
+reload = [
+    desk.Request(desk.MARTA, "m-1", "my order is #6023", "noted"),
+    desk.Pause(5),
+    desk.Request(desk.MARTA, "m-2", "where is my order?", "which number?"),
 ]
-new_tab = [
-    desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
-    desk.Request(desk.MARTA, "m-2", "my order?", "checking"),
-]
-lunch = [
-    desk.Request(desk.MARTA, "m-1", "order #6023", "ok"),
-    desk.Pause(75),
-    desk.Request(desk.MARTA, "m-1", "my order?", "checking"),
-]
+hose = chat(desk.CARLOS, "c-1", ["40 metres of hose", "to Mendoza", "by Friday"], 2)
+hose += [desk.Pause(10 * 60 + 30 - (9 * 60 + 4))]  # 9:04 to 10:30
+hose += [desk.Request(desk.CARLOS, "c-1", "how long was it?", "how long?")]
+slot = chat(desk.LUCIA, "l-1", ["deliver 9 to 12"] + [f"question {t}" for t in range(2, 8)], 3)
+slot += [desk.Pause(13 * 60 + 5 - (12 * 60 + 18))]  # 12:18 to 13:05
+slot += [desk.Request(desk.LUCIA, "l-1", "my slot?", "which slot?")]
+colour = chat(desk.LUCIA, "l-1", [f"question {t}" for t in range(1, 9)] + ["blue, please"], 3)
+colour += [desk.Restart(), desk.Pause(2), desk.Request(desk.LUCIA, "l-1", "my colour?", "which?")]
 assert [n for n in per_user[marta_key] if n != "Marta"] == ["Carlos"]
 assert len(desk.buckets(desk.COMPOSITE.template, requests)) == 4
 assert len(desk.buckets(desk.TENANT_USER.template, requests)) == 3
@@ -80,9 +89,19 @@ assert (
 )
 assert n8n.coerce_session_id(42) == n8n.coerce_session_id("42")
 assert node_key("Memory A").endswith("__Memory_A") and node_key("Memory B").endswith("__Memory_B")
-assert node_key("Memory A") == node_key("Memory_A")  # the Deeper note on the name's cleaning
-assert node_key("Support memory").endswith("__Support_memory")
-assert node_key("Support memory") != node_key("Memory A")  # a rename starts every chat over
+assert node_key("Memory A") == node_key("Memory_A")  # the space is replaced by _
+assert node_key("Memory-A").endswith("__Memory-A")  # a hyphen is kept
+assert node_key("Memory-A") != node_key("Memory A")  # a rename starts every chat over
+assert n8n.n8n_safe_name("Lucía memory") == "Luc_a_memory"  # the Deeper note: ASCII letters only
+assert node_key("Memory B", id_type="customKey", key="={{ $json.sessionId }}") == "wf1__abc"
+assert (
+    n8n.simple_memory_buffer_key(message, workflow_id="wf1", type_version=1.3, node_name="Memory A")
+    == "wf1__abc"
+)
+assert all(
+    n8n.simple_memory_buffer_key(message, workflow_id="wf1", type_version=v).startswith("wf1__")
+    for v in n8n.SIMPLE_MEMORY_VERSIONS
+)  # every typeVersion names the buffer <workflow id>__<session key>
 assert n8n.widget_session_id(stored, load_previous_session=False, fresh="new") == "new"
 assert [len(marta_returns("in-process", b).window) for b in desk.BETWEEN] == [4, 0, 4, 0, 0]
 assert [len(marta_returns("sqlite", b).window) for b in desk.BETWEEN] == [4, 4, 4, 4, 4]
@@ -132,10 +151,19 @@ assert (
     n8n.SIMPLE_MEMORY_VERSIONS[-1] == 1.4
 )  # the newest typeVersion, the one a new node gets in 2.41.1
 assert (
-    first_cause(long_chat, "per thread"),
-    first_cause(new_tab, "per thread"),
-    first_cause(lunch, "per thread"),
-) == ("window", "scope", "storage")
+    first_cause(reload),
+    first_cause(hose),
+    first_cause(slot),
+    first_cause(colour),
+) == ("scope", "storage", "window", "storage")
+assert 10 * 60 + 30 - (9 * 60 + 4) == 86 and 13 * 60 + 5 - (12 * 60 + 18) == 47
+assert 12 * 60 + 3 * (7 - 1) == 12 * 60 + 18  # seven messages, every three minutes from 12:00
+assert 10 * 60 + 34 + 3 * (9 - 1) == 10 * 60 + 58  # the colour is her ninth message
+hose_call = desk.run_script(hose, desk.PER_THREAD.template, "in-process").calls[-1]
+assert len(hose_call.missing) == 3 and 3 <= 5  # three interactions, all deleted; a window of 5
+slot_call = desk.run_script(slot, desk.PER_THREAD.template, "in-process").calls[-1]
+assert len(slot_call.window) == 2 * 5 and len(slot_call.missing) == 2  # 7 stored, the last 5 sent
+assert slot_call.missing[0].turn.position == 0  # her first message (event 0) is cut
 assert len(marta_returns("in-process", "a night passes (14 hours)", window=100).window) == 0
 night_at_1 = marta_returns("sqlite", "a night passes (14 hours)", window=1).window
 assert (
@@ -143,6 +171,9 @@ assert (
     and not any("#6023" in m.content for m in night_at_1)
     and night_at_1[0].content == "Do you ship to Medellín?"
 )
+# Self-check 8 is computed on n8n's Postgres Chat Memory table; the desk's SQLite store loads alike.
+assert check.__self__.expected("8") == len(night_at_1)
+assert desk.InProcessStore(5).workflow_id == "support-agent"  # section 5's buffers
 assert explorer.runs.window == 5 == N8nSimpleMemory().size  # Simple Memory's default
 assert len(desk.KEY_CHOICES) == 5 and len(requests) == 7
 assert desk.InProcessStore(5).idle_limit_minutes == 60
