@@ -102,7 +102,7 @@ REVEALED_BY = {
         ],
         7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
         8: [
-            "its key is the user's\nmessage",
+            "is the user's message, `chatInput`",
             "the oldest turns have left a window of 4",
             '**1. "It forgets everything at every message."**',
         ],
