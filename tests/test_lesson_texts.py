@@ -102,7 +102,7 @@ REVEALED_BY = {
         ],
         7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
         8: [
-            "its key is the user's\nmessage",
+            "is the user's message, `chatInput`",
             "the oldest turns have left a window of 4",
             '**1. "It forgets everything at every message."**',
         ],
@@ -899,7 +899,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
-    "02_with_and_without_memory.ipynb": 2473,
+    "02_with_and_without_memory.ipynb": 2470,
     "03_window_buffer_memory.ipynb": 2473,
     "04_memory_that_outlives_the_session.ipynb": 2486,
     "05_designing_multi_turn_conversations.ipynb": 2459,

@@ -54,14 +54,17 @@ def _check_2() -> dict[str, Any]:
     }
 
 
+#: Self-check 3's four nodes, as the page describes them by what they do (letters only).
+NODES_DESCRIBED = {
+    "P": "AI Agent Tool",  # another agent's tool that calls a model and its own tools
+    "Q": "Summarization Chain",  # summarizes a transcript it is handed
+    "R": "Text Classifier",  # sorts each message into a category's branch
+    "S": "Chat Memory Manager",  # reads a conversation's stored messages
+}
+
+
 def _check_3() -> dict[str, Any]:
-    candidates = [
-        "AI Agent Tool",
-        "Chat Memory Manager",
-        "Question and Answer Chain",
-        "Sentiment Analysis",
-    ]
-    return {"3": [name for name in candidates if takes_memory(name)]}
+    return {"3": [letter for letter, name in NODES_DESCRIBED.items() if takes_memory(name)]}
 
 
 def _check_4() -> dict[str, Any]:
@@ -125,12 +128,12 @@ def _check_7() -> dict[str, Any]:
 
 
 def _check_8() -> dict[str, Any]:
-    def turns(count: int, failing: int = 0):
-        # Marta's turns over and over; the first *failing* runs lose their answers.
+    def turns(count: int, failing: set[int]):
+        # Marta's turns over and over; the runs in *failing* end without an answer.
         return [
             m
             for t in range(1, count + 1)
-            for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= failing else 2]
+            for m in marta.interactions[(t - 1) % 7].messages[: 1 if t in failing else 2]
         ]
 
     def keyed_by_chat_input(count: int) -> list[str]:
@@ -146,33 +149,43 @@ def _check_8() -> dict[str, Any]:
             for t in range(1, count + 1)
         ]
 
-    def candidates(count: int):
+    def candidates(count: int, failing: set[int], window: int, lost: int):
+        # Each cause as the one at work, the rest of the log as given: "failed runs not
+        # stored" is the forgotten run *lost* failing as well.
         return {
-            "failed runs not stored": agent_runs(turns(count, failing=4), N8nSimpleMemory(5)),
-            "new session id per message": agent_runs(
-                turns(count), N8nSimpleMemory(5), session_ids=keyed_by_chat_input(count)
+            "failed runs not stored": agent_runs(
+                turns(count, failing | {lost}), N8nSimpleMemory(window)
             ),
-            "window too small": agent_runs(turns(count), N8nSimpleMemory(4)),
+            "new session id per message": agent_runs(
+                turns(count, failing),
+                N8nSimpleMemory(window),
+                session_ids=keyed_by_chat_input(count),
+            ),
+            "window too small": agent_runs(turns(count, failing), N8nSimpleMemory(window)),
         }
 
     def case_a(runs) -> bool:
-        # every run answered, and every run's chat history was empty
-        return all(run.answered for run in runs) and all(
+        # runs 2 and 4 failed, 1, 3 and 5 answered; every run's chat history was empty
+        return [run.answered for run in runs] == [True, False, True, False, True] and all(
             not run.calls[0].part(Part.MEMORY) for run in runs
         )
 
     def case_b(runs) -> bool:
-        # one session; run 5 finds turns 1 to 4, run 9 turns 5 to 8
-        return len({run.session_id for run in runs}) == 1 and (
-            runs[4].calls[0].memory_turns,
-            runs[8].calls[0].memory_turns,
-        ) == ((1, 2, 3, 4), (5, 6, 7, 8))
+        # one session; only run 6 failed; run 9 gets runs 4, 5, 7 and 8
+        return (
+            len({run.session_id for run in runs}) == 1
+            and [run.turn for run in runs if not run.answered] == [6]
+            and runs[8].calls[0].memory_turns == (4, 5, 7, 8)
+        )
 
-    def cause_of(count: int, seen) -> str:
-        (cause,) = [name for name, runs in candidates(count).items() if seen(runs)]
+    def cause_of(seen, *setting) -> str:
+        (cause,) = [name for name, runs in candidates(*setting).items() if seen(runs)]
         return cause
 
-    return {"8a": cause_of(5, case_a), "8b": cause_of(9, case_b)}
+    return {
+        "8a": cause_of(case_a, 5, {2, 4}, 5, 1),
+        "8b": cause_of(case_b, 9, {6}, 4, 2),
+    }
 
 
 BOOK = CheckBook(
@@ -245,34 +258,31 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="for each node ask: as built, does it ever use a chat's earlier messages, or handle each input on its own?",
+            hint="for each node ask: does it run a conversation, work from its input alone, or show or edit a stored history?",
             mistakes={
                 (
-                    "AI Agent Tool",
-                ): "to erase a conversation, a node must reach the memory that holds it",
+                    "P",
+                ): "S reads a conversation's stored messages: it must reach the memory that holds them",
                 (
-                    "Chat Memory Manager",
-                ): "the AI Agent Tool is an agent that holds its own conversation, even when another agent calls it",
-                (): "some of these nodes do use earlier messages: one holds a conversation, one edits a stored one",
+                    "S",
+                ): "P runs a model and its own tools in a loop before it replies: that is an agent, even as another agent's tool",
+                (): "some of these nodes do use a chat's history: one runs a conversation, one reads a stored one",
                 (
-                    "AI Agent Tool",
-                    "Chat Memory Manager",
-                    "Question and Answer Chain",
-                    "Sentiment Analysis",
-                ): "a node that handles each input on its own has no use for earlier messages, however its job sounds",
+                    "P",
+                    "Q",
+                    "R",
+                    "S",
+                ): "a node that works from its input alone has no use for a chat's history",
                 (
-                    "AI Agent Tool",
-                    "Chat Memory Manager",
-                    "Question and Answer Chain",
-                ): "the Question and Answer Chain is a chain: each question is one request on its own, however conversational it sounds",
-                (
-                    "AI Agent Tool",
-                    "Chat Memory Manager",
-                    "Sentiment Analysis",
-                ): "Sentiment Analysis tags each message on its own: it never uses earlier ones",
+                    "P",
+                    "Q",
+                    "S",
+                ): "Q gets the transcript as its input: a node that works from its input alone has no Memory input",
+                ("P", "R", "S"): "R handles each message on its own, from that message alone",
+                ("Q", "R"): "that is the other way round: which nodes use nothing but their input?",
             },
-            why="an agent holds a conversation and the manager edits a stored one; the chain and the tagger handle each input on its own",
-            transfer="nodes the page has not sorted: an agent tool, a chain, a history manager",
+            why="P is an agent and S reads a stored history; Q and R are chains, each working from its input alone",
+            transfer="nodes described by what they do, not by name",
         ),
         Expectation(
             "4a",
@@ -393,9 +403,9 @@ BOOK = CheckBook(
         Expectation(
             "8a",
             _check_8,
-            hint="work out the Key's value on run 1 and on run 2",
+            hint="work out the Key's value on run 1 and on run 3",
             mistakes={
-                "failed runs not stored": "every run ended with an answer, so every run was written; the next run looks somewhere else",
+                "failed runs not stored": "run 1 answered and was written, yet run 3 finds nothing: the failures cannot explain that",
                 "window too small": "a small window still hands over the most recent turns; here nothing comes back",
             },
             why="",
@@ -404,10 +414,10 @@ BOOK = CheckBook(
         Expectation(
             "8b",
             _check_8,
-            hint="what does run 5's history tell you about turns 1 to 4?",
+            hint="was run 2 written, and how many turns does run 9 get?",
             mistakes={
-                "new session id per message": "the session key is the same in every run, and history comes back",
-                "failed runs not stored": "run 5 found turns 1 to 4, so they were written; on run 9 they are stored, just not handed over",
+                "new session id per message": "the key is the trigger's sessionId, the same on every run, and history comes back",
+                "failed runs not stored": "run 6 failed, but the customer misses run 2, which answered and was written",
             },
             why="",
             transfer="execution logs the lesson has not shown",

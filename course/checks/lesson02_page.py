@@ -7,17 +7,15 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
 
-def first_four_fail(count):
-    # Marta's turns over and over; runs 1 to 4 fail (their answers gone).
+def runs_of_marta(count, failing):
+    # Marta's turns over and over; the runs in *failing* end without an answer.
     return [
         m
         for t in range(1, count + 1)
-        for m in marta.interactions[(t - 1) % 7].messages[: 1 if t <= 4 else 2]
+        for m in marta.interactions[(t - 1) % 7].messages[: 1 if t in failing else 2]
     ]
 
 
-nine_turns = [m for t in range(1, 10) for m in marta.interactions[(t - 1) % 7].messages]
-five_turns = [m for t in range(1, 6) for m in marta.interactions[t - 1].messages]
 # 8a: the trigger's session id never changes, but the Key {{ $json.chatInput }} is each message's text
 trigger_items = [chat_trigger_item("s-01", i.messages[0].content) for i in marta.interactions[:5]]
 keyed_by_input = [
@@ -26,9 +24,9 @@ keyed_by_input = [
     )
     for item in trigger_items
 ]
-by_input = agent_runs(five_turns, N8nSimpleMemory(5), session_ids=keyed_by_input)
-small_window = agent_runs(nine_turns, N8nSimpleMemory(4))
-failed_first = agent_runs(first_four_fail(9), N8nSimpleMemory(5))
+by_input = agent_runs(runs_of_marta(5, {2, 4}), N8nSimpleMemory(5), session_ids=keyed_by_input)
+# 8b: one session (the trigger's sessionId), window 4, run 6 failed
+small_window = agent_runs(runs_of_marta(9, {6}), N8nSimpleMemory(4))
 
 
 # Maintainer checks: every figure the prose above states, against windowmem. Folded away
@@ -55,11 +53,12 @@ assert (
     and takes_memory("AI Agent")
     and takes_memory("Chat Trigger")
 )
-assert (
-    takes_memory("AI Agent Tool")
-    and takes_memory("Chat Memory Manager")
-    and not takes_memory("Sentiment Analysis")
-)
+assert all(n.memory_input for n in NODES if n.kind == "agent")
+assert [n.kind for n in NODES if n.display_name in ("Summarization Chain", "Text Classifier")] == [
+    "chain",
+    "chain",
+]
+assert takes_memory("AI Agent Tool") and takes_memory("Chat Memory Manager")
 assert (
     n8n_runs[3].stored_after == 6
     and len(spring_calls[3].stored_after) == 7
@@ -135,16 +134,18 @@ assert [m.role.value for m in turn_2_second_call.messages] == [
 ]
 assert [len(r.calls) for r in scenario_on] == [1, 2, 2, 1, 1, 1] and not scenario_on[3].answered
 assert {item["sessionId"] for item in trigger_items} == {"s-01"} and len(set(keyed_by_input)) == 5
-assert all(r.answered and not r.calls[0].part(Part.MEMORY) for r in by_input)
-assert len({r.session_id for r in small_window}) == 1 and all(r.answered for r in small_window)
-assert small_window[4].calls[0].memory_turns == (1, 2, 3, 4)
-assert small_window[8].calls[0].memory_turns == (5, 6, 7, 8)
-assert [len(small_window[i].calls[0].part(Part.MEMORY)) for i in (4, 8)] == [8, 8]
-# 8b's worked answer: had runs 1 to 4 failed, run 5 would have found nothing
-assert failed_first[4].calls[0].memory_turns == () and not failed_first[3].answered
+assert [r.answered for r in by_input] == [True, False, True, False, True]
+assert all(not r.calls[0].part(Part.MEMORY) for r in by_input)
+assert len({r.session_id for r in small_window}) == 1 and len(small_window) == 9
+assert [r.turn for r in small_window if not r.answered] == [6]
+assert small_window[8].calls[0].memory_turns == (4, 5, 7, 8)
+# 8a's worked answer: under one key, run 3 would have found run 1
+one_key = agent_runs(runs_of_marta(5, {2, 4}), N8nSimpleMemory(5))
+assert one_key[2].calls[0].memory_turns == (1,)
 assert (
     all(c.agrees for c in recorded_calls)
     and len(recorded_calls) == 5
+    and [c.round for c in recorded_calls if c.turn == 2] == [1, 2, 3]
     and len(turn_3_call.recorded) == 8
 )
 assert (
