@@ -118,7 +118,7 @@ REVEALED_BY = {
         4: ["Rebuild it turn by turn"],
         5: ["cost_by_window(", "(1.73×)", "though it sends six times the turns"],
         6: ['pd.concat({"all set to 5"'],
-        7: ["Turn 12 sees turns `12 − k`", "from turn 4 the key changed"],
+        7: ["Turn 12 sees turns `12 − k`", "the session id never changed"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -900,7 +900,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2470,
-    "03_window_buffer_memory.ipynb": 2473,
+    "03_window_buffer_memory.ipynb": 2470,
     "04_memory_that_outlives_the_session.ipynb": 2486,
     "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,

@@ -11,7 +11,7 @@ from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.cost import tokens_per_call
 from windowmem.examples import ANCHOR_FACTS, generated_support, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import assistant, tool
+from windowmem.messages import assistant, tool, user
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore, make_policy
 from windowmem.policies.n8n import visible_turns
 from windowmem.recall import fact_visible
@@ -90,22 +90,41 @@ def _check_3() -> dict[str, Any]:
     }
 
 
-#: 4b's change to the Empanadas chat: turn 3's reply names the contact again.
+#: 4b's chat: the same agent with another customer; turn 3's reply names the contact again.
 NAMED_AGAIN = " Carlos Ruiz can collect from there."
+
+#: Turns 5 to 8 of 4b's chat: questions and replies that never name the contact.
+LATER_TURNS = [
+    ("Do you deliver on Saturdays?", "Yes, until noon."),
+    ("Is there a minimum order?", "Yes, 20 boxes per delivery."),
+    ("Can I order by phone?", "Yes, at the number on our invoices."),
+    ("Do you sell frozen dough?", "Yes, in boxes of 50 discs."),
+]
 
 
 def _empanadas_named_again() -> list[Any]:
-    messages = list(load_example("empanadas").messages)
+    # Turns 1 to 4 as in the Empanadas chat, turn 3's reply naming the contact again, then
+    # four more turns in which no message names him.
+    messages = list(load_example("empanadas").messages)[:9]
     turn_3_answer = 6  # system, then two messages a turn: turn 3's reply is the sixth after it
     messages[turn_3_answer] = assistant(messages[turn_3_answer].content + NAMED_AGAIN)
-    return messages
+    return messages + [m for q, a in LATER_TURNS for m in (user(q), assistant(a))]
+
+
+def _first_turn_without_the_name() -> int:
+    chat = _empanadas_named_again()
+    name = ANCHOR_FACTS["empanadas"]
+    return next(
+        t
+        for t in range(2, len(LATER_TURNS) + 5)
+        if not fact_visible(turn_view(chat, N8nSimpleMemory(3), t, QWEN), name)
+    )
 
 
 def _check_4() -> dict[str, Any]:
     empanadas = load_example("empanadas")
     answer = turn_view(empanadas, N8nSimpleMemory(3), 5, QWEN)
-    named_again = turn_view(_empanadas_named_again(), N8nSimpleMemory(3), 5, QWEN)
-    return {"4a": answer.visible_turns, "4b": fact_visible(named_again, ANCHOR_FACTS["empanadas"])}
+    return {"4a": answer.visible_turns, "4b": _first_turn_without_the_name()}
 
 
 def _turns_sent(window: int, turns: int) -> int:
@@ -140,23 +159,35 @@ def _check_7() -> dict[str, Any]:
 
 
 def _first_buyer_cause(chat: Any) -> str:
-    # 7a: four turns at Context Window Length 2, minutes apart; turns 1 to 3 stored under
-    # session id b-17, turn 4 under b-17b; turn 5 asks about turn 3.
+    # 7a: five turns at Context Window Length 3 under one session id, b-17; turns 1 to 3 minutes
+    # apart, turn 4 after a 70-minute break, turn 5 two minutes later; turn 5 asks about turn 2.
     turns = [m for m in chat.messages if m.role.value != "system"][:8]
-    turn_3 = turns[4]
+    turn_2 = turns[2]
     one_history = SimpleMemoryStore(ManualClock()).memory(
-        "wholesaler", "b-17", context_window_length=2
+        "wholesaler", "b-17", context_window_length=3
     )
     one_history.add(*turns)
-    if turn_3 not in one_history.load():
+    if turn_2 not in one_history.load():
         return "window"
-    store = SimpleMemoryStore(ManualClock())
-    store.memory("wholesaler", "b-17", context_window_length=2).add(*turns[:6])
-    store.memory("wholesaler", "b-17b", context_window_length=2).add(*turns[6:])
-    if not store.memory("wholesaler", "b-17", context_window_length=2).stored:
-        return "storage"
-    loaded = store.memory("wholesaler", "b-17b", context_window_length=2).load()
-    return "scope" if turn_3 not in loaded else "none of the three"
+    loaded = _after_the_break(turns)
+    if turn_2 in loaded:
+        return "none of the three"
+    return "storage"
+
+
+def _after_the_break(turns: list[Any]) -> list[Any]:
+    # What turn 5 loads under b-17 when the buffer sat idle 70 minutes before turn 4.
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock)
+    for turn in range(3):
+        store.memory("wholesaler", "b-17", context_window_length=3).add(
+            *turns[2 * turn : 2 * turn + 2]
+        )
+        clock.advance(minutes=2)
+    clock.advance(minutes=68)
+    store.memory("wholesaler", "b-17", context_window_length=3).add(*turns[6:8])
+    clock.advance(minutes=2)
+    return store.memory("wholesaler", "b-17", context_window_length=3).load()
 
 
 NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
@@ -263,12 +294,15 @@ BOOK = CheckBook(
         Expectation(
             "4b",
             _check_4,
-            hint="the model receives text, not turn numbers: which messages does it get on turn 5, and does one of them name him?",
+            hint="the model receives messages, not turn numbers: which turns' messages name him, and on which turn does the last of them leave a window of 3?",
             mistakes={
-                False: "turn 1 is out of the window, but turn 3 is in it, and turn 3's reply names him"
+                5: "turn 1 leaves the window on turn 5, but turn 3's reply names him too, and turn 3 is still in it",
+                6: "on turn 6 a window of 3 is turns 3 to 5: turn 3's reply is still sent",
+                4: "on turn 4 a window of 3 is turns 1 to 3: both messages naming him are sent",
+                8: "one turn late: on turn t a window of 3 starts at turn t − 3",
             },
-            why="turn 3 is in the window, and its reply names the contact: where a fact was first said does not matter",
-            transfer="a fact said again inside the window",
+            why="turn 3's reply keeps the name in the window until turn 3 itself leaves: where a fact was first said does not matter",
+            transfer="a fact said again inside the window, on a longer chat",
         ),
         Expectation(
             "5a",
@@ -309,12 +343,12 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="which turns would a window of 2 load on turn 5 of one history, and which history does turn 5 read?",
+            hint="which turns would a window of 3 load on turn 5 of one history, and what else in the case could lose a turn?",
             mistakes={
-                "window": "at window 2, turn 5 of one history loads turns 3 and 4: the window would have kept turn 3",
-                "storage": "nothing restarted or sat idle for an hour, and turns 1 to 3 are still stored under their id",
+                "window": "at window 3, turn 5 of one history loads turns 2 to 4: the window would have kept turn 2",
+                "scope": "the log shows the same session id, b-17, on every run: one history",
             },
-            why="the key changed after turn 3, so turn 5 reads a history that never held turn 3",
+            why="a window of 3 would have loaded turns 2 to 4; only turn 4 was there, because the buffer sat idle over an hour before turn 4 and was deleted",
             transfer="a conversation diagnosed from its log: another cause than the window",
         ),
         Expectation(
