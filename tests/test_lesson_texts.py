@@ -141,7 +141,7 @@ REVEALED_BY = {
         4: [
             '"own Simple Memory: sent from memory"',
             "worker 1 sees only the odd turns",
-            "(a) `[2, 4]`: worker 2's own map",
+            "(a) `[4, 6]`: worker 2's own map",
         ],
         5: [
             '"table holds after": listed(race.stored)',
@@ -645,8 +645,9 @@ def test_lesson4_carries_issue_22_s_corrections():
     assert "which 2.0.1 never writes" in body
     assert "jdbc.initialize-schema" in body and "is `embedded`" in body
     assert "A failed run still resets the clock" in body  # and self-check 6b asks it
-    # Self-check 7 restates the 2.0.1 rule and the steps' order as concurrent_runs has them:
-    # both questions saved from one read, each answer's add reading the list again.
+    # Self-check 7's worked answer states the 2.0.1 rule and the steps' order as concurrent_runs
+    # has them (the question gives only the timing): both questions saved from one read, each
+    # answer's add reading the list again.
     assert "move the cut forward to the next user message" in body
     assert "both are saved from that one\nread" in body and "finds the list again" in body
 
@@ -901,7 +902,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2470,
     "03_window_buffer_memory.ipynb": 2470,
-    "04_memory_that_outlives_the_session.ipynb": 2486,
+    "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 2459,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }

@@ -98,13 +98,26 @@ def _turns_sent(call) -> list[int]:
     return turns
 
 
+#: Two turns past the lesson's six, for self-check 4a: turn 7 on worker 1, turn 8 on worker 2.
+TURNS_7_AND_8 = (
+    ("u7 Can it come on Thursday?", "a7 Thursday works"),
+    ("u8 Is the gift wrap still on?", "a8 Yes, it is"),
+)
+
+
 def _check_4() -> dict[str, Any]:
-    # A window of 2 interactions, not the lesson's 5; turn 6 is served by worker 2.
+    # A window of 2 interactions. (a) own maps, turn 8 (past the lesson's table) on worker 2;
+    # (b) one shared table, turn 6 on worker 2.
     workdir, _ = _stores()
     shared_file = StoreSpec("n8n-sql", os.path.join(workdir, "shared-window-2.db"))
-    own_maps = alternate(StoreSpec("in-process"), "lesson4-workers", 2, scenarios.MARTA_TURNS)
+    own_maps = alternate(
+        StoreSpec("in-process"),
+        "lesson4-workers",
+        2,
+        tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8,
+    )
     one_file = alternate(shared_file, "lesson4-workers", 2, scenarios.MARTA_TURNS)
-    return {"4a": _turns_sent(own_maps[5]), "4b": _turns_sent(one_file[5])}
+    return {"4a": _turns_sent(own_maps[7]), "4b": _turns_sent(one_file[5])}
 
 
 #: Self-check 5's timings, not the ones the lesson's table shows. n8n: B arrives while A's
@@ -274,28 +287,30 @@ BOOK = CheckBook(
         Expectation(
             "4a",
             _check_4,
-            hint="which turns has worker 2 answered itself, and how many of them does a window of 2 interactions let through?",
+            hint="which turns has worker 2 answered itself by turn 8, and how many of them does a window of 2 interactions let through?",
             mistakes={
                 (
-                    4,
-                    5,
-                ): "that is what one shared store gives; worker 2's own map never saw turns 3 and 5",
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                ): "worker 2's own map never saw the odd turns, and a window of 2 interactions sends at most two turns",
+                    6,
+                    7,
+                ): "that is what one shared store gives; worker 2's own map never saw turn 7",
                 (
                     2,
                     4,
                     6,
-                ): "turn 6 is the one being answered; list only the earlier turns it sends from memory",
-                (4,): "a window of 2 interactions holds two turns, and worker 2's map has two",
+                ): "worker 2's map holds those, but a window of 2 interactions sends at most two turns",
+                (
+                    2,
+                    4,
+                ): "by turn 8 worker 2 has also served turn 6, and the window keeps the latest turns",
+                (
+                    4,
+                    6,
+                    8,
+                ): "turn 8 is the one being answered; list only the earlier turns it sends from memory",
+                (6,): "a window of 2 interactions holds two turns, and worker 2's map has three",
             },
-            why="each worker's own map holds only the turns it served, here 2 and 4, and the window lets both through",
-            transfer="two worker processes with a window of 2 interactions",
+            why="each worker's own map holds only the turns it served, here 2, 4 and 6, and the window sends the last two of them",
+            transfer="two more turns than the lesson's table, where the window cuts a worker's own half",
         ),
         Expectation(
             "4b",
@@ -320,7 +335,6 @@ BOOK = CheckBook(
                 ): "turn 6 is the one being answered; list only the earlier turns it sends from memory",
             },
             why="one shared table holds every turn, and the window sends the last two, 4 and 5",
-            transfer="a shared store under a window smaller than the history",
         ),
         Expectation(
             "5a",
@@ -360,7 +374,6 @@ BOOK = CheckBook(
                 ): "B's answer add finds the list again after A's answer save, so it keeps answer A",
             },
             why="each saveAll replaces the whole list; A's question save, made without question B, came last, and each answer's add re-read the list",
-            transfer="the overlap at a timing the lesson's table does not show",
         ),
         Expectation(
             "6a",
