@@ -196,7 +196,7 @@ REVEALED_BY = {
             'room for "\n      f"{room:.1f} reads',
             "11: only the last read takes",
         ],
-        6: ["explorer = BudgetExplorer(", "12. When the answering starts"],
+        6: ["explorer = BudgetExplorer(", "(a) 5. The answering starts"],
         7: ["drift = pd.DataFrame(", "(b) 3,600: the system message"],
         8: ["23. Q1's re-read brings", "**2. Treating re-retrieval as free.**"],
     },

@@ -120,18 +120,37 @@ def _reread_while_answering(budget: int) -> set[int]:
     return {prepared.task.index(s.question) + 1 for s in reads[first_pass:]}
 
 
+def _first_factless_push_out(budget: int) -> int:
+    """The task position of the first question whose re-read pushes out a read with no fact."""
+    prepared = _prepared()
+    result = run_task(prepared, budget, "retrieve")
+    first_pass = _runs()["unbounded"].bill.reads
+    reads = [s for s in result.trace if s.event.value == "read"]
+    for read in reads[first_pass:]:
+        drop = result.trace[read.number + 1]
+        if drop.event.value != "truncate":
+            continue
+        gone = [i for i in read.context if i not in drop.context]
+        if any(i.kind.value == "read" and not i.facts for i in gone):
+            return prepared.task.index(read.question) + 1
+    raise AssertionError(f"no re-read pushes out a read with no fact at {budget}")
+
+
 def _check_6() -> dict[str, Any]:
-    return {"6": len(_reread_while_answering(2000))}
+    return {"6a": _first_factless_push_out(2000), "6b": len(_reread_while_answering(2000))}
 
 
-def _check_6_mistakes() -> dict[Any, str]:
+def _check_6b_mistakes() -> dict[Any, str]:
     lost = len(_prepared().task) - run_task(_prepared(), 2000, "truncate").answered
-    return {
-        lost: "those are the facts gone when the answering starts; but each re-read pushes out "
-        "the oldest read left, which belongs to a question still to come",
+    mistakes = {
         13: "count questions, not reads: one question takes two reads",
         0: "at 2,000 tokens the early reads are gone before the answering starts",
     }
+    mistakes[lost] = (
+        "the chain does not stop at the read with no fact: the re-reads before it had already "
+        "pushed out the reads of questions still to come"
+    )
+    return mistakes
 
 
 def _check_7() -> dict[str, Any]:
@@ -274,13 +293,25 @@ BOOK = CheckBook(
             transfer="a budget one token under the peak",
         ),
         Expectation(
-            "6",
+            "6a",
             _check_6,
-            hint="when Q1's chunk is read again, which read is the oldest, and whose question is it?",
-            mistakes=_check_6_mistakes,
-            why="each re-read pushes out the oldest read left, always one a later question needs, "
-            "so the chain runs to the end of the task",
+            hint="each re-read pushes out the oldest read left: pair Q1's re-read with the oldest, "
+            "Q2's with the next, and so on down the window",
+            mistakes={
+                1: "Q1's re-read pushes out the oldest read, Q6's, which holds Q6's fact",
+                6: "Q6's read is the first to go; count the re-reads from Q1's, one read pushed out each",
+                10: "Q10's first read is the one with no fact; the question is whose re-read pushes it out",
+            },
+            why="Q1's to Q4's re-reads push out Q6's to Q9's reads, and the next one meets Q10's first, factless read",
             transfer="retrieve at 2,000 tokens, a budget the page has not run it at",
+        ),
+        Expectation(
+            "6b",
+            _check_6,
+            hint="when Q6 comes to be answered, is its read still in the window?",
+            mistakes=_check_6b_mistakes,
+            why="the re-reads of Q1 to Q4 had already pushed out Q6's to Q9's facts, so the factless "
+            "drop comes too late to stop the chain",
         ),
         Expectation(
             "7a",

@@ -141,7 +141,8 @@ assert (
     and round(unbounded.bill.peak, -3) == 3_000
     and round(ratio_12_6) == 4
 )
-# Section 1: a read holds only its own question's fact; four pairs of questions share a chunk.
+# Section 1: a read holds only its own question's fact; four pairs of questions share a chunk
+# they both need, and Q10's first read is Q4's chunk: five pairs read the same chunk.
 task_no = {q: n for n, q in enumerate(prepared.task, 1)}
 pairs = [
     (task_no[a], task_no[b])
@@ -150,6 +151,14 @@ pairs = [
     if task_no[a] < task_no[b] and prepared.relevant[a] & prepared.relevant[b]
 ]
 assert pairs == [(1, 7), (2, 8), (5, 11), (6, 12)]
+read_by: dict = {}
+for t in unbounded.trace:
+    if t.event.value == "read":
+        read_by.setdefault(t.detail.split(" (")[0], set()).add(task_no[t.question])
+same_chunk = sorted(tuple(sorted(qs)) for qs in read_by.values() if len(qs) == 2)
+assert same_chunk == [(1, 7), (2, 8), (4, 10), (5, 11), (6, 12)] and all(
+    len(qs) <= 2 for qs in read_by.values()
+)
 last_reads = [i for i in unbounded.trace[-1].context if i.kind.value == "read"]
 assert (
     all(len(i.facts) <= 1 for i in last_reads)
@@ -235,4 +244,39 @@ extra = [
     for p, w in zip(per_call["window of 10, order number pinned"], per_call["window of 10 turns"])
 ]
 assert set(extra) == {12} and sum(extra) == 3600 == 12 * last
+# Self-check 2b's premise: the 6-question task is Q1 to Q6, one read each, 7 calls from 118 tokens.
+six = run_task(prepare(corpus, 6), 10**6, "unbounded")
+assert six.bill.reads == 6 and six.bill.calls == 7 and fitted[6][0] == 118
+assert prepare(corpus, 6).task == prepared.task[:6]
+# Self-check 6's worked answer: which read each re-read at 2,000 pushes out.
+pushed_out = []
+for t in reads_2000[13:]:
+    drop = at_2000.trace[t.number + 1]
+    gone = [i for i in t.context if i not in drop.context] if drop.event.value == "truncate" else []
+    pushed_out.append(
+        (
+            task_no[t.question],
+            t.used,
+            drop.used,
+            [sorted(task_no[q] for q in i.facts) for i in gone],
+        )
+    )
+# One read pushed out per re-read: Q6's to Q9's, then Q10's factless first, Q10's second,
+# Q11's and Q12's, then Q1's re-read.
+assert [p[3] for p in pushed_out[:9]] == [
+    [q] for q in ([6], [7], [8], [9], [], [10], [11], [12], [1])
+]
+assert pushed_out[0][1] == 2019 and pushed_out[3][2] == 1910 and pushed_out[4][1] == 2137
+assert at_2000.bill.reads == 26 and [p[0] for p in pushed_out].count(10) == 2
+# Section 7: the system message is 21 tokens, a turn 12 to 41, about 24 on average.
+turn_sizes = [sum(qwen(m) for m in i.messages) for i in long_chat.interactions]
+assert qwen(long_chat.system_message) == 21
+assert min(turn_sizes) == 12 and max(turn_sizes) == 41 and round(sum(turn_sizes) / last) == 24
+# Self-check 7b: the pinned chat carries the number from its first call on.
+assert (
+    order in pinned_chat.messages[0].content
+    and per_call["window of 10, order number pinned"][0] - per_call["window of 10 turns"][0] == 12
+)
+# Section 4/Summary: compact keeps facts only while the summary lines fit (9 of 12 at 600).
+assert tight.answered < 12
 print("every figure in the text checked")
