@@ -6,6 +6,9 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+from windowmem.messages import Role
+from windowmem.policies.semantic_kernel import truncation_start
+
 # Maintainer checks: every figure the prose above states, against windowmem. Folded away
 # for readers; nbval and tests/test_lesson_texts.py run it.
 plain_turns = stored_turn_sizes([0] * 30)
@@ -256,5 +259,23 @@ assert [
     "langgraph",
 ]
 assert {r.policy: r.visible_turns for r in marta_rows if r.turn == 7}["n8n"] == (2, 3, 4, 5, 6)
+# Section 2: Semantic Kernel (target 10, threshold 2) cut its store when turn 8's answer made it
+# 13 messages: the newest 10 start at turn 5's result, the cut moves to its call, then to its
+# question, keeping turns 5 to 8 whole, 12 messages.
+semantic_kernel = next(p for p in products if p.name == "semantic-kernel")
+sk_runs = agent_runs(chat, semantic_kernel)
+sk_store = ()
+for sk_run in sk_runs[:7]:
+    sk_store = semantic_kernel.write(sk_store, sk_run.saved)
+at_turn_8 = (*sk_store, *sk_runs[7].saved)
+assert len(sk_store) + 1 <= 12 < len(at_turn_8) == 13  # turn 8's question fits; its answer cuts
+turn_5 = chat.interactions[4].messages
+assert at_turn_8[13 - 10].role is Role.TOOL and at_turn_8[13 - 10] in turn_5
+start = truncation_start(at_turn_8, 10, 2)
+assert at_turn_8[start] == turn_5[0] and at_turn_8[start].role is Role.USER and start == 13 - 12
+assert at_turn_8[start + 1].calls_tool and at_turn_8[start + 1] in turn_5
+assert semantic_kernel.write(sk_store, sk_runs[7].saved) == at_turn_8[start:]
+sk_9 = next(r for r in rows if r.turn == 9 and r.policy == "semantic-kernel")
+assert sk_9.memory_messages == 12 and sk_9.visible_turns == (5, 6, 7, 8) and not sk_9.partial_turns
 assert long_fact == "#7781"  # section 5's lead
 print("every figure in the text checked")

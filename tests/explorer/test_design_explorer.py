@@ -47,7 +47,7 @@ def test_each_card_says_what_the_memory_sent_in_messages_and_turns(cache):
     assert n8n.memory_line == "from memory: 9 messages, turns 5–8 (turn 5 only in part)"
     page = render_design_html(view)
     assert (
-        "window 5 interactions; from memory: 9 messages, turns 5–8 (turn 5 only in part); then the new question"
+        "window 5 message pairs (the last 10 messages); from memory: 9 messages, turns 5–8 (turn 5 only in part); then the new question"
         in page
     )
     assert "this call holds" not in page  # the old count mixed a partial turn and the input in

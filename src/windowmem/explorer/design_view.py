@@ -68,7 +68,7 @@ class ProductCell:
     policy: str
     product: str
     size: str
-    """The window's setting in the product's unit, e.g. ``5 interactions``."""
+    """The window's setting in the product's unit, e.g. ``5 message pairs (the last 10 messages)``."""
     amount: str
     """What this call's array holds, system prompt aside (the new input included), in that unit."""
     turns_seen: str
@@ -87,7 +87,7 @@ class ProductCell:
     def memory_line(self) -> str:
         """What the memory put in the array, in messages and turns: what the card says.
 
-        >>> cell = ProductCell("n8n", "n8n", "5 interactions", "5 interactions", "5–8",
+        >>> cell = ProductCell("n8n", "n8n", "5 message pairs", "5 interactions", "5–8",
         ...                    FactPlace.NOT_SENT, (), 9, (5, 6, 7, 8), (5,))
         >>> cell.memory_line
         'from memory: 9 messages, turns 5–8 (turn 5 only in part)'
@@ -171,8 +171,27 @@ def _amount(count: int, unit: Unit) -> str:
     return f"{count} {unit.value[:-1] if count == 1 else unit.value}"
 
 
+def _size(size: int | None, unit: Unit) -> str:
+    """The window's setting as the card says it; a count of pairs also in messages.
+
+    n8n's Context Window Length and LangChain Python's ``k`` count pairs of stored
+    messages, not turns: a tool turn stores more than two, so the card says the messages.
+
+    >>> _size(5, Unit.INTERACTIONS), _size(1, Unit.INTERACTIONS), _size(20, Unit.MESSAGES)
+    ('5 message pairs (the last 10 messages)', '1 message pair (the last 2 messages)', '20 messages')
+    >>> _size(None, Unit.ITEMS)
+    'no limit'
+    """
+    if size is None:
+        return "no limit"
+    if unit is Unit.INTERACTIONS:
+        pairs = "1 message pair" if size == 1 else f"{size} message pairs"
+        return f"{pairs} (the last {2 * size} messages)"
+    return _amount(size, unit)
+
+
 def _cell(row: ProductTurn, fact: str) -> ProductCell:
-    size = "no limit" if row.size is None else _amount(row.size, row.unit)
+    size = _size(row.size, row.unit)
     lines = tuple(
         SentLine(
             m.role.value,
