@@ -56,10 +56,10 @@ def _check_2() -> dict[str, Any]:
 
 #: Self-check 3's four nodes, as the page describes them by what they do (letters only).
 NODES_DESCRIBED = {
-    "P": "AI Agent Tool",  # another agent's tool that calls a model and its own tools
+    "P": "AI Agent Tool",  # a support agent's refund specialist, with its own model and tools
     "Q": "Summarization Chain",  # summarizes a transcript it is handed
     "R": "Text Classifier",  # sorts each message into a category's branch
-    "S": "Chat Memory Manager",  # reads a conversation's stored messages
+    "S": "Chat Memory Manager",  # inserts a note into a customer's stored conversation
 }
 
 
@@ -149,42 +149,17 @@ def _check_8() -> dict[str, Any]:
             for t in range(1, count + 1)
         ]
 
-    def candidates(count: int, failing: set[int], window: int, lost: int):
-        # Each cause as the one at work, the rest of the log as given: "failed runs not
-        # stored" is the forgotten run *lost* failing as well.
-        return {
-            "failed runs not stored": agent_runs(
-                turns(count, failing | {lost}), N8nSimpleMemory(window)
-            ),
-            "new session id per message": agent_runs(
-                turns(count, failing),
-                N8nSimpleMemory(window),
-                session_ids=keyed_by_chat_input(count),
-            ),
-            "window too small": agent_runs(turns(count, failing), N8nSimpleMemory(window)),
-        }
+    # (a) the log as given: Key {{ $json.chatInput }}, runs 2 and 4 failed, window 5
+    as_logged = agent_runs(turns(5, {2, 4}), N8nSimpleMemory(5), session_ids=keyed_by_chat_input(5))
+    # (b), (c) one session (the trigger's sessionId), run 6 failed, nine runs
 
-    def case_a(runs) -> bool:
-        # runs 2 and 4 failed, 1, 3 and 5 answered; every run's chat history was empty
-        return [run.answered for run in runs] == [True, False, True, False, True] and all(
-            not run.calls[0].part(Part.MEMORY) for run in runs
-        )
-
-    def case_b(runs) -> bool:
-        # one session; only run 6 failed; run 9 gets runs 4, 5, 7 and 8
-        return (
-            len({run.session_id for run in runs}) == 1
-            and [run.turn for run in runs if not run.answered] == [6]
-            and runs[8].calls[0].memory_turns == (4, 5, 7, 8)
-        )
-
-    def cause_of(seen, *setting) -> str:
-        (cause,) = [name for name, runs in candidates(*setting).items() if seen(runs)]
-        return cause
+    def run_9(window: int):
+        return agent_runs(turns(9, {6}), N8nSimpleMemory(window))[8].calls[0]
 
     return {
-        "8a": cause_of(case_a, 5, {2, 4}, 5, 1),
-        "8b": cause_of(case_b, 9, {6}, 4, 2),
+        "8a": len(as_logged[4].calls[0].part(Part.MEMORY)),
+        "8b": run_9(4).memory_turns,
+        "8c": next(k for k in range(1, 10) if 2 in run_9(k).memory_turns),
     }
 
 
@@ -258,15 +233,15 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="for each node ask: does it run a conversation, work from its input alone, or show or edit a stored history?",
+            hint="for each node ask: does it answer with a model and tools of its own, work from its input alone, or reach into a stored conversation?",
             mistakes={
                 (
                     "P",
-                ): "S reads a conversation's stored messages: it must reach the memory that holds them",
+                ): "S writes into a customer's stored conversation: it must reach the memory that holds it",
                 (
                     "S",
-                ): "P runs a model and its own tools in a loop before it replies: that is an agent, even as another agent's tool",
-                (): "some of these nodes do use a chat's history: one runs a conversation, one reads a stored one",
+                ): "P answers with a model and tools of its own: that is an agent, even as another agent's tool",
+                (): "some of these nodes do use a chat's history: one answers with its own tools, one writes into a stored conversation",
                 (
                     "P",
                     "Q",
@@ -281,7 +256,7 @@ BOOK = CheckBook(
                 ("P", "R", "S"): "R handles each message on its own, from that message alone",
                 ("Q", "R"): "that is the other way round: which nodes use nothing but their input?",
             },
-            why="P is an agent and S reads a stored history; Q and R are chains, each working from its input alone",
+            why="P is an agent and S writes into a stored conversation; Q and R are chains, each working from its input alone",
             transfer="nodes described by what they do, not by name",
         ),
         Expectation(
@@ -403,24 +378,59 @@ BOOK = CheckBook(
         Expectation(
             "8a",
             _check_8,
-            hint="work out the Key's value on run 1 and on run 3",
+            hint="work out the Key's value on run 1, on run 3 and on run 5: which session does each open?",
             mistakes={
-                "failed runs not stored": "run 1 answered and was written, yet run 3 finds nothing: the failures cannot explain that",
-                "window too small": "a small window still hands over the most recent turns; here nothing comes back",
+                4: "that counts runs 1 and 3 as one session's; work out the Key's value on each run first",
+                8: "runs 2 and 4 ended with an error and wrote nothing; and which session does each run's Key open?",
+                10: "that is a full window; work out which session each run's Key opens",
+                2: "work out the Key's value on each run: does run 5 open the session run 3 wrote?",
             },
-            why="",
-            transfer="execution logs the lesson has not shown",
+            why="the Key is each message's text, so every run opens a new, empty session",
+            transfer="an execution log the lesson has not shown",
         ),
         Expectation(
             "8b",
             _check_8,
-            hint="was run 2 written, and how many turns does run 9 get?",
+            hint="list the runs that were written, then keep the newest the window holds",
             mistakes={
-                "new session id per message": "the key is the trigger's sessionId, the same on every run, and history comes back",
-                "failed runs not stored": "run 6 failed, but the customer misses run 2, which answered and was written",
+                (5, 6, 7, 8): "the run that ended with an error wrote nothing to memory",
+                (
+                    6,
+                    7,
+                    8,
+                    9,
+                ): "run 9's own message is the input: it is stored only when its run ends",
+                (
+                    5,
+                    7,
+                    8,
+                    9,
+                ): "run 9's own message is the input: it is stored only when its run ends",
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                    7,
+                    8,
+                ): "every written run is stored, but the window loads only the newest few",
             },
-            why="",
-            transfer="execution logs the lesson has not shown",
+            why="the failed run wrote nothing, so the window's four places go to the four newest written runs",
+            transfer="an execution log the lesson has not shown",
+        ),
+        Expectation(
+            "8c",
+            _check_8,
+            hint="list the written runs, newest first, and count down to run 2, run 2 included",
+            mistakes={
+                7: "the run that ended with an error left nothing in memory: count only the written runs",
+                5: "count run 2 itself too: the window must hold it",
+                4: "that is the window as set, and it has already let run 2 go",
+                8: "run 9's own message is the input, not one of the window's turns",
+            },
+            why="counting the written runs back from run 8, run 2 is the sixth",
+            transfer="the window a forgotten turn needs",
         ),
     ],
 )

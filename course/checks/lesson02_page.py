@@ -58,6 +58,12 @@ assert [n.kind for n in NODES if n.display_name in ("Summarization Chain", "Text
     "chain",
     "chain",
 ]
+# section 3: n8n's classifiers and extractors are chains
+assert {
+    n.kind
+    for n in NODES
+    if n.display_name in ("Text Classifier", "Sentiment Analysis", "Information Extractor")
+} == {"chain"}
 assert takes_memory("AI Agent Tool") and takes_memory("Chat Memory Manager")
 assert (
     n8n_runs[3].stored_after == 6
@@ -142,6 +148,28 @@ assert small_window[8].calls[0].memory_turns == (4, 5, 7, 8)
 # 8a's worked answer: under one key, run 3 would have found run 1
 one_key = agent_runs(runs_of_marta(5, {2, 4}), N8nSimpleMemory(5))
 assert one_key[2].calls[0].memory_turns == (1,)
+# 8's worked answer: keyed by the trigger's sessionId, run 5 would load runs 1 and 3 (4 messages)
+assert (
+    len(
+        {
+            simple_memory_buffer_key(
+                item, workflow_id="wf", id_type="customKey", key="={{ $json.sessionId }}"
+            )
+            for item in trigger_items
+        }
+    )
+    == 1
+)
+assert (
+    one_key[4].calls[0].memory_turns == (1, 3) and len(one_key[4].calls[0].part(Part.MEMORY)) == 4
+)
+# 8's worked answer: counting the written runs back from run 8, run 2 is the sixth; window 6 keeps it
+written = [r.turn for r in small_window[:8] if r.answered]
+assert written == [1, 2, 3, 4, 5, 7, 8] and written[::-1].index(2) + 1 == 6
+assert [
+    2 in agent_runs(runs_of_marta(9, {6}), N8nSimpleMemory(k))[8].calls[0].memory_turns
+    for k in (5, 6)
+] == [False, True]
 assert (
     all(c.agrees for c in recorded_calls)
     and len(recorded_calls) == 5
