@@ -119,7 +119,7 @@ REVEALED_BY = {
         4: ["Rebuild it turn by turn"],
         5: ["cost_by_window(", "(1.73×)", "though it sends six times the turns"],
         6: ['pd.concat({"all set to 5"'],
-        7: ["Turn 12 sees turns `12 − k`", "the session id never changed"],
+        7: ["Turn 12 sees turns `12 − k`", "6 to 8: turn 5 is stored but not loaded"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -618,7 +618,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "the cut moves forward to the next\nuser message" in before_6
     before_7 = main[: main.index("### Self-check 7")]
     assert "a buffer idle for over an\nhour is deleted" in before_7
-    assert "between sessions, scope or storage" not in main  # 7a: one session, storage
+    assert "between sessions, scope or storage" not in main  # 7a: one session, the window
 
 
 # ---------------------------------------------------------------- lesson 6's own promises

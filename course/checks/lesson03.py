@@ -61,7 +61,7 @@ def _marta_with_a_tool_on_turn_3() -> list[Any]:
 
 
 def _first_run_without_order_with_the_tool(window: int) -> int:
-    # Through n8n 2.41.1's agent (3.1): what the first model call of each run receives.
+    # Through n8n 2.41.1's AI Agent (typeVersion 3.1): what the first model call of each run receives.
     runs = agent_runs(_marta_with_a_tool_on_turn_3(), N8nSimpleMemory(window))
     return next(
         run.turn
@@ -73,7 +73,7 @@ def _first_run_without_order_with_the_tool(window: int) -> int:
 def _check_2() -> dict[str, Any]:
     marta = load_example("marta")
     plain = [marta.system_message, *_plain_chat_messages(12)]
-    # The tool chat as n8n 2.41.1's agent (3.1) runs it: what it stores, loads and cleans up.
+    # The tool chat as n8n 2.41.1's AI Agent (typeVersion 3.1) runs it: what it stores, loads and cleans up.
     tool_runs = agent_runs(load_example("tool_use"), N8nSimpleMemory(2))
     return {
         "2a": len(turn_view(plain, N8nSimpleMemory(8), 12, QWEN).sent),
@@ -159,35 +159,30 @@ def _check_7() -> dict[str, Any]:
 
 
 def _first_buyer_cause(chat: Any) -> str:
-    # 7a: five turns at Context Window Length 3 under one session id, b-17; turns 1 to 3 minutes
-    # apart, turn 4 after a 70-minute break, turn 5 two minutes later; turn 5 asks about turn 2.
-    turns = [m for m in chat.messages if m.role.value != "system"][:8]
-    turn_2 = turns[2]
-    one_history = SimpleMemoryStore(ManualClock()).memory(
-        "wholesaler", "b-17", context_window_length=3
-    )
-    one_history.add(*turns)
-    if turn_2 not in one_history.load():
-        return "window"
-    loaded = _after_the_break(turns)
-    if turn_2 in loaded:
+    # 7a: nine turns at Context Window Length 3 under one session id, b-17; turns 1 to 3 minutes
+    # apart, turn 4 after a 70-minute break, turns 5 to 9 minutes apart; turn 9 asks about turn 5.
+    turns = [m for m in chat.messages if m.role.value != "system"][:16]
+    turn_5 = turns[8]
+    history = _after_the_break(turns)
+    if turn_5 in history.load():
         return "none of the three"
+    if turn_5 in history.stored:
+        return "window"
     return "storage"
 
 
-def _after_the_break(turns: list[Any]) -> list[Any]:
-    # What turn 5 loads under b-17 when the buffer sat idle 70 minutes before turn 4.
+def _after_the_break(turns: list[Any]) -> Any:
+    # The history turn 9 reads under b-17 when the buffer sat idle 70 minutes before turn 4.
     clock = ManualClock()
     store = SimpleMemoryStore(clock)
-    for turn in range(3):
+    for turn in range(8):
+        if turn == 3:
+            clock.advance(minutes=68)
         store.memory("wholesaler", "b-17", context_window_length=3).add(
             *turns[2 * turn : 2 * turn + 2]
         )
         clock.advance(minutes=2)
-    clock.advance(minutes=68)
-    store.memory("wholesaler", "b-17", context_window_length=3).add(*turns[6:8])
-    clock.advance(minutes=2)
-    return store.memory("wholesaler", "b-17", context_window_length=3).load()
+    return store.memory("wholesaler", "b-17", context_window_length=3)
 
 
 NEW_MESSAGE = "turn 9 is the new message, sent after the window, not inside it"
@@ -343,13 +338,13 @@ BOOK = CheckBook(
         Expectation(
             "7a",
             _check_7,
-            hint="which turns would a window of 3 load on turn 5 of one history, and what else in the case could lose a turn?",
+            hint="list what the buffer under b-17 holds when turn 9 runs, after the lunch break, then which of those turns a length of 3 loads",
             mistakes={
-                "window": "at window 3, turn 5 of one history loads turns 2 to 4: the window would have kept turn 2",
+                "storage": "the idle hour emptied the buffer before turn 4, but turn 5 was stored after that, in the buffer turn 9 reads; count which of its turns a length of 3 loads",
                 "scope": "the log shows the same session id, b-17, on every run: one history",
             },
-            why="a window of 3 would have loaded turns 2 to 4; only turn 4 was there, because the buffer sat idle over an hour before turn 4 and was deleted",
-            transfer="a conversation diagnosed from its log: another cause than the window",
+            why="turn 5 was stored after the break, in the history turn 9 reads, but a window of 3 loads turns 6 to 8 only",
+            transfer="a log with an idle-hour deletion that is not the cause",
         ),
         Expectation(
             "7b",

@@ -86,24 +86,15 @@ assert (
     == recording.type_versions["@n8n/n8n-nodes-langchain.lmChatOpenAi"]
 )
 assert answer.visible_turns == (2, 3, 4) and not fact_visible(answer, ANCHOR_FACTS["empanadas"])
-# Self-check 7a: at window 3, turn 5 of one history would load turns 2 to 4; under one session
-# id, a 70-minute idle break before turn 4 leaves turn 5 with turn 4's two messages alone.
-assert visible_turns(3, 5) == (2, 3, 4)
-break_clock = ManualClock()
-break_store = SimpleMemoryStore(break_clock)
-andina_turns = [m for m in andina.messages if m.role.value != "system"][:8]
-for first in (0, 2, 4):
-    break_store.memory("wholesaler", "b-17", context_window_length=3).add(
-        *andina_turns[first : first + 2]
-    )
-    break_clock.advance(minutes=2)
-break_clock.advance(minutes=68)
-break_store.memory("wholesaler", "b-17", context_window_length=3).add(*andina_turns[6:8])
-break_clock.advance(minutes=2)
-assert (
-    list(break_store.memory("wholesaler", "b-17", context_window_length=3).load())
-    == andina_turns[6:8]
-)
+# Self-check 7a: under one session id, the 70-minute idle break before turn 4 deletes turns 1
+# to 3; turn 5 is stored after it, in the history turn 9 reads, and a window of 3 loads 6 to 8.
+from checks.lesson03 import _after_the_break  # noqa: E402
+
+assert visible_turns(3, 9) == (6, 7, 8)
+andina_turns = [m for m in andina.messages if m.role.value != "system"][:16]
+after_break = _after_the_break(andina_turns)
+assert list(after_break.stored) == andina_turns[6:16]
+assert list(after_break.load()) == andina_turns[10:16]
 # Self-check 4b's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
 from checks.lesson03 import _first_turn_without_the_name  # noqa: E402
 
