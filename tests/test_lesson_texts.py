@@ -143,6 +143,7 @@ REVEALED_BY = {
             '"own Simple Memory: sent from memory"',
             "worker 1 sees only the odd turns",
             "(a) `[4, 6]`: worker 2's own map",
+            "by turn 7 the shared table holds",
         ],
         5: [
             '"table holds after": listed(race.stored)',
@@ -156,7 +157,7 @@ REVEALED_BY = {
             "(a) 11:20. Only a write",
         ],
         7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
-        8: ["10:45, an hour after the last write", '**3. Expecting a TTL of "an hour'],
+        8: ["10:45, an hour after the last write", '**2. Expecting a TTL of "an hour'],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: ["Ten. Twenty messages at two per turn", "marta_rows = side_by_side("],

@@ -106,8 +106,8 @@ TURNS_7_AND_8 = (
 
 
 def _check_4() -> dict[str, Any]:
-    # A window of 2 interactions. (a) own maps, turn 8 (past the lesson's table) on worker 2;
-    # (b) one shared table, turn 6 on worker 2.
+    # A window of 2 interactions, both past the lesson's table of six turns. (a) own maps,
+    # turn 8 on worker 2; (b) one shared table, turn 7 on worker 1.
     workdir, _ = _stores()
     shared_file = StoreSpec("n8n-sql", os.path.join(workdir, "shared-window-2.db"))
     own_maps = alternate(
@@ -116,8 +116,10 @@ def _check_4() -> dict[str, Any]:
         2,
         tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8,
     )
-    one_file = alternate(shared_file, "lesson4-workers", 2, scenarios.MARTA_TURNS)
-    return {"4a": _turns_sent(own_maps[7]), "4b": _turns_sent(one_file[5])}
+    one_file = alternate(
+        shared_file, "lesson4-workers", 2, tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8[:1]
+    )
+    return {"4a": _turns_sent(own_maps[7]), "4b": _turns_sent(one_file[6])}
 
 
 #: Self-check 5's timings, not the ones the lesson's table shows. n8n: B arrives while A's
@@ -315,26 +317,32 @@ BOOK = CheckBook(
         Expectation(
             "4b",
             _check_4,
-            hint="both workers write to and read from one table; which of its turns does a window of 2 interactions send?",
+            hint="both workers write to and read from one table; what does it hold by turn 7, and which of its turns does a window of 2 interactions send?",
             mistakes={
                 (
-                    2,
-                    4,
-                ): "that is what separate maps give; with one table both workers see every turn",
+                    3,
+                    5,
+                ): "that is what worker 1's own map would give; with one table both workers see every turn",
                 (
                     1,
                     2,
                     3,
                     4,
                     5,
-                ): "the table holds all five, but a window of 2 interactions sends only the last two",
-                (5,): "a window of 2 interactions is two turns, four messages",
-                (
-                    5,
                     6,
-                ): "turn 6 is the one being answered; list only the earlier turns it sends from memory",
+                ): "the table holds every turn so far, but a window of 2 interactions sends only the last two",
+                (6,): "a window of 2 interactions is two turns, four messages",
+                (
+                    4,
+                    5,
+                ): "that is what turn 6 sent; by turn 7 the table holds one more turn",
+                (
+                    6,
+                    7,
+                ): "turn 7 is the one being answered; list only the earlier turns it sends from memory",
             },
-            why="one shared table holds every turn, and the window sends the last two, 4 and 5",
+            why="one shared table holds every turn, whichever worker wrote it, and the window sends the last two",
+            transfer="turn 7, one past the lesson's table, on the shared table",
         ),
         Expectation(
             "5a",

@@ -148,6 +148,15 @@ assert own_maps_8[7].worker == "worker 2" and own_maps_8[6].worker == "worker 1"
 assert [s[:2] for s in own_maps_8[7].sent[:-1]] == ["u4", "a4", "u6", "a6"]
 assert [s[:2] for s in own_maps[5].sent[:-1]] == ["u2", "a2", "u4", "a4"]
 assert [s[:2] for s in one_file[5].sent[:-1]] == ["u4", "a4", "u5", "a5"]
+# (b) turn 7, past the table, on worker 1: the shared table holds turns 1 to 6 and sends 5, 6.
+one_file_7 = alternate(
+    StoreSpec("n8n-sql", os.path.join(workdir, "page-shared-7.db")),
+    "lesson4-page-workers",
+    2,
+    tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8[:1],
+)
+assert one_file_7[6].worker == "worker 1"
+assert [s[:2] for s in one_file_7[6].sent[:-1]] == ["u5", "a5", "u6", "a6"]
 # Self-check 5's worked answer: (a) B, arriving during A's model call, loads u1 a1 only;
 # (b) B saves its question, then A, then the answers, A first: question B is gone.
 assert later["n8n"].sent["B"] == tuple(m.content for m in history) + ("question B",)
@@ -171,6 +180,10 @@ assert (
 assert [[s[:2] for s in c.sent[:-1]] for c in after_in_process] == [[], ["u3", "a3"]]
 assert [len(c.sent) - 1 for c in after_table] == [4, 6]
 assert clock_time(expiry.expires_after(spring_events, "Spring AI Redis (TTL 3600)")) == "12:15"
+# Section 6: the 10:50 page load (a read) uses Simple Memory, so its clock moves to 11:50;
+# n8n's Redis key stays at 11:20.
+simple_rows = expiry.timeline("n8n Simple Memory", marta_events)
+assert clock_time(simple_rows[2].expires_at) == "11:50" and labels[2] == "10:50 page load"
 # Blind and lost differ: B sees question A, yet A's answer save drops question B.
 assert "question A" in not_blind.sent["B"] and "question B" not in not_blind.stored
 assert later["spring-ai"].stored[2:] == (
