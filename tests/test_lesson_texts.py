@@ -905,7 +905,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 2470,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 2459,
+    "05_designing_multi_turn_conversations.ipynb": 2458,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

@@ -275,6 +275,18 @@ start = truncation_start(at_turn_8, 10, 2)
 assert at_turn_8[start] == turn_5[0] and at_turn_8[start].role is Role.USER and start == 13 - 12
 assert at_turn_8[start + 1].calls_tool and at_turn_8[start + 1] in turn_5
 assert semantic_kernel.write(sk_store, sk_runs[7].saved) == at_turn_8[start:]
+# Section 2, Deeper: the store takes a turn after its answer; turns 1 to 3 are 11 messages (turn
+# 3's two calls are one assistant message), turn 4's call sends them all, and turn 4's call
+# message, the 13th, cuts turn 1 only.
+# The table replays the chat's own messages, as stored by a Semantic Kernel app.
+sk_3 = semantic_kernel.write((), [m for turn in chat.interactions[:3] for m in turn.messages])
+sk_4 = next(r for r in rows if r.turn == 4 and r.policy == "semantic-kernel")
+assert len(sk_3) == 11 and sum(m.calls_tool for m in chat.interactions[2].messages) == 1
+assert sk_4.memory_messages == 11 and sk_4.visible_turns == (1, 2, 3)
+turn_4 = chat.interactions[3].messages
+assert len(semantic_kernel.write(sk_3, turn_4[:1])) == 12
+assert semantic_kernel.write(sk_3, turn_4[:2]) == (*sk_3, *turn_4[:2])[2:]
+assert [m for m in chat.interactions[0].messages] == list((*sk_3, *turn_4[:2])[:2])
 sk_9 = next(r for r in rows if r.turn == 9 and r.policy == "semantic-kernel")
 assert sk_9.memory_messages == 12 and sk_9.visible_turns == (5, 6, 7, 8) and not sk_9.partial_turns
 assert long_fact == "#7781"  # section 5's lead
