@@ -295,8 +295,9 @@ BOOK = CheckBook(
         Expectation(
             "6a",
             _check_6,
-            hint="each re-read pushes out the oldest read left: pair Q1's re-read with the oldest, "
-            "Q2's with the next, and so on down the window",
+            hint="first find the reads still in the window when the answering starts (section 2's "
+            "call tokens give each read's size); then, for each re-read, add its size and drop the "
+            "oldest reads until the size fits 2,000",
             mistakes={
                 1: "Q1's re-read pushes out the oldest read, Q6's, which holds Q6's fact",
                 6: "Q6's read is the first to go; count the re-reads from Q1's, one read pushed out each",

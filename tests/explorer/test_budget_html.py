@@ -14,7 +14,7 @@ def test_html_shows_the_view(runs):
     assert f'data-used="{view.used}"' in page and f'data-budget="{view.budget}"' in page
     assert page.count('class="wm-dot ') == view.task_size
     assert page.count("wm-dot wm-held") == len(view.facts_held)
-    assert page.count('class="wm-seg wm-seg-') == len(view.items)
+    assert page.count('class="wm-seg wm-seg-') == len(view.entries)
     assert re.search(rf'<b class="wm-running-bill"[^>]*>{view.input_tokens:,}</b>', page)
     assert "compact (lossy)" in page
 

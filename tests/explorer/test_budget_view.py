@@ -17,17 +17,17 @@ from windowmem.explorer.budget_view import budget_view
     budget=st.integers(200, 3200), choice=st.sampled_from(list(CHOICES)), fraction=st.floats(0, 1)
 )
 def test_view_adds_up(budget, choice, fraction):
-    """At any step the items fill the window, and the bill so far is C_in = Σ|W_t| over the calls made."""
+    """At any step the entries fill the window, and the bill so far is C_in = Σ|W_t| over the calls made."""
     runs = RunCache(prepare(help_centre()))  # prepare() is cached: this is cheap
     result = runs.run(budget, choice)
     step = round(fraction * (len(result.trace) - 1))
     view = view_at(runs, budget, choice, step)
-    assert sum(item.tokens for item in view.items) == view.used == result.trace[step].used
+    assert sum(entry.tokens for entry in view.entries) == view.used == result.trace[step].used
     # Each call is charged the window as it stands at that call.
     calls = [s for s in result.trace[: step + 1] if s.event.value == "call"]
     assert view.input_tokens == sum(s.used for s in calls)
     assert view.calls == len(calls)
-    held = {n for item in view.items for n in item.facts}
+    held = {n for entry in view.entries for n in entry.facts}
     assert set(view.facts_held) == held
     assert all(1 <= n <= view.task_size for n in held)
     assert view.used <= view.scale
@@ -43,18 +43,18 @@ def test_bounded_window_fits_its_budget_when_it_searches_and_answers(runs, budge
         if not (searching or state.event.value == "answer" or step == len(result.trace) - 1):
             continue
         view = view_at(runs, budget, choice, step)
-        droppable = [item for item in view.items if item.kind in ("read", "summary")]
-        assert not view.over_budget or (len(droppable) == 1 and view.items[-1].kind == "read"), (
+        droppable = [entry for entry in view.entries if entry.kind in ("read", "summary")]
+        assert not view.over_budget or (len(droppable) == 1 and view.entries[-1].kind == "read"), (
             step,
             state.detail,
         )
 
 
 def test_unbounded_scale_is_the_whole_task(runs):
-    """The bar spans the unbounded window at its largest: the base items plus every read."""
+    """The bar spans the unbounded window at its largest: the base entries plus every read."""
     last = view_at(runs, 1500, "unbounded", -1)
-    assert runs.scale(1500) == last.used == sum(item.tokens for item in last.items)
-    assert [item.kind for item in last.items][:2] == ["system", "task"]
+    assert runs.scale(1500) == last.used == sum(entry.tokens for entry in last.entries)
+    assert [entry.kind for entry in last.entries][:2] == ["system", "task"]
     assert runs.scale(4000) == 4000
 
 
@@ -70,16 +70,16 @@ def test_last_step_holds_the_answered_facts(runs):
 
 def test_first_step_is_the_system_prompt_and_the_task(runs):
     view = view_at(runs, 1500, "truncate", 0)
-    assert [item.kind for item in view.items] == ["system", "task"]
+    assert [entry.kind for entry in view.entries] == ["system", "task"]
     assert view.facts_held == () and view.input_tokens == 0 and view.calls == 0
-    assert view.items[1].label == f"the task: {view.task_size} questions"
+    assert view.entries[1].label == f"the task: {view.task_size} questions"
 
 
 def test_reads_are_labelled_with_their_article(runs):
     view = view_at(runs, 1500, "unbounded", -1)
     titles = {article.title for article in runs.prepared.corpus.articles}
-    reads = [item for item in view.items if item.kind == "read"]
-    assert reads and all(any(f"“{title}”" in item.label for title in titles) for item in reads)
+    reads = [entry for entry in view.entries if entry.kind == "read"]
+    assert reads and all(any(f"“{title}”" in entry.label for title in titles) for entry in reads)
 
 
 def test_a_step_out_of_range_says_which_steps_exist(runs):
@@ -98,9 +98,9 @@ def test_chunks_and_questions_are_named_as_the_lesson_names_them(runs):
     result = runs.run(1500, "truncate")
     for step in range(len(result.trace)):
         view = view_at(runs, 1500, "truncate", step)
-        for item in view.items:
-            if item.kind == "read":
-                assert re.fullmatch(r"“[^”]+”, chunk [12] of 2", item.label), item.label
+        for entry in view.entries:
+            if entry.kind == "read":
+                assert re.fullmatch(r"“[^”]+”, chunk [12] of 2", entry.label), entry.label
         assert not re.search(r"question \d|chunk \d+(?! of 2)", view.detail), view.detail
     assert view_at(runs, 1500, "truncate", 1).detail == "search for Q1"
     assert view_at(runs, 1500, "truncate", 2).detail == (

@@ -15,7 +15,7 @@ import html
 
 from windowmem.explorer.budget_view import BudgetView
 
-#: The colour of each kind of item in the bar and its key.
+#: The colour of each kind of entry in the bar and its key.
 _SEGMENT_COLOUR = {
     "system": "#8250df",
     "task": "#6e7781",
@@ -40,7 +40,7 @@ _DOT = "display:inline-block;border-radius:50%;width:26px;height:26px;line-heigh
 # Text colours keep WCAG AA contrast (4.5:1); the website's axe check holds them to it.
 _HELD = "background:#1a7f37;color:#fff"
 _GONE = "background:#eaeef2;color:#57606a"
-_ITEMS = "max-height:320px;overflow:auto;border:1px solid #d0d7de;border-radius:6px"
+_ENTRIES = "max-height:320px;overflow:auto;border:1px solid #d0d7de;border-radius:6px"
 _TABLE = "border-collapse:collapse;width:100%;margin:0;font-size:13px"
 _CELL = (
     "padding:3px 8px;border:none;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top"
@@ -57,15 +57,15 @@ def _section(title: str) -> str:
 
 def _bar_html(view: BudgetView) -> str:
     segments, left = [], 0
-    for item in view.items:
-        width = 100 * item.tokens / view.scale
-        factless = " wm-nofact" if item.kind == "read" and not item.facts else ""
+    for entry in view.entries:
+        width = 100 * entry.tokens / view.scale
+        factless = " wm-nofact" if entry.kind == "read" and not entry.facts else ""
         segments.append(
-            f'<div class="wm-seg wm-seg-{item.kind}{factless}" style="{_SEGMENT};'
-            f'left:{100 * left / view.scale:.2f}%;width:{width:.2f}%;background:{_colour(item.kind, bool(item.facts))}"'
-            f' title="{html.escape(item.label)}: {item.tokens} tokens"></div>'
+            f'<div class="wm-seg wm-seg-{entry.kind}{factless}" style="{_SEGMENT};'
+            f'left:{100 * left / view.scale:.2f}%;width:{width:.2f}%;background:{_colour(entry.kind, bool(entry.facts))}"'
+            f' title="{html.escape(entry.label)}: {entry.tokens} tokens"></div>'
         )
-        left += item.tokens
+        left += entry.tokens
     limit = (
         f'<div class="wm-limit" style="{_LIMIT};left:{100 * view.budget / view.scale:.2f}%" '
         f'title="budget: {view.budget} tokens"></div>'
@@ -140,18 +140,18 @@ def _dots_html(view: BudgetView) -> str:
     return f'<div class="wm-dots">{dots}</div>'
 
 
-def _items_html(view: BudgetView) -> str:
+def _entries_html(view: BudgetView) -> str:
     header = "".join(
-        f'<th style="{_CELL}">{name}</th>' for name in ("item", "what", "tokens", "facts")
+        f'<th style="{_CELL}">{name}</th>' for name in ("entry", "what", "tokens", "facts")
     )
     rows = "".join(
-        f'<tr><td style="{_CELL}">{item.kind}</td><td style="{_CELL}">{html.escape(item.label)}</td>'
-        f'<td class="wm-num" style="{_CELL};text-align:right">{item.tokens}</td>'
-        f'<td style="{_CELL}">{", ".join(f"Q{n}" for n in item.facts) or "—"}</td></tr>'
-        for item in view.items
+        f'<tr><td style="{_CELL}">{entry.kind}</td><td style="{_CELL}">{html.escape(entry.label)}</td>'
+        f'<td class="wm-num" style="{_CELL};text-align:right">{entry.tokens}</td>'
+        f'<td style="{_CELL}">{", ".join(f"Q{n}" for n in entry.facts) or "—"}</td></tr>'
+        for entry in view.entries
     )
     return (
-        f'<div class="wm-items" tabindex="0" aria-label="the context\'s items" style="{_ITEMS}"><table style="{_TABLE}"><tr>{header}</tr>'
+        f'<div class="wm-entries" tabindex="0" aria-label="the context\'s entries" style="{_ENTRIES}"><table style="{_TABLE}"><tr>{header}</tr>'
         f"{rows}</table></div>"
     )
 
@@ -173,6 +173,6 @@ def render_budget_html(view: BudgetView) -> str:
         + _section("Facts the window holds")
         + _dots_html(view)
         + _section("What the call carries: system prompt, task text, window")
-        + _items_html(view)
+        + _entries_html(view)
         + "</div>"
     )

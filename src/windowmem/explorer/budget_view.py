@@ -2,7 +2,7 @@
 
 A run of the budget task (:func:`windowmem.budget.run_task`) leaves a trace: the context
 and the bill after every event. :func:`budget_view` picks one step of that trace and
-gathers what the explorer displays at once: the context's items, how much of the budget
+gathers what the explorer displays at once: the context's entries, how much of the budget
 they use, which of the task's facts it holds, and the bill so far.
 :func:`~.budget_html.render_budget_html` writes it as HTML. All the budget logic is
 :mod:`windowmem.budget`'s; this module only arranges it.
@@ -24,21 +24,21 @@ from windowmem.budget import ItemKind, Prepared, TaskResult
 
 
 @dataclass(frozen=True)
-class ItemRow:
-    """One item of the window as the explorer lists it."""
+class EntryRow:
+    """One entry of the window (system prompt, task text, read or summary) as the explorer lists it."""
 
     kind: str
     tokens: int
     label: str
     facts: tuple[int, ...]
-    """The task positions (1 to 12) of the facts the item holds."""
+    """The task positions (1 to 12) of the facts the entry holds."""
 
 
 @dataclass(frozen=True)
 class BudgetView:
     """Everything the explorer shows for one run at one step of its trace.
 
-    ``items``, ``used`` and ``facts_held`` describe the agent's context (the chapter's
+    ``entries``, ``used`` and ``facts_held`` describe the agent's context (the chapter's
     "window") after the step.
     """
 
@@ -49,7 +49,7 @@ class BudgetView:
     step_count: int
     event: str
     detail: str
-    items: tuple[ItemRow, ...]
+    entries: tuple[EntryRow, ...]
     used: int
     scale: int
     """The token count the window bar spans (fixed while the sliders move)."""
@@ -128,8 +128,8 @@ def budget_view(
         raise ValueError(f"step {step!r} is out of range: pick a step from 0 to {count - 1}")
     state = result.trace[step]
     positions = _positions(result)
-    items = tuple(
-        ItemRow(
+    entries = tuple(
+        EntryRow(
             item.kind.value,
             item.tokens,
             _label(result, prepared, item.kind, item.chunk, item.lines),
@@ -145,7 +145,7 @@ def budget_view(
         step_count=count,
         event=state.event.value,
         detail=_readable(state.detail, prepared, positions),
-        items=items,
+        entries=entries,
         used=state.used,
         scale=max(scale, state.used),
         questions=tuple(prepared.corpus.questions[q].question for q in result.task),
