@@ -60,7 +60,7 @@ REVEALED_BY = {
         2: ["def spring_ai(version)", "? context.get(ChatMemory.CONVERSATION_ID)"],
         3: [
             '(a) "Key parameter is empty": a webhook\'s item',
-            '"default option (fromInput)": {}',
+            '"default option": {}',
             '"Webhook, then Edit Fields": edit_fields',
             "for error in (n8n.NO_SESSION_ID",
         ],

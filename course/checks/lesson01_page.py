@@ -146,6 +146,7 @@ for later in ("1.0.7", "1.1.6", "2.0.0"):
     except ValueError as refused:
         assert "conversationId cannot be null" in str(refused)
 assert not falls_back_to_default("2.0.0-M6") and falls_back_to_default("2.0.0-M5")
+assert falls_back_to_default("2.0.0-M1")  # previews M1 to M5 fall back
 assert works == [(c, "sqlite") for c in ("per user", "per thread", "composite", "tenant + user")]
 assert (
     n8n.SIMPLE_MEMORY_VERSIONS[-1] == 1.4
