@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from jupyter_client.manager import AsyncKernelManager
@@ -20,7 +21,10 @@ async def _started() -> AsyncKernelManager:
 
 
 def _run(coroutine):
-    return asyncio.run(coroutine)
+    """Run *coroutine* on a fresh event loop in its own thread: an earlier test in this worker
+    may leave a loop marked running in the main thread (nbclient's sync wrappers)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_ready_client_sees_the_first_cells_output_and_the_kernel_info():
