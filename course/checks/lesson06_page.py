@@ -282,4 +282,13 @@ assert (
 )
 # Section 4/Summary: compact keeps facts only while the summary lines fit (9 of 12 at 600).
 assert tight.answered < 12
+# Section 5: retrieval's bill is worst a little below the peak: 2,720 over budgets 10 apart
+# (231 under the unbounded peak), 2,600 among the plotted points 200 apart.
+worst = max(
+    range(1500, unbounded.bill.peak, 10),
+    key=lambda b: run_task(prepared, budget=b, strategy="retrieve").bill.input_tokens,
+)
+assert (worst, unbounded.bill.peak - worst) == (2720, 231)
+plotted = sweep[sweep.policy == "retrieve"].set_index("budget")["input_tokens"]
+assert plotted.idxmax() == 2600
 print("every figure in the text checked")
