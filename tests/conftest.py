@@ -20,6 +20,15 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("WINDOWMEM_SHARED") or REPO_ROOT.parent / "shared")
 #: The reference chapter's corpus: six articles and their questions.
 REFERENCE_CORPUS = SHARED_DIR / "reference" / "agent-context" / "corpus.json"
+#: Under CI (``CI=true``) what a test needs must be there: its absence fails, never skips.
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip, saying *reason*; under CI fail instead, since there everything must run."""
+    if IN_CI:
+        pytest.fail(f"CI=true but {reason}")
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")

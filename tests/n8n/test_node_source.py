@@ -10,16 +10,13 @@ are read here from the same n8n 2.41.1 that ``tests/n8n/test_live.py`` runs, ins
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
-import pytest
-
+from tests.conftest import skip_or_fail
 from verify.n8n.instance import n8n_home
 
 REPO = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 VERSION = "2.41.1"
 
 
@@ -27,10 +24,7 @@ def package(name: str) -> Path:
     """The installed npm package *name* of n8n's install, at the version the lessons name."""
     folder = n8n_home() / "app" / "node_modules" / name
     if not (folder / "package.json").is_file():
-        reason = f"n8n {VERSION} is not installed in {n8n_home()} (make install-n8n)"
-        if IN_CI:
-            pytest.fail(f"CI=true but {reason}")
-        pytest.skip(reason)
+        skip_or_fail(f"n8n {VERSION} is not installed in {n8n_home()} (make install-n8n)")
     version = json.loads((folder / "package.json").read_text())["version"]
     assert version == VERSION, f"{name} {version} installed; the lessons state {VERSION}"
     return folder
@@ -114,10 +108,7 @@ def test_the_embedded_chat_widget_reuses_its_session_by_default():
 
     tarball = n8n_home() / f"n8n-chat-{CHAT_VERSION}.tgz"
     if not tarball.is_file():
-        reason = f"@n8n/chat {CHAT_VERSION} is not kept in {n8n_home()} (make install-n8n)"
-        if IN_CI:
-            pytest.fail(f"CI=true but {reason}")
-        pytest.skip(reason)
+        skip_or_fail(f"@n8n/chat {CHAT_VERSION} is not kept in {n8n_home()} (make install-n8n)")
     with tarfile.open(tarball) as archive:
         manifest = json.load(archive.extractfile("package/package.json"))
         widget = archive.extractfile("package/dist/chat.es.js").read().decode("utf-8")

@@ -17,6 +17,7 @@ import pytest
 
 from autograder.records.server_gradebook import sqlalchemy_url
 from tests.autograder.term.test_term_exchange import COMMENT, manual_cells, read_csv
+from tests.conftest import skip_or_fail
 from tests.fixtures import make_submissions
 from tests.fixtures.grading import ASSIGNMENT, CELL_TIMEOUT, NOTEBOOK, REPO_ROOT
 from tests.fixtures.term import (
@@ -29,15 +30,6 @@ from tests.fixtures.term import (
 from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
-
-IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-
-
-def skip_or_fail(reason: str) -> None:
-    """Skip without a server; under CI (``CI=true``) fail instead, since there it must run."""
-    if IN_CI:
-        pytest.fail(f"CI=true but {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
