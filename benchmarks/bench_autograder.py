@@ -16,6 +16,11 @@ start-up counts):
   another), and on every core as one stock process per slice of the class sharing the
   gradebook (what an instructor could script by hand).
 
+Each row also gives the CPU seconds the run used per submission, on any core, counted in a
+cgroup v1 cpuacct group around it (see :func:`cpu_seconds`): the work each way costs,
+which bounds what more cores can give. The per-stage profile adds the worker's own CPU
+seconds and, where the kernel is the worker's child (``--no-sandbox``), the kernel's.
+
 It also times the tools' start-up costs the autograder removes: ``import nbformat`` in a
 fresh interpreter with and without ``autograder.startup``, and creating a gradebook with
 nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
@@ -28,14 +33,17 @@ The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox/)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -142,6 +150,8 @@ STAGES = (
     ("feedback", "worker: nbgrader generate_feedback (HTML)"),
     ("worker: wall clock", "grader: the worker process, fork to exit"),
     ("records: class gradebook", "grader: merge into the class gradebook, copy results"),
+    ("cpu: worker", "CPU seconds of the worker process (nbgrader, guard, feedback)"),
+    ("cpu: kernel", "CPU seconds of the student's kernel and what it started"),
 )
 
 
@@ -222,6 +232,57 @@ def stock(classdir: Path, course: Path, slices: int) -> float:
             f"  (stock, {slices} process(es): only {graded} of {len(students)} autograded; exit codes {codes})"
         )
     return seconds
+
+
+#: cgroup v1's CPU accounting: a group's ``cpuacct.usage`` counts every process in it.
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
+@contextlib.contextmanager
+def cpu_seconds() -> Iterator[list[float]]:
+    """CPU seconds (any core) of this process and everything it starts in the block: ``[total]``.
+
+    This process moves into a fresh cpuacct group for the block, so every process forked
+    meanwhile (grader, forkserver, workers, kernels, stock nbgrader) is counted wherever
+    it runs and whoever waits for it. Without cgroup v1's cpuacct (or root), the figure
+    falls back to ``RUSAGE_CHILDREN``, which misses processes nobody waited for.
+    """
+    usage = [0.0]
+    own = next(
+        (
+            line.split(":", 2)[2]
+            for line in Path("/proc/self/cgroup").read_text().splitlines()
+            if "cpuacct" in line.split(":", 2)[1].split(",")
+        ),
+        None,
+    )
+    group = CPUACCT / f"bench-autograder-{os.getpid()}"
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError:
+        own = None
+    if own is None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        yield usage
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        usage[0] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return
+    start = int((group / "cpuacct.usage").read_text())
+    try:
+        yield usage
+    finally:
+        usage[0] = (int((group / "cpuacct.usage").read_text()) - start) / 1e9
+        (CPUACCT / own.lstrip("/") / "cgroup.procs").write_text(str(os.getpid()))
+
+
+def report(label: str, seconds: float, cpu: float, n: int) -> None:
+    """One row: wall seconds, wall and CPU seconds per submission."""
+    print(
+        f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission"
+        f"  {cpu / n:5.2f} CPU s/submission",
+        flush=True,
+    )
 
 
 def import_seconds(code: str, repeats: int = 3) -> float:
@@ -310,16 +371,20 @@ def main(argv: list[str] | None = None) -> int:
                 lambda: autograder(classdir, root / f"out{cores}n", cores, sandboxed=False),
             ),
         ):
-            seconds = measure()
+            with cpu_seconds() as cpu:
+                seconds = measure()
             rows.append((label, seconds))
-            print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission", flush=True)
+            report(label, seconds, cpu[0], n)
         if not args.skip_stock:
             for slices in (1, cores):
                 label = f"stock nbgrader autograde, {slices} process(es)"
-                seconds = stock(classdir, root / f"stock{slices}", slices)
+                with cpu_seconds() as cpu:
+                    seconds = stock(classdir, root / f"stock{slices}", slices)
                 rows.append((label, seconds))
-                print(f"  {label:36} {seconds:7.1f} s  {seconds / n:5.2f} s/submission", flush=True)
+                report(label, seconds, cpu[0], n)
         table = dict(rows)
+        with contextlib.suppress(OSError):
+            (CPUACCT / f"bench-autograder-{os.getpid()}").rmdir()
         print_profile(
             {
                 label: stage_profile(root / folder)

@@ -16,7 +16,7 @@ from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from jupyter_client.manager import AsyncKernelManager  # noqa: F401
 from nbclient import NotebookClient  # noqa: F401
-from nbconvert.exporters import HTMLExporter, TemplateExporter
+from nbconvert.exporters import TemplateExporter
 from nbgrader.converters import Autograde, GenerateFeedback  # noqa: F401 - imported to be inherited
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
@@ -24,6 +24,7 @@ from traitlets.config import Config
 from autograder.grading import cap_output, guarded_execute, notebook_rows  # noqa: F401
 from autograder.grading.quick_nbgrader import quicken
 from autograder.records import hide_hidden_tests  # noqa: F401
+from autograder.records.feedback_page import FeedbackExporter
 
 
 class SharedTemplateCache(BytecodeCache):
@@ -59,7 +60,7 @@ def render_feedback_once() -> str:
     """Export a two-cell notebook the way GenerateFeedback does; the HTML, for checking."""
     config = Config()
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
-    exporter = HTMLExporter(config=converter.config)
+    exporter = FeedbackExporter(config=converter.config)
     notebook = nbformat.v4.new_notebook(
         cells=[
             nbformat.v4.new_markdown_cell("# Warm-up\nSome *Markdown* with `code`."),

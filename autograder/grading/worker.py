@@ -95,6 +95,8 @@ def worker_config(job: Job) -> Config:
     config.GuardedExecute.kernel_pid_file = str(job.kernel_pid_file)
     # every kernel's client, sandboxed or not, is ready without jupyter_client's fixed 0.2 s
     config.AsyncKernelManager.client_class = "autograder.sandbox.kernels.ReadyClient"
+    # nbconvert's page without its second parse of the whole page (same tree: see the module)
+    config.GenerateFeedback.exporter_class = "autograder.records.feedback_page.FeedbackExporter"
     if job.sandbox is not None:
         box, limits = job.sandbox, job.sandbox.limits
         config.GuardedExecute.sandboxed = True
@@ -169,9 +171,22 @@ def run(job: Job, release: Any = None, graded: Any = None) -> None:
         except Exception:  # noqa: BLE001 - the parent kills the sandbox if need be
             notes.append(traceback.format_exc())
         seconds.update(STAGE_SECONDS)
+        seconds.update(cpu_seconds())
         WorkerOutcome(
             autograde, feedback, crash, seconds, tuple(notes), dict(EXECUTIONS), sandbox_report
         ).write(job.result_file)
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds this worker used since its fork, and the kernels it started and waited for."""
+    import resource
+
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "cpu: worker": mine.ru_utime + mine.ru_stime,
+        "cpu: kernel": theirs.ru_utime + theirs.ru_stime,
+    }
 
 
 def _scratch_gradebook_writes() -> None:

@@ -9,6 +9,7 @@ Playwright drives Debian's ``/usr/bin/chromium``; no browser is ever downloaded.
 
 from __future__ import annotations
 
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -299,6 +300,9 @@ _RUN_STATE = """() => {
 }""".replace("__PROMPTS__", _PROMPTS)
 
 
+#: In the page: true once no code cell is queued or running ([*]).
+_NOTHING_QUEUED = f"() => ![...document.querySelectorAll('{_PROMPTS}')].some(p => /\\[\\*\\]/.test(p.textContent))"
+
 _STARTED = f"() => [...document.querySelectorAll('{_PROMPTS}')].some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))"
 
 
@@ -369,6 +373,11 @@ def _run_all_once(page, timeout_s: float) -> tuple[str, str]:
         raise AssertionError(
             f"Run All did not finish within {timeout_s:g} s\n{notebook_state(page)}"
         ) from None
+    if state == "error":
+        # The traceback shows before the kernel's "aborted" replies reach the cells queued
+        # behind it: wait for those to lose their [*], so the report shows what was dropped.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(_NOTHING_QUEUED, timeout=30_000, polling=100)
     return state, "" if state == "done" else notebook_state(page)
 
 
