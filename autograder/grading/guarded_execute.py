@@ -186,21 +186,15 @@ class GuardedExecute(CpuTimeLimit, Execute):
         self._guard_started = True
         if self.kernel_pid_file:
             Path(self.kernel_pid_file).write_text(str(process_group(self.km)))
-        source = Path(kernel_guard.__file__).read_text()
-        move = f"    os.chdir({self._workdir!r})\n" if self._workdir and not self.sandboxed else ""
-        code = (
-            "def _autograder_setup():\n"
-            "    import os, sys, types\n"
-            f"{move}"
-            f"    module = types.ModuleType({GUARD_MODULE!r})\n"
-            f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
-            f"    sys.modules[{GUARD_MODULE!r}] = module\n"
-            f"    module.cap_streams({self.kernel_output_chars})\n"
-            f"    module.SNAPSHOT = module.Snapshot({list(self.guarded_roots)!r}, {list(self.guarded_imports)!r})\n"
-            "_autograder_setup()\n"
-            "del _autograder_setup\n"
+        workdir = self._workdir if not self.sandboxed else None
+        self._run_silently(
+            guard_setup_code(
+                self.kernel_output_chars,
+                list(self.guarded_roots),
+                list(self.guarded_imports),
+                workdir,
+            )
         )
-        self._run_silently(code)
 
     def _restore_and_probe(self, index: int, label: str) -> None:
         """Restore the guarded state, then probe the kernel: both requests sent at once.
@@ -293,6 +287,30 @@ class GuardedExecute(CpuTimeLimit, Execute):
             code, silent=True, store_history=False, allow_stdin=False, **kwargs
         )
         return self.wait_for_reply(msg_id)
+
+
+def guard_setup_code(
+    output_chars: int, roots: list[str], imports: list[str], workdir: str | None = None
+) -> str:
+    """The cell that installs the guard in a kernel: stream caps, plain stored errors, the snapshot.
+
+    It leaves no name in the notebook's namespace; with *workdir*, the kernel moves there first.
+    """
+    source = Path(kernel_guard.__file__).read_text()
+    move = f"    os.chdir({workdir!r})\n" if workdir else ""
+    return (
+        "def _autograder_setup():\n"
+        "    import os, sys, types\n"
+        f"{move}"
+        f"    module = types.ModuleType({GUARD_MODULE!r})\n"
+        f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
+        f"    sys.modules[{GUARD_MODULE!r}] = module\n"
+        f"    module.cap_streams({output_chars})\n"
+        "    module.store_errors_plainly()\n"
+        f"    module.SNAPSHOT = module.Snapshot({roots!r}, {imports!r})\n"
+        "_autograder_setup()\n"
+        "del _autograder_setup\n"
+    )
 
 
 def _is_locked_setup(cell: NotebookNode) -> bool:

@@ -162,6 +162,8 @@ def test_tampering_with_the_interpreter_is_undone_and_reported(attacked):
     assert "input_transformers_cleanup" in grades.loc["input_transformer"].detail
     assert "events.pre_run_cell" in grades.loc["event_hook"].detail
     assert "InteractiveShell.showtraceback" in grades.loc["patched_shell"].detail
+    assert "VerboseTB.structured_traceback" in grades.loc["patched_formatter"].detail
+    assert "the traceback colours" in grades.loc["patched_formatter"].detail
     assert "builtins.all" in grades.loc["rebound_builtins"].detail
     assert "the notebook's own isinstance" in grades.loc["rebound_builtins"].detail
 

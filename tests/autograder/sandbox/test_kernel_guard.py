@@ -43,3 +43,41 @@ def test_snapshot_restores_patched_modules_classes_and_builtins():
     finally:
         builtins.sum = original_sum
         del sys.modules["guardedpkg"]
+
+
+def test_a_guarded_kernel_shows_errors_as_before_and_stores_them_plainly():
+    """The error output keeps IPython's coloured traceback; only the history's copy is plain."""
+    from jupyter_client.manager import start_new_kernel
+
+    from autograder.grading.guarded_execute import guard_setup_code
+
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        shown = {}
+
+        def run(code: str, **options) -> dict:
+            def keep(message):
+                if message["msg_type"] == "error":
+                    shown[code] = message["content"]
+
+            return client.execute_interactive(code, output_hook=keep, timeout=60, **options)
+
+        plain_kernel = run("1 / 0")
+        run(guard_setup_code(1000, ["windowmem"], []), silent=True, store_history=False)
+        guarded = run("1 / 0 ")
+        stored = run(
+            "",
+            silent=True,
+            user_expressions={
+                "kept": f"get_ipython().history_manager.exceptions[{guarded['content']['execution_count']}]"
+            },
+        )
+        assert plain_kernel["content"]["status"] == guarded["content"]["status"] == "error"
+        before, after = shown["1 / 0"]["traceback"], shown["1 / 0 "]["traceback"]
+        assert any("\x1b[" in line for line in after), "the shown traceback keeps its colours"
+        assert len(after) == len(before) and after[-1] == before[-1]
+        kept = stored["content"]["user_expressions"]["kept"]["data"]["text/plain"]
+        assert "'ename': 'ZeroDivisionError'" in kept and "'traceback': []" in kept
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
