@@ -24,7 +24,6 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-import warnings
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -312,35 +311,15 @@ def run_all_cells(page, timeout_s: float = 300) -> None:
     Stored outputs are cleared first, so a stored execution count cannot pass for a new one.
     A folded cell (the lessons' maintainer checks) shows an empty placeholder prompt that
     never gets a count; its real prompt, hidden with the input, does, and is the one read.
-    A traceback or a dead kernel ends the wait at once, and any failure says which cells
-    ran, which one was running, the kernel's state and the tracebacks shown.
-
-    A run that JupyterLab dropped part-way (the kernel idle, nothing queued, no error), or
-    that a kernel dialog interrupted ("Select Kernel" after the kernel connection was lost,
-    "Kernel Restarting"), is run once more, as a person would: accept the dialog, wait for
-    the kernel, Run All again. A warning quotes the state it was in. Under a loaded CI
-    machine both were seen, in lessons and in a bare probe notebook alike, and neither
-    came with an error of the notebook's own. A second failure is reported.
+    A traceback, a dead or restarting kernel, a kernel dialog, or a run that JupyterLab
+    dropped part-way (the kernel idle, nothing queued, cells without a count) ends the
+    wait at once and fails, saying which cells ran, which one was running, the kernel's
+    state, the tracebacks, the browser console and every kernel message on the wire.
+    Nothing is run twice: a run that stops is a failure to read, not to retry.
     """
     state, why = _run_all_once(page, timeout_s)
-    if state in ("cells dropped", "a dialog opened"):
-        warnings.warn(f"Run All stopped ({state}); running it again.\n{why}", stacklevel=2)
-        _accept_dialogs_and_wait_for_the_kernel(page, timeout_s)
-        state, why = _run_all_once(page, timeout_s)
     if state != "done":
         raise AssertionError(f"Run All stopped ({state})\n{why}")
-    wait_for_kernel_idle(page, timeout_s)
-
-
-def _accept_dialogs_and_wait_for_the_kernel(page, timeout_s: float) -> None:
-    """Accept any open dialog (its default button: Ok, or Select with the preferred kernel)."""
-    dialogs = page.locator(".jp-Dialog")
-    for _ in range(3):  # a restart can follow one dialog with another
-        if dialogs.count() == 0:
-            break
-        dialog = dialogs.first.element_handle()  # this one, not whichever comes next
-        dialog.query_selector(".jp-mod-accept").click()
-        dialog.wait_for_element_state("hidden", timeout=30_000)  # a removed one is hidden
     wait_for_kernel_idle(page, timeout_s)
 
 
