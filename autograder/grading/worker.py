@@ -95,8 +95,6 @@ def worker_config(job: Job) -> Config:
     config.GuardedExecute.kernel_pid_file = str(job.kernel_pid_file)
     # every kernel's client, sandboxed or not, is ready without jupyter_client's fixed 0.2 s
     config.AsyncKernelManager.client_class = "autograder.sandbox.kernels.ReadyClient"
-    # nbconvert's page without its second parse of the whole page (same tree: see the module)
-    config.GenerateFeedback.exporter_class = "autograder.records.feedback_page.FeedbackExporter"
     if job.sandbox is not None:
         box, limits = job.sandbox, job.sandbox.limits
         config.GuardedExecute.sandboxed = True

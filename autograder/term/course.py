@@ -112,6 +112,8 @@ def nbgrader_config(
         AssignLatePenalties,
     ]
     c.GenerateFeedback.preprocessors = [QuickGetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+    # nbconvert's page without its second parse of the whole page (same tree: see the module)
+    c.GenerateFeedback.exporter_class = "autograder.records.feedback_page.FeedbackExporter"
     # nbgrader's list, its SaveCells recording each notebook's cells in one transaction
     c.GenerateAssignment.preprocessors = [
         QuickSaveCells if step is SaveCells else step

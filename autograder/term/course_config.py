@@ -32,6 +32,7 @@ COPIED_VALUES = (
     ("Execute", "timeout"),
     ("Execute", "interrupt_on_timeout"),
     ("LimitOutput", "max_lines"),
+    ("GenerateFeedback", "exporter_class"),
     ("ClearSolutions", "code_stub"),
     ("ClearSolutions", "text_stub"),
     ("ClearSolutions", "begin_solution_delimeter"),  # nbgrader's spelling

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -220,6 +221,25 @@ def test_feedback_hides_hidden_tests(graded_class, source_notebook):
         assert visible[0] in text, f"{page}: the visible tests should be shown"
         leaked = [line for line in hidden if line in text]
         assert not leaked, f"{page} shows hidden tests: {leaked[:3]}"
+
+
+def test_feedback_regenerated_from_the_course_is_the_page_grade_wrote(graded_class, tmp_path):
+    """The course's config names grading's exporter, so formgrader's pages match grade's."""
+    from autograder.records.feedback import regenerate
+    from autograder.records.feedback_page import FeedbackExporter
+    from autograder.term.course_config import load_course_config
+
+    course = graded_class["out"] / "course"
+    config = load_course_config(course)
+    assert config.GenerateFeedback.exporter_class.endswith(FeedbackExporter.__qualname__)
+    page = course / "feedback" / "correct" / ASSIGNMENT / f"{NOTEBOOK}.html"
+    written = page.read_text()
+    copy = tmp_path / "course"
+    shutil.copytree(course, copy, symlinks=True)
+    result = regenerate(copy, ASSIGNMENT)
+    assert "correct" in result.written and not result.failed
+    again = (copy / "feedback" / "correct" / ASSIGNMENT / f"{NOTEBOOK}.html").read_text()
+    assert again == written
 
 
 def test_flooded_output_is_truncated_in_feedback(graded_class):
