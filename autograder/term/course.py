@@ -112,6 +112,9 @@ def nbgrader_config(
         AssignLatePenalties,
     ]
     c.GenerateFeedback.preprocessors = [QuickGetGrades, HideHiddenTests, CSSHTMLHeaderPreprocessor]
+    # nbconvert checks the notebook against its schema after every preprocessor (about 16 a
+    # student); once, after the last, is the same check of what is written, at a sixteenth
+    c.Exporter.optimistic_validation = True
     # nbconvert's page without its second parse of the whole page (same tree: see the module)
     c.GenerateFeedback.exporter_class = "autograder.records.feedback_page.FeedbackExporter"
     # nbgrader's list, its SaveCells recording each notebook's cells in one transaction

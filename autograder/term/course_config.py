@@ -33,6 +33,7 @@ COPIED_VALUES = (
     ("Execute", "interrupt_on_timeout"),
     ("LimitOutput", "max_lines"),
     ("GenerateFeedback", "exporter_class"),
+    ("Exporter", "optimistic_validation"),
     ("ClearSolutions", "code_stub"),
     ("ClearSolutions", "text_stub"),
     ("ClearSolutions", "begin_solution_delimeter"),  # nbgrader's spelling

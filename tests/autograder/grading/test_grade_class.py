@@ -232,6 +232,7 @@ def test_feedback_regenerated_from_the_course_is_the_page_grade_wrote(graded_cla
     course = graded_class["out"] / "course"
     config = load_course_config(course)
     assert config.GenerateFeedback.exporter_class.endswith(FeedbackExporter.__qualname__)
+    assert config.Exporter.optimistic_validation is True  # checked once, after the last step
     page = course / "feedback" / "correct" / ASSIGNMENT / f"{NOTEBOOK}.html"
     written = page.read_text()
     copy = tmp_path / "course"
