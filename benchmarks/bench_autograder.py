@@ -346,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         classdir = root / "class"
         print(f"class: {n} submissions ({', '.join(KINDS)} in turn); {cores} cores", flush=True)
         rows = []
+        used: dict[str, float] = {}  # CPU seconds of each row
         for label, measure in (
             ("floor: nbclient, 1 process", lambda: floor(paths, 1)),
             (f"floor: nbclient, {cores} processes", lambda: floor(paths, cores)),
@@ -374,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
             with cpu_seconds() as cpu:
                 seconds = measure()
             rows.append((label, seconds))
+            used[label] = cpu[0]
             report(label, seconds, cpu[0], n)
         if not args.skip_stock:
             for slices in (1, cores):
@@ -381,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
                 with cpu_seconds() as cpu:
                     seconds = stock(classdir, root / f"stock{slices}", slices)
                 rows.append((label, seconds))
+                used[label] = cpu[0]
                 report(label, seconds, cpu[0], n)
         table = dict(rows)
         with contextlib.suppress(OSError):
@@ -403,6 +406,13 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(
             f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)"
+        )
+        # No run on `cores` cores takes less than its CPU seconds over `cores`: what bounds more jobs.
+        bound = used[f"autograder --jobs {cores}"] / cores
+        print(
+            f"CPU bound for --jobs {cores}: {bound / n:.2f} s/submission (its CPU seconds over"
+            f" {cores} cores); --jobs 1 keeps {used['autograder --jobs 1'] / one:.2f} cores busy,"
+            f" so {cores} jobs can be at most {one / bound:.2f}x faster than one at this CPU cost"
         )
         for jobs in (1, cores):
             boxed, bare = (
