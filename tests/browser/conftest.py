@@ -15,20 +15,17 @@ from tests.browser.lab_harness import (
     CHROMIUM_ARGS,
     VIEWPORT,
     copy_notebooks,
-    in_ci,
     start_lab,
 )
 from tests.conftest import REPO_ROOT as REPO
+from tests.conftest import skip_or_fail
 
 
 @pytest.fixture(scope="session")
 def chromium_path() -> Path:
     """Debian's Chromium, or a skip (outside CI) saying how to get it."""
     if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing: run `apt-get update && apt-get install -y chromium`"
-        if in_ci():
-            pytest.fail(f"browser tests must run in CI, but {message}")
-        pytest.skip(message)
+        skip_or_fail(f"{CHROMIUM} is missing: run `apt-get update && apt-get install -y chromium`")
     return CHROMIUM
 
 

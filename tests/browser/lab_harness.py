@@ -62,11 +62,6 @@ _CONSOLE: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary(
 _WIRE: weakref.WeakKeyDictionary[Any, kernel_wire.WireLog] = weakref.WeakKeyDictionary()
 
 
-def in_ci() -> bool:
-    """True where CI runs the suite (``CI=true``): browser tests must run there, not skip."""
-    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
-
-
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.storage.test_contract import IN_CI, server_url
+from tests.conftest import skip_or_fail
+from tests.storage.test_contract import server_url
 from windowmem.messages import user
 from windowmem.storage.backends import POSTGRES_VARIABLE, REDIS_VARIABLE, choose_backends
 from windowmem.storage.n8n_postgres_history import N8nPostgresHistory
@@ -87,9 +88,7 @@ def redis_with_password(tmp_path):
     """A private Redis that requires a password (the shared test server has none), stopped after."""
     binary = shutil.which("redis-server")
     if binary is None:
-        if IN_CI:
-            pytest.fail("CI=true but redis-server is not installed")
-        pytest.skip("redis-server is not installed (bash .ci/services.sh installs it)")
+        skip_or_fail("redis-server is not installed (bash .ci/services.sh installs it)")
     port = free_port()
     server = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--requirepass", "the-password",

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import skip_or_fail
 from windowmem.errors import SessionKeyError
 from windowmem.messages import Message, Role, assistant, system, tool, user
 from windowmem.storage import (
@@ -28,25 +29,19 @@ from windowmem.storage import (
     StorageError,
 )
 
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
 
 def server_url(variable: str, what: str) -> str:
     """The server URL in *variable*; skip without it, or fail under CI."""
     url = os.environ.get(variable, "")
     if not url:
-        reason = f'{variable} is not set: no {what} server to test against (eval "$(bash .ci/services.sh)" starts one)'
-        if IN_CI:
-            pytest.fail(f"CI=true but {reason}")
-        pytest.skip(reason)
+        skip_or_fail(
+            f'{variable} is not set: no {what} server to test against (eval "$(bash .ci/services.sh)" starts one)'
+        )
     return url
 
 
 def unreachable(what: str, error: Exception) -> None:
-    message = f"{what} server not reachable: {error}"
-    if IN_CI:
-        pytest.fail(f"CI=true but {message}")
-    pytest.skip(message)
+    skip_or_fail(f"{what} server not reachable: {error}")
 
 
 def open_postgres(prefix: str) -> PostgresRepository:
