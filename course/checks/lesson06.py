@@ -120,19 +120,32 @@ def _reread_while_answering(budget: int) -> set[int]:
     return {prepared.task.index(s.question) + 1 for s in reads[first_pass:]}
 
 
-def _first_factless_push_out(budget: int) -> int:
-    """The task position of the first question whose re-read pushes out a read with no fact."""
+def pushed_out(budget: int) -> list[tuple[int, int, int, list[list[int]]]]:
+    """Each re-read under retrieve at *budget*, in order, and what it pushed out of the window.
+
+    A row per re-read: its question's task position, the window's tokens with it, the
+    tokens after the drop that follows it, and the facts (task positions) of each read that
+    drop pushed out (``[]`` for a read that holds no fact).
+    """
     prepared = _prepared()
     result = run_task(prepared, budget, "retrieve")
-    first_pass = _runs()["unbounded"].bill.reads
+    position = {q: n for n, q in enumerate(prepared.task, 1)}
     reads = [s for s in result.trace if s.event.value == "read"]
-    for read in reads[first_pass:]:
+    rows = []
+    # The reading pass makes the unbounded run's reads; every later read is a re-read.
+    for read in reads[_runs()["unbounded"].bill.reads :]:
         drop = result.trace[read.number + 1]
-        if drop.event.value != "truncate":
-            continue
-        gone = [i for i in read.context if i not in drop.context]
-        if any(i.kind.value == "read" and not i.facts for i in gone):
-            return prepared.task.index(read.question) + 1
+        gone = [i for i in read.context if i not in drop.context and i.kind.value == "read"]
+        facts = [sorted(position[q] for q in i.facts) for i in gone]
+        rows.append((position[read.question], read.used, drop.used, facts))
+    return rows
+
+
+def _first_factless_push_out(budget: int) -> int:
+    """The task position of the first question whose re-read pushes out a read with no fact."""
+    for question, _, _, gone in pushed_out(budget):
+        if [] in gone:
+            return question
     raise AssertionError(f"no re-read pushes out a read with no fact at {budget}")
 
 

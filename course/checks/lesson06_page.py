@@ -252,18 +252,10 @@ six = run_task(prepare(corpus, 6), 10**6, "unbounded")
 assert six.bill.reads == 6 and six.bill.calls == 7 and fitted[6][0] == 118
 assert prepare(corpus, 6).task == prepared.task[:6]
 # Self-check 6's worked answer: which read each re-read at 2,000 pushes out.
-pushed_out = []
-for t in reads_2000[13:]:
-    drop = at_2000.trace[t.number + 1]
-    gone = [i for i in t.context if i not in drop.context] if drop.event.value == "truncate" else []
-    pushed_out.append(
-        (
-            task_no[t.question],
-            t.used,
-            drop.used,
-            [sorted(task_no[q] for q in i.facts) for i in gone],
-        )
-    )
+from checks.lesson06 import pushed_out as re_reads  # noqa: E402
+
+pushed_out = re_reads(2000)
+assert len(pushed_out) == len(reads_2000) - 13  # the re-reads after the 13 first reads
 # One read pushed out per re-read: Q6's to Q9's, then Q10's factless first, Q10's second,
 # Q11's and Q12's, then Q1's re-read.
 assert [p[3] for p in pushed_out[:9]] == [
