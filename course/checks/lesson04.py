@@ -122,10 +122,9 @@ def _check_4() -> dict[str, Any]:
     return {"4a": _turns_sent(own_maps[7]), "4b": _turns_sent(one_file[6])}
 
 
-#: Self-check 5's timings, not the ones the lesson's table shows. n8n: B arrives while A's
-#: model is answering, so B loads before A writes (races.N8N_DURING_CALL).
-#: Spring AI: both get and find; B saves its question, then A; then the answers, A first.
-SPRING_B_FIRST = ("A", "A", "B", "B", "B", "A", "A", "A", "B", "B")
+#: Self-check 5's timings. n8n: B arrives while A's model is answering, so B loads before A
+#: writes (races.N8N_DURING_CALL). Spring AI: both get and find; B saves its question, then
+#: A; then the answers, A first (races.SPRING_B_SAVES_FIRST).
 
 
 def _check_5() -> dict[str, Any]:
@@ -149,7 +148,7 @@ def _check_5() -> dict[str, Any]:
         "lesson4-race",
         history,
         pair,
-        schedule=SPRING_B_FIRST,
+        schedule=races.SPRING_B_SAVES_FIRST,
     )
     return {
         "5a": len(n8n_race.sent["B"]) - 1,

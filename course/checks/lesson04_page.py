@@ -166,7 +166,7 @@ b_first = races.run_pair(
     "lesson4-page-b-first",
     history,
     pair,
-    schedule=("A", "A", "B", "B", "B", "A", "A", "A", "B", "B"),
+    schedule=races.SPRING_B_SAVES_FIRST,
 )
 assert b_first.stored[len(history) :] == ("question A", "answer A", "answer B")
 # Self-check 8's worked answer: writes at 9:00 and 9:45, an hour after the last.

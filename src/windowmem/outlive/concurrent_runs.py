@@ -49,6 +49,9 @@ _STEPS: dict[str, tuple[str, ...]] = {
 N8N_OVERLAP = ("A", "B", "A", "B", "A", "B")
 #: Both read before either saves; B's save replaces A's; then A, then B, add their replies.
 SPRING_OVERLAP = ("A", "A", "B", "B", "A", "B", "A", "A", "B", "B")
+#: Both read; B saves its question before A saves A's; then A, then B, add their replies: A's
+#: save replaces the list with one that never held question B.
+SPRING_B_SAVES_FIRST = ("A", "A", "B", "B", "B", "A", "A", "A", "B", "B")
 #: B arrives while A's model is answering. n8n: A has loaded and writes only after its model
 #: call, so B loads the same history (blind to A), then A writes, then B.
 N8N_DURING_CALL = ("A", "B", "A", "A", "B", "B")
