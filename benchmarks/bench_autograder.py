@@ -151,7 +151,7 @@ STAGES = (
     ("worker: wall clock", "grader: the worker process, fork to exit"),
     ("records: class gradebook", "grader: merge into the class gradebook, copy results"),
     ("cpu: worker", "CPU seconds of the worker process (nbgrader, guard, feedback)"),
-    ("cpu: kernel", "CPU seconds of the student's kernel and what it started"),
+    ("cpu: kernel", "CPU seconds of the student's kernel (outside the sandbox only)"),
 )
 
 

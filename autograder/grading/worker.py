@@ -169,22 +169,27 @@ def run(job: Job, release: Any = None, graded: Any = None) -> None:
         except Exception:  # noqa: BLE001 - the parent kills the sandbox if need be
             notes.append(traceback.format_exc())
         seconds.update(STAGE_SECONDS)
-        seconds.update(cpu_seconds())
+        seconds.update(cpu_seconds(kernel=job.sandbox is None))
         WorkerOutcome(
             autograde, feedback, crash, seconds, tuple(notes), dict(EXECUTIONS), sandbox_report
         ).write(job.result_file)
 
 
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds this worker used since its fork, and the kernels it started and waited for."""
+def cpu_seconds(kernel: bool) -> dict[str, float]:
+    """CPU seconds this worker used since its fork and, with *kernel*, those of its kernel.
+
+    Only a kernel outside the sandbox is the worker's own child, waited for and so counted;
+    a sandboxed kernel dies with bwrap's namespace and its time is counted nowhere, so
+    there *kernel* is False and no figure is given rather than a false zero.
+    """
     import resource
 
     mine = resource.getrusage(resource.RUSAGE_SELF)
-    theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {
-        "cpu: worker": mine.ru_utime + mine.ru_stime,
-        "cpu: kernel": theirs.ru_utime + theirs.ru_stime,
-    }
+    seconds = {"cpu: worker": mine.ru_utime + mine.ru_stime}
+    if kernel:
+        theirs = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds["cpu: kernel"] = theirs.ru_utime + theirs.ru_stime
+    return seconds
 
 
 def _scratch_gradebook_writes() -> None:
