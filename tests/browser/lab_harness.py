@@ -124,12 +124,14 @@ def start_lab(
     timeout_s: float = 90,
     extra_args: tuple[str, ...] = (),
     browser: str | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> LabServer:
     """Start JupyterLab serving *root*, with its private folders under *scratch*.
 
     *extra_args* go at the end of the command line (a notebook to open, as ``make course``
     gives). With *browser* (a command with ``%s`` for the address), JupyterLab "opens" what
     it would show a person by running that command; without it, no browser is opened.
+    *extra_env* is added to the server's environment.
     """
     for name, settings in LAB_SETTINGS.items():
         path = scratch / "settings" / name
@@ -147,6 +149,7 @@ def start_lab(
         # The kernels' IPython profile and history database too: every other kernel the
         # suite starts writes ~/.ipython's at the same time.
         "IPYTHONDIR": str(scratch / "ipython"),
+        **(extra_env or {}),
     }
     command = [
         sys.executable,
@@ -163,6 +166,9 @@ def start_lab(
         f"--LabApp.user_settings_dir={scratch / 'settings'}",
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        # window.jupyterapp: the harness reads a notebook's session from JupyterLab itself
+        # (see wait_for_kernel_idle), as the page's indicators can read "idle" too early.
+        "--LabApp.expose_app_in_browser=True",
         *extra_args,
     ]
     log_path = scratch / "jupyterlab.log"
@@ -248,15 +254,41 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
     wait_for_kernel_idle(page, timeout_s)
 
 
+#: In the page: the notebook's session as JupyterLab itself holds it (needs the app exposed,
+#: as start_lab does). "ready" once the notebook has a kernel that is connected and idle;
+#: else what it lacks. The toolbar's indicator cannot tell this: it reads "idle" (its
+#: default) from the moment it is drawn, seconds before a busy server has started any
+#: kernel, and a Run All clicked then starts a second kernel and drops the cells.
+_KERNEL_READY = """() => {
+    const app = window.jupyterapp;
+    if (!app) return 'no window.jupyterapp: start JupyterLab with start_lab';
+    const panels = [...app.shell.widgets('main')].filter(w => w.node.classList.contains('jp-NotebookPanel'));
+    const panel = panels.includes(app.shell.currentWidget) ? app.shell.currentWidget : panels[0];
+    if (!panel) return 'no notebook open';
+    const context = panel.sessionContext;
+    const kernel = context.session ? context.session.kernel : null;
+    if (!context.isReady || kernel === null) return 'no kernel yet: ' + context.kernelDisplayStatus;
+    if (kernel.connectionStatus !== 'connected') return 'kernel ' + kernel.connectionStatus;
+    if (kernel.status !== 'idle') return 'kernel ' + kernel.status;
+    const indicator = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+    if (indicator === null || indicator.getAttribute('data-status') !== 'idle') return 'indicator not yet idle';
+    return 'ready';
+}"""
+
+
 def wait_for_kernel_idle(page, timeout_s: float = 60) -> None:
-    """Wait until the notebook's kernel is started and idle."""
-    page.wait_for_function(
-        """() => {
-            const status = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
-            return status !== null && status.getAttribute('data-status') === 'idle';
-        }""",
-        timeout=timeout_s * 1000,
-    )
+    """Wait until the notebook has its kernel, connected and idle, as JupyterLab holds it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(
+            f"() => ({_KERNEL_READY})() === 'ready'", timeout=timeout_s * 1000, polling=100
+        )
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"the notebook's kernel was not ready within {timeout_s:g} s "
+            f"({page.evaluate(_KERNEL_READY)})\n{notebook_state(page)}"
+        ) from None
 
 
 def run_menu_command(page, menu: str, item: str) -> None:

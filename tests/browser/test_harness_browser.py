@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.request
 import warnings
@@ -10,7 +11,13 @@ import warnings
 import pytest
 from nbformat.v4 import new_code_cell
 
-from tests.browser.lab_harness import open_notebook, run_all_cells, write_notebook
+from tests.browser.lab_harness import (
+    open_notebook,
+    run_all_cells,
+    start_lab,
+    write_notebook,
+)
+from tests.conftest import REPO_ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -99,6 +106,38 @@ def test_a_dropped_run_fails_at_once_and_quotes_the_kernel_s_replies(lab_server,
     assert (
         len(re.findall(r"received shell execute_reply \w+ \(re \w+\) status=aborted", message)) == 2
     )
+
+
+def test_a_run_all_waits_for_a_kernel_the_server_is_slow_to_start(chromium_path, page, tmp_path):
+    """Every cell runs, though the server takes seconds to list its sessions.
+
+    JupyterLab lists them before it starts the notebook's kernel; until then the notebook
+    has no kernel, yet its indicator reads "idle". A Run All clicked in that window starts
+    a second kernel and drops the cells behind the first (as a busy CI machine once saw).
+    """
+    root = tmp_path / "root"
+    root.mkdir()
+    server = start_lab(
+        root,
+        tmp_path / "lab",
+        extra_args=(
+            "--ServerApp.session_manager_class=tests.browser.slow_sessions.SlowSessionManager",
+        ),
+        extra_env={
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])
+            ),
+            "WINDOWMEM_SLOW_SESSIONS_S": "10",
+        },
+    )
+    try:
+        name = write_notebook(server, "slow_start.ipynb", [new_code_cell(str(n)) for n in range(6)])
+        open_notebook(page, server, name, timeout_s=90)
+        run_all_cells(page, timeout_s=120)
+        prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+        assert [p.strip() for p in prompts] == [f"[{n}]:" for n in range(1, 7)]
+    finally:
+        server.stop()
 
 
 def test_no_session_outlives_the_previous_test(lab_server):
