@@ -131,7 +131,7 @@ def start_lab(
     *extra_args* go at the end of the command line (a notebook to open, as ``make course``
     gives). With *browser* (a command with ``%s`` for the address), JupyterLab "opens" what
     it would show a person by running that command; without it, no browser is opened.
-    *extra_env* is added to the server's environment.
+    *extra_env* is added to the server's environment (overriding any variable above).
     """
     for name, settings in LAB_SETTINGS.items():
         path = scratch / "settings" / name
@@ -229,8 +229,18 @@ def write_notebook(server: LabServer, name: str, cells: list) -> str:
 def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
     """Open *relative_path* alone in a fresh JupyterLab workspace and wait until its kernel is idle.
 
-    A new workspace per call keeps notebooks opened by earlier tests out of this page
-    (JupyterLab would otherwise restore them as tabs beside this one).
+    See :func:`show_notebook` and :func:`wait_for_kernel_idle`.
+    """
+    show_notebook(page, server, relative_path, timeout_s)
+    wait_for_kernel_idle(page, timeout_s)
+
+
+def show_notebook(page, server: LabServer, relative_path: str, timeout_s: float = 60) -> None:
+    """Open *relative_path* alone in a fresh JupyterLab workspace and wait until it shows.
+
+    Its kernel may not exist yet. A new workspace per call keeps notebooks opened by
+    earlier tests out of this page (JupyterLab would otherwise restore them as tabs
+    beside this one).
     """
     if page not in _CONSOLE:
         lines = _CONSOLE[page] = []
@@ -251,12 +261,11 @@ def open_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
     page.locator(".jp-NotebookPanel .jp-Notebook").first.wait_for(
         state="visible", timeout=timeout_s * 1000
     )
-    wait_for_kernel_idle(page, timeout_s)
 
 
 #: In the page: the notebook's session as JupyterLab itself holds it (needs the app exposed,
-#: as start_lab does). "ready" once the notebook has a kernel that is connected and idle;
-#: else what it lacks. The toolbar's indicator cannot tell this: it reads "idle" (its
+#: as start_lab does). "ready" once the notebook has a kernel that is connected and idle
+#: and its toolbar indicator agrees; else what it lacks. The toolbar's indicator cannot tell this: it reads "idle" (its
 #: default) from the moment it is drawn, seconds before a busy server has started any
 #: kernel, and a Run All clicked then starts a second kernel and drops the cells.
 _KERNEL_READY = """() => {
@@ -266,18 +275,23 @@ _KERNEL_READY = """() => {
     const panel = panels.includes(app.shell.currentWidget) ? app.shell.currentWidget : panels[0];
     if (!panel) return 'no notebook open';
     const context = panel.sessionContext;
-    const kernel = context.session ? context.session.kernel : null;
+    const kernel = context.session?.kernel ?? null;
     if (!context.isReady || kernel === null) return 'no kernel yet: ' + context.kernelDisplayStatus;
     if (kernel.connectionStatus !== 'connected') return 'kernel ' + kernel.connectionStatus;
     if (kernel.status !== 'idle') return 'kernel ' + kernel.status;
-    const indicator = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
+    const indicator = panel.node.querySelector('.jp-Notebook-ExecutionIndicator');
     if (indicator === null || indicator.getAttribute('data-status') !== 'idle') return 'indicator not yet idle';
     return 'ready';
 }"""
 
 
+def kernel_state(page) -> str:
+    """The open notebook's kernel as JupyterLab holds it: "ready", or what it lacks."""
+    return page.evaluate(_KERNEL_READY)
+
+
 def wait_for_kernel_idle(page, timeout_s: float = 60) -> None:
-    """Wait until the notebook has its kernel, connected and idle, as JupyterLab holds it."""
+    """Wait until the notebook has its kernel, connected and idle, and its indicator says so."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
@@ -287,7 +301,7 @@ def wait_for_kernel_idle(page, timeout_s: float = 60) -> None:
     except PlaywrightTimeout:
         raise AssertionError(
             f"the notebook's kernel was not ready within {timeout_s:g} s "
-            f"({page.evaluate(_KERNEL_READY)})\n{notebook_state(page)}"
+            f"({kernel_state(page)})\n{notebook_state(page)}"
         ) from None
 
 

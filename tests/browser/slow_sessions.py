@@ -14,8 +14,9 @@ import os
 
 from jupyter_server.services.sessions.sessionmanager import SessionManager
 
-#: Seconds each listing waits; the environment variable lets a test choose.
-DELAY_S = float(os.environ.get("WINDOWMEM_SLOW_SESSIONS_S", "4"))
+#: Seconds each listing waits: long enough that the window always takes in the harness's
+#: clicks, even on a fast machine (4 s did not, once). The environment variable overrides it.
+DELAY_S = float(os.environ.get("WINDOWMEM_SLOW_SESSIONS_S", "10"))
 
 
 class SlowSessionManager(SessionManager):

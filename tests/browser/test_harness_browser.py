@@ -12,9 +12,12 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from tests.browser.lab_harness import (
+    kernel_state,
     open_notebook,
     run_all_cells,
+    show_notebook,
     start_lab,
+    wait_for_kernel_idle,
     write_notebook,
 )
 from tests.conftest import REPO_ROOT
@@ -127,12 +130,17 @@ def test_a_run_all_waits_for_a_kernel_the_server_is_slow_to_start(chromium_path,
             "PYTHONPATH": os.pathsep.join(
                 filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])
             ),
-            "WINDOWMEM_SLOW_SESSIONS_S": "10",
         },
     )
     try:
         name = write_notebook(server, "slow_start.ipynb", [new_code_cell(str(n)) for n in range(6)])
-        open_notebook(page, server, name, timeout_s=90)
+        show_notebook(page, server, name, timeout_s=90)
+        # The window is there: the indicator reads "idle", and the notebook has no kernel.
+        page.locator(
+            '.jp-NotebookPanel .jp-Notebook-ExecutionIndicator[data-status="idle"]'
+        ).wait_for(timeout=30_000)
+        assert kernel_state(page).startswith("no kernel yet"), kernel_state(page)
+        wait_for_kernel_idle(page, timeout_s=90)
         run_all_cells(page, timeout_s=120)
         prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt").all_inner_texts()
         assert [p.strip() for p in prompts] == [f"[{n}]:" for n in range(1, 7)]
