@@ -265,9 +265,10 @@ def show_notebook(page, server: LabServer, relative_path: str, timeout_s: float 
 
 #: In the page: the notebook's session as JupyterLab itself holds it (needs the app exposed,
 #: as start_lab does). "ready" once the notebook has a kernel that is connected and idle
-#: and its toolbar indicator agrees; else what it lacks. The toolbar's indicator cannot tell this: it reads "idle" (its
-#: default) from the moment it is drawn, seconds before a busy server has started any
-#: kernel, and a Run All clicked then starts a second kernel and drops the cells.
+#: and its toolbar indicator agrees; else what it lacks. The indicator alone cannot tell:
+#: it reads "idle" (its default) from the moment it is drawn, seconds before a busy server
+#: has started any kernel, and a Run All clicked then starts a second kernel and drops
+#: the cells.
 _KERNEL_READY = """() => {
     const app = window.jupyterapp;
     if (!app) return 'no window.jupyterapp: start JupyterLab with start_lab';
@@ -373,18 +374,17 @@ def _run_all_once(page, timeout_s: float) -> tuple[str, str]:
         f"() => [...document.querySelectorAll('{_PROMPTS}')].every(p => !/\\[\\d+\\]/.test(p.textContent))",
         timeout=timeout_s * 1000,
     )
-    # A queued cell shows [*] at once. If none does, the click never reached the command
-    # (a menu still closing can swallow it): click once more, as a person would, then fail.
-    for attempt in (1, 2):
-        run_menu_command(page, "Run", "Run All Cells")
-        try:
-            page.wait_for_function(_STARTED, timeout=15_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise AssertionError(
-                    f"Run > Run All Cells was clicked twice and no cell was queued\n{notebook_state(page)}"
-                ) from None
+    # A queued cell shows [*] at once, the kernel being ready (open_notebook waited for it).
+    # A Run All that queued nothing used to be clicked again. What left it unqueued was the
+    # click racing the kernel's start (see _KERNEL_READY; with the old wait the slow-session
+    # test shows exactly that), and a second click only started another kernel.
+    run_menu_command(page, "Run", "Run All Cells")
+    try:
+        page.wait_for_function(_STARTED, timeout=15_000)
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"Run > Run All Cells was clicked and no cell was queued\n{notebook_state(page)}"
+        ) from None
     try:
         state = page.wait_for_function(
             _RUN_STATE, timeout=timeout_s * 1000, polling=250
