@@ -6,6 +6,7 @@ import contextlib
 import os
 import shutil
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -18,7 +19,7 @@ from autograder.grading.forkserver import start_forkserver
 from autograder.grading.quick_nbgrader import close_shared_engines, quicken
 from autograder.grading.scheduler import Finished, default_jobs, run_all
 from autograder.grading.student_rows import join_details, student_rows
-from autograder.grading.worker import Job, Sandbox, prepare
+from autograder.grading.worker import RENDER_CACHE, Job, Sandbox, prepare
 from autograder.intake.lms_zip import collect_zip
 from autograder.intake.submissions import StudentSubmission, find_class
 from autograder.records.gradebook import max_scores
@@ -125,6 +126,13 @@ def _grade_class(
     real_folder(out / "logs")
 
     queue: list[Job] = []
+    # the kernels' socket folders, removed at the end whatever became of their workers
+    # (short: a socket's path may hold at most 107 bytes)
+    sockets_root = (
+        Path(tempfile.mkdtemp(prefix=f"autograder-kernels-{os.getpid()}-"))
+        if settings.sandbox
+        else None
+    )
     planned: dict[str, StudentSubmission] = {}
     parent_seconds: dict[str, dict[str, float]] = {}  # per student: the grader's own stages
     for student in students:
@@ -144,7 +152,7 @@ def _grade_class(
         if student.gradable:
             planned[student.student_id] = student
             started = time.perf_counter()
-            queue.append(_queue_student(course, student, out, settings, len(queue)))
+            queue.append(_queue_student(course, student, out, settings, len(queue), sockets_root))
             parent_seconds[student.student_id] = {
                 "set-up: cgroup and files": time.perf_counter() - started
             }
@@ -197,9 +205,12 @@ def _grade_class(
         )
     finally:
         bar.close()
+        shutil.rmtree(out / "work" / RENDER_CACHE, ignore_errors=True)
         for job in queue:  # interrupted or failed: no student process outlives the command
             if job.sandbox is not None:
                 job.sandbox.cgroup.remove()
+        if sockets_root is not None:  # every kernel is gone: their sockets go too
+            shutil.rmtree(sockets_root, ignore_errors=True)
     with contextlib.suppress(OSError):  # empty once every worker's folder has been collected
         (out / "work").rmdir()
     if settings.sandbox is None:
@@ -208,7 +219,12 @@ def _grade_class(
 
 
 def _queue_student(
-    course: Course, student: StudentSubmission, out: Path, settings: Settings, number: int
+    course: Course,
+    student: StudentSubmission,
+    out: Path,
+    settings: Settings,
+    number: int,
+    sockets_root: Path | None = None,
 ) -> Job:
     """Copy the student's gradable notebooks into the class course and lay out a worker job."""
     submitted = course.root / "submitted" / student.student_id / course.assignment
@@ -238,6 +254,7 @@ def _queue_student(
                 for nb in student.gradable
             )
             + course.data_files,
+            sockets_root,
         )
     job = Job(
         student.student_id,

@@ -33,6 +33,9 @@ from autograder.term.nbgrader_course import db_url
 RESULT_FILE = "result.json"
 OUTPUT_FILE = "output.log"
 KERNEL_PID_FILE = "kernel.pgid"
+#: The run's shared highlighted code and Markdown, beside the students' folders (no student
+#: folder starts with a dot): see :mod:`autograder.records.render_cache`.
+RENDER_CACHE = ".render-cache"
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class Sandbox:
     cgroup: StudentCgroup
     limits: SandboxLimits
     home_files: tuple[Path, ...]  # shown read-only in the kernel's folder
+    # the run's folder the kernel makes its socket folder in: the grader removes it at the
+    # end, so a kernel whose worker was killed leaves nothing behind in the temp folder
+    sockets_root: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,8 @@ def worker_config(job: Job) -> Config:
     config.GuardedExecute.kernel_pid_file = str(job.kernel_pid_file)
     # every kernel's client, sandboxed or not, is ready without jupyter_client's fixed 0.2 s
     config.AsyncKernelManager.client_class = "autograder.sandbox.kernels.ReadyClient"
+    # the instructor's cells look the same on every page: highlighted once for the class
+    config.FeedbackExporter.render_cache = str(job.work_root.parent / RENDER_CACHE)
     if job.sandbox is not None:
         box, limits = job.sandbox, job.sandbox.limits
         config.GuardedExecute.sandboxed = True
@@ -103,6 +111,8 @@ def worker_config(job: Job) -> Config:
         config.SandboxedKernelManager.cgroup_folders = [str(f) for f in box.cgroup.folders]
         config.SandboxedKernelManager.home_files = [str(p) for p in box.home_files]
         config.SandboxedKernelManager.assignment = job.assignment
+        if box.sockets_root is not None:
+            config.SandboxedKernelManager.sockets_root = str(box.sockets_root)
         config.SandboxedKernelManager.memory_mb = limits.memory_mb
         config.SandboxedKernelManager.pids = limits.pids
         config.SandboxedKernelManager.open_files = limits.open_files

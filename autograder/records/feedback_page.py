@@ -12,18 +12,26 @@ page parses to the same tree as nbconvert's (``tests/autograder/records/test_fee
 
 The worker uses it for the pages it writes at grading time; formgrader and ``feedback``
 regenerate pages with nbconvert's own exporter (the course's configuration names no class
-of ours), and the two agree.
+of ours), and the two agree. At grading time it also takes its highlighted code and
+rendered Markdown from the run's :class:`~autograder.records.render_cache.RenderCache`
+(``render_cache``): the instructor's cells are the same on every student's page.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
+from jinja2 import pass_context
 from nbconvert.exporters import HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from nbformat import NotebookNode
+from traitlets import Unicode
+
+from autograder.records.render_cache import RenderCache
 
 #: The text nbconvert gives an image without one.
 MISSING_ALT = "No description has been provided for this image"
@@ -80,8 +88,62 @@ def add_missing_alt(html: str) -> str | None:
     return "".join(pieces)
 
 
+class CachedHighlight:
+    """nbconvert's ``highlight_code`` filter, its pieces kept in a :class:`RenderCache`."""
+
+    def __init__(self, highlight: Highlight2HTML, cache: RenderCache) -> None:
+        self.highlight, self.cache = highlight, cache
+
+    def __call__(self, source: str, language: str | None = None, metadata: Any = None) -> str:
+        # what nbconvert 7.17's Highlight2HTML and _pygments_highlight read, and nothing else
+        resolved = language or self.highlight.pygments_lexer
+        magics = (metadata or {}).get("magics_language") if resolved.startswith("ipython") else None
+        options = json.dumps(self.highlight.extra_formatter_options, sort_keys=True, default=str)
+        parts = (source, resolved or "", str(magics or ""), options)
+        return self.cache.get(
+            "code", parts, lambda: self.highlight(source, language=language, metadata=metadata)
+        )
+
+
 class FeedbackExporter(HTMLExporter):
     """nbconvert's HTMLExporter, its accessibility pass made on the tags instead of a parsed page."""
+
+    render_cache = Unicode(
+        "", help="Folder of the run's RenderCache; empty: every piece is made afresh"
+    ).tag(config=True)
+
+    @property
+    def _cache(self) -> RenderCache | None:
+        return RenderCache(Path(self.render_cache)) if self.render_cache else None
+
+    def default_filters(self):
+        for name, function in super().default_filters():
+            if name == "markdown2html" and self._cache is not None:
+                yield name, self._cached_markdown2html
+            else:
+                yield name, function
+
+    @pass_context
+    def _cached_markdown2html(self, context: Any, source: str) -> str:
+        """HTMLExporter's ``markdown2html`` (nbconvert 7.17), kept by what decides its output."""
+        cell = context.get("cell", {})
+        attachments = json.dumps(cell.get("attachments", {}), sort_keys=True, default=str)
+        # the notebook's folder matters only where images are read into the page
+        path = context.get("resources", {}).get("metadata", {}).get("path", "")
+        options = json.dumps(
+            [
+                self.anchor_link_text,
+                self.exclude_anchor_links,
+                self.embed_images,
+                self.lexer_options,
+            ],
+            sort_keys=True,
+            default=str,
+        )
+        parts = (source, attachments, str(path) if self.embed_images else "", options)
+        cache = self._cache
+        assert cache is not None  # registered only with a cache
+        return cache.get("markdown", parts, lambda: self.markdown2html(context, source))
 
     def from_notebook_node(  # type: ignore[override]
         self, nb: NotebookNode, resources: dict[str, Any] | None = None, **kw: Any
@@ -92,6 +154,8 @@ class FeedbackExporter(HTMLExporter):
         highlight_code = self.filters.get(
             "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
         )
+        if self._cache is not None and isinstance(highlight_code, Highlight2HTML):
+            highlight_code = CachedHighlight(highlight_code, self._cache)
         resources = self._init_resources(resources)
         filter_data_type = WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources

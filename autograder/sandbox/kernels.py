@@ -85,6 +85,9 @@ class SandboxedKernelManager(AsyncKernelManager):
         config=True
     )
     assignment = Unicode("assignment", help="Name of the kernel's folder").tag(config=True)
+    sockets_root = Unicode(
+        "", help="Folder to make the socket folder in (empty: the system's temp folder)"
+    ).tag(config=True)
     memory_mb = Int(SandboxLimits.memory_mb).tag(config=True)
     pids = Int(SandboxLimits.pids).tag(config=True)
     open_files = Int(SandboxLimits.open_files).tag(config=True)
@@ -92,7 +95,9 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self.ipc_dir = Path(tempfile.mkdtemp(prefix="autograder-ipc-"))
+        self.ipc_dir = Path(
+            tempfile.mkdtemp(prefix="autograder-ipc-", dir=self.sockets_root or None)
+        )
         os.chown(self.ipc_dir, SANDBOX_UID, SANDBOX_GID)  # the kernel creates its sockets here
         self.transport = "ipc"
         self.ip = str(self.ipc_dir / "kernel")

@@ -271,3 +271,8 @@ def test_summary_per_question_and_histogram(graded_class, points):
 def test_nothing_is_written_into_the_repository(graded_class):
     for leftover in ("gradebook.db", "autograded", "feedback", "submitted"):
         assert not (REPO_ROOT / leftover).exists(), leftover
+
+
+def test_the_run_leaves_no_work_folder(graded_class):
+    """Every student's private course and the shared render cache are gone once grading ends."""
+    assert not (graded_class["out"] / "work").exists()
