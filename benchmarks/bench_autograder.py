@@ -25,7 +25,10 @@ It also times the tools' start-up costs the autograder removes: ``import nbforma
 fresh interpreter with and without ``autograder.startup``, and creating a gradebook with
 nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
 
-    .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock]
+    .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock] [--repeat 3]
+
+With ``--repeat``, every row is measured once per round, the rounds run one after another
+(a machine that slows part-way slows every row alike), and each figure is the row's median.
 
 The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox/).
 """
@@ -43,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -155,10 +158,10 @@ STAGES = (
 )
 
 
-def stage_profile(out: Path) -> dict[str, float]:
-    """Mean seconds per graded submission of each stage, read from the logs ``grade`` wrote."""
+def stage_profile(outs: list[Path]) -> dict[str, float]:
+    """Mean seconds per graded submission of each stage, read from the logs ``grade`` wrote in *outs*."""
     totals: dict[str, list[float]] = {}
-    for log in sorted((out / "logs").glob("*.log")):
+    for log in sorted(log for out in outs for log in (out / "logs").glob("*.log")):
         first = log.read_text(errors="replace").split("\n", 1)[0]
         if not first.startswith("== seconds: ") or "autograde" not in first:
             continue
@@ -322,7 +325,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skip-stock", action="store_true", help="do not time stock nbgrader (the slowest part)"
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of every row; the figures are each row's median (default 1)",
+    )
     args = parser.parse_args(argv)
+    if args.repeat < 1 or args.students < 1:
+        parser.error("--repeat and --students must be at least 1")
     cores = len(os.sched_getaffinity(0))
     n = args.students
 
@@ -345,52 +356,67 @@ def main(argv: list[str] | None = None) -> int:
         paths = make_class(root, n)
         classdir = root / "class"
         print(f"class: {n} submissions ({', '.join(KINDS)} in turn); {cores} cores", flush=True)
-        rows = []
-        used: dict[str, float] = {}  # CPU seconds of each row
-        for label, measure in (
-            ("floor: nbclient, 1 process", lambda: floor(paths, 1)),
-            (f"floor: nbclient, {cores} processes", lambda: floor(paths, cores)),
-            ("autograder --jobs 1", lambda: autograder(classdir, root / "out1", 1)),
+        measures: list[tuple[str, Callable[[int], float]]] = [
+            ("floor: nbclient, 1 process", lambda r: floor(paths, 1)),
+            (f"floor: nbclient, {cores} processes", lambda r: floor(paths, cores)),
+            ("autograder --jobs 1", lambda r: autograder(classdir, root / f"out1-{r}", 1)),
             (
                 "floor as graded: nbclient, 1 process",
-                lambda: floor(graded_copies(root / "out1", paths), 1),
+                lambda r: floor(graded_copies(root / "out1-0", paths), 1),
             ),
             (
                 f"floor as graded: nbclient, {cores} processes",
-                lambda: floor(graded_copies(root / "out1", paths), cores),
+                lambda r: floor(graded_copies(root / "out1-0", paths), cores),
             ),
             (
                 "autograder --jobs 1 --no-sandbox",
-                lambda: autograder(classdir, root / "out1n", 1, sandboxed=False),
+                lambda r: autograder(classdir, root / f"out1n-{r}", 1, sandboxed=False),
             ),
             (
                 f"autograder --jobs {cores}",
-                lambda: autograder(classdir, root / f"out{cores}", cores),
+                lambda r: autograder(classdir, root / f"out{cores}-{r}", cores),
             ),
             (
                 f"autograder --jobs {cores} --no-sandbox",
-                lambda: autograder(classdir, root / f"out{cores}n", cores, sandboxed=False),
+                lambda r: autograder(classdir, root / f"out{cores}n-{r}", cores, sandboxed=False),
             ),
-        ):
-            with cpu_seconds() as cpu:
-                seconds = measure()
-            rows.append((label, seconds))
-            used[label] = cpu[0]
-            report(label, seconds, cpu[0], n)
+        ]
         if not args.skip_stock:
             for slices in (1, cores):
-                label = f"stock nbgrader autograde, {slices} process(es)"
+                measures.append(
+                    (
+                        f"stock nbgrader autograde, {slices} process(es)",
+                        lambda r, slices=slices: stock(
+                            classdir, root / f"stock{slices}-{r}", slices
+                        ),
+                    )
+                )
+        # Every row once per round, rounds one after another: a machine that slows down
+        # part-way slows every row alike, and each figure is the median of its rounds.
+        walls: dict[str, list[float]] = {label: [] for label, _ in measures}
+        cpus: dict[str, list[float]] = {label: [] for label, _ in measures}
+        for round_ in range(args.repeat):
+            if args.repeat > 1:
+                print(f"round {round_ + 1} of {args.repeat}:", flush=True)
+            for label, measure in measures:
                 with cpu_seconds() as cpu:
-                    seconds = stock(classdir, root / f"stock{slices}", slices)
-                rows.append((label, seconds))
-                used[label] = cpu[0]
+                    seconds = measure(round_)
+                walls[label].append(seconds)
+                cpus[label].append(cpu[0])
                 report(label, seconds, cpu[0], n)
+        if args.repeat > 1:
+            print(f"medians of {args.repeat} rounds (fastest and slowest round in brackets):")
+            for label, _ in measures:
+                report(label, statistics.median(walls[label]), statistics.median(cpus[label]), n)
+                print(f"  {'':36} ({min(walls[label]) / n:.2f} to {max(walls[label]) / n:.2f})")
+        rows = [(label, statistics.median(walls[label])) for label, _ in measures]
+        used = {label: statistics.median(cpus[label]) for label, _ in measures}
         table = dict(rows)
         with contextlib.suppress(OSError):
             (CPUACCT / f"bench-autograder-{os.getpid()}").rmdir()
         print_profile(
             {
-                label: stage_profile(root / folder)
+                label: stage_profile([root / f"{folder}-{r}" for r in range(args.repeat)])
                 for label, folder in (
                     ("--jobs 1", "out1"),
                     ("--jobs 1 --no-sandbox", "out1n"),
