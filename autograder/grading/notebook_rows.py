@@ -19,8 +19,10 @@ same order either way.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
+from nbformat.notebooknode import NotebookNode
 from nbgrader.api import (
     Comment,
     Grade,
@@ -135,7 +137,38 @@ class QuickOverwriteCells(OverwriteCells):
             if self.add_missing_cells:
                 nb, resources = self.add_missing_grade_cells(nb, resources)
                 nb, resources = self.add_missing_task_cells(nb, resources)
+                name_restored_cells(nb)
         return nb, resources
+
+
+def name_restored_cells(nb: NotebookNode) -> None:
+    """Give each cell nbgrader put back (a deleted test: it has no id) an id made from its grade_id.
+
+    nbformat gives a cell without an id a random one when the notebook is written, so a
+    deleted test came back under a new id on every run, and the autograded notebook and
+    the feedback page changed with it. An id already in the notebook (a student may have
+    chosen any) is never reused: a number is added until the id is free.
+
+    >>> from nbformat.v4 import new_code_cell, new_notebook
+    >>> cell = new_code_cell("assert True", metadata={"nbgrader": {"grade_id": "test_a"}})
+    >>> nb = new_notebook(cells=[new_code_cell("x = 1"), cell])
+    >>> del nb.cells[1]["id"]
+    >>> name_restored_cells(nb)
+    >>> nb.cells[1].id
+    'restored-6d557526735a'
+    """
+    taken = {cell.get("id") for cell in nb.cells}
+    for cell in nb.cells:
+        if cell.get("id"):
+            continue
+        grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
+        base = "restored-" + hashlib.sha256(grade_id.encode()).hexdigest()[:12]
+        candidate, number = base, 1
+        while candidate in taken:
+            number += 1
+            candidate = f"{base}-{number}"
+        cell["id"] = candidate
+        taken.add(candidate)
 
 
 class _CommitAtEnd:

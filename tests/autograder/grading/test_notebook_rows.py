@@ -263,3 +263,39 @@ def test_quick_save_cells_commits_nothing_when_recording_fails(tmp_path, monkeyp
     with Gradebook(db_url(tmp_path / "gradebook.db")) as gradebook:
         notebooks = gradebook.find_assignment(ASSIGNMENT).notebooks
         assert [nb.name for nb in notebooks if nb.grade_cells or nb.source_cells] == []
+
+
+def restored_ids(nb: NotebookNode, url: str, student: str) -> list[str]:
+    """The ids of the cells QuickOverwriteCells puts back into *nb*, after nbformat writes it."""
+    resources = {
+        "nbgrader": {
+            "notebook": NOTEBOOK,
+            "assignment": ASSIGNMENT,
+            "student": student,
+            "db_url": url,
+        }
+    }
+    with Gradebook(url) as gb:
+        gb.update_or_create_student(student)
+        gb.update_or_create_submission(ASSIGNMENT, student)
+    handed_in = {cell.get("id") for cell in nb.cells}
+    nb, _ = QuickOverwriteCells(add_missing_cells=True).preprocess(copy.deepcopy(nb), resources)
+    written = nbformat.reads(nbformat.writes(nb), as_version=4)
+    nbformat.validate(written)
+    ids = [cell.id for cell in written.cells]
+    assert len(ids) == len(set(ids)), "no two cells share an id"
+    return [i for i in ids if i not in handed_in]
+
+
+def test_a_deleted_test_comes_back_under_the_same_id_every_run(course, tmp_path):
+    built, folders = course
+    nb = readable(folders["tests_deleted"])
+    path = tmp_path / "gradebook.db"
+    shutil.copy(built.gradebook, path)
+    first = restored_ids(nb, db_url(path), "tests_deleted")
+    assert first and first == restored_ids(nb, db_url(path), "tests_deleted")
+    # a student who gave a cell of theirs the id a restored test would take keeps it
+    taken = copy.deepcopy(nb)
+    taken.cells[0]["id"] = first[0]
+    again = restored_ids(taken, db_url(path), "tests_deleted")
+    assert first[0] not in again and len(again) == len(first)

@@ -27,14 +27,24 @@ def points() -> dict[str, float]:
     return graded_points(read_notebook(REPO_ROOT / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
 
 
-def test_second_run_gives_the_same_grades(tmp_path):
+def feedback_pages(out) -> dict[str, bytes]:
+    return {
+        str(page.relative_to(out)): page.read_bytes()
+        for page in sorted((out / "course" / "feedback").rglob("*.html"))
+    }
+
+
+def test_second_run_gives_the_same_grades_and_feedback_pages(tmp_path):
     submissions = tmp_path / "class"
     make_submissions.make_class(
-        submissions, ASSIGNMENT, only=("correct", "monkeypatch", "not_json", "wrong_name")
+        submissions,
+        ASSIGNMENT,
+        only=("correct", "monkeypatch", "not_json", "wrong_name", "tests_deleted"),
     )
     out = tmp_path / "out"
     first = grade(submissions, out, "--no-progress")
     grades_first = (out / "grades.csv").read_text()
+    pages_first = feedback_pages(out)
     second = grade(submissions, out, "--no-progress")
     assert (first.returncode, second.returncode) == (1, 1), second.stderr[-2000:]
     grades_second = (out / "grades.csv").read_text()
@@ -44,6 +54,9 @@ def test_second_run_gives_the_same_grades(tmp_path):
         )
     )
     assert grades_second == grades_first, changed
+    # a deleted test is put back under the same id: its page is the same bytes too
+    assert "tests_deleted" in " ".join(pages_first)
+    assert feedback_pages(out) == pages_first
 
 
 def test_lms_zip_download(tmp_path, points):
