@@ -77,10 +77,15 @@ def fake_outputs(nb: NotebookNode) -> None:
             cell.outputs = []
 
 
-def grade_with(classes, nb, url, student, manual: dict[str, float] | None = None):
-    """Sanitize, 'execute', save and read back *nb* with (OverwriteCells, SaveAutoGrades, GetGrades) *classes*."""
-    overwrite, save, get = classes
-    resources = {
+def submission(url: str, student: str, manual: dict[str, float] | None = None) -> dict:
+    """The resources nbgrader passes its preprocessors for *student*, whose submission is recorded."""
+    with Gradebook(url) as gb:
+        gb.update_or_create_student(student)
+        gb.update_or_create_submission(ASSIGNMENT, student)
+        for name, score in (manual or {}).items():
+            gb.find_grade(name, NOTEBOOK, ASSIGNMENT, student).manual_score = score
+        gb.db.commit()
+    return {
         "nbgrader": {
             "notebook": NOTEBOOK,
             "assignment": ASSIGNMENT,
@@ -88,12 +93,12 @@ def grade_with(classes, nb, url, student, manual: dict[str, float] | None = None
             "db_url": url,
         }
     }
-    with Gradebook(url) as gb:
-        gb.update_or_create_student(student)
-        gb.update_or_create_submission(ASSIGNMENT, student)
-        for name, score in (manual or {}).items():
-            gb.find_grade(name, NOTEBOOK, ASSIGNMENT, student).manual_score = score
-        gb.db.commit()
+
+
+def grade_with(classes, nb, url, student, manual: dict[str, float] | None = None):
+    """Sanitize, 'execute', save and read back *nb* with (OverwriteCells, SaveAutoGrades, GetGrades) *classes*."""
+    overwrite, save, get = classes
+    resources = submission(url, student, manual)
     handed_in = {cell.get("id") for cell in nb.cells}
     nb = copy.deepcopy(nb)
     try:
@@ -267,17 +272,7 @@ def test_quick_save_cells_commits_nothing_when_recording_fails(tmp_path, monkeyp
 
 def restored_ids(nb: NotebookNode, url: str, student: str) -> list[str]:
     """The ids of the cells QuickOverwriteCells puts back into *nb*, after nbformat writes it."""
-    resources = {
-        "nbgrader": {
-            "notebook": NOTEBOOK,
-            "assignment": ASSIGNMENT,
-            "student": student,
-            "db_url": url,
-        }
-    }
-    with Gradebook(url) as gb:
-        gb.update_or_create_student(student)
-        gb.update_or_create_submission(ASSIGNMENT, student)
+    resources = submission(url, student)
     handed_in = {cell.get("id") for cell in nb.cells}
     nb, _ = QuickOverwriteCells(add_missing_cells=True).preprocess(copy.deepcopy(nb), resources)
     written = nbformat.reads(nbformat.writes(nb), as_version=4)
