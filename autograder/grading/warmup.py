@@ -7,6 +7,12 @@ syntax highlighter already built: a first feedback export in a fresh process cos
 compile the feedback templates again in every worker; a bytecode cache shared by every
 environment of the process (filled here, inherited by each fork) compiles them once. The
 changes of :mod:`autograder.grading.quick_nbgrader` are made here too, so every worker has them.
+
+Two more first uses are paid here (:func:`find_kernel_and_open_gradebook_once`): jupyter_client's
+kernel spec lookup imports IPython (for its folder) and ipykernel (for the native kernel),
+and the first SQLite engine imports SQLAlchemy's SQLite dialect. Every worker did both:
+measured over three alternating pairs of runs, a worker's CPU time fell from about 0.50 s to
+0.455 s a student once the server does them.
 """
 
 from __future__ import annotations
@@ -81,7 +87,23 @@ def render_feedback_once() -> str:
     return html
 
 
-try:
-    render_feedback_once()
-except Exception:  # noqa: BLE001 - a warm-up that fails only costs speed
-    pass
+def find_kernel_and_open_gradebook_once() -> str:
+    """Look the grading kernel up and open a SQLite database, as each worker does first; the kernel's argv[0]."""
+    import sqlalchemy
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    engine = sqlalchemy.create_engine("sqlite://")
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+    finally:
+        engine.dispose()
+    return spec.argv[0]
+
+
+for warm_up in (render_feedback_once, find_kernel_and_open_gradebook_once):
+    try:
+        warm_up()
+    except Exception:  # noqa: BLE001 - a warm-up that fails only costs speed
+        pass

@@ -39,3 +39,19 @@ def test_a_worker_writes_its_scratch_gradebook_without_waiting_for_the_disk(tmp_
     code = SCRATCH_CHECK.format(path=str(tmp_path / "gradebook.db"))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0", "memory"]
+
+
+WARMED_IMPORTS = """
+import sys
+import autograder.grading.warmup
+print(" ".join(m for m in ("IPython", "ipykernel.kernelspec", "sqlalchemy.dialects.sqlite")
+               if m not in sys.modules))
+"""
+
+
+def test_the_server_has_imported_what_a_worker_s_kernel_lookup_and_gradebook_import():
+    # in a fresh interpreter: what the forkserver holds after its preload, before any worker
+    done = subprocess.run(
+        [sys.executable, "-c", WARMED_IMPORTS], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [], f"a worker would still import: {done.stdout}"
