@@ -126,6 +126,8 @@ def _grade_class(
     real_folder(out / "logs")
 
     queue: list[Job] = []
+    # a run killed before its end leaves its cache: this run's pages are made afresh
+    shutil.rmtree(out / "work" / RENDER_CACHE, ignore_errors=True)
     # the kernels' socket folders, removed at the end whatever became of their workers
     # (short: a socket's path may hold at most 107 bytes)
     sockets_root = (

@@ -20,6 +20,7 @@ same order either way.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from nbformat.notebooknode import NotebookNode
@@ -135,19 +136,23 @@ class QuickOverwriteCells(OverwriteCells):
             self.gradebook = NotebookRows(gradebook, self.notebook_id, self.assignment_id)
             nb, resources = super(OverwriteCells, self).preprocess(nb, resources)
             if self.add_missing_cells:
+                handed_in = {id(cell) for cell in nb.cells}
                 nb, resources = self.add_missing_grade_cells(nb, resources)
                 nb, resources = self.add_missing_task_cells(nb, resources)
-                name_restored_cells(nb)
+                name_restored_cells(nb, handed_in)
         return nb, resources
 
 
-def name_restored_cells(nb: NotebookNode) -> None:
-    """Give each cell nbgrader put back (a deleted test: it has no id) an id made from its grade_id.
+def name_restored_cells(nb: NotebookNode, handed_in: AbstractSet[int] = frozenset()) -> None:
+    """Give each cell nbgrader put back (a deleted test) an id made from its grade_id.
 
-    nbformat gives a cell without an id a random one when the notebook is written, so a
-    deleted test came back under a new id on every run, and the autograded notebook and
-    the feedback page changed with it. An id already in the notebook (a student may have
-    chosen any) is never reused: a number is added until the id is free.
+    nbformat gives a cell without an id a random one when a notebook of format 4.5 or later
+    is written, so a deleted test came back under a new id on every run, and the autograded
+    notebook and the feedback page changed with it. Only the cells nbgrader added (those
+    whose ``id()`` is not in *handed_in*) are named, and only from format 4.5 on: before it
+    a cell may have no id at all (nbformat's 4.0-4.4 schemas refuse one). An id already in
+    the notebook (a student may have chosen any) is never reused: a number is added until
+    the id is free.
 
     >>> from nbformat.v4 import new_code_cell, new_notebook
     >>> cell = new_code_cell("assert True", metadata={"nbgrader": {"grade_id": "test_a"}})
@@ -157,9 +162,11 @@ def name_restored_cells(nb: NotebookNode) -> None:
     >>> nb.cells[1].id
     'restored-6d557526735a'
     """
+    if (nb.get("nbformat", 0), nb.get("nbformat_minor", 0)) < (4, 5):
+        return
     taken = {cell.get("id") for cell in nb.cells}
     for cell in nb.cells:
-        if cell.get("id"):
+        if id(cell) in handed_in or cell.get("id"):
             continue
         grade_id = str(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
         base = "restored-" + hashlib.sha256(grade_id.encode()).hexdigest()[:12]

@@ -97,9 +97,13 @@ class CachedHighlight:
     def __call__(self, source: str, language: str | None = None, metadata: Any = None) -> str:
         # what nbconvert 7.17's Highlight2HTML and _pygments_highlight read, and nothing else
         resolved = language or self.highlight.pygments_lexer
-        magics = (metadata or {}).get("magics_language") if resolved.startswith("ipython") else None
+        # as nbconvert: the key's presence counts, whatever its value (an empty one fails the
+        # lexer lookup and leaves the cell plain), so presence and value are both in the key
+        magics = "0"
+        if resolved.startswith("ipython") and metadata and "magics_language" in metadata:
+            magics = "1" + json.dumps(metadata["magics_language"], default=str)
         options = json.dumps(self.highlight.extra_formatter_options, sort_keys=True, default=str)
-        parts = (source, resolved or "", str(magics or ""), options)
+        parts = (source, resolved or "", magics, options)
         return self.cache.get(
             "code", parts, lambda: self.highlight(source, language=language, metadata=metadata)
         )
@@ -127,7 +131,8 @@ class FeedbackExporter(HTMLExporter):
     def _cached_markdown2html(self, context: Any, source: str) -> str:
         """HTMLExporter's ``markdown2html`` (nbconvert 7.17), kept by what decides its output."""
         cell = context.get("cell", {})
-        attachments = json.dumps(cell.get("attachments", {}), sort_keys=True, default=str)
+        # in their own order: nbconvert shows an attachment's first type when none is an image
+        attachments = json.dumps(cell.get("attachments", {}), default=str)
         # the notebook's folder matters only where images are read into the page
         path = context.get("resources", {}).get("metadata", {}).get("path", "")
         options = json.dumps(

@@ -50,9 +50,11 @@ class RenderCache:
         """The piece decided by *kind* and *parts*: read if a worker made it, else made and kept."""
         path = self.path(kind, *parts)
         try:
-            return path.read_text(encoding="utf-8")
+            kept = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
-            pass
+            kept = ""
+        if kept:  # empty: never written whole (a crash before the rename), or nothing to keep
+            return kept
         made = make()
         try:
             _write_whole(path, made)

@@ -294,3 +294,20 @@ def test_a_deleted_test_comes_back_under_the_same_id_every_run(course, tmp_path)
     taken.cells[0]["id"] = first[0]
     again = restored_ids(taken, db_url(path), "tests_deleted")
     assert first[0] not in again and len(again) == len(first)
+
+
+def test_a_notebook_before_format_4_5_keeps_cells_without_ids(course, tmp_path):
+    """nbformat's 4.0-4.4 schemas refuse a cell id: none is added, the notebook stays valid."""
+    built, folders = course
+    nb = readable(folders["tests_deleted"])
+    nb.nbformat_minor = 4
+    for cell in nb.cells:
+        cell.pop("id", None)
+    path = tmp_path / "gradebook.db"
+    shutil.copy(built.gradebook, path)
+    resources = submission(db_url(path), "tests_deleted")
+    before = len(nb.cells)
+    nb, _ = QuickOverwriteCells(add_missing_cells=True).preprocess(copy.deepcopy(nb), resources)
+    assert len(nb.cells) > before, "the deleted tests were put back"
+    assert not [cell for cell in nb.cells if "id" in cell]
+    nbformat.validate(nbformat.reads(nbformat.writes(nb), as_version=4))

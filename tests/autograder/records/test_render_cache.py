@@ -102,3 +102,26 @@ def test_markdown_with_attachments_is_kept_apart(tmp_path):
 
     page(notebook("AAAA"), tmp_path)
     assert "BBBB" in page(notebook("BBBB"), tmp_path)
+
+
+def test_an_empty_piece_is_made_again(tmp_path):
+    cache = RenderCache(tmp_path)
+    path = cache.path("code", "x = 1")
+    path.parent.mkdir(parents=True)
+    path.write_text("")  # a crash before the rename can leave this
+    assert cache.get("code", ("x = 1",), lambda: "<pre>made</pre>") == "<pre>made</pre>"
+
+
+def test_an_empty_magics_language_is_not_the_same_cell_as_none(tmp_path):
+    """nbconvert looks at whether the key is there: an empty one leaves the cell unhighlighted."""
+    marked = new_code_cell("total = sum(range(3))", metadata={"magics_language": ""})
+    plain = new_code_cell("total = sum(range(3))")
+    notebook = new_notebook(
+        cells=[marked, plain],
+        metadata={"language_info": {"name": "python", "pygments_lexer": "ipython3"}},
+    )
+    uncached = page(copy.deepcopy(notebook), None)
+    assert page(copy.deepcopy(notebook), tmp_path) == uncached
+    # the other order, over the filled cache: each cell still gets its own HTML
+    notebook.cells.reverse()
+    assert page(copy.deepcopy(notebook), tmp_path) == page(copy.deepcopy(notebook), None)
