@@ -6,7 +6,6 @@ import contextlib
 import os
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -26,6 +25,7 @@ from autograder.records.gradebook import max_scores
 from autograder.records.report import GradeRow, Status, load_plotting, write_reports
 from autograder.sandbox import bubblewrap
 from autograder.sandbox.cgroup import StudentCgroup
+from autograder.sandbox.kernels import make_sockets_root
 from autograder.sandbox.safe_files import real_folder, remove_path
 from autograder.term.course import DEFAULT_SETTINGS, Course, Settings, build_course
 from autograder.term.course_config import write_course_config
@@ -129,12 +129,7 @@ def _grade_class(
     # a run killed before its end leaves its cache: this run's pages are made afresh
     shutil.rmtree(out / "work" / RENDER_CACHE, ignore_errors=True)
     # the kernels' socket folders, removed at the end whatever became of their workers
-    # (short: a socket's path may hold at most 107 bytes)
-    sockets_root = (
-        Path(tempfile.mkdtemp(prefix=f"autograder-kernels-{os.getpid()}-"))
-        if settings.sandbox
-        else None
-    )
+    sockets_root = make_sockets_root() if settings.sandbox else None
     planned: dict[str, StudentSubmission] = {}
     parent_seconds: dict[str, dict[str, float]] = {}  # per student: the grader's own stages
     for student in students:

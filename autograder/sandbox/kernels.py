@@ -145,6 +145,26 @@ class SandboxedKernelManager(AsyncKernelManager):
             shutil.rmtree(self.ipc_dir, ignore_errors=True)
 
 
+#: The longest path a Unix socket may have on Linux (``sun_path`` holds 108 bytes with its NUL).
+SOCKET_PATH_MAX = 107
+#: What a kernel's longest socket path adds to the run's folder: its own folder, a socket name.
+SOCKET_PATH_TAIL = len("/autograder-ipc-12345678/kernel-5")
+
+
+def make_sockets_root(temp: str | None = None) -> Path:
+    """The run's folder for its kernels' socket folders, named for this process (the grader).
+
+    In the system's temp folder (*temp*, else ``tempfile.gettempdir()``), or in ``/tmp``
+    where that is too long for a socket's path: a kernel that cannot make its sockets
+    would fail every student.
+    """
+    base = temp or tempfile.gettempdir()
+    name = f"autograder-kernels-{os.getpid()}-12345678"
+    if len(os.path.join(base, name)) + SOCKET_PATH_TAIL > SOCKET_PATH_MAX:
+        base = "/tmp"
+    return Path(tempfile.mkdtemp(prefix=f"autograder-kernels-{os.getpid()}-", dir=base))
+
+
 def prestart_kernel(
     manager_class: type[AsyncKernelManager], config, cwd: str | None = None
 ) -> int | None:
