@@ -159,7 +159,8 @@ class FeedbackExporter(HTMLExporter):
         highlight_code = self.filters.get(
             "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)
         )
-        if self._cache is not None and isinstance(highlight_code, Highlight2HTML):
+        # nbconvert's own filter only: a configured subclass may read more than the key holds
+        if self._cache is not None and type(highlight_code) is Highlight2HTML:
             highlight_code = CachedHighlight(highlight_code, self._cache)
         resources = self._init_resources(resources)
         filter_data_type = WidgetsDataTypeFilter(

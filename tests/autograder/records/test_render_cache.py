@@ -125,3 +125,26 @@ def test_an_empty_magics_language_is_not_the_same_cell_as_none(tmp_path):
     # the other order, over the filled cache: each cell still gets its own HTML
     notebook.cells.reverse()
     assert page(copy.deepcopy(notebook), tmp_path) == page(copy.deepcopy(notebook), None)
+
+
+def test_a_configured_highlighter_of_another_class_is_never_cached(tmp_path):
+    from nbconvert.filters.highlight import Highlight2HTML
+
+    class Tagged(Highlight2HTML):  # reads cell metadata the cache's key does not hold
+        def __call__(self, source, language=None, metadata=None):
+            tag = (metadata or {}).get("tag", "none")
+            return f"<i>{tag}</i>" + super().__call__(source, language, metadata)
+
+    def tagged_page(tag: str) -> str:
+        config = feedback_config()
+        config.FeedbackExporter.render_cache = str(tmp_path)
+        config.FeedbackExporter.filters = {"highlight_code": Tagged()}
+        cell = new_code_cell("x = 1", metadata={"tag": tag})
+        notebook = new_notebook(cells=[cell], metadata={"language_info": {"name": "python"}})
+        html, _ = FeedbackExporter(config=config).from_notebook_node(
+            notebook, resources=dict(RESOURCES)
+        )
+        return html
+
+    assert "<i>first</i>" in tagged_page("first")
+    assert "<i>second</i>" in tagged_page("second")
