@@ -6,8 +6,9 @@ cells are the instructor's, the same text on every student's page, so a class of
 made the same HTML forty times. :class:`RenderCache` keeps each piece of HTML in a file
 named by a digest of everything that decides it (the kind of piece, its text, and the
 options the caller names), so a worker reads what an earlier worker made. Workers are
-separate processes, forked per student; a file is written whole and renamed into place,
-so a reader sees either nothing or a finished piece.
+separate processes, forked per student; a file is written whole and renamed into place
+(:func:`autograder.sandbox.safe_files.write_bytes`), so a reader sees either nothing or a
+finished piece.
 
 The folder lives for one grading run (it is inside the run's ``work/`` folder, which the
 grader removes) and holds the grader's own output only: workers write it after the
@@ -18,11 +19,11 @@ be read or written only costs speed: the piece is made as it would have been.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from autograder.sandbox.safe_files import write_bytes
 
 
 @dataclass(frozen=True)
@@ -57,20 +58,7 @@ class RenderCache:
             return kept
         made = make()
         try:
-            _write_whole(path, made)
-        except OSError:  # a full disk or a removed folder: the page is still right
+            write_bytes(path, made.encode("utf-8"))
+        except (OSError, UnicodeEncodeError):  # a full disk, a lone surrogate: still right
             pass
         return made
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Write *text* to *path* so that no reader ever sees part of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

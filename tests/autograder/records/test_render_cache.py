@@ -43,7 +43,7 @@ def test_a_piece_is_made_once_and_read_back(tmp_path):
     other = RenderCache(tmp_path).get("code", ("x = 1", "python"), lambda: "<pre>other</pre>")
     assert first == second == "<pre>x = 1</pre>" and len(made) == 1
     assert other == "<pre>other</pre>"
-    assert not list(tmp_path.rglob(".part-*")), "no half-written file is left"
+    assert not list(tmp_path.rglob(".*")), "no half-written file is left"
 
 
 def test_a_cache_folder_that_is_a_file_only_costs_speed(tmp_path):
@@ -148,3 +148,8 @@ def test_a_configured_highlighter_of_another_class_is_never_cached(tmp_path):
 
     assert "<i>first</i>" in tagged_page("first")
     assert "<i>second</i>" in tagged_page("second")
+
+
+def test_a_piece_that_cannot_be_stored_as_utf_8_is_still_returned(tmp_path):
+    odd = "<pre>\ud800</pre>"  # a lone surrogate, as a notebook's JSON can hold
+    assert RenderCache(tmp_path).get("code", ("x",), lambda: odd) == odd
