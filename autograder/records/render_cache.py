@@ -58,7 +58,8 @@ class RenderCache:
             return kept
         made = make()
         try:
-            write_bytes(path, made.encode("utf-8"))
+            # no wait for the disk: the cache lives one run, and an empty piece is a miss
+            write_bytes(path, made.encode("utf-8"), durable=False)
         except (OSError, UnicodeEncodeError):  # a full disk, a lone surrogate: still right
             pass
         return made

@@ -30,15 +30,21 @@ def real_folder(path: Path) -> Path:
     return path
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    """Atomically replace *path* with *data*, never writing through a link."""
+def write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Atomically replace *path* with *data*, never writing through a link.
+
+    *durable*: wait for the disk before the rename. Without it, a crash of the machine can
+    leave the new file empty; for a file that lives only as long as one run (a cache) the
+    wait buys nothing.
+    """
     folder = real_folder(Path(path).parent)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{Path(path).name}.", dir=folder)
     try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
             file.flush()
-            os.fsync(file.fileno())
+            if durable:
+                os.fsync(file.fileno())
         os.replace(temporary, path)  # rename replaces a link at *path* itself
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -153,3 +153,14 @@ def test_a_configured_highlighter_of_another_class_is_never_cached(tmp_path):
 def test_a_piece_that_cannot_be_stored_as_utf_8_is_still_returned(tmp_path):
     odd = "<pre>\ud800</pre>"  # a lone surrogate, as a notebook's JSON can hold
     assert RenderCache(tmp_path).get("code", ("x",), lambda: odd) == odd
+
+
+def test_pieces_are_written_without_waiting_for_the_disk_and_results_with(tmp_path, monkeypatch):
+    from autograder.sandbox import safe_files
+
+    synced = []
+    monkeypatch.setattr(safe_files.os, "fsync", lambda fd: synced.append(fd))
+    RenderCache(tmp_path).get("code", ("x = 1",), lambda: "<pre>x</pre>")
+    assert synced == [], "a cache piece lives one run: no wait for the disk"
+    safe_files.write_bytes(tmp_path / "grades.csv", b"a,b\n")
+    assert len(synced) == 1, "the grader's results still wait for the disk"
