@@ -52,6 +52,11 @@ SYSTEM_FILES = (
 )
 #: Packages the kernel must import (the course's library); only their folders are shown.
 KERNEL_PACKAGES = ("windowmem",)
+#: Installed packages the kernel is not shown (an empty folder covers each). ipykernel
+#: imports debugpy at every start, to offer a debugger no grading client asks for: about
+#: a sixth of a kernel's start-up, paid by every student. Without it, ipykernel starts with
+#: its debugger off (``kernel_info`` says ``debugger: false``) and runs cells the same way.
+HIDDEN_PACKAGES = ("debugpy",)
 #: Launcher run by /bin/sh before bwrap: join the cgroups, set rlimits, then exec.
 LAUNCHER = (
     'for group in "$1" "$2"; do echo $$ > "$group/cgroup.procs" || exit 125; done; '
@@ -154,6 +159,9 @@ def kernel_command(
         argv += ["--perms", "0755", "--dir", str(parent)]
     for installed in shown[: len(shown) - (ipc_dir is not None)]:
         argv += ["--ro-bind", str(installed), str(installed)]
+    for hidden in package_folders(HIDDEN_PACKAGES):
+        if any(hidden.is_relative_to(f) for f in shown):
+            argv += ["--perms", "0555", "--size", "4096", "--tmpfs", str(hidden)]
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--perms", "1777", "--size", size, "--tmpfs", SANDBOX_HOME]
     argv += ["--perms", "1777", "--dir", work]

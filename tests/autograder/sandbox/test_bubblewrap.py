@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from autograder.sandbox import bubblewrap, cgroup, limits
 from tests.conftest import REPO_ROOT
@@ -28,3 +34,37 @@ def test_kernel_command_isolates_and_drops_privileges(tmp_path):
     shown = {argv[i + 1] for i, a in enumerate(argv) if a in ("--ro-bind", "--bind")}
     assert not any(Path(p).is_relative_to(REPO_ROOT / "source") for p in shown)
     assert str(REPO_ROOT) not in shown and "/root" not in shown and "/work" not in shown
+
+
+@pytest.mark.skipif(
+    bubblewrap.unavailable() is not None, reason=f"no sandbox here: {bubblewrap.unavailable()}"
+)
+def test_the_kernel_starts_without_a_debugger_it_cannot_write_back(tmp_path):
+    """debugpy is installed (ipykernel depends on it) but the sandboxed kernel never loads it."""
+    assert importlib.util.find_spec("debugpy") is not None  # else this test shows nothing
+    code = (
+        "import ipykernel.debugger as d, sys, pathlib\n"
+        "print(d._is_debugpy_available, 'debugpy.server' in sys.modules)\n"
+        "folder = pathlib.Path(d.__file__).parents[1] / 'debugpy'\n"
+        "print(sorted(p.name for p in folder.iterdir()))\n"
+        "(folder / '__init__.py').write_text('')\n"
+    )
+    group = cgroup.StudentCgroup.create(f"test-debugpy-{os.getpid()}", limits.SandboxLimits())
+    try:
+        done = subprocess.run(
+            bubblewrap.kernel_command(
+                [sys.executable, "-c", code],
+                group,
+                limits.SandboxLimits(),
+                home_files=(),
+                ipc_dir=None,
+                assignment="hw",
+            ),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        group.remove()
+    assert done.stdout.splitlines() == ["False False", "[]"], done.stderr
+    assert "PermissionError" in done.stderr  # the empty folder is not the student's to fill
