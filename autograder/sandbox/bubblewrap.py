@@ -55,8 +55,8 @@ KERNEL_PACKAGES = ("windowmem",)
 #: Installed packages the kernel is not shown (an empty folder covers each). ipykernel
 #: imports debugpy at every start, to offer a debugger no grading client asks for: about
 #: 0.05 of the 0.25 to 0.30 CPU seconds a sandboxed kernel takes to start, paid by every
-#: student. Without it, ipykernel starts with its debugger off (``kernel_info`` says
-#: ``debugger: false``) and runs cells the same way.
+#: student. Without it, ipykernel (7.4) starts with its debugger off (its ``kernel_info``
+#: no longer lists ``debugger`` among its features) and runs cells the same way.
 HIDDEN_PACKAGES = ("debugpy",)
 #: Launcher run by /bin/sh before bwrap: join the cgroups, set rlimits, then exec.
 LAUNCHER = (
