@@ -440,6 +440,14 @@ def main(argv: list[str] | None = None) -> int:
             f" {cores} cores); --jobs 1 keeps {used['autograder --jobs 1'] / one:.2f} cores busy,"
             f" so {cores} jobs can be at most {one / bound:.2f}x faster than one at this CPU cost"
         )
+        # Even if more jobs cost no more CPU than one, a run on `cores` cores that keeps them
+        # all busy gains at most `cores` over the cores one job already keeps busy.
+        busy = used["autograder --jobs 1"] / one
+        print(
+            f"with no more CPU at {cores} jobs than at one, {cores} jobs could be at most"
+            f" {cores / busy:.2f}x faster than one ({cores} cores over the {busy:.2f} one job keeps"
+            " busy)"
+        )
         for jobs in (1, cores):
             boxed, bare = (
                 table[f"autograder --jobs {jobs}"],
