@@ -20,13 +20,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from autograder.sandbox import bubblewrap
 from tests.fixtures import attacks
 from tests.fixtures.grading import (
     ASSIGNMENT,
     NOTEBOOK,
     REPO_ROOT,
     grade,
+    needs_sandbox,
     sandbox_leftovers,
     tree_hashes,
 )
@@ -34,9 +34,7 @@ from tests.nbgrader_helpers import cell_text, graded_points, read_notebook
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(
-        bubblewrap.unavailable() is not None, reason=f"no sandbox here: {bubblewrap.unavailable()}"
-    ),
+    needs_sandbox,
 ]
 
 

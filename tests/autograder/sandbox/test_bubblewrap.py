@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from autograder.sandbox import bubblewrap, cgroup, limits
 from tests.conftest import REPO_ROOT
+from tests.fixtures.grading import needs_sandbox
 
 
 def test_kernel_command_isolates_and_drops_privileges(tmp_path):
@@ -36,10 +35,8 @@ def test_kernel_command_isolates_and_drops_privileges(tmp_path):
     assert str(REPO_ROOT) not in shown and "/root" not in shown and "/work" not in shown
 
 
-@pytest.mark.skipif(
-    bubblewrap.unavailable() is not None, reason=f"no sandbox here: {bubblewrap.unavailable()}"
-)
-def test_the_kernel_starts_without_a_debugger_it_cannot_write_back(tmp_path):
+@needs_sandbox
+def test_the_kernel_starts_without_a_debugger_it_cannot_write_back():
     """debugpy is installed (ipykernel depends on it) but the sandboxed kernel never loads it."""
     assert importlib.util.find_spec("debugpy") is not None  # else this test shows nothing
     code = (
