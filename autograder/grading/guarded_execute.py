@@ -17,10 +17,14 @@ from nbclient.util import run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Integer, List, Unicode
+from traitlets import Bool, Float, Integer, List, Unicode
 
 from autograder.grading.cpu_limit import CpuTimeLimit
 from autograder.grading.outcome import CellTimeout, ExecutionReport
+from autograder.judge import in_kernel, wire
+from autograder.judge.channel import KERNEL_MODULE, WIRE_MODULE, KernelChannel
+from autograder.judge.hidden_tests import judge_notebook, restore_hidden, split_hidden
+from autograder.judge.verdict import visible_outputs
 from autograder.sandbox import kernel_guard
 from autograder.sandbox.kernels import process_group, take_prestarted
 
@@ -91,6 +95,16 @@ class GuardedExecute(CpuTimeLimit, Execute):
     sandboxed = Bool(
         False, help="The kernel runs in a sandbox that already starts it in its folder"
     ).tag(config=True)
+    judge = Bool(
+        True,
+        help="Run the hidden tests in the judge, outside the kernel (False: nbgrader's way, in it)",
+    ).tag(config=True)
+    judge_call_seconds = Float(
+        10.0, help="CPU seconds each call the judge makes into the student's code may use"
+    ).tag(config=True)
+    assignment_folder = Unicode(
+        "", help="The instructor's folder of the assignment, where the judge runs the setup cells"
+    ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self._guard_started = False
@@ -106,9 +120,16 @@ class GuardedExecute(CpuTimeLimit, Execute):
         nb.metadata.setdefault("kernelspec", {})["name"] = "python3"
         self.kernel_name = "python3"
         prestarted = take_prestarted("python3") if km is None else None
+        # the kernel is sent only the visible part of each test cell; the judge runs them whole
+        whole = split_hidden(nb) if self.judge else {}
         try:
-            return super().preprocess(nb, resources, prestarted or km)
+            result = super().preprocess(nb, resources, prestarted or km)
+            if self.judge:
+                with timed_stage("judge"):
+                    self._judge(nb, whole, resources or {})
+            return result
         finally:
+            restore_hidden(nb, whole)
             if prestarted is not None:  # nbclient leaves a kernel it did not start running
                 self._shut_down(prestarted)
             notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
@@ -119,6 +140,43 @@ class GuardedExecute(CpuTimeLimit, Execute):
                 tuple(self._restored),
                 tuple(self._unfaithful),
             )
+
+    def _judge(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
+        """Run the test cells in the judge and put its verdicts in their outputs."""
+        channel = KernelChannel(
+            self.kc,
+            self.km,
+            cpu_seconds_per_call=self.judge_call_seconds,
+            wall_clock_factor=self.wall_clock_factor,
+            interrupt_grace=self.interrupt_grace,
+            kill=self._kill_kernel,
+        )
+        if self._stopped_by is not None or self.kc is None:
+            channel.gone = True
+        folder = self.assignment_folder or self._default_assignment_folder(resources)
+        verdicts, problems = judge_notebook(nb, whole, channel, folder)
+        if problems:
+            self.log.warning("The judge could not run a setup cell:\n%s", problems)
+        for index, verdict in verdicts.items():
+            cell = nb.cells[index]
+            cell.outputs = visible_outputs(cell.outputs) + verdict.outputs()
+            if verdict.log:
+                self.log.info("judge, %s:\n%s", verdict.grade_id, verdict.log)
+        self.log.info(
+            "judge: %d requests in %.2f s%s",
+            channel.log.requests,
+            channel.log.seconds,
+            f"; {channel.log.killed}" if channel.log.killed else "",
+        )
+
+    def _default_assignment_folder(self, resources: dict) -> str | None:
+        """source/<assignment> of the configured course, where the setup cells find their data."""
+        assignment = resources.get("nbgrader", {}).get("assignment")
+        root = getattr(getattr(self.config, "CourseDirectory", None), "root", None)
+        if not assignment or not isinstance(root, str):
+            return None
+        folder = Path(root) / "source" / assignment
+        return str(folder) if folder.is_dir() else None
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped_by is not None:
@@ -298,10 +356,18 @@ def guard_setup_code(
     """
     source = Path(kernel_guard.__file__).read_text()
     move = f"    os.chdir({workdir!r})\n" if workdir else ""
+    # the judge's end of the channel (autograder.judge.in_kernel) and its wire format
+    judge = "".join(
+        f"    module = types.ModuleType({name!r})\n"
+        f"    exec(compile({Path(path).read_text()!r}, {name!r}, 'exec'), module.__dict__)\n"
+        f"    sys.modules[{name!r}] = module\n"
+        for name, path in ((WIRE_MODULE, wire.__file__), (KERNEL_MODULE, in_kernel.__file__))
+    )
     return (
         "def _autograder_setup():\n"
         "    import os, sys, types\n"
         f"{move}"
+        f"{judge}"
         f"    module = types.ModuleType({GUARD_MODULE!r})\n"
         f"    exec(compile({source!r}, {GUARD_MODULE!r}, 'exec'), module.__dict__)\n"
         f"    sys.modules[{GUARD_MODULE!r}] = module\n"

@@ -1,0 +1,108 @@
+"""The judge's end of the channel inside the student's kernel (its source is run there).
+
+Two requests arrive, each as one user expression (IPython evaluates it without input
+transformers), and each answers with JSON text:
+
+* :func:`describe`: is a name of the notebook's namespace a function, a value (sent as
+  plain data) or missing?
+* :func:`call`: call a function of the notebook with arguments sent as plain data, with
+  stdout and stderr going nowhere, and answer with its value as plain data, or with the
+  names of its exception's classes (never the exception's text).
+
+Nothing here is trusted by the judge: a student can replace every function of this
+module, and then only lies about their own answers. The standard library, the wire
+module (installed beside this one as ``_autograder_wire``) and, for the course's own
+values, windowmem's small types are all it uses.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+#: Kinds of the course's values the judge may send (see autograder.judge.values).
+EXTRA_KINDS = ("conversation", "interaction", "message")
+
+
+class _Nowhere:
+    """A stream that takes whatever is written and keeps none of it."""
+
+    def write(self, text):
+        return len(text) if isinstance(text, str) else 0
+
+    def flush(self):
+        return None
+
+    def isatty(self):
+        return False
+
+
+def _wire():
+    return sys.modules["_autograder_wire"]
+
+
+def _namespace():
+    from IPython import get_ipython
+
+    return get_ipython().user_ns
+
+
+def _read_extra(value):
+    """Build a course value the judge sent (see autograder.judge.values.write_extra)."""
+    kind = value.get("kind") if type(value) is dict else None
+    if kind not in EXTRA_KINDS:
+        raise ValueError("an unknown kind of value")
+    from windowmem.conversation import Conversation, parse_conversation
+    from windowmem.messages import Interaction
+
+    if kind == "conversation":
+        return parse_conversation(value["data"])
+    messages = Conversation.of(value["messages"]).messages
+    if kind == "message":
+        return messages[0]
+    return Interaction(value["number"], messages)
+
+
+def describe(name):
+    """JSON text: ``{"kind": "missing" | "function" | "value", "value": ...}``."""
+    namespace = _namespace()
+    if name not in namespace:
+        return json.dumps({"kind": "missing"})
+    value = namespace[name]
+    if callable(value):
+        return json.dumps({"kind": "function"})
+    try:
+        return json.dumps({"kind": "value", "value": _wire().encode(value)})
+    except BaseException:  # noqa: BLE001 - too deep, too big: the judge reads it as unsendable
+        return json.dumps({"kind": "value", "value": {"~": "unsupported", "type": "value"}})
+
+
+def call(name, payload, allow=None):
+    """JSON text: ``{"value": ...}`` or ``{"raised": [class names, most derived first]}``."""
+    namespace = _namespace()
+    function = namespace.get(name)
+    arguments = _wire().loads(payload, _read_extra)
+    args, kwargs = arguments["args"], arguments["kwargs"]
+    overrides = arguments.get("globals") or {}
+    missing = object()
+    kept = {key: namespace.get(key, missing) for key in overrides}
+    namespace.update(overrides)
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = _Nowhere()
+    try:
+        if allow is not None:
+            from windowmem.behaviour_check import sealed
+
+            function = sealed(function, tuple(allow))
+        result = function(*args, **kwargs)
+        return json.dumps({"value": _wire().encode(result)})
+    except BaseException as error:  # noqa: BLE001 - the judge decides what an exception means
+        classes = [getattr(k, "__name__", "?") for k in type(error).__mro__][:40]
+        return json.dumps({"raised": [c if type(c) is str else "?" for c in classes]})
+    finally:
+        sys.stdout, sys.stderr = saved
+        for key, value in kept.items():
+            if value is missing:
+                namespace.pop(key, None)
+            else:
+                namespace[key] = value
