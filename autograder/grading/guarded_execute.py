@@ -154,7 +154,10 @@ class GuardedExecute(CpuTimeLimit, Execute):
         if self._stopped_by is not None or self.kc is None:
             channel.gone = True
         folder = self.assignment_folder or self._default_assignment_folder(resources)
-        verdicts, problems = judge_notebook(nb, whole, channel, folder)
+        try:
+            verdicts, problems = judge_notebook(nb, whole, channel, folder)
+        finally:
+            channel.close()
         if problems:
             self.log.warning("The judge could not run a setup cell:\n%s", problems)
         for index, verdict in verdicts.items():

@@ -1,11 +1,14 @@
 """The judge's only way into the student's kernel: plain data out, plain data back.
 
-Each request is one ``execute_request`` with no code, not stored in the kernel's history,
-carrying one user expression that calls :mod:`autograder.judge.in_kernel`. What the
-kernel publishes meanwhile (prints, displays, errors) is read and dropped. Each call has
-its own limit in the kernel's CPU seconds, with a wall-clock ceiling for a kernel that
-sleeps: past it the kernel is interrupted, and a kernel that ignores the interrupt is
-killed, after which every call fails at once with :class:`KernelGone`.
+Once the student's notebook has run, the judge listens on a Unix socket in the kernel's
+own socket folder and sends the kernel one request, not stored in its history, whose user
+expression starts :func:`autograder.judge.in_kernel.serve`: the kernel connects and from
+then on answers one JSON line per request, so a call costs a socket round trip rather
+than an execute request. What the kernel publishes meanwhile (prints, displays, errors)
+is read and dropped. Each call has its own limit in the kernel's CPU seconds, with a
+wall-clock ceiling for a kernel that sleeps: past it the kernel is interrupted, and a
+kernel that ignores the interrupt is killed, after which every call fails at once with
+:class:`KernelGone`.
 
 What comes back is decoded by :mod:`autograder.judge.wire` (plain types only). An
 exception in the student's function comes back as the names of its classes only and is
@@ -15,12 +18,13 @@ still works) with no message, or as :class:`StudentRaised`.
 
 from __future__ import annotations
 
-import ast
-import json
 import builtins
 import contextlib
+import json
 import os
 import signal
+import socket
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,6 +106,7 @@ class KernelChannel:
         cpu_seconds_per_call: float,
         wall_clock_factor: float = 3.0,
         interrupt_grace: float = 5.0,
+        connect_seconds: float = 30.0,
         kill: Callable[[], None] | None = None,
     ) -> None:
         self.client = client
@@ -109,16 +114,21 @@ class KernelChannel:
         self.cpu_seconds_per_call = cpu_seconds_per_call
         self.wall_clock_factor = wall_clock_factor
         self.interrupt_grace = interrupt_grace
+        self.connect_seconds = connect_seconds
         self._kill = kill
         self.gone = False
         self.log = ChannelLog()
+        self._socket: socket.socket | None = None
+        self._buffer = bytearray()
+        self._folder: str | None = None
+        self._serve_id: str | None = None
 
     # ------------------------------------------------------------------ the two requests
 
     def describe(self, name: str) -> tuple[str, Any]:
         """``("missing" | "function" | "value", value)`` for a name of the notebook."""
-        answer = self._request(f"describe({name!r})", f"looking up {name}")
-        kind = answer.get("kind") if type(answer) is dict else None
+        answer = self._request({"op": "describe", "name": name}, f"looking up {name}")
+        kind = answer.get("kind")
         if kind == "value":
             return "value", self._decode(answer.get("value"))
         if kind in ("missing", "function"):
@@ -137,14 +147,17 @@ class KernelChannel:
 
         *notebook_globals* are set in the notebook's namespace for the call, then put back.
         """
-        payload = wire.dumps(
+        arguments = wire.encode(
             {"args": list(args), "kwargs": dict(kwargs), "globals": dict(notebook_globals or {})},
             write_extra,
         )
-        allowed = None if allow is None else list(allow)
-        answer = self._request(f"call({name!r}, {payload!r}, {allowed!r})", f"calling {name}")
-        if type(answer) is not dict:
-            raise Unreadable()
+        request = {
+            "op": "call",
+            "name": name,
+            "arguments": arguments,
+            "allow": None if allow is None else list(allow),
+        }
+        answer = self._request(request, f"calling {name}")
         if "raised" in answer:
             raised = answer["raised"]
             raise exception_for(raised if type(raised) is list else [])
@@ -152,78 +165,142 @@ class KernelChannel:
             raise Unreadable()
         return self._decode(answer["value"])
 
-    # ------------------------------------------------------------------ the round trip
-
     def _decode(self, data: Any) -> Any:
         try:
             return wire.decode(data)
         except (wire.WireError, RecursionError, MemoryError):
             raise Unreadable() from None
 
-    def _request(self, expression: str, what: str) -> Any:
+    # ------------------------------------------------------------------ opening and closing
+
+    def open(self) -> None:
+        """Start the kernel's server and take its connection (once; KernelGone if it never comes)."""
+        if self._socket is not None:
+            return
         if self.gone:
             raise KernelGone()
+        self._folder = tempfile.mkdtemp(prefix="aj-", dir=self._socket_parent())
+        path = os.path.join(self._folder, "judge")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            listener.bind(path)
+            self._let_kernel_connect(path)
+            listener.listen(1)
+            module = f"__import__('sys').modules[{KERNEL_MODULE!r}]"
+            self._serve_id = self.client.execute(
+                "",
+                silent=True,
+                store_history=False,
+                allow_stdin=False,
+                user_expressions={"served": f"{module}.serve({path!r})"},
+            )
+            listener.settimeout(POLL_SECONDS)
+            end = time.monotonic() + self.connect_seconds
+            while True:
+                try:
+                    self._socket, _ = listener.accept()
+                    break
+                except TimeoutError:
+                    if time.monotonic() >= end or not self._alive():
+                        self._gone("the kernel did not connect to the judge")
+        finally:
+            listener.close()  # one connection: nothing else can connect after the kernel
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        self._socket.settimeout(POLL_SECONDS)
+
+    def close(self) -> None:
+        """Close the socket (the kernel's server returns) and drop what the kernel published."""
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.close()
+            self._socket = None
+        if self._folder is not None:
+            with contextlib.suppress(OSError):
+                os.rmdir(self._folder)
+            self._folder = None
+        if not self.gone:
+            self._drain_output()
+
+    def _socket_parent(self) -> str | None:
+        """The kernel's socket folder when it has one (inside its sandbox), else the temp folder."""
+        folder = getattr(self.manager, "ipc_dir", None)
+        return str(folder) if folder is not None else None
+
+    def _let_kernel_connect(self, path: str) -> None:
+        """Give the socket and its folder to the kernel's user (a sandboxed kernel is not root)."""
+        owner = os.stat(self._folder if self._socket_parent() is None else self._socket_parent())  # type: ignore[arg-type]
+        for item in (self._folder, path):
+            with contextlib.suppress(OSError):
+                os.chown(item, owner.st_uid, owner.st_gid)  # type: ignore[arg-type]
+        os.chmod(self._folder, 0o700)  # type: ignore[arg-type]
+        os.chmod(path, 0o600)
+
+    # ------------------------------------------------------------------ the round trip
+
+    def _request(self, request: dict, what: str) -> dict:
+        self.open()
         started = time.perf_counter()
         self.log.requests += 1
-        module = f"__import__('sys').modules[{KERNEL_MODULE!r}]"
-        msg_id = self.client.execute(
-            "",
-            silent=True,
-            store_history=False,
-            allow_stdin=False,
-            user_expressions={"answer": f"{module}.{expression}"},
-        )
         try:
-            reply = self._wait(msg_id, what)
+            line = json.dumps(request, separators=(",", ":")).encode() + b"\n"
+            try:
+                self._socket.sendall(line)  # type: ignore[union-attr]
+            except OSError:
+                self._gone(f"the kernel's end of the channel closed before {what}")
+            text = self._reply(what)
         finally:
-            self._drain_output()
             self.log.seconds += time.perf_counter() - started
-        result = reply.get("content", {}).get("user_expressions", {}).get("answer", {})
-        if type(result) is not dict or result.get("status") != "ok":
-            status = result.get("status") if type(result) is dict else None
-            raise Unreadable(f"the kernel answered {status!r} while {what}: {str(result.get('ename', ''))[:80] if type(result) is dict else ''}")
-        text = result.get("data", {}).get("text/plain")
-        if type(text) is not str or len(text) > wire.MAX_CHARS + 2:
-            raise Unreadable()
         try:
-            json_text = ast.literal_eval(text)
-            return json.loads(json_text) if type(json_text) is str else None
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            answer = json.loads(text)
+        except (ValueError, RecursionError):
             raise Unreadable() from None
+        if type(answer) is not dict or "error" in answer:
+            raise Unreadable()
+        return answer
 
-    def _wait(self, msg_id: str, what: str) -> dict:
-        """The reply to *msg_id*, within the call's CPU limit and its wall-clock ceiling."""
+    def _reply(self, what: str) -> bytes:
+        """The kernel's next line, within the call's CPU limit and its wall-clock ceiling."""
         pids = kernel_pids(self.manager)
         cpu_start = cpu_seconds(pids) if pids else 0.0
         wall_end = time.monotonic() + self.cpu_seconds_per_call * self.wall_clock_factor
-        get = run_sync(self.client.shell_channel.get_msg)
         while True:
-            try:
-                reply = get(timeout=POLL_SECONDS)
-            except Empty:
-                reply = None
-            if reply is not None:
-                if reply.get("parent_header", {}).get("msg_id") == msg_id:
-                    return reply
-                continue
+            line = self._read_line()
+            if line is not None:
+                return line
             used = cpu_seconds(pids) - cpu_start if pids else 0.0
             if used >= self.cpu_seconds_per_call or time.monotonic() >= wall_end:
                 self.log.timeouts.append(what)
-                return self._interrupt(msg_id, what)
+                return self._interrupt(what)
             if not self._alive():
                 self._gone(f"the kernel died while {what}")
 
-    def _interrupt(self, msg_id: str, what: str) -> dict:
+    def _read_line(self) -> bytes | None:
+        """A whole line from the kernel, None when none came within the poll, or KernelGone."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                return line
+            if len(self._buffer) > wire.MAX_CHARS:
+                self._gone("the kernel sent an answer that is too long")
+            try:
+                piece = self._socket.recv(1 << 16)  # type: ignore[union-attr]
+            except TimeoutError:
+                return None
+            except OSError:
+                self._gone("the kernel's end of the channel failed")
+            if not piece:
+                self._gone("the kernel closed the channel")
+            self._buffer += piece
+
+    def _interrupt(self, what: str) -> bytes:
         with contextlib.suppress(Exception):
             run_sync(self.manager.interrupt_kernel)()
         end = time.monotonic() + self.interrupt_grace
-        get = run_sync(self.client.shell_channel.get_msg)
         while time.monotonic() < end:
-            try:
-                reply = get(timeout=POLL_SECONDS)
-            except Empty:
-                continue
-            if reply.get("parent_header", {}).get("msg_id") == msg_id:
+            if self._read_line() is not None:
                 raise CallTimedOut()
         self._gone(f"the kernel ignored the interrupt after {what} ran out of time; killed")
         raise AssertionError("unreachable")

@@ -1,11 +1,11 @@
 """The judge's end of the channel inside the student's kernel (its source is run there).
 
-Two requests arrive, each as one user expression (IPython evaluates it without input
-transformers), and each answers with JSON text:
+The judge starts :func:`serve` as one request once the student's notebook has run; it
+connects to the judge's socket and answers one JSON line per request:
 
-* :func:`describe`: is a name of the notebook's namespace a function, a value (sent as
-  plain data) or missing?
-* :func:`call`: call a function of the notebook with arguments sent as plain data, with
+* ``describe``: is a name of the notebook's namespace a function, a value (sent as plain
+  data) or missing?
+* ``call``: call a function of the notebook with arguments sent as plain data, with
   stdout and stderr going nowhere, and answer with its value as plain data, or with the
   names of its exception's classes (never the exception's text).
 
@@ -64,26 +64,26 @@ def _read_extra(value):
 
 
 def describe(name):
-    """JSON text: ``{"kind": "missing" | "function" | "value", "value": ...}``."""
+    """``{"kind": "missing" | "function" | "value", "value": ...}`` for a notebook name."""
     namespace = _namespace()
     if name not in namespace:
-        return json.dumps({"kind": "missing"})
+        return {"kind": "missing"}
     value = namespace[name]
     if callable(value):
-        return json.dumps({"kind": "function"})
+        return {"kind": "function"}
     try:
-        return json.dumps({"kind": "value", "value": _wire().encode(value)})
+        return {"kind": "value", "value": _wire().encode(value)}
     except BaseException:  # noqa: BLE001 - too deep, too big: the judge reads it as unsendable
-        return json.dumps({"kind": "value", "value": {"~": "unsupported", "type": "value"}})
+        return {"kind": "value", "value": {"~": "unsupported", "type": "value"}}
 
 
-def call(name, payload, allow=None):
-    """JSON text: ``{"value": ...}`` or ``{"raised": [class names, most derived first]}``."""
+def call(name, arguments, allow=None):
+    """``{"value": ...}`` or ``{"raised": [class names, most derived first]}``."""
     namespace = _namespace()
     function = namespace.get(name)
-    arguments = _wire().loads(payload, _read_extra)
-    args, kwargs = arguments["args"], arguments["kwargs"]
-    overrides = arguments.get("globals") or {}
+    decoded = _wire().decode(arguments, _read_extra)
+    args, kwargs = decoded["args"], decoded["kwargs"]
+    overrides = decoded.get("globals") or {}
     missing = object()
     kept = {key: namespace.get(key, missing) for key in overrides}
     namespace.update(overrides)
@@ -95,10 +95,10 @@ def call(name, payload, allow=None):
 
             function = sealed(function, tuple(allow))
         result = function(*args, **kwargs)
-        return json.dumps({"value": _wire().encode(result)})
+        return {"value": _wire().encode(result)}
     except BaseException as error:  # noqa: BLE001 - the judge decides what an exception means
         classes = [getattr(k, "__name__", "?") for k in type(error).__mro__][:40]
-        return json.dumps({"raised": [c if type(c) is str else "?" for c in classes]})
+        return {"raised": [c if type(c) is str else "?" for c in classes]}
     finally:
         sys.stdout, sys.stderr = saved
         for key, value in kept.items():
@@ -106,3 +106,51 @@ def call(name, payload, allow=None):
                 namespace.pop(key, None)
             else:
                 namespace[key] = value
+
+
+def handle(request):
+    """The answer to one request of the judge's, as a dict."""
+    if type(request) is not dict:
+        return {"error": "not a request"}
+    if request.get("op") == "describe":
+        return describe(request.get("name"))
+    if request.get("op") == "call":
+        allow = request.get("allow")
+        return call(request.get("name"), request.get("arguments"), allow)
+    return {"error": "an unknown request"}
+
+
+def serve(path):
+    """Answer the judge's requests, one JSON line each way, until it closes the socket.
+
+    The judge starts this once, as the kernel's last request, so each call costs a socket
+    round trip instead of a whole execute request. It runs on the kernel's main thread:
+    an interrupt stops a call that runs out of time, and one between calls is ignored.
+    """
+    import socket
+
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.connect(path)
+    stream = connection.makefile("rwb")
+    wire = _wire()
+    try:
+        while True:
+            try:
+                line = stream.readline(wire.MAX_CHARS + 2)
+            except KeyboardInterrupt:
+                continue
+            if not line:
+                return "closed"
+            try:
+                answer = handle(json.loads(line))
+                text = json.dumps(answer, separators=(",", ":"))
+            except BaseException as error:  # noqa: BLE001 - a bad request, or an interrupt
+                text = json.dumps({"error": type(error).__name__})
+            try:
+                stream.write(text.encode() + b"\n")
+                stream.flush()
+            except KeyboardInterrupt:
+                stream.write(text.encode() + b"\n")
+                stream.flush()
+    finally:
+        connection.close()
