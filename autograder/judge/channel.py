@@ -220,7 +220,25 @@ class KernelChannel:
                 os.rmdir(self._folder)
             self._folder = None
         if not self.gone:
+            self._wait_for_serve_end()
             self._drain_output()
+
+    def _wait_for_serve_end(self, seconds: float = 2.0) -> None:
+        """Take the reply of the request that served the judge, once the kernel has returned."""
+        if self._serve_id is None:
+            return
+        get = run_sync(self.client.shell_channel.get_msg)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                reply = get(timeout=POLL_SECONDS)
+            except Empty:
+                continue
+            except Exception:  # noqa: BLE001 - a closed channel: nothing to wait for
+                break
+            if reply.get("parent_header", {}).get("msg_id") == self._serve_id:
+                break
+        self._serve_id = None
 
     def _socket_parent(self) -> str | None:
         """The kernel's socket folder when it has one (inside its sandbox), else the temp folder."""
