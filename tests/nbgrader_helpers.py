@@ -411,12 +411,17 @@ def check_shortcut_fails_on_import(
     behaviour check's refusal is the cell's error, or a failed case's report when the cell
     scores its cases one by one."""
     cell = cells_by_id(run.autograded_notebook(student, notebook))[grade_id]
-    said = [o.get("evalue", "") for o in error_outputs(cell)]
-    said += [
+    shown = [o.get("evalue", "") for o in error_outputs(cell)]
+    shown += [
         "".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("name") == "stdout"
     ]
-    if not any(f"windowmem.{module}" in text and "not allowed here" in text for text in said):
-        raise AssertionError(f"{student}: {grade_id} should fail naming windowmem.{module}: {said}")
+    if not any("used a windowmem helper this question does not allow" in text for text in shown):
+        raise AssertionError(f"{student}: {grade_id} should say a helper was used: {shown}")
+    # which helper is for the instructor: the judge's log of the student names it
+    log = (run.out / "logs" / f"{student}.log").read_text(encoding="utf-8", errors="replace")
+    section = log.split(f"--- {grade_id}\n", 1)[-1].split("\n[INFO] judge", 1)[0]
+    if not (f"windowmem.{module}" in section and "not allowed here" in section):
+        raise AssertionError(f"{student}: {grade_id}'s log should name windowmem.{module}: {section[-2000:]}")
 
 
 def pipeline_fixture(

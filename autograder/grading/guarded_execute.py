@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import copy
 import os
 import secrets
 import signal
@@ -26,7 +27,7 @@ from autograder.judge.channel import KERNEL_MODULE, WIRE_MODULE, KernelChannel
 from autograder.judge.hidden_tests import judge_notebook, restore_hidden, split_hidden
 from autograder.judge.verdict import visible_outputs
 from autograder.sandbox import kernel_guard
-from autograder.sandbox.kernels import process_group, take_prestarted
+from autograder.sandbox.kernels import prestart_kernel, process_group, take_prestarted
 
 #: Name of the guard module inside the student's kernel.
 GUARD_MODULE = "_autograder_guard"
@@ -113,6 +114,7 @@ class GuardedExecute(CpuTimeLimit, Execute):
         self._timeouts: list[CellTimeout] = []
         self._killed: str | None = None
         self._died: str | None = None
+        self._stop_index: int | None = None
         self._restored: list[str] = []
         self._unfaithful: list[str] = []
         self._workdir = (resources or {}).get("metadata", {}).get("path")
@@ -143,6 +145,9 @@ class GuardedExecute(CpuTimeLimit, Execute):
 
     def _judge(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
         """Run the test cells in the judge and put its verdicts in their outputs."""
+        if self._stop_index is not None:
+            self._judge_before_stop(nb, whole, resources)
+            return
         channel = KernelChannel(
             self.kc,
             self.km,
@@ -171,6 +176,34 @@ class GuardedExecute(CpuTimeLimit, Execute):
             channel.log.seconds,
             f"; {channel.log.killed}" if channel.log.killed else "",
         )
+
+    def _judge_before_stop(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
+        """Judge the tests before the cell that stopped the kernel, on a kernel of their own.
+
+        The stopped kernel's state is gone, and the tests are judged only once the whole
+        notebook has run (so no later cell of the student's sees a hidden input). So a fresh
+        kernel runs the notebook up to that cell, its outputs thrown away, and the judge runs
+        the earlier tests on it: they keep the points they earn. The tests from that cell on
+        keep their ``NotRun`` errors.
+        """
+        earlier = {index: source for index, source in whole.items() if index < self._stop_index}
+        if not earlier:
+            return
+        truncated = copy.deepcopy(nb)
+        truncated.cells = truncated.cells[: self._stop_index]
+        for index, source in earlier.items():
+            truncated.cells[index].source = source
+        notebook = resources.get("nbgrader", {}).get("notebook", "notebook")
+        report = EXECUTIONS.get(notebook)
+        try:
+            # a kernel started like the first (same manager, same sandbox), which the run takes
+            prestart_kernel(type(self.km), self.config, cwd=os.getcwd())
+            type(self)(config=self.config).preprocess(truncated, copy.deepcopy(resources))
+        finally:
+            if report is not None:  # what the notebook's own run reported stands
+                EXECUTIONS[notebook] = report
+        for index in earlier:
+            nb.cells[index].outputs = truncated.cells[index].outputs
 
     def _default_assignment_folder(self, resources: dict) -> str | None:
         """source/<assignment> of the configured course, where the setup cells find their data."""
@@ -212,6 +245,7 @@ class GuardedExecute(CpuTimeLimit, Execute):
 
     def _stop_kernel(self, cell: NotebookNode, index: int, *, kill: bool) -> None:
         label = cell_label(cell, index)
+        self._stop_index = index
         if kill:
             self._killed = label
             self._stopped_by = f"not run: the kernel was killed after {label} ignored the interrupt at the time limit"

@@ -60,6 +60,14 @@ class StudentRaised(JudgeError):
     """The student's function raised something that is not a built-in exception."""
 
 
+class LibraryUsed(JudgeError):
+    """The student's function reached a windowmem helper the question does not allow.
+
+    Its text (which helper) is for the instructor's log; the feedback says only that a
+    helper was used.
+    """
+
+
 class Unreadable(JudgeError):
     """The kernel's answer was not plain data the judge could read."""
 
@@ -91,6 +99,7 @@ class ChannelLog:
 
     requests: int = 0
     timeouts: list[str] = field(default_factory=list)
+    library: list[str] = field(default_factory=list)  # what the behaviour check refused
     killed: str | None = None
     seconds: float = 0.0
 
@@ -160,6 +169,10 @@ class KernelChannel:
         answer = self._request(request, f"calling {name}")
         if "raised" in answer:
             raised = answer["raised"]
+            blocked = answer.get("blocked")
+            if type(blocked) is str:
+                self.log.library.append(blocked[:300])
+                raise LibraryUsed(blocked[:300])
             raise exception_for(raised if type(raised) is list else [])
         if "value" not in answer:
             raise Unreadable()

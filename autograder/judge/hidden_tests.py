@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import dataclasses
 import io
 import math
 import os
@@ -26,7 +27,7 @@ from typing import Any
 
 from nbformat.notebooknode import NotebookNode
 
-from autograder.judge.channel import CallTimedOut, KernelChannel, KernelGone
+from autograder.judge.channel import CallTimedOut, KernelChannel, KernelGone, LibraryUsed
 from autograder.judge.namespace import JudgeNamespace, StudentFunction
 from autograder.judge.verdict import Verdict
 
@@ -161,6 +162,7 @@ def run_test(
     """Run one whole test cell in a namespace of its own and judge it."""
     namespace = JudgeNamespace(base, lookup)
     log = io.StringIO()
+    log.write(f"--- {grade_id}\n")
     value: Any = None
     failed: BaseException | None = None
     try:
@@ -193,6 +195,7 @@ def run_test(
         missing=tuple(namespace.missing) if failed is not None else (),
         timed_out=isinstance(failed, (CallTimedOut, JudgeTimeout)) or "CallTimedOut" in log.getvalue(),
         kernel_gone=gone,
+        library_used=isinstance(failed, LibraryUsed),
         hint=hint if type(hint) is str else "",
         log=log.getvalue()[-20_000:],
     )
@@ -236,7 +239,8 @@ def judge_notebook(
     with in_folder(folder):
         for index, source in whole.items():
             meta = _nbgrader(nb.cells[index])
-            verdicts[index] = run_test(
+            refused = len(channel.log.library)
+            verdict = run_test(
                 str(meta.get("grade_id", index)),
                 float(meta.get("points", 0) or 0),
                 source,
@@ -244,6 +248,14 @@ def judge_notebook(
                 lookup,
                 seconds,
             )
+            helpers = channel.log.library[refused:]
+            if helpers:  # a case that reached a forbidden helper, even one the test forgave
+                verdict = dataclasses.replace(
+                    verdict,
+                    library_used=True,
+                    log=verdict.log + "".join(f"windowmem refused: {h}\n" for h in helpers[:5]),
+                )
+            verdicts[index] = verdict
     return verdicts, problems
 
 

@@ -29,6 +29,7 @@ class Verdict:
     missing: tuple[str, ...] = ()  # question names the notebook does not define
     timed_out: bool = False
     kernel_gone: bool = False
+    library_used: bool = False
     hint: str = ""
     log: str = ""  # for the instructor only: what raised, where
 
@@ -57,6 +58,8 @@ class Verdict:
         notes = []
         if self.missing:
             notes.append(f"The notebook does not define {', '.join(self.missing)}.")
+        if self.library_used:
+            notes.append("Your code used a windowmem helper this question does not allow.")
         if self.kernel_gone:
             notes.append("Your kernel stopped while the checks called your code.")
         elif self.timed_out:

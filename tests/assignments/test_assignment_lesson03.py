@@ -905,21 +905,12 @@ class TestTheGradingRun(GradingRoundTrip):
 def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
     graded, source_nb, student, grade_id
 ):
-    text = cell_text(cells_by_id(source_nb)[grade_id])
-    hidden_from = (
-        text[: text.index(HIDDEN_MARKERS[0])].count("\n") + 1
-    )  # 1-based line of the marker
+    """The kernel ran the visible checks without an error; the judge failed the hidden ones."""
     executed = cells_by_id(graded.autograded_notebook(student, NOTEBOOK))[grade_id]
-    errors = error_outputs(executed)
-    if not errors:
-        # a cell scored case by case: the hidden cases ran, so the visible checks passed
-        said = "".join(
-            "".join(o.get("text", "")) for o in executed["outputs"] if o.get("name") == "stdout"
-        )
-        assert "a case failed" in said, f"{student} should fail {grade_id}"
-        return
-    traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(errors[0]["traceback"]))
-    failing_line = int(re.search(r"In\[\d+\], line (\d+)", traceback).group(1))
-    assert failing_line > hidden_from, (
-        f"{student} already fails the visible checks of {grade_id}:\n{traceback}"
+    shown = "".join(
+        "".join(o.get("text", "")) for o in executed["outputs"] if o.get("name") == "stdout"
     )
+    assert "The visible checks stopped" not in shown, f"{student} already fails the visible checks"
+    verdicts = [o.get("evalue", "") for o in error_outputs(executed)] + [shown]
+    assert any("Hidden checks:" in v and "failed" in v for v in verdicts), verdicts
+    assert grade_id in graded.grades[student].failed

@@ -639,7 +639,7 @@ def hidden_cell(grade_id: str) -> str:
     """A test cell's hidden section, made to run outside the behaviour check."""
     text = solution_source(grade_id)
     hidden = text.split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS", 1)[0]
-    guard = "from windowmem.behaviour_check import sealed as _sealed"
+    guard = "from autograder.judge.support import sealed as _sealed"
     assert guard in hidden
     # the reference answers below are windowmem's: the check would refuse them, rightly
     return hidden.replace(guard, "_sealed = lambda function, allow: function")
