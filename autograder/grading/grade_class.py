@@ -252,6 +252,7 @@ def _queue_student(
             )
             + course.data_files,
             sockets_root,
+            course.library_files,
         )
     job = Job(
         student.student_id,

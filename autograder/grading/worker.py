@@ -48,6 +48,8 @@ class Sandbox:
     # the run's folder the kernel makes its socket folder in: the grader removes it at the
     # end, so a kernel whose worker was killed leaves nothing behind in the temp folder
     sockets_root: Path | None = None
+    # windowmem's files the kernel is shown (None: all of them); see sandbox/library_reach.py
+    library_files: tuple[Path, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,8 @@ def worker_config(job: Job) -> Config:
         config.SandboxedKernelManager.cgroup_name = box.cgroup.name
         config.SandboxedKernelManager.cgroup_folders = [str(f) for f in box.cgroup.folders]
         config.SandboxedKernelManager.home_files = [str(p) for p in box.home_files]
+        if box.library_files is not None:
+            config.SandboxedKernelManager.library_files = [str(p) for p in box.library_files]
         config.SandboxedKernelManager.assignment = job.assignment
         if box.sockets_root is not None:
             config.SandboxedKernelManager.sockets_root = str(box.sockets_root)

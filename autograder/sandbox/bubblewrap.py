@@ -120,6 +120,25 @@ def python_folders() -> list[Path]:
     return sorted(found)
 
 
+def library_mounts(library: Sequence[Path]) -> list[str]:
+    """bwrap arguments that cover windowmem's folder and show only *library* (and data) in it."""
+    from autograder.sandbox.library_reach import package_root, shown_files
+
+    root = package_root()
+    if root is None:
+        return []
+    files = [f for f in shown_files(library) if f.is_relative_to(root)]
+    argv = ["--perms", "0755", "--size", str(64 * 1024 * 1024), "--tmpfs", str(root)]
+    folders = sorted({a for f in files for a in f.parents if a.is_relative_to(root) and a != root})
+    for folder in folders:
+        argv += ["--perms", "0755", "--dir", str(folder)]
+    for file in files:
+        argv += ["--ro-bind", str(file), str(file)]
+    if (root / "data").is_dir():
+        argv += ["--ro-bind", str(root / "data"), str(root / "data")]
+    return argv
+
+
 def kernel_command(
     command: Sequence[str],
     cgroup: StudentCgroup,
@@ -128,12 +147,15 @@ def kernel_command(
     home_files: Sequence[Path],
     ipc_dir: Path | None,
     assignment: str,
+    library: Sequence[Path] | None = None,
 ) -> list[str]:
     """*command* (the kernel's argv) wrapped to run inside the student's sandbox.
 
     *home_files* (files or folders) appear read-only in ``/home/student/<assignment>/``,
     the kernel's working folder; the rest of that folder is a private tmpfs. *ipc_dir*
-    is bound read-write at its own path, for the connection file and the sockets.
+    is bound read-write at its own path, for the connection file and the sockets. With
+    *library* (see :mod:`autograder.sandbox.library_reach`), windowmem's folder is covered
+    and only those of its files (and its data folder) are shown in it.
     """
     work = f"{SANDBOX_HOME}/{assignment}"
     argv = ["/bin/sh", "-c", LAUNCHER, "sandbox", *map(str, cgroup.folders)]
@@ -163,6 +185,8 @@ def kernel_command(
     for hidden in package_folders(HIDDEN_PACKAGES):
         if any(hidden.is_relative_to(f) for f in shown):
             argv += ["--perms", "0555", "--size", "4096", "--tmpfs", str(hidden)]
+    if library is not None:
+        argv += library_mounts(library)
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--perms", "1777", "--size", size, "--tmpfs", SANDBOX_HOME]
     argv += ["--perms", "1777", "--dir", work]

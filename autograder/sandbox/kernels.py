@@ -81,6 +81,12 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     cgroup_name = Unicode(help="The student's cgroup, made by the parent").tag(config=True)
     cgroup_folders = List(Unicode(), help="Its memory and pids folders").tag(config=True)
+    library_files = List(
+        Unicode(),
+        None,
+        allow_none=True,
+        help="windowmem's files the kernel is shown (None: the whole package)",
+    ).tag(config=True)
     home_files = List(Unicode(), help="Files shown read-only in the kernel's folder").tag(
         config=True
     )
@@ -118,6 +124,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             self.cgroup,
             self.limits,
             home_files=[Path(p) for p in self.home_files],
+            library=None if self.library_files is None else [Path(p) for p in self.library_files],
             ipc_dir=self.ipc_dir,
             assignment=self.assignment,
         )

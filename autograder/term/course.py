@@ -16,6 +16,8 @@ from pathlib import Path
 
 from traitlets.config import Config
 
+from autograder.judge.hidden_tests import is_setup
+from autograder.sandbox.library_reach import library_files
 from autograder.sandbox.limits import SandboxLimits
 from autograder.term.nbgrader_course import (
     assignment_notebooks,
@@ -135,6 +137,8 @@ class Course:
     code_cells: int
     config: Config
     data_files: tuple[Path, ...] = ()  # what the release holds besides notebooks
+    # windowmem's files a grading kernel is shown: what the setup cells load (library_reach)
+    library_files: tuple[Path, ...] | None = None
 
     @property
     def gradebook(self) -> Path:
@@ -171,7 +175,11 @@ def build_course(repo_root: Path, assignment: str, out: Path, settings: Settings
     )
     release = generate_assignment(config, assignment)
     data = tuple(sorted(p for p in release.iterdir() if p.suffix != ".ipynb"))
-    return Course(root, assignment, expected, code_cells, config, data)
+    library = None
+    if settings.sandbox is not None:
+        setups = ["".join(cell["source"]) for nb in cells for cell in nb if is_setup(cell)]
+        library = library_files(setups, course_source)
+    return Course(root, assignment, expected, code_cells, config, data, library)
 
 
 def guarded_imports(code: str) -> set[str]:

@@ -163,6 +163,7 @@ def buffer_turns(window: int, turn: int, tools: list) -> list[int]:
         {
             "test_breaking_point",
             "test_buffer_turns_any",
+            "test_buffer_turns_errors",  # a valid call must answer with a list
             "test_buffer_turns_seed",
             "test_empanadas",
         },
@@ -263,7 +264,8 @@ def buffer_turns(window, turn, tools):
     "float_window": (
         "smallest_window_answer",
         solution_changed("smallest_window_answer", "return stored // 2", "return stored / 2"),
-        {"test_smallest_window_any", "test_smallest_window_seed"},
+        # the error test asks a valid call for an int too
+        {"test_smallest_window_any", "test_smallest_window_seed", "test_smallest_window_errors"},
     ),
     "window_in_turns": (  # the lesson's plain-turn answer, whatever the tools stored
         "smallest_window_answer",
@@ -396,6 +398,7 @@ MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.calls.agent_call
 #: What each partial mistake loses, cell by cell: the share of the cell's cases it gets wrong.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
     "always_equal": {
+        "test_buffer_turns_errors": 1.0,
         "test_buffer_turns_seed": 2.0,
         "test_buffer_turns_any": 3.0,
         "test_empanadas": 0.67,

@@ -1,6 +1,6 @@
 """A class that goes after the hidden tests (tests/fixtures/judge_attacks.py), graded for real.
 
-Asserted, on lessons 3 and 6: no attack scores more than the blank notebook it started
+Asserted, on lessons 1, 3 and 6: no attack scores more than the blank notebook it started
 from; the honest notebook whose helpers carry every name the hidden tests define scores
 full marks; no line of a hidden test, and no hidden input, reaches a feedback page, a
 verdict or ``grades.csv``; and a student who records their function's inputs sees only
@@ -25,7 +25,7 @@ from tests.nbgrader_helpers import graded_points, read_notebook
 
 pytestmark = [pytest.mark.slow, needs_sandbox]
 
-ASSIGNMENTS = ("lesson03_window_buffer", "lesson06_token_budget")
+ASSIGNMENTS = ("lesson01_scope_and_storage", "lesson03_window_buffer", "lesson06_token_budget")
 
 
 def notebook_name(assignment: str) -> str:
@@ -133,3 +133,25 @@ def test_an_exception_class_named_for_its_inputs_shows_only_visible_ones(graded,
     page = set(tags.findall(page_text(graded["out"], "names_its_exception", graded["assignment"])))
     # a page may cut a long name where it colours a traceback: each is the start of a plain one
     assert plain and all(any(whole.startswith(tag) for whole in plain) for tag in page)
+
+
+#: What a grading kernel may import of the library's answer-computing modules: what the
+#: assignment's setup cells load (lesson 3's: the types, the tokenizer, every policy; lesson
+#: 6's: the budget engine behind the lesson's reference table), never more.
+REACHABLE = {
+    "lesson01_scope_and_storage": [],
+    "lesson03_window_buffer": ["windowmem.key_templates"],
+    "lesson06_token_budget": [
+        "windowmem.replay",
+        "windowmem.cost",
+        "windowmem.calls.agent_calls",
+        "windowmem.design.rolling_summary",
+        "windowmem.key_templates",
+    ],
+}
+
+
+def test_the_grading_kernel_imports_only_what_the_setup_loads(graded):
+    page = page_text(graded["out"], "records_inputs", graded["assignment"])
+    said = re.search(re.escape(judge_attacks.CAUGHT) + r" library: (\[.*?\])", page).group(1)
+    assert said == repr(REACHABLE[graded["assignment"]])
