@@ -407,10 +407,24 @@ def check_shortcut_fails_on_import(
     run: PipelineRun, student: str, notebook: str, grade_id: str, module: str
 ) -> None:
     """Raise AssertionError unless *student*'s *grade_id* test failed because the answer
-    reached windowmem's *module* (a right value reached by the library's own answer): the
-    behaviour check's refusal is the cell's error, or a failed case's report when the cell
-    scores its cases one by one."""
-    cell = cells_by_id(run.autograded_notebook(student, notebook))[grade_id]
+    reached windowmem's *module* (a right value reached by the library's own answer).
+
+    Two ways are right: the grading kernel does not have the module at all (the answer's
+    import fails in its cell, saying which module), or it has it and the behaviour check
+    refused it during a judged call (the feedback says a helper was used; the instructor's
+    log names it)."""
+    executed = run.autograded_notebook(student, notebook)
+    if grade_id not in run.grades[student].failed:
+        raise AssertionError(f"{student}: {grade_id} should fail")
+    errors = [
+        f"{o.get('ename', '')}: {o.get('evalue', '')}"
+        for cell in executed["cells"]
+        if nbgrader_meta(cell).get("solution")
+        for o in error_outputs(cell)
+    ]
+    if any("No module named 'windowmem" in e for e in errors):
+        return
+    cell = cells_by_id(executed)[grade_id]
     shown = [o.get("evalue", "") for o in error_outputs(cell)]
     shown += [
         "".join(o.get("text", "")) for o in cell.get("outputs", []) if o.get("name") == "stdout"
@@ -421,7 +435,9 @@ def check_shortcut_fails_on_import(
     log = (run.out / "logs" / f"{student}.log").read_text(encoding="utf-8", errors="replace")
     section = log.split(f"--- {grade_id}\n", 1)[-1].split("\n[INFO] judge", 1)[0]
     if not (f"windowmem.{module}" in section and "not allowed here" in section):
-        raise AssertionError(f"{student}: {grade_id}'s log should name windowmem.{module}: {section[-2000:]}")
+        raise AssertionError(
+            f"{student}: {grade_id}'s log should name windowmem.{module}: {section[-2000:]}"
+        )
 
 
 def pipeline_fixture(

@@ -25,7 +25,7 @@ from autograder.grading.outcome import CellTimeout, ExecutionReport
 from autograder.judge import in_kernel, wire
 from autograder.judge.channel import KERNEL_MODULE, WIRE_MODULE, KernelChannel
 from autograder.judge.hidden_tests import judge_notebook, restore_hidden, split_hidden
-from autograder.judge.verdict import visible_outputs
+from autograder.judge.verdict import coalesce_streams, visible_outputs
 from autograder.sandbox import kernel_guard
 from autograder.sandbox.kernels import prestart_kernel, process_group, take_prestarted
 
@@ -126,6 +126,9 @@ class GuardedExecute(CpuTimeLimit, Execute):
         whole = split_hidden(nb) if self.judge else {}
         try:
             result = super().preprocess(nb, resources, prestarted or km)
+            for cell in nb.cells:  # the same bytes whatever chunks the kernel sent
+                if cell.cell_type == "code":
+                    cell.outputs = coalesce_streams(cell.outputs)
             if self.judge:
                 with timed_stage("judge"):
                     self._judge(nb, whole, resources or {})
@@ -186,11 +189,12 @@ class GuardedExecute(CpuTimeLimit, Execute):
         the earlier tests on it: they keep the points they earn. The tests from that cell on
         keep their ``NotRun`` errors.
         """
-        earlier = {index: source for index, source in whole.items() if index < self._stop_index}
+        stop = self._stop_index or 0
+        earlier = {index: source for index, source in whole.items() if index < stop}
         if not earlier:
             return
         truncated = copy.deepcopy(nb)
-        truncated.cells = truncated.cells[: self._stop_index]
+        truncated.cells = truncated.cells[:stop]
         for index, source in earlier.items():
             truncated.cells[index].source = source
         notebook = resources.get("nbgrader", {}).get("notebook", "notebook")

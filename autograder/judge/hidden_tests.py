@@ -138,7 +138,10 @@ def setup_namespace(nb: NotebookNode, folder: str | os.PathLike | None) -> tuple
             if not is_setup(cell):
                 continue
             try:
-                exec(compile(_plain_python(cell.source), f"<setup cell {index + 1}>", "exec"), namespace)
+                exec(
+                    compile(_plain_python(cell.source), f"<setup cell {index + 1}>", "exec"),
+                    namespace,
+                )
             except Exception:  # noqa: BLE001 - reported in the log; the tests then fail
                 problems.append(traceback.format_exc(limit=3))
     return namespace, "\n".join(problems)
@@ -167,7 +170,11 @@ def run_test(
     failed: BaseException | None = None
     try:
         tree = ast.parse(_plain_python(source), f"<test {grade_id}>")
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        last = tree.body[-1] if tree.body else None
+        if isinstance(last, ast.Expr):
+            tree.body.pop()
+        else:
+            last = None
         body = compile(tree, f"<test {grade_id}>", "exec")
         final = compile(ast.Expression(last.value), f"<test {grade_id}>", "eval") if last else None
         with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log), time_limit(seconds):
@@ -193,7 +200,8 @@ def run_test(
         cases_run=cases_run,
         cases_failed=None if cases_run is None else cases_run - cases_passed,
         missing=tuple(namespace.missing) if failed is not None else (),
-        timed_out=isinstance(failed, (CallTimedOut, JudgeTimeout)) or "CallTimedOut" in log.getvalue(),
+        timed_out=isinstance(failed, (CallTimedOut, JudgeTimeout))
+        or "CallTimedOut" in log.getvalue(),
         kernel_gone=gone,
         library_used=isinstance(failed, LibraryUsed),
         hint=hint if type(hint) is str else "",

@@ -98,7 +98,7 @@ def call(name, arguments, allow=None):
         return {"value": _wire().encode(result)}
     except BaseException as error:  # noqa: BLE001 - the judge decides what an exception means
         classes = [getattr(k, "__name__", "?") for k in type(error).__mro__][:40]
-        answer = {"raised": [c if type(c) is str else "?" for c in classes]}
+        answer: dict = {"raised": [c if type(c) is str else "?" for c in classes]}
         if classes[0] == "LibraryBlocked":  # the behaviour check: which helper, for the log
             answer["blocked"] = str(error)[:300]
         return answer

@@ -51,8 +51,14 @@ class Verdict:
             if self.cases_run:
                 head += f", all {self.cases_run} cases"
             return head + f" ({points})."
-        if self.cases_run and self.cases_failed is not None and not (self.missing or self.kernel_gone):
-            head = f"Hidden checks: {self.cases_failed} of {self.cases_run} cases failed ({points})."
+        if (
+            self.cases_run
+            and self.cases_failed is not None
+            and not (self.missing or self.kernel_gone)
+        ):
+            head = (
+                f"Hidden checks: {self.cases_failed} of {self.cases_run} cases failed ({points})."
+            )
         else:
             head = f"Hidden checks: failed ({points})."
         notes = []
@@ -72,9 +78,7 @@ class Verdict:
         """The verdict as the cell's last output: an error (0), a partial score, or a note."""
         text = self.message()
         if self.points <= 0:
-            return [
-                NotebookNode(output_type="error", ename=FAILED, evalue=text, traceback=[text])
-            ]
+            return [NotebookNode(output_type="error", ename=FAILED, evalue=text, traceback=[text])]
         note = NotebookNode(output_type="stream", name="stdout", text=text + "\n")
         if self.passed:
             return [note]
@@ -105,12 +109,14 @@ def visible_outputs(outputs: list[NotebookNode]) -> list[NotebookNode]:
         kind = output.get("output_type")
         if kind == "stream":
             text = output.get("text", "")
-            kept.append(NotebookNode(output_type="stream", name="stdout", text=str(text)))
+            kept.append(NotebookNode(output_type="stream", name="stdout", text=_text(text)))
         elif kind == "error":
             line = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"
             kept.append(
                 NotebookNode(
-                    output_type="stream", name="stdout", text=f"The visible checks stopped: {line}\n"
+                    output_type="stream",
+                    name="stdout",
+                    text=f"The visible checks stopped: {line}\n",
                 )
             )
     return _merge_streams(kept)
@@ -118,10 +124,34 @@ def visible_outputs(outputs: list[NotebookNode]) -> list[NotebookNode]:
 
 def _merge_streams(outputs: list[NotebookNode]) -> list[NotebookNode]:
     """Adjacent stdout outputs as one: a kernel may send one print as one stream or two."""
+    return coalesce_streams(outputs)
+
+
+def coalesce_streams(outputs: list[NotebookNode]) -> list[NotebookNode]:
+    """Adjacent stream outputs of the same name as one, whatever chunks the kernel sent.
+
+    How a kernel splits a cell's stdout into messages depends on timing (a busy machine
+    sends one ``print`` as two), so without this a re-run can write other bytes.
+
+    >>> out = coalesce_streams([NotebookNode(output_type="stream", name="stdout", text="a"),
+    ...                         NotebookNode(output_type="stream", name="stdout", text="b\\n")])
+    >>> [o.text for o in out]
+    ['ab\\n']
+    """
     merged: list[NotebookNode] = []
     for output in outputs:
-        if merged and merged[-1].get("output_type") == "stream" and output.get("output_type") == "stream":
-            merged[-1]["text"] = merged[-1]["text"] + output["text"]
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and previous.get("output_type") == "stream"
+            and output.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
+            previous["text"] = _text(previous.get("text", "")) + _text(output.get("text", ""))
         else:
             merged.append(output)
     return merged
+
+
+def _text(text: object) -> str:
+    return "".join(text) if isinstance(text, list) else str(text)

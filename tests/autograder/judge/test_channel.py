@@ -18,7 +18,7 @@ from autograder.judge.channel import (
 )
 from autograder.judge.wire import Opaque
 
-NOTEBOOK = '''
+NOTEBOOK = """
 import signal, time
 def double(values):
     print("printed during a judged call")
@@ -51,7 +51,7 @@ class Anything(list):
 def anything():
     return Anything([1])
 answer = {"turns": (1, 2), "ok": True}
-'''
+"""
 
 
 def run(client, code):
@@ -97,7 +97,11 @@ def test_a_conversation_is_rebuilt_in_the_kernel(kernel):
     from windowmem import Conversation
 
     chat = Conversation.of(
-        [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}, {"role": "user", "content": "c"}]
+        [
+            {"role": "user", "content": "a"},
+            {"role": "assistant", "content": "b"},
+            {"role": "user", "content": "c"},
+        ]
     )
     assert kernel.call("conversation_turns", (chat,), {}) == 2
 

@@ -57,7 +57,11 @@ def autograded_points(assignment: str) -> float:
 
 def test_the_run_grades_everyone(graded):
     assert graded["run"].returncode in (0, 1), graded["run"].stderr[-3000:]
-    assert set(graded["grades"].index) == {*judge_attacks.FUNCTION_ATTACKS, "blank", "honest_with_their_names"}
+    assert set(graded["grades"].index) == {
+        *judge_attacks.FUNCTION_ATTACKS,
+        "blank",
+        "honest_with_their_names",
+    }
 
 
 @pytest.mark.parametrize("attack", sorted(judge_attacks.FUNCTION_ATTACKS))
@@ -75,7 +79,10 @@ def test_the_honest_student_with_the_tests_names_scores_full_marks(graded):
         points
         for points in graded_points(
             read_notebook(
-                REPO_ROOT / "source" / graded["assignment"] / f"{notebook_name(graded['assignment'])}.ipynb"
+                REPO_ROOT
+                / "source"
+                / graded["assignment"]
+                / f"{notebook_name(graded['assignment'])}.ipynb"
             ),
             autograded_only=False,
         ).values()
@@ -115,7 +122,9 @@ def plain_run(graded, tmp_path, student: str) -> str:
     texts = []
     for cell in nb.cells:
         for output in cell.get("outputs", []):
-            texts.append(output.get("text", "") + output.get("ename", "") + output.get("evalue", ""))
+            texts.append(
+                output.get("text", "") + output.get("ename", "") + output.get("evalue", "")
+            )
     return "".join(texts)
 
 

@@ -14,7 +14,9 @@ def graded_by_nbgrader(outputs, points):
     cell = NotebookNode(
         cell_type="code",
         source="",
-        metadata={"nbgrader": {"grade": True, "solution": False, "points": points, "grade_id": "t"}},
+        metadata={
+            "nbgrader": {"grade": True, "solution": False, "points": points, "grade_id": "t"}
+        },
         outputs=outputs,
     )
     return determine_grade(cell)[0]
@@ -56,7 +58,9 @@ def test_a_failure_shows_no_line_value_or_message_of_the_test():
 
 
 def test_cases_failed_come_from_the_tests_counter():
-    verdict = run_test("t", 2.0, "_parts = [3, 4]\nround(2 * _parts[0] / _parts[1], 2)", {}, no_lookup)
+    verdict = run_test(
+        "t", 2.0, "_parts = [3, 4]\nround(2 * _parts[0] / _parts[1], 2)", {}, no_lookup
+    )
     assert verdict.message() == "Hidden checks: 1 of 4 cases failed (1.5 of 2 points)."
 
 
@@ -73,7 +77,9 @@ def test_a_missing_question_name_is_named_and_a_test_name_is_not():
 
 
 def test_the_instructors_hint_is_shown():
-    verdict = run_test("t", 1.0, "_hint = 'count the tool messages too'\nassert False", {}, no_lookup)
+    verdict = run_test(
+        "t", 1.0, "_hint = 'count the tool messages too'\nassert False", {}, no_lookup
+    )
     assert verdict.message().endswith("Hint: count the tool messages too")
 
 
