@@ -21,6 +21,7 @@ import re
 
 import pytest
 
+from tests.fixtures.graded_cases import SITUATION_SEEDS
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
@@ -42,7 +43,6 @@ from windowmem.budget import Event
 from windowmem.budget.policy_choice import (
     CASE_STRATA,
     POLICIES,
-    SITUATION_SEEDS,
     Situation,
     _draws,
     draw_situation,

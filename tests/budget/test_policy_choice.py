@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from tests.fixtures.graded_cases import SITUATION_SEEDS
 from windowmem.budget import Event, help_centre, prepare, run_task
 from windowmem.budget.policy_choice import (
     CASE_STRATA,
     POLICIES,
-    SITUATION_SEEDS,
     STRATA,
     Situation,
     answered_from_summary,

@@ -33,13 +33,6 @@ from windowmem.errors import BudgetError
 #: The lesson's four policies, least machinery first: none, dropping, summarising, searching again.
 POLICIES = ("unbounded", "truncate", "compact", "retrieve")
 
-#: The seed of each graded cell of the assignment's design task (its hidden cases are drawn from it).
-SITUATION_SEEDS = {
-    "test_policy_helpdesk": 1606,
-    "test_policy_research": 2606,
-    "test_policy_compliance": 3606,
-}
-
 #: The strata of the space, each a point of the lesson a choice must get right; a case that
 #: is in none is never drawn. :data:`CASE_STRATA` says which stratum each of a cell's cases
 #: comes from, in order: eight of twelve where truncation drops only misses (a choice by keyword
@@ -277,7 +270,6 @@ def situations(seed: int, strata: tuple[int, ...] = CASE_STRATA) -> tuple[Situat
 __all__ = [
     "CASE_STRATA",
     "POLICIES",
-    "SITUATION_SEEDS",
     "STRATA",
     "Situation",
     "answered_from_summary",
