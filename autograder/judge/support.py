@@ -32,9 +32,9 @@ def with_notebook_globals(function: Callable[..., Any], **names: Any) -> Callabl
     """
     if isinstance(function, StudentFunction):
         return function.with_globals(names)
-    space = getattr(function, "__globals__", None)
-    if space is None:  # windowmem's sealed wrapper: the notebook's function is inside it
-        space = getattr(getattr(function, "__wrapped__", None), "__globals__", {})
+    # windowmem's sealed wrapper keeps the notebook's function as __wrapped__: its globals
+    # are the notebook's, the wrapper's are the behaviour check's module
+    space = getattr(getattr(function, "__wrapped__", function), "__globals__", {})
 
     def run(*args: Any, **kwargs: Any) -> Any:
         missing = object()
