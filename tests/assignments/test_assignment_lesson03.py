@@ -188,9 +188,16 @@ def buffer_turns(window, turn, tools):
         chat.append(assistant(f"a{number}"))
     return list(agent_runs(chat, _Window(window))[turn - 1].calls[0].memory_turns)
 """,
-        # its own checks raise ValueError without the library: the errors test passes
-        # unchanged, and A2 and A3 call it outside any test, where the library is there
-        {"test_buffer_turns_any", "test_buffer_turns_seed"},
+        # the grading kernel has no windowmem.calls (lesson 3's setup never loads it): the
+        # cell's import fails, so buffer_turns is not defined for any test that uses it
+        {
+            "test_breaking_point",
+            "test_buffer_turns_any",
+            "test_buffer_turns_errors",
+            "test_buffer_turns_seed",
+            "test_empanadas",
+            "test_turn7_message_count",
+        },
     ),
     "spring_ai_1x": (  # the 1.x rule: evicts one message at a time, can split a turn
         "buffer_messages_answer",
@@ -397,13 +404,6 @@ MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.calls.agent_call
 
 #: What each partial mistake loses, cell by cell: the share of the cell's cases it gets wrong.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
-    "always_equal": {
-        "test_buffer_turns_errors": 1.0,
-        "test_buffer_turns_seed": 2.0,
-        "test_buffer_turns_any": 3.0,
-        "test_empanadas": 0.67,
-        "test_breaking_point": 1.0,
-    },
     "any_new_key_is_scope": {
         "test_cause_turn12": 0.5,
         "test_cause_restart": 0.38,
@@ -901,8 +901,6 @@ class TestTheGradingRun(GradingRoundTrip):
         # (patched_counter needs no entry: the pipeline puts the library back before each
         # test cell, so it fails the visible checks already; MUTANTS scores it.)
         ("always_equal", "test_buffer_turns_seed"),
-        ("library_turns", "test_buffer_turns_seed"),
-        ("cost_helper", "test_prompt_tokens_small"),
     ],
 )
 def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
@@ -916,4 +914,22 @@ def test_a_cheat_gets_past_the_visible_checks_but_not_the_hidden_ones(
     assert "The visible checks stopped" not in shown, f"{student} already fails the visible checks"
     verdicts = [o.get("evalue", "") for o in error_outputs(executed)] + [shown]
     assert any("Hidden checks:" in v and "failed" in v for v in verdicts), verdicts
+    assert grade_id in graded.grades[student].failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "student, grade_id",
+    [("library_turns", "test_buffer_turns_seed"), ("cost_helper", "test_prompt_tokens_small")],
+)
+def test_a_library_shortcut_finds_no_module_in_the_grading_kernel(graded, student, grade_id):
+    """windowmem.calls is not in lesson 3's grading kernel: the answer's import fails, saying so."""
+    executed = graded.autograded_notebook(student, NOTEBOOK)
+    said = [
+        f"{o.get('ename')}: {o.get('evalue')}"
+        for cell in executed["cells"]
+        if cell.get("metadata", {}).get("nbgrader", {}).get("solution")
+        for o in error_outputs(cell)
+    ]
+    assert any("No module named 'windowmem.calls'" in line for line in said), said
     assert grade_id in graded.grades[student].failed
