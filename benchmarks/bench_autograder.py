@@ -148,6 +148,10 @@ STAGES = (
     ("guard: probe", "worker: the probe before each test cell"),
     ("guard: restore + probe", "worker: both, sent together, before each test cell"),
     ("cells", "worker: the notebook's own cells"),
+    (
+        "judge",
+        "worker: the hidden tests, run by the judge (set-up cells, tests, calls into the kernel)",
+    ),
     ("autograde", "worker: nbgrader autograde in all (the rows above included)"),
     ("sandbox: end", "worker: kernel shut down, cgroup emptied and read"),
     ("feedback", "worker: nbgrader generate_feedback (HTML)"),
