@@ -325,7 +325,11 @@ class GuardedExecute(CpuTimeLimit, Execute):
             silent=True,
             store_history=False,
             allow_stdin=False,
-            user_expressions={"restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})"},
+            user_expressions={
+                "restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})",
+                # the names as this test would have seen them: the judge's calls for it use them
+                "noted": f"__import__('sys').modules[{KERNEL_MODULE!r}].note_names({index})",
+            },
         )
 
     def _read_restored(self, reply: dict | None) -> None:

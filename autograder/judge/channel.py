@@ -40,6 +40,7 @@ from autograder.judge.values import write_extra
 #: The kernel-side modules' names (installed by the guard's setup cell).
 WIRE_MODULE = "_autograder_wire"
 KERNEL_MODULE = "_autograder_judge"
+GUARD_MODULE = "_autograder_guard"
 #: Seconds between two readings of the kernel's CPU time while a call runs.
 POLL_SECONDS = 0.1
 
@@ -134,9 +135,12 @@ class KernelChannel:
 
     # ------------------------------------------------------------------ the two requests
 
-    def describe(self, name: str) -> tuple[str, Any]:
-        """``("missing" | "function" | "value", value)`` for a name of the notebook."""
-        answer = self._request({"op": "describe", "name": name}, f"looking up {name}")
+    def describe(self, name: str, at: int | None = None) -> tuple[str, Any]:
+        """``("missing" | "function" | "value", value)`` for a name of the notebook.
+
+        With *at*, as the name was bound when test cell *at* was reached.
+        """
+        answer = self._request({"op": "describe", "name": name, "at": at}, f"looking up {name}")
         kind = answer.get("kind")
         if kind == "value":
             return "value", self._decode(answer.get("value"))
@@ -151,10 +155,12 @@ class KernelChannel:
         kwargs: dict,
         allow: tuple[str, ...] | None = None,
         notebook_globals: dict[str, Any] | None = None,
+        at: int | None = None,
     ) -> Any:
         """What the notebook's function *name* returns for these arguments, as plain data.
 
-        *notebook_globals* are set in the notebook's namespace for the call, then put back.
+        *notebook_globals* are set in the notebook's namespace for the call, then put back;
+        with *at*, the call sees the names as test cell *at* found them.
         """
         arguments = wire.encode(
             {"args": list(args), "kwargs": dict(kwargs), "globals": dict(notebook_globals or {})},
@@ -165,6 +171,7 @@ class KernelChannel:
             "name": name,
             "arguments": arguments,
             "allow": None if allow is None else list(allow),
+            "at": at,
         }
         answer = self._request(request, f"calling {name}")
         if "raised" in answer:
@@ -205,7 +212,12 @@ class KernelChannel:
                 silent=True,
                 store_history=False,
                 allow_stdin=False,
-                user_expressions={"served": f"{module}.serve({path!r})"},
+                user_expressions={
+                    # what the notebook changed of the library and the interpreter is put
+                    # back first (the behaviour check included), as before each test cell
+                    "restored": f"__import__('sys').modules[{GUARD_MODULE!r}].SNAPSHOT.restore()",
+                    "served": f"{module}.serve({path!r})",
+                },
             )
             listener.settimeout(POLL_SECONDS)
             end = time.monotonic() + self.connect_seconds

@@ -219,15 +219,21 @@ def _cases(namespace: dict[str, Any]) -> tuple[int | None, int]:
     return None, 0
 
 
-def student_lookup(channel: KernelChannel) -> Callable[[str], Any]:
-    """Look a student's name up in the kernel: a function by proxy, a value as plain data."""
+def student_lookup(channel: KernelChannel, at: int | None = None) -> Callable[[str], Any]:
+    """Look a student's name up in the kernel: a function by proxy, a value as plain data.
+
+    With *at*, names are as test cell *at* found them, and so are the names its calls see.
+    """
+
+    def call(name: str, args: tuple, kwargs: dict, allow: Any, globals_: Any) -> Any:
+        return channel.call(name, args, kwargs, allow, globals_, at)
 
     def lookup(name: str) -> Any:
-        kind, value = channel.describe(name)
+        kind, value = channel.describe(name, at)
         if kind == "missing":
             raise KeyError(name)
         if kind == "function":
-            return StudentFunction(name, channel.call)
+            return StudentFunction(name, call)
         return value
 
     return lookup
@@ -242,7 +248,6 @@ def judge_notebook(
 ) -> tuple[dict[int, Verdict], str]:
     """A verdict for every test cell of *nb* (by index), and the setup's problems for the log."""
     base, problems = setup_namespace(nb, folder)
-    lookup = student_lookup(channel)
     verdicts = {}
     with in_folder(folder):
         for index, source in whole.items():
@@ -253,7 +258,7 @@ def judge_notebook(
                 float(meta.get("points", 0) or 0),
                 source,
                 base,
-                lookup,
+                student_lookup(channel, index),
                 seconds,
             )
             helpers = channel.log.library[refused:]

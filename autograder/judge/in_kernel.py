@@ -63,8 +63,48 @@ def _read_extra(value):
     return Interaction(value["number"], messages)
 
 
-def describe(name):
+#: The notebook's names as they were bound when each test cell was reached, by cell index.
+NAMES_AT: dict = {}
+
+
+def note_names(at):
+    """Keep the notebook's bindings as test cell *at* finds them (before its checks run).
+
+    The judge calls a test's functions once the whole notebook has run; with these, each
+    call sees the names as that test would have: a later cell that rebinds a name a
+    student's function uses (the assignment's own setup cells do) changes nothing.
+    """
+    NAMES_AT[at] = dict(_namespace())
+
+
+class _AsOf:
+    """The notebook's namespace holding the bindings noted at *at* for the block, then its own."""
+
+    def __init__(self, at):
+        self.names = NAMES_AT.get(at) if at is not None else None
+        self.kept = None
+
+    def __enter__(self):
+        if self.names is not None:
+            namespace = _namespace()
+            self.kept = dict(namespace)
+            namespace.clear()
+            namespace.update(self.names)
+
+    def __exit__(self, *exc):
+        if self.kept is not None:
+            namespace = _namespace()
+            namespace.clear()
+            namespace.update(self.kept)
+
+
+def describe(name, at=None):
     """``{"kind": "missing" | "function" | "value", "value": ...}`` for a notebook name."""
+    with _AsOf(at):
+        return _describe(name)
+
+
+def _describe(name):
     namespace = _namespace()
     if name not in namespace:
         return {"kind": "missing"}
@@ -77,8 +117,13 @@ def describe(name):
         return {"kind": "value", "value": {"~": "unsupported", "type": "value"}}
 
 
-def call(name, arguments, allow=None):
+def call(name, arguments, allow=None, at=None):
     """``{"value": ...}`` or ``{"raised": [class names, most derived first]}``."""
+    with _AsOf(at):
+        return _call(name, arguments, allow)
+
+
+def _call(name, arguments, allow):
     namespace = _namespace()
     function = namespace.get(name)
     decoded = _wire().decode(arguments, _read_extra)
@@ -115,11 +160,11 @@ def handle(request):
     """The answer to one request of the judge's, as a dict."""
     if type(request) is not dict:
         return {"error": "not a request"}
+    at = request.get("at")
     if request.get("op") == "describe":
-        return describe(request.get("name"))
+        return describe(request.get("name"), at)
     if request.get("op") == "call":
-        allow = request.get("allow")
-        return call(request.get("name"), request.get("arguments"), allow)
+        return call(request.get("name"), request.get("arguments"), request.get("allow"), at)
     return {"error": "an unknown request"}
 
 

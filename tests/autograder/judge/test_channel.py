@@ -156,3 +156,11 @@ def test_a_call_that_ignores_the_interrupt_kills_the_kernel_and_every_later_call
         kernel.call("double", ([1],), {})
     assert time.monotonic() - started < 60
     assert not run_sync(kernel.manager.is_alive)()
+
+
+def test_a_call_sees_the_names_as_its_test_cell_found_them(kernel):
+    run(kernel.client, "__import__('sys').modules['_autograder_judge'].note_names(7)")
+    run(kernel.client, "GREETING = 'bye'")  # a later cell rebinds a name greets uses
+    assert kernel.call("greets", (), {}, at=7) == "hello!"
+    assert kernel.describe("GREETING", at=7) == ("value", "hello")
+    assert kernel.call("greets", (), {}) == "bye!"  # and the namespace is the notebook's again

@@ -57,11 +57,10 @@ def autograded_points(assignment: str) -> float:
 
 def test_the_run_grades_everyone(graded):
     assert graded["run"].returncode in (0, 1), graded["run"].stderr[-3000:]
-    assert set(graded["grades"].index) == {
-        *judge_attacks.FUNCTION_ATTACKS,
-        "blank",
-        "honest_with_their_names",
-    }
+    honest = {"honest_with_their_names"}
+    if graded["assignment"] == "lesson03_window_buffer":
+        honest.add("honest_with_a_rebound_helper")
+    assert set(graded["grades"].index) == {*judge_attacks.FUNCTION_ATTACKS, "blank", *honest}
 
 
 @pytest.mark.parametrize("attack", sorted(judge_attacks.FUNCTION_ATTACKS))
@@ -73,8 +72,11 @@ def test_no_attack_scores_more_than_the_blank_notebook(graded, attack):
         assert float(row.score) <= float(blank.score), row.detail
 
 
-def test_the_honest_student_with_the_tests_names_scores_full_marks(graded):
-    row = graded["grades"].loc["honest_with_their_names"]
+@pytest.mark.parametrize("student", ["honest_with_their_names", "honest_with_a_rebound_helper"])
+def test_an_honest_student_scores_full_marks_whatever_their_helpers_are_called(graded, student):
+    if student not in graded["grades"].index:
+        pytest.skip(f"{graded['assignment']} has no such student")
+    row = graded["grades"].loc[student]
     manual = sum(
         points
         for points in graded_points(
