@@ -25,7 +25,7 @@ from autograder.grading.outcome import CellTimeout, ExecutionReport
 from autograder.judge import in_kernel, wire
 from autograder.judge.channel import KERNEL_MODULE, WIRE_MODULE, KernelChannel
 from autograder.judge.hidden_tests import judge_notebook, restore_hidden, split_hidden
-from autograder.judge.verdict import coalesce_streams, visible_error, visible_outputs
+from autograder.judge.verdict import coalesce_streams, visible_outputs
 from autograder.sandbox import kernel_guard
 from autograder.sandbox.kernels import prestart_kernel, process_group, take_prestarted
 
@@ -170,8 +170,7 @@ class GuardedExecute(CpuTimeLimit, Execute):
             self.log.warning("The judge could not run a setup cell:\n%s", problems)
         for index, verdict in verdicts.items():
             cell = nb.cells[index]
-            stopped = visible_error(cell.outputs)
-            cell.outputs = visible_outputs(cell.outputs) + verdict.outputs(stopped)
+            cell.outputs = visible_outputs(cell.outputs) + verdict.outputs()
             if verdict.log:
                 self.log.info("judge, %s:\n%s", verdict.grade_id, verdict.log)
         self.log.info(

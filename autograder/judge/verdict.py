@@ -74,15 +74,9 @@ class Verdict:
             notes.append(f"Hint: {self.hint}")
         return " ".join([head, *notes])
 
-    def outputs(self, visible_error: str | None = None) -> list[NotebookNode]:
-        """The verdict as the cell's last output: an error (0), a partial score, or a note.
-
-        *visible_error* is the name of the error the cell's visible checks stopped with in
-        the student's kernel (the student has those checks): the page says so.
-        """
+    def outputs(self) -> list[NotebookNode]:
+        """The verdict as the cell's last output: an error (0), a partial score, or a note."""
         text = self.message()
-        if visible_error and self.points < self.max_points:
-            text += f" The visible checks above stopped with {visible_error[:80]}."
         if self.points <= 0:
             return [NotebookNode(output_type="error", ename=FAILED, evalue=text, traceback=[text])]
         note = NotebookNode(output_type="stream", name="stdout", text=text + "\n")
@@ -100,19 +94,6 @@ class Verdict:
 def _number(value: float) -> str:
     """A score as people write it: ``2`` rather than ``2.0``."""
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def visible_error(outputs: list[NotebookNode]) -> str | None:
-    """The name of the first error the kernel showed in a test cell, if any.
-
-    >>> visible_error([NotebookNode(output_type="error", ename="NotImplementedError", evalue="")])
-    'NotImplementedError'
-    """
-    for output in outputs:
-        if output.get("output_type") == "error":
-            name = output.get("ename")
-            return name if isinstance(name, str) and name.isidentifier() else "an error"
-    return None
 
 
 def visible_outputs(outputs: list[NotebookNode]) -> list[NotebookNode]:
