@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import copy
 import os
 import secrets
 import signal
@@ -18,19 +17,23 @@ from nbclient.util import run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Float, Integer, List, Unicode
+from traitlets import Bool, Integer, List, Unicode
 
 from autograder.grading.cpu_limit import CpuTimeLimit
+from autograder.grading.judged_execution import JudgedExecution
 from autograder.grading.outcome import CellTimeout, ExecutionReport
 from autograder.judge import in_kernel, wire
-from autograder.judge.channel import KERNEL_MODULE, WIRE_MODULE, KernelChannel
-from autograder.judge.hidden_tests import judge_notebook, restore_hidden, split_hidden
-from autograder.judge.verdict import coalesce_streams, visible_outputs
+from autograder.judge.channel import (
+    GUARD_MODULE,
+    KERNEL_MODULE,
+    WIRE_MODULE,
+    silent_expressions,
+)
+from autograder.judge.hidden_tests import is_setup, restore_hidden, split_hidden
+from autograder.judge.verdict import coalesce_streams
 from autograder.sandbox import kernel_guard
-from autograder.sandbox.kernels import prestart_kernel, process_group, take_prestarted
+from autograder.sandbox.kernels import process_group, take_prestarted
 
-#: Name of the guard module inside the student's kernel.
-GUARD_MODULE = "_autograder_guard"
 #: What each notebook's execution reported, by notebook name (read by the worker).
 EXECUTIONS: dict[str, ExecutionReport] = {}
 #: Seconds to wait for the probe's reply and output.
@@ -64,7 +67,7 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
     )
 
 
-class GuardedExecute(CpuTimeLimit, Execute):
+class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
     """nbgrader's Execute, hardened against loops, dead kernels and tampering.
 
     Before the first cell it snapshots ``builtins``, the guarded packages and the cell
@@ -95,16 +98,6 @@ class GuardedExecute(CpuTimeLimit, Execute):
     ).tag(config=True)
     sandboxed = Bool(
         False, help="The kernel runs in a sandbox that already starts it in its folder"
-    ).tag(config=True)
-    judge = Bool(
-        True,
-        help="Run the hidden tests in the judge, outside the kernel (False: nbgrader's way, in it)",
-    ).tag(config=True)
-    judge_call_seconds = Float(
-        10.0, help="CPU seconds each call the judge makes into the student's code may use"
-    ).tag(config=True)
-    assignment_folder = Unicode(
-        "", help="The instructor's folder of the assignment, where the judge runs the setup cells"
     ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
@@ -145,78 +138,6 @@ class GuardedExecute(CpuTimeLimit, Execute):
                 tuple(self._restored),
                 tuple(self._unfaithful),
             )
-
-    def _judge(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
-        """Run the test cells in the judge and put its verdicts in their outputs."""
-        if self._stop_index is not None:
-            self._judge_before_stop(nb, whole, resources)
-            return
-        channel = KernelChannel(
-            self.kc,
-            self.km,
-            cpu_seconds_per_call=self.judge_call_seconds,
-            wall_clock_factor=self.wall_clock_factor,
-            interrupt_grace=self.interrupt_grace,
-            kill=self._kill_kernel,
-        )
-        if self._stopped_by is not None or self.kc is None:
-            channel.gone = True
-        folder = self.assignment_folder or self._default_assignment_folder(resources)
-        try:
-            verdicts, problems = judge_notebook(nb, whole, channel, folder)
-        finally:
-            channel.close()
-        if problems:
-            self.log.warning("The judge could not run a setup cell:\n%s", problems)
-        for index, verdict in verdicts.items():
-            cell = nb.cells[index]
-            cell.outputs = visible_outputs(cell.outputs) + verdict.outputs()
-            if verdict.log:
-                self.log.info("judge, %s:\n%s", verdict.grade_id, verdict.log)
-        self.log.info(
-            "judge: %d requests in %.2f s%s",
-            channel.log.requests,
-            channel.log.seconds,
-            f"; {channel.log.killed}" if channel.log.killed else "",
-        )
-
-    def _judge_before_stop(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
-        """Judge the tests before the cell that stopped the kernel, on a kernel of their own.
-
-        The stopped kernel's state is gone, and the tests are judged only once the whole
-        notebook has run (so no later cell of the student's sees a hidden input). So a fresh
-        kernel runs the notebook up to that cell, its outputs thrown away, and the judge runs
-        the earlier tests on it: they keep the points they earn. The tests from that cell on
-        keep their ``NotRun`` errors.
-        """
-        stop = self._stop_index or 0
-        earlier = {index: source for index, source in whole.items() if index < stop}
-        if not earlier:
-            return
-        truncated = copy.deepcopy(nb)
-        truncated.cells = truncated.cells[:stop]
-        for index, source in earlier.items():
-            truncated.cells[index].source = source
-        notebook = resources.get("nbgrader", {}).get("notebook", "notebook")
-        report = EXECUTIONS.get(notebook)
-        try:
-            # a kernel started like the first (same manager, same sandbox), which the run takes
-            prestart_kernel(type(self.km), self.config, cwd=os.getcwd())
-            type(self)(config=self.config).preprocess(truncated, copy.deepcopy(resources))
-        finally:
-            if report is not None:  # what the notebook's own run reported stands
-                EXECUTIONS[notebook] = report
-        for index in earlier:
-            nb.cells[index].outputs = truncated.cells[index].outputs
-
-    def _default_assignment_folder(self, resources: dict) -> str | None:
-        """source/<assignment> of the configured course, where the setup cells find their data."""
-        assignment = resources.get("nbgrader", {}).get("assignment")
-        root = getattr(getattr(self.config, "CourseDirectory", None), "root", None)
-        if not assignment or not isinstance(root, str):
-            return None
-        folder = Path(root) / "source" / assignment
-        return str(folder) if folder.is_dir() else None
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped_by is not None:
@@ -317,15 +238,12 @@ class GuardedExecute(CpuTimeLimit, Execute):
         imports = "\n".join(
             line
             for cell in self.nb.cells[:index]
-            if _is_locked_setup(cell)
+            if is_setup(cell)
             for line in import_lines(cell.source)
         )
-        return self.kc.execute(
-            "",
-            silent=True,
-            store_history=False,
-            allow_stdin=False,
-            user_expressions={
+        return silent_expressions(
+            self.kc,
+            {
                 "restored": f"{guard}.SNAPSHOT.restore_and_import({imports!r})",
                 # the names as this test would have seen them: the judge's calls for it use them
                 "noted": f"__import__('sys').modules[{KERNEL_MODULE!r}].note_names({index})",
@@ -421,15 +339,6 @@ def guard_setup_code(
         f"    module.SNAPSHOT = module.Snapshot({roots!r}, {imports!r})\n"
         "_autograder_setup()\n"
         "del _autograder_setup\n"
-    )
-
-
-def _is_locked_setup(cell: NotebookNode) -> bool:
-    return (
-        cell.cell_type == "code"
-        and utils.is_locked(cell)
-        and not utils.is_grade(cell)
-        and not utils.is_solution(cell)
     )
 
 

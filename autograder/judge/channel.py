@@ -18,7 +18,6 @@ still works) with no message, or as :class:`StudentRaised`.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import json
 import os
@@ -35,6 +34,13 @@ from nbclient.util import run_sync
 
 from autograder.grading.cpu_limit import cpu_seconds, kernel_pids
 from autograder.judge import wire
+from autograder.judge.raised import (
+    CallTimedOut,
+    KernelGone,
+    LibraryUsed,
+    Unreadable,
+    exception_for,
+)
 from autograder.judge.values import write_extra
 
 #: The kernel-side modules' names (installed by the guard's setup cell).
@@ -43,55 +49,6 @@ KERNEL_MODULE = "_autograder_judge"
 GUARD_MODULE = "_autograder_guard"
 #: Seconds between two readings of the kernel's CPU time while a call runs.
 POLL_SECONDS = 0.1
-
-
-class JudgeError(Exception):
-    """Base of what the channel raises into a hidden test."""
-
-
-class KernelGone(JudgeError):
-    """The student's kernel was killed or died: no call can be answered."""
-
-
-class CallTimedOut(JudgeError):
-    """A call used up its CPU time (or its wall-clock ceiling) and was interrupted."""
-
-
-class StudentRaised(JudgeError):
-    """The student's function raised something that is not a built-in exception."""
-
-
-class LibraryUsed(JudgeError):
-    """The student's function reached a windowmem helper the question does not allow.
-
-    Its text (which helper) is for the instructor's log; the feedback says only that a
-    helper was used.
-    """
-
-
-class Unreadable(JudgeError):
-    """The kernel's answer was not plain data the judge could read."""
-
-
-def exception_for(classes: list[Any]) -> BaseException:
-    """The exception the judge raises for a student's exception, from its classes' names.
-
-    The first built-in ``Exception`` class in the student's exception's order stands for it,
-    without a message; a ``BaseException`` that is not an ``Exception`` (``SystemExit``,
-    ``KeyboardInterrupt``, a class of the student's) becomes :class:`StudentRaised`.
-
-    >>> type(exception_for(["NotMine", "ValueError", "Exception", "BaseException", "object"]))
-    <class 'ValueError'>
-    >>> type(exception_for(["SystemExit", "BaseException", "object"])).__name__
-    'StudentRaised'
-    """
-    for name in classes:
-        if type(name) is not str or name in ("Exception", "BaseException", "object"):
-            continue
-        known = getattr(builtins, name, None)
-        if isinstance(known, type) and issubclass(known, Exception):
-            return known()
-    return StudentRaised()
 
 
 @dataclass
@@ -207,12 +164,9 @@ class KernelChannel:
             self._let_kernel_connect(path)
             listener.listen(1)
             module = f"__import__('sys').modules[{KERNEL_MODULE!r}]"
-            self._serve_id = self.client.execute(
-                "",
-                silent=True,
-                store_history=False,
-                allow_stdin=False,
-                user_expressions={
+            self._serve_id = silent_expressions(
+                self.client,
+                {
                     # what the notebook changed of the library and the interpreter is put
                     # back first (the behaviour check included), as before each test cell
                     "restored": f"__import__('sys').modules[{GUARD_MODULE!r}].SNAPSHOT.restore()",
@@ -372,6 +326,17 @@ class KernelChannel:
                 return
             except Exception:  # noqa: BLE001 - a closed channel has nothing more to drop
                 return
+
+
+def silent_expressions(client: Any, expressions: dict[str, str]) -> str:
+    """Send the kernel *expressions* to evaluate, in order, kept out of its history: the msg id.
+
+    IPython evaluates a user expression without its input transformers, so a transformer a
+    student installed cannot rewrite the grader's calls.
+    """
+    return client.execute(
+        "", silent=True, store_history=False, allow_stdin=False, user_expressions=expressions
+    )
 
 
 def kill_process_group(manager: Any) -> None:

@@ -27,8 +27,9 @@ from typing import Any
 
 from nbformat.notebooknode import NotebookNode
 
-from autograder.judge.channel import CallTimedOut, KernelChannel, KernelGone, LibraryUsed
+from autograder.judge.channel import KernelChannel
 from autograder.judge.namespace import JudgeNamespace, StudentFunction
+from autograder.judge.raised import CallTimedOut, KernelGone, LibraryUsed
 from autograder.judge.verdict import Verdict
 
 BEGIN = "### BEGIN HIDDEN TESTS"

@@ -9,13 +9,8 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 
 from autograder.grading.guarded_execute import guard_setup_code
-from autograder.judge.channel import (
-    CallTimedOut,
-    KernelChannel,
-    KernelGone,
-    StudentRaised,
-    kill_process_group,
-)
+from autograder.judge.channel import KernelChannel, kill_process_group
+from autograder.judge.raised import CallTimedOut, KernelGone, StudentRaised
 from autograder.judge.wire import Opaque
 
 NOTEBOOK = """
