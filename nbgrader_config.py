@@ -37,6 +37,12 @@ c.ClearHiddenTests.enforce_metadata = True
 from autograder.term.nbgrader_course import WARNING_PATTERN  # noqa: E402
 
 c.IgnorePattern.pattern = WARNING_PATTERN
+
+# Each assignment's hidden-test support (source/<assignment>/hidden_support.py) is loaded by
+# the judge from source/; nbgrader copies it nowhere (release, autograded folders).
+from autograder.term.nbgrader_course import NBGRADER_IGNORE, NEVER_COPIED  # noqa: E402
+
+c.CourseDirectory.ignore = [*NBGRADER_IGNORE, *NEVER_COPIED]
 c.IgnorePattern.enabled = True
 
 # Saved widget state is not cleared by nbgrader: the release script strips it

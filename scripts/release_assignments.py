@@ -32,8 +32,11 @@ from autograder.term import nbgrader_course  # noqa: E402 - after the path fix
 SOURCE = REPO_ROOT / "source"
 RELEASE = REPO_ROOT / "release"
 
-#: Files and folders never copied into a release: editor and Python leftovers.
+#: Files and folders never copied into a release: editor and Python leftovers, and each
+#: assignment's hidden-test support (the judge loads it from source/, see
+#: autograder.judge.support.hidden_support).
 NOT_FOR_STUDENTS = (
+    "hidden_support.py",
     ".ipynb_checkpoints",
     "__pycache__",
     "*.pyc",
@@ -98,6 +101,10 @@ def check_no_leaks(folder: Path) -> None:
     for path in sorted(folder.rglob("*")):
         if not path.is_file():
             continue
+        if path.name == "hidden_support.py":
+            raise ReleaseError(
+                f"{path.relative_to(folder)} is hidden-test support: never release it"
+            )
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:

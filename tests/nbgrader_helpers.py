@@ -34,6 +34,28 @@ Notebook = dict[str, Any]
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+#: The line every hidden test cell loads its assignment's hidden-test support with.
+SUPPORT_IMPORT = "from autograder.judge.support import hidden_support as _hidden_support\n"
+
+
+def support_namespace(assignment: str) -> dict[str, Any]:
+    """What a hidden test cell's code finds when it runs here rather than in the judge: the
+    loader of *assignment*'s hidden_support.py (from its source folder, whatever the working
+    folder) and that module's helpers under their own names, for a test that asks for one
+    the cell itself never binds."""
+    from autograder.judge.support import hidden_support
+
+    folder = REPO_ROOT / "source" / assignment
+    module = hidden_support(folder)
+    names = {n: v for n, v in vars(module).items() if n.startswith("_") and not n.startswith("__")}
+    return {**names, "_support": module, "_hidden_support": lambda: hidden_support(folder)}
+
+
+def without_support_import(code: str) -> str:
+    """*code* (a hidden test's) without its import of the support loader, which
+    :func:`support_namespace` provides bound to the assignment's folder."""
+    return code.replace(SUPPORT_IMPORT, "")
+
 
 #: A part's heading in an assignment notebook, e.g. ``## Part A: ... (12 points)``.
 PART_HEADING = re.compile(r"^## (Part [A-Z]).*\((\d+) points\)", re.M)
@@ -237,6 +259,15 @@ class PipelineRun:
     def autograded_notebook(self, student: str, name: str) -> Notebook:
         """The notebook the pipeline executed and scored for *student*."""
         return read_notebook(self.out / "course" / "autograded" / student / self.assignment / name)
+
+    def cell_scores(self, student: str, name: str) -> dict[str, float]:
+        """*student*'s autograded score in each graded cell of notebook *name*, from the gradebook."""
+        from nbgrader.api import Gradebook
+
+        url = "sqlite:///" + str(self.out / "course" / "gradebook.db")
+        with Gradebook(url) as gradebook:
+            notebook = gradebook.find_submission_notebook(Path(name).stem, self.assignment, student)
+            return {g.name: g.auto_score for g in notebook.grades if g.auto_score is not None}
 
 
 def _failed_cells(detail: str) -> frozenset[str]:

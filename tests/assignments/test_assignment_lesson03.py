@@ -18,6 +18,7 @@ import re
 
 import pytest
 
+from autograder.judge.support import hidden_support
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
@@ -26,6 +27,7 @@ from tests.nbgrader_helpers import (
     always_equal_cheat,
     cell_text,
     cells_by_id,
+    check_skimmer_share,
     error_outputs,
     graded_points,
     nbgrader_meta,
@@ -405,13 +407,13 @@ MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.calls.agent_call
 #: What each partial mistake loses, cell by cell: the share of the cell's cases it gets wrong.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
     "any_new_key_is_scope": {
-        "test_cause_turn12": 0.5,
-        "test_cause_restart": 0.38,
-        "test_cause_new_tab": 0.62,
-        "test_cause_window_two": 0.62,
-        "test_cause_idle": 0.62,
-        "test_cause_early_restart": 0.5,
-        "test_cause_queue_mode": 0.62,
+        "test_cause_turn12": 0.56,
+        "test_cause_restart": 0.44,
+        "test_cause_new_tab": 0.67,
+        "test_cause_window_two": 0.56,
+        "test_cause_idle": 0.67,
+        "test_cause_early_restart": 0.56,
+        "test_cause_queue_mode": 0.56,
     },
     "every_round_stored": {"test_buffer_turns_seed": 0.33, "test_buffer_turns_any": 0.75},
     "failed_call_stores_nothing": {
@@ -419,11 +421,11 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_buffer_messages_any": 1.82,
     },
     "idle_hour_inclusive": {
-        "test_cause_turn12": 0.12,
-        "test_cause_restart": 0.12,
-        "test_cause_window_two": 0.12,
-        "test_cause_idle": 0.12,
-        "test_cause_queue_mode": 0.12,
+        "test_cause_turn12": 0.11,
+        "test_cause_restart": 0.11,
+        "test_cause_window_two": 0.11,
+        "test_cause_idle": 0.11,
+        "test_cause_queue_mode": 0.11,
     },
     "interactions_not_messages": {
         "test_buffer_turns_seed": 1.67,
@@ -438,11 +440,11 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_bill": 1.6,
     },
     "one_buffer_for_every_worker": {
-        "test_cause_turn12": 0.12,
-        "test_cause_new_tab": 0.12,
-        "test_cause_window_two": 0.25,
-        "test_cause_idle": 0.25,
-        "test_cause_queue_mode": 0.38,
+        "test_cause_turn12": 0.11,
+        "test_cause_new_tab": 0.11,
+        "test_cause_window_two": 0.22,
+        "test_cause_idle": 0.22,
+        "test_cause_queue_mode": 0.33,
     },
     "spring_ai_1x": {"test_buffer_messages_examples": 1.0, "test_buffer_messages_any": 0.36},
     "zero_is_empty": {"test_buffer_turns_seed": 0.33, "test_buffer_turns_any": 0.25},
@@ -696,9 +698,13 @@ def hidden_helpers(nb: dict, grade_id: str, *names: str) -> dict:
         if isinstance(node, ast.FunctionDef | ast.Assign)
         and not (isinstance(node, ast.Assign) and "_sealed" in ast.unparse(node))
     ]
-    namespace: dict = {"_json": json}
+    # the cell's `_support = _hidden_support()`, loaded from the assignment's source folder
+    namespace: dict = {"_json": json, "_hidden_support": lambda: hidden_support(SOURCE_DIR)}
     exec(compile(ast.Module(keep, []), grade_id, "exec"), namespace)  # noqa: S102 - our own cell
-    return {name: namespace[name] for name in names}
+    support = namespace.get("_support")
+    return {
+        name: namespace[name] if name in namespace else getattr(support, name) for name in names
+    }
 
 
 def _chat_with_tools(tools: list[list[int]]):
@@ -807,7 +813,7 @@ def test_diagnosis_asks_for_reasoning_not_matching(source_nb):
         )
     assert len(CAUSE_CELLS) == 7
     hidden = [cell_text(cells[g]).split(HIDDEN_MARKERS[0])[1] for g in CAUSE_CELLS]
-    seeds = [int(re.search(r"_situations\((\d+), 8\)", h).group(1)) for h in hidden]
+    seeds = [int(re.search(r"_situations\((\d+), 9\)", h).group(1)) for h in hidden]
     assert len(set(seeds)) == 7, "each cell draws its own situations"
     assert len({re.sub(r"\d{4}", "SEED", h) for h in hidden}) == 1, "one reference for every cell"
     for grade_id, seed in zip(CAUSE_CELLS, seeds):
@@ -825,12 +831,13 @@ def test_the_drawn_situations_have_one_cause_each_and_every_cause(source_nb):
     causes = []
     at_the_hour = 0
     for seed in seeds:
-        for situation in ref["_situations"](seed, 8):
+        for situation in ref["_situations"](seed, 9):
             assert not ref["_reaches"](situation)
             causes.append(ref["_cause"](situation))
             turns = situation["turns"]
             at_the_hour += any(b["minute"] - a["minute"] == 60 for a, b in zip(turns, turns[1:]))
-    assert all(causes) and {causes.count(c) for c in ("scope", "storage", "window")} <= {18, 19, 20}
+    # every dial explains exactly a third: a constant answer earns chance, no more
+    assert all(causes) and [causes.count(c) for c in ("scope", "storage", "window")] == [21] * 3
     assert at_the_hour >= 14
 
 
@@ -845,7 +852,7 @@ def test_the_hidden_storage_reference_is_windowmem_s_simple_memory_store(source_
     )
     draw = ref["_drawer"](99)
     situations = [ref["_situation"](draw) for _ in range(300)]
-    situations += [s for seed in (1, 2, 3) for s in ref["_situations"](seed, 8)]
+    situations += [s for seed in (1, 2, 3) for s in ref["_situations"](seed, 9)]
     for situation in situations:
         clock = ManualClock()
         stores: dict[int, SimpleMemoryStore] = {}
@@ -883,7 +890,15 @@ def test_a4_follows_the_lesson_s_spring_ai_version(source_nb):
 # ---------------------------------------------------------------- through the instructors' pipeline
 
 
-graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER)
+#: One dial for every situation of B1, whichever it is, with the skimmer's other answers.
+DIALS = ("scope", "storage", "window")
+CONSTANT_DIALS = {
+    f"skimmer_always_{dial}": SKIMMER
+    | {"diagnosis_answer": f"def diagnose(situation):\n    return {dial!r}\n"}
+    for dial in DIALS
+}
+
+graded = pipeline_fixture(ASSIGNMENT, MUTANTS, SKIMMER, CONSTANT_DIALS)
 
 
 class TestTheGradingRun(GradingRoundTrip):
@@ -933,3 +948,20 @@ def test_a_library_shortcut_finds_no_module_in_the_grading_kernel(graded, studen
     ]
     assert any("No module named 'windowmem.calls'" in line for line in said), said
     assert grade_id in graded.grades[student].failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(CONSTANT_DIALS))
+def test_one_dial_for_every_situation_earns_chance_on_the_diagnosis_and_little_overall(
+    graded, source_nb, student
+):
+    """Every dial explains exactly a third of each B1 cell's situations, so naming one dial
+    for all of them earns a third of the diagnosis (chance among three), and the whole
+    notebook stays under SKIMMER_SHARE."""
+    scores = graded.cell_scores(student, NOTEBOOK)
+    points = graded_points(source_nb)
+    earned = sum(scores[cell] for cell in CAUSE_CELLS)
+    assert earned == pytest.approx(
+        sum(points[c] for c in CAUSE_CELLS) / 3, abs=0.01 * len(CAUSE_CELLS)
+    )
+    check_skimmer_share(graded, source_nb, student)

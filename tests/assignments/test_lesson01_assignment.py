@@ -35,7 +35,9 @@ from tests.nbgrader_helpers import (
     reached_every_way,
     read_notebook,
     skimmer_share,
+    support_namespace,
     with_partial_losses,
+    without_support_import,
 )
 
 ASSIGNMENT = "lesson01_scope_and_storage"
@@ -90,12 +92,20 @@ def hidden_part(grade_id: str) -> str:
 
 
 def generator(grade_id: str, first: str) -> dict:
-    """The seeded generator and expectation a hidden cell defines (from ``def first`` up to its
-    cases' loop), run on its own: the functions it defines and its ``_SEED``."""
+    """The seeded generator and expectation a hidden cell uses (*first* among them), run on
+    their own: the functions and values it defines or binds from the assignment's hidden-test
+    support (its ``_SEED`` too), without the student's function."""
     text = hidden_part(grade_id)
-    code = text[text.index(f"def {first}(") : text.index("\nfor _")]
-    scope: dict = {}
-    exec(code, scope)  # the instructor's own cell, without the student's function
+    tree = ast.parse(text[: text.index("\nfor _")])
+    kept = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        or (isinstance(node, ast.Assign) and "_sealed" not in ast.unparse(node.value))
+    ]
+    scope: dict = support_namespace(ASSIGNMENT)
+    exec(compile(ast.Module(kept, []), grade_id, "exec"), scope)  # the instructor's own cell
+    assert first in scope, f"{grade_id} uses no {first}"
     return scope
 
 
@@ -734,8 +744,10 @@ def test_c1_s_seeded_cases_are_what_windowmem_s_stores_do(seed):
 def b1_generator() -> dict:
     """B1's hidden helpers (requests, renderer, checker, rules and platforms), run on their own."""
     text = hidden_part("test_chosen_template")
-    scope: dict = {"choose_template": lambda platform: None}
-    exec(text[: text.index("\n_SEED = ")], scope)  # the instructor's own cell, without its loop
+    scope: dict = {**support_namespace(ASSIGNMENT), "choose_template": lambda platform: None}
+    exec(
+        without_support_import(text[: text.index("\n_SEED = ")]), scope
+    )  # the instructor's own cell, without its loop
     return scope
 
 

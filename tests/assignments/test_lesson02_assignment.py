@@ -16,6 +16,7 @@ import re
 
 import pytest
 
+from autograder.judge.support import hidden_support
 from tests.nbgrader_helpers import (
     REPO_ROOT,
     GradingRoundTrip,
@@ -746,20 +747,21 @@ def test_tool_sources_are_the_inputs_windowmem_sends(source_nb):
 
 
 def hidden_generator(grade_id: str) -> dict:
-    """A Part C test cell's seed, its scenario generator and its expected cause, run here."""
-    tree = ast.parse(cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]))
-    kept = [
-        node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef)
-        or (
-            isinstance(node, ast.Assign)
-            and getattr(node.targets[0], "id", "") in ("_SEED", "_CAUSES")
-        )
-    ]
-    namespace: dict = {}
-    exec(compile(ast.Module(kept, []), grade_id, "exec"), namespace)
-    return namespace
+    """A Part C test cell's seed, and the generator and expected cause of the assignment's
+    hidden-test support, under the names the cells use."""
+    seed = re.search(
+        r"^_SEED = (\d+)", cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]), re.M
+    )
+    assert seed, f"{grade_id} has no _SEED"
+    support = hidden_support(SOURCE.parent)
+    return {
+        "_SEED": int(seed.group(1)),
+        "_CAUSES": support.CAUSES,
+        "_cases": support.cases,
+        "_cause": support.cause,
+        "_looks_like": support.looks_like,
+        "_readings": support.readings,
+    }
 
 
 def windowmem_reaches(case: dict, without: str | None = None) -> bool:
@@ -901,6 +903,18 @@ class TestTheGradingRun(GradingRoundTrip):
 def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
     """Each sharper skimmer, graded in the same run, earns at most SKIMMER_SHARE."""
     check_skimmer_share(graded, source_nb, student)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cause", CAUSES)
+def test_one_cause_for_every_log_earns_at_most_a_third_of_c1(graded, cause):
+    """C1's causes are not in equal shares (hidden_support.cases says why: three causes show
+    on a log's face, and equal shares would pay a reader who follows no buffer two thirds of
+    C1, a third of the notebook); no cause answers more than about a third of the logs."""
+    student = f"skimmer_always_{cause.split()[0]}_{cause.split()[-1]}"
+    scores = graded.cell_scores(student, NOTEBOOK)
+    earned = sum(scores[cell] for cell in FORGOTTEN_CELLS)
+    assert earned <= len(FORGOTTEN_CELLS) * 0.35, (cause, earned)
 
 
 @pytest.mark.slow

@@ -33,7 +33,9 @@ from tests.nbgrader_helpers import (
     reached_every_way,
     read_notebook,
     skimmer_share,
+    support_namespace,
     with_partial_losses,
+    without_support_import,
 )
 from windowmem.calls.advisor_calls import advisor_calls
 from windowmem.calls.agent_calls import Part, agent_runs
@@ -642,12 +644,14 @@ def hidden_cell(grade_id: str) -> str:
     guard = "from autograder.judge.support import sealed as _sealed"
     assert guard in hidden
     # the reference answers below are windowmem's: the check would refuse them, rightly
-    return hidden.replace(guard, "_sealed = lambda function, allow: function")
+    return without_support_import(
+        hidden.replace(guard, "_sealed = lambda function, allow: function")
+    )
 
 
 def graded_with(grade_id: str, **answers) -> tuple[float, dict]:
     """The cell's score with *answers* in the student's place, and the namespace it ran in."""
-    namespace: dict = dict(answers)
+    namespace: dict = {**support_namespace(ASSIGNMENT), **answers}
     tree = ast.parse(hidden_cell(grade_id))
     *body, last = tree.body
     exec(compile(ast.Module(body, []), grade_id, "exec"), namespace)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 
 import pytest
 
@@ -32,6 +33,7 @@ from tests.nbgrader_helpers import (
     reached_every_way,
     read_notebook,
     skimmer_share,
+    support_namespace,
     with_partial_losses,
 )
 from windowmem.calls.advisor_calls import advisor_calls
@@ -982,7 +984,7 @@ def seeded_space(source_nb, grade_id: str) -> dict:
         if isinstance(node, ast.FunctionDef)
         or (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_SEED")
     ]
-    namespace: dict = {}
+    namespace: dict = support_namespace(ASSIGNMENT)
     exec(compile(ast.Module(keep, []), grade_id, "exec"), namespace)  # noqa: S102
     return namespace
 
@@ -1006,14 +1008,16 @@ def windowmem_smallest_window(log: list[dict], recall: int) -> int:
 
 
 def test_part_a_draws_from_one_seeded_space(source_nb):
-    """Both cells draw from the same space with the same seed, set in one place in each."""
+    """Both cells draw from the same space with the same seed, each set in one place: the
+    assignment's hidden-test support, which both cells bind them from."""
     texts = [hidden(source_nb, cell) for cell in SEEDED_CELLS]
     for text in texts:
-        assert text.count("_SEED = ") == 1 and "_logs(_SEED, 16)" in text
+        assert "_logs(_SEED, 16)" in text and "def _logs" not in text
+        assert re.search(r"^_SEED = _support\._SEED$", text, re.M), text[:400]
+        assert re.search(r"^_logs = _support\._logs$", text, re.M), text[:400]
     spaces = [seeded_space(source_nb, cell) for cell in SEEDED_CELLS]
     assert spaces[0]["_SEED"] == spaces[1]["_SEED"]
-    helpers = [text[text.index("def _logs") : text.index("\nfor ")] for text in texts]
-    assert helpers[0] == helpers[1]
+    assert spaces[0]["_logs"] is spaces[1]["_logs"]
 
 
 @pytest.mark.parametrize("seed", [None, 1, 77, 4242])

@@ -37,6 +37,7 @@ from tests.nbgrader_helpers import (
     reached_every_way,
     read_notebook,
     skimmer_share,
+    support_namespace,
     with_partial_losses,
 )
 from windowmem.budget import Event
@@ -645,7 +646,7 @@ def hidden_helpers(grade_id: str) -> dict:
         for n in tree.body
         if isinstance(n, ast.FunctionDef | ast.Assign) and not _is_call_of(n, "_sealed")
     ]
-    namespace: dict = {}
+    namespace: dict = support_namespace(ASSIGNMENT)
     exec(compile(ast.Module(keep, []), grade_id, "exec"), namespace)  # noqa: S102 - our own cell
     return namespace
 

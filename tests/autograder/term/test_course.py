@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from autograder.grading import guarded_execute
+from autograder.judge.support import HIDDEN_SUPPORT
 from autograder.term import course
 from tests.conftest import REPO_ROOT
 
@@ -31,3 +32,16 @@ def test_guarded_imports_are_the_windowmem_modules_a_notebook_imports():
     code = "\n".join("".join(c["source"]) for c in source["cells"] if c["cell_type"] == "code")
     found = set().union(*(course.guarded_imports(block) for block in code.split("\n\n")))
     assert found and all(name.startswith("windowmem") for name in found)
+
+
+def test_the_hidden_test_support_stays_in_source(tmp_path):
+    """nbgrader copies an assignment's hidden_support.py into no release, so no grading
+    kernel is shown it (its home files are the release's data files)."""
+    assignment = "lesson02_with_and_without_memory"
+    assert (REPO_ROOT / "source" / assignment / HIDDEN_SUPPORT).is_file()
+    built = course.build_course(REPO_ROOT, assignment, tmp_path, course.Settings())
+    assert (built.root / "source" / assignment / HIDDEN_SUPPORT).is_file()
+    released = {p.name for p in (built.root / "release" / assignment).rglob("*")}
+    assert HIDDEN_SUPPORT not in released and released
+    assert all(p.name != HIDDEN_SUPPORT for p in built.data_files)
+    assert HIDDEN_SUPPORT in built.config.CourseDirectory.ignore

@@ -1,0 +1,322 @@
+"""Lesson 2's hidden-test support: the judge imports it; students never receive it.
+
+Every test cell of the assignment loads this module with
+``autograder.judge.support.hidden_support()`` instead of writing its helpers again: the
+tokens a message list is read as (Parts A and B), and Part C's logs, drawn from a seed, with
+the one cause each has. The products' rules here are n8n 2.41.1 (AI Agent 3.1, Simple Memory
+1.3) and Spring AI 2.0.1, as the assignment's Part C states them; the assignment tests hold
+every drawn log's cause to windowmem's own stores (tests/assignments/test_lesson02_assignment.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from typing import Any
+
+#: Part C's causes, in the notebook's order.
+CAUSES = (
+    "no memory",
+    "new session id per message",
+    "window too small",
+    "failed run",
+    "storage lost",
+    "tool result not stored",
+)
+
+
+def tokens(messages: Any, executions: list[dict], system: str) -> str:
+    """Each message as a short token: S, U3 (input of run 3), A3 (its answer), C:id, R:id.
+
+    Raises AssertionError, saying what is wrong, for anything that is not a plain list of
+    plain message dicts of this chat.
+    """
+    assert type(messages) is list, f"return a plain list, got {type(messages).__name__}"
+    out = []
+    for message in messages:
+        assert type(message) is dict, f"each message is a plain dict, got {type(message).__name__}"
+        role, content = message.get("role"), message.get("content")
+        assert type(content) is str, f"content must be text, got {type(content).__name__}"
+        if role == "system" and content == system:
+            out.append("S")
+            continue
+        if role == "assistant" and message.get("tool_calls"):
+            assert type(message["tool_calls"]) is list and content == "", (
+                "a tool call: content '' and a list of ids"
+            )
+            out.append("C:" + ",".join(message["tool_calls"]))
+            continue
+        if role == "tool":
+            out.append("R:" + str(message.get("tool_call_id", "?")))
+            call = [
+                c
+                for e in executions
+                for c in e.get("tool_calls", [])
+                if c["id"] == message.get("tool_call_id")
+            ]
+            assert call and content == call[0]["result"], (
+                f"tool message {message}: its content is the tool's result"
+            )
+            continue
+        found = "?"
+        for i, e in enumerate(executions, start=1):
+            if role == "user" and content == e["chatInput"]:
+                found = f"U{i}"
+            if role == "assistant" and "output" in e and content == e["output"]:
+                found = f"A{i}"
+        assert found != "?", f"{message} is not a message of this chat"
+        out.append(found)
+    return " ".join(out)
+
+
+def reaches(case, fixed=None):
+    """Does the fact reach the first model call of run `missing_on`, with the one mechanism *fixed* taken away?"""
+    n8n = case["product"] == "n8n"
+    window = case["window"]
+    if window is None:
+        if fixed != "no memory":
+            return False
+        window = 0 if n8n else 10**6
+    if fixed == "window too small":
+        window = 0 if n8n else 10**6
+    j, where, m = case["fact"]["run"], case["fact"]["in"], case["missing_on"]
+    runs = case["runs"]
+    stores, used = {}, {}
+    for i, run in enumerate(runs[:m], start=1):
+        sid = runs[0]["session_id"] if fixed == "new session id per message" else run["session_id"]
+        if fixed != "storage lost":
+            if run.get("restart_before"):
+                stores.clear()
+                used.clear()
+            if n8n:  # Simple Memory: buffers idle for more than an hour go when the node runs
+                for old in [s for s, t in used.items() if run["minute"] - t > 60]:
+                    del used[old]
+                    stores.pop(old, None)
+        held = stores.setdefault(sid, [])
+        used[sid] = run["minute"]
+        if i == m:
+            loaded = list(held) if (not n8n or window == 0) else held[-2 * window :]
+            while loaded and (
+                loaded[0][1] == "result"
+                or (loaded[0][1] == "call" and (len(loaded) < 2 or loaded[1][1] != "result"))
+            ):
+                loaded.pop(0)
+            return any(x[0] == j and x[2] == where for x in loaded if x[1] in ("input", "result"))
+        calls = run.get("tool_calls", [])
+        answered = "error" not in run and bool(run.get("output"))
+        if fixed == "failed run" and i == j:
+            answered = True
+        every_round = fixed == "tool result not stored"
+        if n8n:
+            if answered:
+                held.append((i, "input", "input"))
+                for c in calls if every_round else calls[-1:]:
+                    held += [(i, "call", c["id"]), (i, "result", c["id"])]
+                held.append((i, "answer", ""))
+        else:
+            added = [[(i, "input", "input")]]
+            if answered or "error" not in run:
+                added.append(
+                    (
+                        [x for c in calls for x in ((i, "call", c["id"]), (i, "result", c["id"]))]
+                        if every_round
+                        else []
+                    )
+                    + [(i, "answer", "")]
+                )
+            for group in added:  # Spring AI's window trims on every add, to whole turns
+                held += group
+                excess = len(held) - window
+                if excess > 0:
+                    cut = min(excess, len(held))
+                    while cut < len(held) and held[cut][1] != "input":
+                        cut += 1
+                    del held[:cut]
+    raise AssertionError("missing_on is past the last run")
+
+
+def cause(case):
+    if reaches(case):
+        return None
+    found = [c for c in CAUSES if reaches(case, c)]
+    return found[0] if len(found) == 1 else None
+
+
+def looks_like(case):
+    """The causes a reading of the log's surface suggests: a decoy unless it is the cause."""
+    runs, j = case["runs"], case["fact"]["run"]
+    out = []
+    if case["fact"]["in"] != "input":
+        out.append("tool result not stored")
+    if "error" in runs[j - 1] or not runs[j - 1].get("output"):
+        out.append("failed run")
+    if any(r.get("restart_before") for r in runs) or any(
+        b["minute"] - a["minute"] > 60 for a, b in zip(runs, runs[1:])
+    ):
+        out.append("storage lost")
+    if len({r["session_id"] for r in runs}) > 1:
+        out.append("new session id per message")
+    if case["window"] is not None and 0 < case["window"] <= (3 if case["product"] == "n8n" else 6):
+        out.append("window too small")
+    return out
+
+
+def readings(case):
+    """Three readings of the log's signs that keep no buffer: every sign in the log; the fact's run and
+    what follows it, both products alike; the same with each product's rules. Drawn logs are ones they misread."""
+    runs, j, m, where = case["runs"], case["fact"]["run"], case["missing_on"], case["fact"]["in"]
+    n8n, said, after = case["product"] == "n8n", runs[j - 1], runs[j - 1 : m]
+    failed = "error" in said or not said.get("output")
+
+    def gap(rs):
+        return any(b["minute"] - a["minute"] > 60 for a, b in zip(rs, rs[1:]))
+
+    def signs(seen, rules):
+        if case["window"] is None:
+            return "no memory"
+        if failed and (n8n or not rules):
+            return "failed run"
+        if where != "input" and not (rules and n8n and said["tool_calls"][-1]["id"] == where):
+            return "tool result not stored"
+        if any(r.get("restart_before") for r in seen[1:]) or (gap(seen) and (n8n or not rules)):
+            return "storage lost"
+        if len({r["session_id"] for r in seen}) > 1:
+            return "new session id per message"
+        return "window too small"
+
+    def anywhere():
+        if case["window"] is None:
+            return "no memory"
+        if len({r["session_id"] for r in runs}) == len(runs):
+            return "new session id per message"
+        if where != "input":
+            return "tool result not stored"
+        if any(r.get("restart_before") for r in runs) or gap(runs):
+            return "storage lost"
+        return "failed run" if failed else "window too small"
+
+    return [anywhere(), signs(after, False), signs(after, True)]
+
+
+def drawer(seed: int):
+    """The cases' one random source, seeded by the cell: a linear congruential generator."""
+    state = seed
+
+    def draw(n: int) -> int:
+        nonlocal state
+        state = (state * 1103515245 + 12345) % 2147483648
+        return (state >> 8) % n
+
+    return draw
+
+
+def cases(seed: int, count: int = 8) -> list[dict]:
+    """*count* logs drawn from *seed*, each with exactly one cause.
+
+    Each log has at least two surface signs pointing to other causes (``looks_like``), and
+    fools as many of the three readings that follow no buffer (``readings``) as its cause
+    allows. Two thirds of them are ones where the buffers must be followed (whose session
+    holds the fact, whose idle clock ran out, what the window keeps), no cause is more than
+    a third of them. Not six equal shares: three causes (no memory, a failed run, a tool
+    result not stored) show on the log's face under each product's rules, so equal shares
+    would pay a reader who follows no buffer two thirds of the part (the closing note of
+    issue 32 gives the figures).
+    """
+    # drawing a cell's logs takes about half a second (most draws are rejected); a grading
+    # process draws them once and hands each test its own copy
+    return copy.deepcopy(_drawn(seed, count))
+
+
+@functools.cache
+def _drawn(seed: int, count: int) -> list[dict]:
+    draw = drawer(seed)
+
+    def pick(options):
+        return options[draw(len(options))]
+
+    # (cause, how many of the three readings must misread the log), in fixed shares
+    wanted = [("window too small", 3), ("storage lost", 3)] * 2
+    wanted += [("new session id per message", 2), ("failed run", 1)]
+    wanted += [
+        pick(
+            (("window too small", 3), ("storage lost", 3)) * 2
+            + (
+                ("tool result not stored", 0),
+                ("no memory", 0),
+                ("new session id per message", 2),
+                ("failed run", 1),
+            )
+        )
+        for _ in range(count - len(wanted))
+    ]
+    out = []
+    for target, fooled in wanted:
+        while True:
+            n8n = draw(3) != 0
+            count_runs = 4 + draw(6)
+            first, second = f"{draw(65536):04x}-a", f"{draw(65536):04x}-b"
+            sessions = pick(("one", "one", "per message", "reload", "tabs", "tabs", "back", "back"))
+            switch, back = sorted((1 + draw(count_runs), 1 + draw(count_runs)))
+            runs, minute = [], 0
+            for i in range(1, count_runs + 1):
+                sid = {
+                    "one": first,
+                    "per message": f"{draw(65536):04x}-{i:02d}",
+                    "reload": second if i > switch else first,
+                    "tabs": second if i > 1 and draw(2) else first,
+                    "back": second if switch < i <= back else first,
+                }[sessions]
+                run = {"minute": minute, "session_id": sid, "chatInput": f"message {i}"}
+                if i > 1 and draw(10) == 0:
+                    run["restart_before"] = True
+                rounds = pick((0, 0, 1, 1, 2, 2, 3)) if i < count_runs else 0
+                if rounds:
+                    run["tool_calls"] = [
+                        {
+                            "id": f"t{i}{'abc'[r]}",
+                            "tool": pick(("track_order", "check_stock", "lookup_customer")),
+                            "input": {},
+                            "result": f"result {i}{'abc'[r]}",
+                        }
+                        for r in range(rounds)
+                    ]
+                outcome = draw(10)
+                if outcome < 2:
+                    run["error"] = pick(
+                        (
+                            "429 Too Many Requests",
+                            "The model provider timed out",
+                            "Tool failed: 500",
+                        )
+                    )
+                elif outcome < 3 and n8n:
+                    run["output"] = ""
+                else:
+                    run["output"] = f"answer {i}"
+                runs.append(run)
+                minute += pick((1, 2, 3, 5, 10, 20, 25, 30, 40, 45, 59, 60, 60, 61, 61, 75, 90))
+            j = 1 + draw(count_runs - 1)
+            calls = runs[j - 1].get("tool_calls", [])
+            where = pick(calls)["id"] if calls and draw(3) else "input"
+            window = (
+                None
+                if draw(12) == 0
+                else pick((0, 1, 2, 3, 4, 5, 6, 8))
+                if n8n
+                else pick((2, 4, 6, 8, 10, 20))
+            )
+            case = {
+                "product": "n8n" if n8n else "Spring AI",
+                "window": window,
+                "runs": runs,
+                "fact": {"run": j, "in": where},
+                "missing_on": count_runs,
+            }
+            if (
+                cause(case) == target
+                and len([c for c in looks_like(case) if c != target]) >= 2
+                and all(r != target for r in readings(case)[:fooled])
+            ):
+                out.append(case)
+                break
+    return out

@@ -1,0 +1,204 @@
+"""Lesson 4's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+
+Part A's teams and the store each one needs (``_misses``, ``_answer``, seeded ``_teams``);
+Part B's chats replayed on Simple Memory, a Postgres table and Redis (``_remembered``, with
+the misreadings its cases tell apart); Part D's held and sent messages (``_held_sent``).
+"""
+
+_type = (0).__class__.__class__
+
+_NAMES = ("Simple Memory", "Postgres Chat Memory", "Redis Chat Memory", "MongoDB Chat Memory")
+
+
+def _misses(needs):
+    # per node, the needs it fails (n8n 2.41.1), written out again here, never taken from the
+    # notebook. Simple Memory: one map per process, a buffer deleted once unused for more than
+    # 60 minutes, its clock moved by every run that loads it (failed ones too), nothing
+    # deleted at a set time. Redis: sessionTTL seconds after the last write, the end of the
+    # last answered run, so the TTL must outlast the pauses of every failed run after it and
+    # end by the erasure deadline. Postgres and MongoDB never expire; a MongoDB document stops
+    # at 16 MiB. No node locks a chat: a run never sees an overlapping run's question.
+    _p, _f, _e, _k = (
+        needs["pause_minutes"],
+        needs["failed_in_a_row"],
+        needs["erase_minutes"],
+        needs["keep_days"],
+    )
+    _dbs, _out = needs["databases"], {_n: [] for _n in _NAMES}
+    for _n in _NAMES:
+        if needs["overlap"] == "each sees the other":
+            _out[_n].append("overlap")
+        if _n != _NAMES[0] and _n.split()[0] not in _dbs:
+            _out[_n].append("database")
+        if _n in (_NAMES[0], _NAMES[1], _NAMES[3]) and _e is not None:
+            _out[_n].append("erase")
+        if _n != _NAMES[1] and needs["sql"]:
+            _out[_n].append("sql")
+    _sm = _out[_NAMES[0]]
+    _sm += ["workers"] * (needs["workers"] > 1) + ["restarts"] * needs["restarts"]
+    _sm += ["pause"] * (_p > 60) + ["keep"] * (_k is not None)
+    if _e is not None and _p > _e:
+        _out[_NAMES[2]].append("pause")
+    elif _e is not None and (_f + 1) * _p > _e:
+        _out[_NAMES[2]].append(
+            "failed runs"
+        )  # each pause alone would fit; the failed runs between writes do not
+    if _e is not None and _k is not None and _k * 1440 > _e:
+        _out[_NAMES[2]].append("keep")
+    if needs["session_turns"] * needs["turn_chars"] > 16 * 1024 * 1024:
+        _out[_NAMES[3]].append("size")
+    return _out
+
+
+_TURNS_ON = (
+    (0, "failed runs"),
+    (3, "hour"),
+    (2, "size"),
+    (0, "workers"),
+    (2, "pause"),
+    (1, "boundary"),
+    (0, "failed runs"),
+    (1, "keep"),
+    (0, "overlap"),
+    (2, "hour"),
+    (1, "pause"),
+    (2, "restarts"),
+)
+
+
+def _turns_on(needs, on):
+    _m = _misses(needs)
+    if on == "hour":
+        return not _m[_NAMES[0]] and needs["pause_minutes"] == 60
+    if on == "alongside":
+        return not _m[_NAMES[0]] and any(not _m[_n] for _n in _NAMES[1:])
+    if on == "boundary":
+        _f, _e = needs["failed_in_a_row"], needs["erase_minutes"]
+        return not _m[_NAMES[2]] and _f > 0 and (_f + 1) * needs["pause_minutes"] == _e
+    if on == "failed runs" and needs["pause_minutes"] == needs["erase_minutes"]:
+        return False  # one pause alone would already reach the deadline
+    return [on] in _m.values()
+
+
+def _answer(needs):
+    return [_n for _n, _m in _misses(needs).items() if not _m]
+
+
+def _teams(seed, count, first):
+    """*count* teams from a seeded space of needs, each with as many fitting nodes, and turning
+    on the need, that _TURNS_ON names (in turns from *first*)."""
+    _state, _found = seed, []
+
+    def _draw(options):
+        nonlocal _state
+        _state = (_state * 1103515245 + 12345) % 2147483648
+        return options[(_state >> 8) % len(options)]
+
+    while len(_found) < count:
+        _turns, _chars = _draw((40, 300, 2000, 15000, 60000)), _draw((400, 1200, 3000))
+        _needs = {
+            "workers": _draw((1, 1, 1, 2, 3, 4)),
+            "restarts": _draw((False, False, True)),
+            "databases": [_d for _d in ("Postgres", "Redis", "MongoDB") if _draw((True, False))],
+            "sql": _draw((False, False, False, True)),
+            "pause_minutes": _draw((5, 10, 15, 20, 30, 45, 60, 90, 120, 240)),
+            "failed_in_a_row": _draw((0, 0, 1, 1, 2, 3)),
+            "erase_minutes": _draw((None, None, None, 30, 60, 90, 120, 240, 1440, 10080)),
+            "keep_days": _draw((None, None, None, 1, 7)),
+            "session_turns": _turns,
+            "turn_chars": _chars,
+            "overlap": _draw(
+                (
+                    None,
+                    None,
+                    None,
+                    None,
+                    "no message lost",
+                    "no message lost",
+                    "each sees the other",
+                )
+            ),
+        }
+        # sizes well away from 16 MiB, so that a message's overhead (about a hundred bytes) never decides
+        if _turns * (_chars + 250) > 12 * 1024 * 1024 and _turns * _chars < 24 * 1024 * 1024:
+            continue
+        _fits, _on = _TURNS_ON[(first + len(_found)) % len(_TURNS_ON)]
+        if len(_answer(_needs)) == _fits and _turns_on(_needs, _on):
+            _found.append(_needs)
+    return _found
+
+
+_STORES = ("simple", "table", "redis")
+
+_MISREADINGS = (
+    "expiry at loads",
+    "failed runs write",
+    "writes move the hour",
+    "hour from the start",
+    "an hour exactly",
+    "one map",
+    "restart empties all",
+)
+
+
+def _remembered(store, turns, window, misread=None):
+    # what each store does (n8n 2.41.1), written out again here, never taken from the notebook:
+    # Simple Memory's clock is the start of the last run that loaded the buffer (more than
+    # 3600 s idle deletes it), Redis's the end of the last run that wrote (a failed run writes
+    # nothing; the key can expire while a run answers); a restart empties every Simple Memory
+    # map. *misread* (only to choose the cases): one of _MISREADINGS, a reading a case must tell apart
+    _held, _loaded, _written, _out = {}, {}, None, []
+    for _t in turns:
+        _start = _t["minute"] * 60
+        _key = _t["worker"] if store == "simple" and misread != "one map" else 0
+        if _t.get("restart_before") and (store == "simple" or misread == "restart empties all"):
+            _held, _loaded = {}, {}
+        _m = _held.setdefault(_key, [])
+        if store == "simple" and _key in _loaded:
+            _idle = _start - _loaded[_key]
+            if _idle > 3600 or (_idle == 3600 and misread == "an hour exactly"):
+                _m.clear()
+        if store == "redis" and _written is not None and _start >= _written + 3600:
+            _m.clear()
+        _out.append(list(_m[-2 * window :] if window else _m))
+        if misread != "writes move the hour":
+            _loaded[_key] = _start
+        if not _t.get("failed") or misread == "failed runs write":
+            _end = _start + (0 if misread == "hour from the start" else _t["seconds"])
+            if (
+                store == "redis"
+                and _written is not None
+                and _end >= _written + 3600
+                and misread != "expiry at loads"
+            ):
+                _m.clear()  # the key expired while the model answered: the write starts a new list
+            _m += [_t["user"], _t["reply"]]
+            _written = _end
+            if misread == "writes move the hour":
+                _loaded[_key] = _end
+    return _out
+
+
+def _held_sent(product, turns, size):
+    # what each product does (n8n 2.41.1, Spring AI 2.0.1), written out again here: n8n stores
+    # only answered turns and sends the last 2 x size (0: all); Spring AI's advisor gets the
+    # memory, adds the question (kept when the call fails), then the answer, each add keeping
+    # the longest tail of at most size messages that starts at a question
+    if product == "n8n":
+        _stored = [_x for _q, _a in turns[:-1] if _a is not None for _x in (_q, _a)]
+        _q, _a = turns[-1]
+        return _stored + ([_q, _a] if _a is not None else []), _stored[
+            -2 * size :
+        ] if size else _stored
+    _kept, _sent = [], []
+    for _n, (_q, _a) in enumerate(turns, start=1):
+        if _n == len(turns):
+            _sent = [_x for _x, _ in _kept]
+        for _m in [(_q, True)] + ([(_a, False)] if _a is not None else []):
+            _kept = _kept + [_m]
+            if len(_kept) > size:
+                _cut = len(_kept) - size
+                while _cut < len(_kept) and not _kept[_cut][1]:
+                    _cut += 1
+                _kept = _kept[_cut:]
+    return [_x for _x, _ in _kept], _sent

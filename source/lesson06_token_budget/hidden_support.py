@@ -1,0 +1,141 @@
+"""Lesson 6's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+
+Part C's situations drawn by stratum from a seed (``_situations``), each policy run on
+them in plain Python (``_run``, the budget engine's rules), whether a policy meets the
+situation's needs (``_meets``) and the policy expected (``_expected``).
+"""
+
+_type = (0).__class__.__class__
+
+_POLICIES = ("unbounded", "truncate", "compact", "retrieve")
+
+
+def _run(situation, policy):
+    """Lesson 6's agent on a situation, written out again here: (peak, answered, from a summary, calls, reads)."""
+    _base, _budget, _line = (
+        situation["base_tokens"],
+        situation["budget"],
+        situation["summary_line_tokens"],
+    )
+    _questions, _pending = [], []
+    for _fact, _tokens in situation["reads"]:
+        _pending.append(_tokens)
+        if _fact is not None:
+            _questions.append((_fact, _pending))
+            _pending = []
+    _window = []  # [kind, facts, tokens]: a read holds its fact (or none), a summary its lines
+    _state = {"peak": _base, "calls": 0, "reads": 0}
+
+    def _size():
+        return _base + sum(_item[2] for _item in _window)
+
+    def _truncate():
+        while _size() > _budget and len(_window) > 1:  # never the newest item
+            _kind, _facts, _tokens = _window[0]
+            if _kind == "summary" and len(_facts) > 1:
+                _window[0] = ["summary", _facts[1:], _line * (len(_facts) - 1)]
+            else:
+                del _window[0]
+            _state["peak"] = max(_state["peak"], _size())
+
+    def _compact():
+        _reads = [_item for _item in _window if _item[0] == "read"]
+        if len(_reads) < 2:
+            _truncate()
+            return
+        _lines = [_f for _item in _window if _item[0] == "summary" for _f in _item[1]]
+        for _item in _reads[:-1]:
+            _lines += [_f for _f in _item[1] if _f not in _lines]
+        _state["calls"] += (
+            1  # the compaction call, on the window before the summary replaces the reads
+        )
+        _window[:] = [["summary", _lines, _line * len(_lines)], _reads[-1]]
+        _state["peak"] = max(_state["peak"], _size())
+        _truncate()
+
+    def _read(fact, sizes):
+        for _n, _tokens in enumerate(sizes):
+            _state["calls"] += 1  # the search call, on the window as it stands
+            _state["reads"] += 1
+            _window.append(["read", [fact] if _n == len(sizes) - 1 else [], _tokens])
+            _state["peak"] = max(_state["peak"], _size())
+            if policy != "unbounded" and _size() > _budget:
+                _compact() if policy == "compact" else _truncate()
+
+    for _fact, _sizes in _questions:
+        _read(_fact, _sizes)
+    _answered, _from_summary = [], []
+    for _fact, _sizes in _questions:
+        if policy == "retrieve" and not any(_fact in _item[1] for _item in _window):
+            _read(_fact, _sizes)
+        if any(_fact in _item[1] for _item in _window):
+            _answered.append(_fact)
+            if not any(_item[0] == "read" and _fact in _item[1] for _item in _window):
+                _from_summary.append(_fact)
+    _state["calls"] += 1  # the last call writes the answers
+    return _state["peak"], _answered, _from_summary, _state["calls"], _state["reads"]
+
+
+def _meets(situation, policy):
+    _peak, _answered, _from_summary, _calls, _reads = _run(situation, policy)
+    if policy == "unbounded":
+        return _peak <= situation["budget"]
+    _count = len(situation["reads"])
+    _facts = [_f for _f, _t in situation["reads"] if _f is not None]
+    return not (
+        (situation["every_fact"] and len(_answered) < len(_facts))
+        or (not situation["summary_will_do"] and _from_summary)
+        or (not situation["extra_calls"] and _calls != _count + 1)
+        or (not situation["search_again"] and _reads != _count)
+    )
+
+
+def _expected(situation):
+    return next((_p for _p in _POLICIES if _meets(situation, _p)), None)
+
+
+def _stratum(situation):
+    _facts = [_f for _f, _t in situation["reads"] if _f is not None]
+    _peak = situation["base_tokens"] + sum(_t for _f, _t in situation["reads"])
+    if abs(situation["budget"] - _peak) <= 30:
+        return 0
+    if not (situation["every_fact"] and situation["extra_calls"]):
+        return None
+    if len(_run(situation, "truncate")[1]) == len(_facts):
+        return 1
+    if not situation["summary_will_do"]:
+        return None
+    return 2 if len(_run(situation, "compact")[1]) < len(_facts) else 3
+
+
+def _situations(seed, strata):
+    """One situation per stratum in *strata*, drawn from a seeded space, each with a policy that fits."""
+    _seed = [seed]
+
+    def _pick(n):
+        _seed[0] = (_seed[0] * 1103515245 + 12345) % 2147483648
+        return (_seed[0] >> 8) % n
+
+    _out = []
+    for _target in strata:
+        while True:
+            _base, _reads = 60 + 10 * _pick(15), []
+            for _number in range(1, 3 + _pick(4) + 1):
+                if _pick(3) == 0:
+                    _reads.append((None, 60 + 10 * _pick(25)))
+                _reads.append((f"Q{_number}", 60 + 10 * _pick(25)))
+            _largest = max(_t for _f, _t in _reads)
+            _peak = _base + sum(_t for _f, _t in _reads)
+            if _target == 0:
+                _budget = _peak + (-1, 0, 0, 1)[_pick(4)]
+            else:
+                _budget = _base + _largest + _pick(_peak - _base - _largest)
+            _situation = {
+                "base_tokens": _base, "reads": _reads, "budget": _budget,
+                "summary_line_tokens": 10 + 5 * _pick(9), "every_fact": _pick(4) != 0,
+                "summary_will_do": _pick(2) == 0, "extra_calls": _pick(4) != 0, "search_again": _pick(3) != 0,
+            }  # fmt: skip
+            if _stratum(_situation) == _target and _expected(_situation) is not None:
+                _out.append(_situation)
+                break
+    return _out
