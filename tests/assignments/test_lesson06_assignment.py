@@ -609,6 +609,30 @@ def test_the_hand_worked_figures_are_the_budget_engine_s():
     assert [task.questions()[q][0] for q in sorted(last)] == BY_HAND["survivors"]
 
 
+def test_the_shipped_reference_table_is_what_the_budget_engine_computes():
+    """The assignment reads lesson 6's reference table from data/ (so the grading kernel needs
+    no budget engine, which would answer Parts A and B); the file is the engine's table."""
+    import pandas as pd
+
+    from windowmem.budget import help_centre
+    from windowmem.frames import reference_table
+
+    shipped = SOURCE_NOTEBOOK.parent / "data" / "help_centre_reference.csv"
+    engine = reference_table(
+        help_centre(),
+        budgets=[1500],
+        strategies=["unbounded", "truncate", "compact", "retrieve"],
+        summarisers=["perfect"],
+    )
+    read = pd.read_csv(shipped)
+    assert list(read.columns) == list(engine.columns), f"rewrite {shipped} from the engine"
+    assert read.astype(str).values.tolist() == engine.astype(str).values.tolist(), (
+        f"{shipped} is not what windowmem's budget engine computes now: write it again with "
+        "reference_table(help_centre(), budgets=[1500], strategies=POLICIES, "
+        "summarisers=['perfect']).to_csv(path, index=False)"
+    )
+
+
 def test_model_answer_quotes_the_measured_figures(source_nb):
     """The hand-graded model answer's numbers are what the help-centre task really costs."""
     from windowmem.budget import help_centre
