@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import os
 from collections.abc import Iterable
+from pathlib import Path
 from queue import Empty
 
 from nbclient.exceptions import CellTimeoutError
@@ -41,12 +42,25 @@ def cpu_seconds(pids: Iterable[int]) -> float:
 
 
 def kernel_pids(manager) -> list[int]:
-    """The processes whose CPU time counts: the sandbox's cgroup, else the kernel process."""
+    """The processes whose CPU time counts: the sandbox's cgroup, else the kernel process and
+    its descendants (the judge runs each call in a forked child of the kernel)."""
     cgroup = getattr(manager, "cgroup", None)
     if cgroup is not None:
         return cgroup.processes()
     process = getattr(getattr(manager, "provisioner", None), "process", None)
-    return [process.pid] if process is not None and process.pid else []
+    return descendants(process.pid) if process is not None and process.pid else []
+
+
+def descendants(pid: int) -> list[int]:
+    """*pid* and every process below it, from ``/proc/<pid>/task/<tid>/children``."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        for children in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError, ValueError):
+                queue.extend(int(c) for c in children.read_text().split())
+    return found
 
 
 class CpuTimeLimit(Configurable):

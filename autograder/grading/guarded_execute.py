@@ -25,6 +25,7 @@ from autograder.grading.outcome import CellTimeout, ExecutionReport
 from autograder.judge import in_kernel, wire
 from autograder.judge.channel import (
     GUARD_MODULE,
+    JUDGE_ROOTS,
     KERNEL_MODULE,
     WIRE_MODULE,
     silent_expressions,
@@ -336,7 +337,7 @@ def guard_setup_code(
         f"    sys.modules[{GUARD_MODULE!r}] = module\n"
         f"    module.cap_streams({output_chars})\n"
         "    module.store_errors_plainly()\n"
-        f"    module.SNAPSHOT = module.Snapshot({roots!r}, {imports!r})\n"
+        f"    module.SNAPSHOT = module.Snapshot({[*roots, *JUDGE_ROOTS]!r}, {imports!r})\n"
         "_autograder_setup()\n"
         "del _autograder_setup\n"
     )

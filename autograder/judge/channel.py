@@ -47,6 +47,9 @@ from autograder.judge.values import write_extra
 WIRE_MODULE = "_autograder_wire"
 KERNEL_MODULE = "_autograder_judge"
 GUARD_MODULE = "_autograder_guard"
+#: Modules the judge's end relies on in the kernel (its own, and what it forks and talks
+#: with): the guard puts back what a notebook changed of them before the judge serves.
+JUDGE_ROOTS = (WIRE_MODULE, KERNEL_MODULE, "os", "gc", "signal", "json", "socket")
 #: Seconds between two readings of the kernel's CPU time while a call runs.
 POLL_SECONDS = 0.1
 

@@ -7,7 +7,10 @@ connects to the judge's socket and answers one JSON line per request:
   data) or missing?
 * ``call``: call a function of the notebook with arguments sent as plain data, with
   stdout and stderr going nowhere, and answer with its value as plain data, or with the
-  names of its exception's classes (never the exception's text).
+  names of its exception's classes (never the exception's text). Each call runs in a
+  forked copy of the kernel (:func:`call_apart`), so nothing a call changes outlives it: a
+  function cannot remember one hidden case's inputs and spell them out in how it answers
+  the next.
 
 Nothing here is trusted by the judge: a student can replace every function of this
 module, and then only lies about their own answers. The standard library, the wire
@@ -156,6 +159,76 @@ def _call(name, arguments, allow):
                 namespace[key] = value
 
 
+#: The exception classes a call that ended its process without an answer is reported as
+#: (killed for its memory, ``os._exit``): the student's function failed, like any exception.
+DIED = ["ProcessDied", "BaseException", "object"]
+
+
+def call_apart(name, arguments, allow=None, at=None):
+    """:func:`call`, run in a forked copy of this kernel that exits once it has answered.
+
+    What the student's function changes (its globals, a list it appends the judge's inputs
+    to, a file's contents are the sandbox's business) is the child's and goes with it, so
+    every call starts from the notebook as it ended. The child writes its answer to a pipe
+    and leaves with ``os._exit``: none of the kernel's own machinery (its sockets, threads,
+    finalizers) runs there. An interrupt from the judge reaches the child too (the kernel's
+    process group, or the sandbox's cgroup): the child answers that it was interrupted.
+    """
+    import gc
+    import os
+
+    readable, writable = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(readable)
+            gc.freeze()  # the kernel's objects are the parent's: never finalized here
+            try:
+                text = json.dumps(call(name, arguments, allow, at), separators=(",", ":"))
+            except BaseException as error:  # noqa: BLE001 - an unsendable answer, an interrupt
+                text = json.dumps({"error": type(error).__name__})
+            data = memoryview(text.encode())
+            while data:
+                data = data[os.write(writable, data) :]
+        finally:
+            os._exit(0)
+    os.close(writable)
+    chunks = []
+    try:
+        while True:
+            try:
+                chunk = os.read(readable, 1 << 16)
+            except KeyboardInterrupt:
+                # the judge's interrupt reached the child too: it answers that it was
+                # interrupted, and that answer is this call's; a child that ignores the
+                # interrupt keeps this kernel waiting until the judge kills them both, as a
+                # kernel that ignores the interrupt always was
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(readable)
+        _reap(child)
+    if not chunks:
+        return {"raised": list(DIED)}
+    return json.loads(b"".join(chunks))
+
+
+def _reap(child):
+    """Wait for *child*, through interrupts (it has been told to stop, or has answered)."""
+    import os
+
+    while True:
+        try:
+            os.waitpid(child, 0)
+            return
+        except KeyboardInterrupt:
+            continue
+        except ChildProcessError:
+            return
+
+
 def handle(request):
     """The answer to one request of the judge's, as a dict."""
     if type(request) is not dict:
@@ -164,7 +237,7 @@ def handle(request):
     if request.get("op") == "describe":
         return describe(request.get("name"), at)
     if request.get("op") == "call":
-        return call(request.get("name"), request.get("arguments"), request.get("allow"), at)
+        return call_apart(request.get("name"), request.get("arguments"), request.get("allow"), at)
     return {"error": "an unknown request"}
 
 

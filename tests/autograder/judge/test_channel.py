@@ -46,6 +46,13 @@ class Anything(list):
 def anything():
     return Anything([1])
 answer = {"turns": (1, 2), "ok": True}
+SEEN = []
+def remembers(n):
+    SEEN.append(n)
+    return list(SEEN)
+def hogs():
+    import os
+    os._exit(3)
 """
 
 
@@ -151,6 +158,20 @@ def test_a_call_that_ignores_the_interrupt_kills_the_kernel_and_every_later_call
         kernel.call("double", ([1],), {})
     assert time.monotonic() - started < 60
     assert not run_sync(kernel.manager.is_alive)()
+
+
+def test_no_call_remembers_another(kernel):
+    """What a call changes goes with its process: a function that keeps the judge's inputs
+    finds none of the earlier calls', and the notebook keeps what its own cells made."""
+    assert kernel.call("remembers", (5,), {}) == [5]
+    assert kernel.call("remembers", (6,), {}) == [6]
+    assert kernel.describe("SEEN") == ("value", [])
+
+
+def test_a_call_that_ends_its_process_is_a_failed_call(kernel):
+    with pytest.raises(StudentRaised):
+        kernel.call("hogs", (), {})
+    assert kernel.call("double", ([3],), {}) == [6]
 
 
 def test_a_call_sees_the_names_as_its_test_cell_found_them(kernel):
