@@ -934,7 +934,7 @@ def test_the_summary_vectors_are_what_the_rolling_summary_sends(source_nb):
     chat = conversation_of(setup_values(source_nb)["LONG_CHAT"])
     letters = {True: "T", False: "F", None: "-"}
     cases = loop_cases(source_nb, "test_summary_seen")
-    assert len(cases) == 6
+    assert len(cases) == 11
     for k, every, keep, want in cases:
         seen = rolling_summary(chat, window=k, every=every, keep_turns=keep)
         assert "".join(letters[t.summary_sent] for t in seen) == want, (k, every, keep)
@@ -953,7 +953,7 @@ def test_the_bills_are_the_rolling_summary_s(source_nb):
         return (sum(r.input_tokens for r in runs), sum(r.summariser_tokens for r in runs))
 
     cases = loop_cases(source_nb, "test_input_bill", values)
-    assert len(cases) == 6
+    assert len(cases) == 8
     for args, want in cases:
         assert bill(*args) == want, args
     # the fair yardstick (the same window, no summary) with the summariser's calls counted
