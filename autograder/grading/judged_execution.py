@@ -33,6 +33,11 @@ class JudgedExecution(LoggingConfigurable):
     judge_call_seconds = Float(
         10.0, help="CPU seconds each call the judge makes into the student's code may use"
     ).tag(config=True)
+    judge_calls_apart = Bool(
+        False,
+        help="Run each call the judge makes in a forked copy of the kernel, so no call "
+        "remembers another (costs CPU per call: see README, remaining risks)",
+    ).tag(config=True)
     assignment_folder = Unicode(
         "", help="The instructor's folder of the assignment, where the judge runs the setup cells"
     ).tag(config=True)
@@ -60,6 +65,7 @@ class JudgedExecution(LoggingConfigurable):
             wall_clock_factor=self.wall_clock_factor,
             interrupt_grace=self.interrupt_grace,
             kill=self._kill_kernel,
+            calls_apart=self.judge_calls_apart,
         )
         if self._stopped_by is not None or self.kc is None:
             channel.gone = True

@@ -78,9 +78,14 @@ class KernelChannel:
         interrupt_grace: float = 5.0,
         connect_seconds: float = 30.0,
         kill: Callable[[], None] | None = None,
+        calls_apart: bool = False,
     ) -> None:
         self.client = client
         self.manager = manager
+        # each call in a forked copy of the kernel (in_kernel.call_apart): nothing a call
+        # changes outlives it, at a few milliseconds of the kernel's CPU per call and more
+        # where the behaviour check copies the pages it walks
+        self.calls_apart = calls_apart
         self.cpu_seconds_per_call = cpu_seconds_per_call
         self.wall_clock_factor = wall_clock_factor
         self.interrupt_grace = interrupt_grace
@@ -132,6 +137,7 @@ class KernelChannel:
             "arguments": arguments,
             "allow": None if allow is None else list(allow),
             "at": at,
+            "apart": self.calls_apart,
         }
         answer = self._request(request, f"calling {name}")
         if "raised" in answer:

@@ -7,10 +7,10 @@ connects to the judge's socket and answers one JSON line per request:
   data) or missing?
 * ``call``: call a function of the notebook with arguments sent as plain data, with
   stdout and stderr going nowhere, and answer with its value as plain data, or with the
-  names of its exception's classes (never the exception's text). Each call runs in a
-  forked copy of the kernel (:func:`call_apart`), so nothing a call changes outlives it: a
-  function cannot remember one hidden case's inputs and spell them out in how it answers
-  the next.
+  names of its exception's classes (never the exception's text). With ``"apart"``, the
+  call runs in a forked copy of the kernel (:func:`call_apart`), so nothing a call changes
+  in memory outlives it: a function cannot remember one hidden case's inputs and spell
+  them out in how it answers the next.
 
 Nothing here is trusted by the judge: a student can replace every function of this
 module, and then only lies about their own answers. The standard library, the wire
@@ -237,7 +237,8 @@ def handle(request):
     if request.get("op") == "describe":
         return describe(request.get("name"), at)
     if request.get("op") == "call":
-        return call_apart(request.get("name"), request.get("arguments"), request.get("allow"), at)
+        run = call_apart if request.get("apart") is True else call
+        return run(request.get("name"), request.get("arguments"), request.get("allow"), at)
     return {"error": "an unknown request"}
 
 

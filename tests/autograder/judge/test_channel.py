@@ -80,6 +80,7 @@ def kernel():
         cpu_seconds_per_call=2.0,
         interrupt_grace=3.0,
         kill=lambda: kill_process_group(manager),
+        calls_apart=True,  # every test holds for calls in place too; these also cover the fork
     )
     yield channel
     channel.close()
