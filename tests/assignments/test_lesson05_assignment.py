@@ -425,8 +425,8 @@ MUTANTS = with_partial_losses(
         "missing_customer_only": {"test_number_missing": 1.6},
         "missing_every_round": {"test_number_missing": 1.2},
         "system_first_number": {"test_system_message": 0.38},
-        "bill_summariser_unpaid": {"test_input_bill": 0.43},
-        "bill_whole_history_yardstick": {"test_input_bill": 0.43},
+        "bill_summariser_unpaid": {"test_input_bill": 0.33},
+        "bill_whole_history_yardstick": {"test_input_bill": 0.33},
     },
 )
 
@@ -934,7 +934,7 @@ def test_the_summary_vectors_are_what_the_rolling_summary_sends(source_nb):
     chat = conversation_of(setup_values(source_nb)["LONG_CHAT"])
     letters = {True: "T", False: "F", None: "-"}
     cases = loop_cases(source_nb, "test_summary_seen")
-    assert len(cases) == 11
+    assert len(cases) == 6
     for k, every, keep, want in cases:
         seen = rolling_summary(chat, window=k, every=every, keep_turns=keep)
         assert "".join(letters[t.summary_sent] for t in seen) == want, (k, every, keep)

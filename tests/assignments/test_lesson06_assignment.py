@@ -353,6 +353,9 @@ def choose_policy(situation):
 MUTANTS |= reached_every_way(MUTANTS, "cost_helper", "windowmem.cost")
 
 _A2_SHORTCUT = {"test_unbounded_bill_task": 0.5, "test_unbounded_bill_any": 0.43}
+#: The library's bill: the grading kernel has no windowmem.cost, so even the negative sizes
+#: (the validation a stand-in would have passed on) fail.
+_A2_LIBRARY = {"test_unbounded_bill_task": 0.5, "test_unbounded_bill_any": 0.5}
 _C1 = dict.fromkeys(C1_CELLS)
 
 #: A mistake costs the cases it gets wrong (partial credit per case), measured through the
@@ -364,7 +367,7 @@ MUTANTS = with_partial_losses(
         "forgets_the_last_call": _A2_SHORTCUT,
         "no_validation": {"test_unbounded_bill_any": 0.07},
         **{
-            f"cost_helper{way}": _A2_SHORTCUT
+            f"cost_helper{way}": _A2_LIBRARY
             for way in (
                 "",
                 *(f"_via_{w}" for w in ("sys_modules", "importlib", "container", "closure")),
