@@ -2,7 +2,7 @@
 
 The guest is Debian's ``linux-image-amd64`` kernel with a busybox initramfs
 (:mod:`verify.cgroup2.initramfs`). Its init (``init.sh``) mounts the cgroup v2 tree,
-mounts this machine's ``/`` read-only over 9p, chroots into it and runs a script there,
+mounts this machine's ``/`` read-only over 9p, makes it the root and runs a script there,
 so the project's venv, bubblewrap and util-linux run in the guest unchanged. A second 9p
 share, writable, carries the results back. TCG, not KVM: on these machines a KVM guest
 hung after the boot loader (nested virtualisation), and TCG needs nothing of the host.

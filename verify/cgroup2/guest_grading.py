@@ -27,6 +27,16 @@ HONEST = ("correct", "blank", "stderr_warning", "two_notebooks")
 HEAVY = ("allocates_memory", "outlives_grading")
 #: Which honest student each victim is (the same notebook, built the same way).
 VICTIM_TWINS = {"victim_correct": "correct", "victim_blank": "blank"}
+#: Sized for a guest about 10x slower than this machine: a cell's CPU seconds, a student's
+#: seconds on the clock, the whole command's seconds. Only ceilings: an honest class that
+#: grades within the usual ones grades the same within these.
+GUEST_SIZED = {"timeout": 300, "wait": 3000.0}
+STUDENT_TIMEOUT = ("--student-timeout", "2400")
+
+
+def grade_sized(submissions: Path, out: Path):
+    """``grade`` with two workers and the guest's ceilings."""
+    return grade(submissions, out, "--jobs", "2", "--no-progress", *STUDENT_TIMEOUT, **GUEST_SIZED)
 
 
 def read_grades(out: Path) -> pd.DataFrame:
@@ -37,7 +47,7 @@ def grade_honest_class(root: Path) -> tuple[Path, pd.DataFrame]:
     """Grade :data:`HONEST` under *root*; the reports' folder and grades."""
     submissions, out = root / "honest", root / "honest-out"
     make_submissions.make_class(submissions, ASSIGNMENT, only=HONEST)
-    run = grade(submissions, out, "--jobs", "2", "--no-progress")
+    run = grade_sized(submissions, out)
     assert (out / "grades.csv").is_file(), run.stderr[-3000:]
     return out, read_grades(out)
 
@@ -60,7 +70,7 @@ def heavy(tmp_path_factory):
     for student in folders:
         if student not in HEAVY and student not in VICTIM_TWINS:
             shutil.rmtree(submissions / student)
-    run = grade(submissions, root / "out", "--jobs", "2", "--no-progress")
+    run = grade_sized(submissions, root / "out")
     return run, read_grades(root / "out"), sandbox_leftovers(run.pid)
 
 

@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # The guest's PID 1: mount the cgroup v2 tree, share the host's files read-only over 9p,
-# make the few places the tests write to private tmpfs folders, then chroot into the
-# host's files and run verify/cgroup2/in_guest.sh there. It powers the guest off at the end.
+# make the few places the tests write to private tmpfs folders, then switch to the host's
+# files as the root and run $TIER_SCRIPT (verify/cgroup2/in_guest.sh) there. It powers
+# the guest off at the end; the script's exit status is in the results share's exit-code.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -42,6 +43,7 @@ if [ -n "$TIER_ROOT_FOLDERS" ]; then
 fi
 # The unprivileged user of the delegated runs, added to copies of passwd and group.
 mkdir -p /etc-guest
+mount -t tmpfs tmpfs /etc-guest  # not the initramfs: switch_root empties that
 cp /host/etc/passwd /host/etc/group /etc-guest/
 echo "$TIER_USER:x:$TIER_UID:$TIER_UID:grading TA:/home/$TIER_USER:/bin/sh" >> /etc-guest/passwd
 echo "$TIER_USER:x:$TIER_UID:" >> /etc-guest/group
@@ -50,8 +52,12 @@ mount --bind /etc-guest/group /host/etc/group
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
 say "running $TIER_SCRIPT"
-chroot /host /bin/bash "$TIER_SCRIPT"
-echo $? > /results/exit-code
-sync
-say "done after $(cut -d' ' -f1 /proc/uptime) s"
-poweroff -f
+# switch_root, not chroot: the kernel refuses new user namespaces to a chrooted process,
+# and bubblewrap without root needs one. PID 1 then powers the guest off itself.
+exec switch_root /host /bin/bash -c '
+  bash "$TIER_SCRIPT"
+  echo $? > /mnt/exit-code
+  echo "cgroup2-init: done after $(cut -d" " -f1 /proc/uptime) s"
+  sync
+  echo o > /proc/sysrq-trigger
+  sleep 60'
