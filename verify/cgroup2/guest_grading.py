@@ -59,6 +59,7 @@ def honest(tmp_path_factory) -> pd.DataFrame:
     if results:
         label = os.environ.get("TIER_LABEL", "guest")
         shutil.copyfile(out / "grades.csv", Path(results) / f"{label}-honest.csv")
+        shutil.copytree(out / "logs", Path(results) / f"{label}-honest-logs", dirs_exist_ok=True)
     return grades
 
 
