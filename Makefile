@@ -90,7 +90,7 @@ verify-n8n: $(TEST_STAMP) install-n8n
 record-n8n: $(TEST_STAMP) install-n8n
 	$(call with_services,$(BIN)/python -m verify.n8n.record)
 
-## verify-cgroup2: boot a cgroup v2 kernel under QEMU and run the sandbox's checks there, as root and as a user with a delegated subtree (about 15 to 30 min)
+## verify-cgroup2: boot a cgroup v2 kernel under QEMU and run the sandbox's checks there, as root and as a user with a delegated subtree (an hour or more)
 verify-cgroup2: $(TEST_STAMP)
 	bash .ci/system_packages.sh
 	$(BIN)/python -m pytest -p no:xdist -q -ra -s tests/cgroup2
