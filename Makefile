@@ -14,7 +14,7 @@ TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
-	install-n8n verify-n8n record-n8n
+	install-n8n verify-n8n record-n8n verify-cgroup2
 
 # install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
 define install
@@ -90,7 +90,12 @@ verify-n8n: $(TEST_STAMP) install-n8n
 record-n8n: $(TEST_STAMP) install-n8n
 	$(call with_services,$(BIN)/python -m verify.n8n.record)
 
-## test: set up, check, start the services the tests need, run every test (n8n included)
+## verify-cgroup2: boot a cgroup v2 kernel under QEMU and run the sandbox's checks there, as root and as a user with a delegated subtree (an hour or more)
+verify-cgroup2: $(TEST_STAMP)
+	bash .ci/system_packages.sh
+	$(BIN)/python -m pytest -p no:xdist -q -ra -s tests/cgroup2
+
+## test: set up, check, start the services the tests need, run every test (n8n and the cgroup v2 guest included)
 test: check install-n8n
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \

@@ -3,7 +3,8 @@
 nbclient's ``timeout`` is wall-clock time, so a correct cell on a busy machine can run past
 it and score 0 where it passed on a quiet one. :class:`CpuTimeLimit` (mixed into the
 grader's execute preprocessor) counts instead the CPU time of the kernel's processes (the
-student's whole cgroup when sandboxed, the kernel process otherwise) and interrupts the
+student's whole cgroup when sandboxed: cgroup v2 counts it in ``cpu.stat``, v1 is read
+from the group's processes; the kernel process otherwise) and interrupts the
 cell once it has used ``timeout`` seconds of it, exactly as nbclient does at its wall clock.
 A kernel that sleeps uses no CPU, so a wall-clock ceiling (``wall_clock_factor`` times the
 timeout) still stops it. A kernel that ignores the interrupt for ``interrupt_grace``
@@ -39,6 +40,15 @@ def cpu_seconds(pids: Iterable[int]) -> float:
                 fields = stat.read().rsplit(b")", 1)[1].split()
             total += sum(int(f) for f in fields[11:15])
     return total / _TICKS
+
+
+def kernel_cpu_seconds(manager) -> float | None:
+    """CPU seconds the kernel has used: its sandbox's group's count, else its process's; None: no kernel."""
+    cgroup = getattr(manager, "cgroup", None)
+    if cgroup is not None:
+        return cgroup.cpu_seconds()
+    pids = kernel_pids(manager)
+    return cpu_seconds(pids) if pids else None
 
 
 def kernel_pids(manager) -> list[int]:
@@ -80,7 +90,7 @@ class CpuTimeLimit(Configurable):
         self, msg_id, cell, timeout, task_poll_output_msg, task_poll_kernel_alive
     ):
         poll = super()._async_poll_for_reply  # type: ignore[misc]
-        if timeout is None or not self.cpu_time_limit or not kernel_pids(self.km):  # type: ignore[attr-defined]
+        if timeout is None or not self.cpu_time_limit or kernel_cpu_seconds(self.km) is None:  # type: ignore[attr-defined]
             return await poll(msg_id, cell, timeout, task_poll_output_msg, task_poll_kernel_alive)
         ceiling = timeout * self.wall_clock_factor
         reply = asyncio.ensure_future(
@@ -112,8 +122,8 @@ class CpuTimeLimit(Configurable):
 
     async def _cpu_used_up(self, limit: float) -> None:
         """Return once the kernel's processes have used *limit* CPU seconds since the call."""
-        start = cpu_seconds(kernel_pids(self.km))  # type: ignore[attr-defined]
+        start = kernel_cpu_seconds(self.km) or 0.0  # type: ignore[attr-defined]
         while True:
             await asyncio.sleep(CPU_POLL_INTERVAL)
-            if cpu_seconds(kernel_pids(self.km)) - start >= limit:  # type: ignore[attr-defined]
+            if (kernel_cpu_seconds(self.km) or 0.0) - start >= limit:  # type: ignore[attr-defined]
                 return

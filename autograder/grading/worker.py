@@ -111,6 +111,7 @@ def worker_config(job: Job) -> Config:
         config.GuardedExecute.kernel_manager_class = SandboxedKernelManager
         config.SandboxedKernelManager.cgroup_name = box.cgroup.name
         config.SandboxedKernelManager.cgroup_folders = [str(f) for f in box.cgroup.folders]
+        config.SandboxedKernelManager.cgroup_version = box.cgroup.version
         config.SandboxedKernelManager.home_files = [str(p) for p in box.home_files]
         if box.library_files is not None:
             config.SandboxedKernelManager.library_files = [str(p) for p in box.library_files]

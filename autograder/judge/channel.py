@@ -32,7 +32,7 @@ from typing import Any
 
 from nbclient.util import run_sync
 
-from autograder.grading.cpu_limit import cpu_seconds, kernel_pids
+from autograder.grading.cpu_limit import kernel_cpu_seconds
 from autograder.judge import wire
 from autograder.judge.raised import (
     CallTimedOut,
@@ -267,14 +267,13 @@ class KernelChannel:
 
     def _reply(self, what: str) -> bytes:
         """The kernel's next line, within the call's CPU limit and its wall-clock ceiling."""
-        pids = kernel_pids(self.manager)
-        cpu_start = cpu_seconds(pids) if pids else 0.0
+        cpu_start = kernel_cpu_seconds(self.manager)
         wall_end = time.monotonic() + self.cpu_seconds_per_call * self.wall_clock_factor
         while True:
             line = self._read_line()
             if line is not None:
                 return line
-            used = cpu_seconds(pids) - cpu_start if pids else 0.0
+            used = (kernel_cpu_seconds(self.manager) or 0.0) - (cpu_start or 0.0)
             if used >= self.cpu_seconds_per_call or time.monotonic() >= wall_end:
                 self.log.timeouts.append(what)
                 return self._interrupt(what)

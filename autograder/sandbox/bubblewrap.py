@@ -1,20 +1,23 @@
 """A sandbox per student: the kernel runs with nothing of the grader's in reach.
 
 Built from parts Debian keeps: bubblewrap (``bwrap``) for the namespaces and the file
-system, util-linux ``setpriv`` to drop to an unprivileged user, and the cgroup v1
-``memory`` and ``pids`` controllers for limits and for finding every process again.
-The grader runs as root; for each student:
+system, util-linux ``setpriv`` to drop to an unprivileged user, and the cgroup
+``memory`` and ``pids`` controllers (v1, or the v2 tree) for limits and for finding every
+process again. For each student:
 
-* :class:`StudentCgroup` makes a memory and a pids group with the student's limits;
-  the kernel's launcher joins both before it execs bwrap, so everything the student's
-  code starts is counted, limited and, at the end, killed and waited for;
+* :class:`StudentCgroup` makes the student's group(s) with its limits; the kernel's
+  launcher joins them before it execs bwrap, so everything the student's code starts is
+  counted, limited and, at the end, killed and waited for;
 * :func:`kernel_command` wraps the kernel's command line: new PID, network, IPC, UTS
   and cgroup namespaces (no other process visible, only a private loopback), a root
   file system made of read-only system folders, the Python installation and the
   ``windowmem`` package, a fresh tmpfs home whose assignment folder holds read-only
-  copies of the student's own notebook(s) and the released data files, and a folder
-  of IPC sockets through which the grader talks to the kernel (no TCP). ``setpriv``
-  then drops to uid/gid 65534 with no capabilities and ``no_new_privs``.
+  copies of the student's own notebook(s) and the released data files, a private
+  ``/dev/shm`` (for ``multiprocessing``), and a folder of IPC sockets through which the
+  grader talks to the kernel (no TCP). As root, ``setpriv`` then drops to uid/gid 65534
+  with no capabilities and ``no_new_privs``; without root (a delegated cgroup v2
+  subtree), bwrap's own user namespace maps the grader's user to uid/gid 65534, with no
+  capabilities, ``no_new_privs`` and no further user namespaces.
 
 Nothing else exists inside: not ``source/``, not ``--out``, not a gradebook, not
 another student, not the repository, not the instructor's home. :func:`unavailable`
@@ -58,10 +61,11 @@ KERNEL_PACKAGES = ("windowmem",)
 #: student. Without it, ipykernel (7.4) starts with its debugger off (its ``kernel_info``
 #: no longer lists ``debugger`` among its features) and runs cells the same way.
 HIDDEN_PACKAGES = ("debugpy",)
-#: Launcher run by /bin/sh before bwrap: join the cgroups, set rlimits, then exec.
+#: Launcher run by /bin/sh before bwrap: join the N cgroup folders, set rlimits, then exec.
+#: Its arguments: N, the N folders, the open-file limit, the file-size limit, the command.
 LAUNCHER = (
-    'for group in "$1" "$2"; do echo $$ > "$group/cgroup.procs" || exit 125; done; '
-    'ulimit -c 0; ulimit -n "$3"; ulimit -f "$4"; shift 4; exec "$@"'
+    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; '
+    'shift; n=$((n - 1)); done; ulimit -c 0; ulimit -n "$1"; ulimit -f "$2"; shift 2; exec "$@"'
 )
 #: Largest file the kernel may write, in 512-byte blocks (20 MiB; its own log included).
 MAX_FILE_BLOCKS = 40960
@@ -71,15 +75,13 @@ def unavailable() -> str | None:
     """Why this machine cannot sandbox a kernel, or None when it can (checked for real)."""
     if not sys.platform.startswith("linux"):
         return f"the sandbox needs Linux namespaces and cgroups; this is {sys.platform}"
-    if os.geteuid() != 0:
-        return "the sandbox needs root (to set up namespaces, cgroups and drop to an unprivileged user)"
     for tool, package in (("bwrap", "bubblewrap"), ("setpriv", "util-linux")):
         if shutil.which(tool) is None:
             return f"'{tool}' is not installed (apt-get install {package}, or bash .ci/system_packages.sh)"
     try:
         probe = StudentCgroup.create(f"probe-{os.getpid()}", SandboxLimits())
     except OSError as error:
-        return f"cannot create a cgroup v1 memory and pids group ({error})"
+        return f"cannot create a cgroup for a student ({error})"
     try:
         done = subprocess.run(
             kernel_command(
@@ -148,6 +150,7 @@ def kernel_command(
     ipc_dir: Path | None,
     assignment: str,
     library: Sequence[Path] | None = None,
+    privileged: bool | None = None,
 ) -> list[str]:
     """*command* (the kernel's argv) wrapped to run inside the student's sandbox.
 
@@ -155,12 +158,19 @@ def kernel_command(
     the kernel's working folder; the rest of that folder is a private tmpfs. *ipc_dir*
     is bound read-write at its own path, for the connection file and the sockets. With
     *library* (see :mod:`autograder.sandbox.library_reach`), windowmem's folder is covered
-    and only those of its files (and its data folder) are shown in it.
+    and only those of its files (and its data folder) are shown in it. *privileged* (by
+    default: whether the grader is root) drops to the sandbox user with ``setpriv``;
+    otherwise bwrap's user namespace maps the grader's user to it.
     """
+    if privileged is None:
+        privileged = os.geteuid() == 0
     work = f"{SANDBOX_HOME}/{assignment}"
-    argv = ["/bin/sh", "-c", LAUNCHER, "sandbox", *map(str, cgroup.folders)]
-    argv += [str(limits.open_files), str(MAX_FILE_BLOCKS)]
+    argv = ["/bin/sh", "-c", LAUNCHER, "sandbox", str(len(cgroup.folders))]
+    argv += [*map(str, cgroup.folders), str(limits.open_files), str(MAX_FILE_BLOCKS)]
     argv += ["bwrap", "--die-with-parent", "--new-session"]
+    if not privileged:
+        argv += ["--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID)]
+        argv += ["--gid", str(SANDBOX_GID)]
     argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"]
     argv += ["--hostname", "sandbox"]
     for folder in SYSTEM_DIRS:
@@ -188,6 +198,9 @@ def kernel_command(
     if library is not None:
         argv += library_mounts(library)
     argv += ["--proc", "/proc", "--dev", "/dev"]
+    # multiprocessing's locks and queues live in /dev/shm; its pages count against the
+    # student's memory limit like any other, and the size caps it as /tmp is capped
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
     argv += ["--perms", "1777", "--size", size, "--tmpfs", SANDBOX_HOME]
     argv += ["--perms", "1777", "--dir", work]
     for path in home_files:
@@ -208,6 +221,8 @@ def kernel_command(
     }
     for key, value in environment.items():
         argv += ["--setenv", key, value]
+    if not privileged:  # already the sandbox user, with no capabilities (bwrap's doing)
+        return [*argv, "--", *command]
     argv += [
         "setpriv",
         f"--reuid={SANDBOX_UID}",

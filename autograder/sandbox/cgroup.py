@@ -1,4 +1,10 @@
-"""Each student's cgroup v1 memory and pids groups: limits, and every process found again at the end."""
+"""Each student's cgroup(s): limits, CPU time, and every process found again at the end.
+
+:class:`StudentCgroup` is what the grader asks of a student's group, whatever the machine
+mounts; :mod:`autograder.sandbox.cgroup_v1` (a memory and a pids group) and
+:mod:`autograder.sandbox.cgroup_v2` (one group in the unified tree) do it.
+:meth:`StudentCgroup.create` picks the one the machine has.
+"""
 
 from __future__ import annotations
 
@@ -6,62 +12,51 @@ import contextlib
 import os
 import signal
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from autograder.sandbox.limits import SandboxLimits
 
-#: cgroup v1 hierarchies the grader needs, read-write.
-CGROUP_ROOT = Path("/sys/fs/cgroup")
+#: Prefix of every student's group folder (``autograder-<grader pid>-<n>``).
+GROUP_PREFIX = "autograder-"
 
 
-CONTROLLERS = ("memory", "pids")
-
-
-def own_cgroup(controller: str) -> Path:
-    """The cgroup v1 folder this process belongs to for *controller* (new groups go inside it)."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, names, path = line.split(":", 2)
-        if controller in names.split(","):
-            return CGROUP_ROOT / controller / path.lstrip("/")
-    raise FileNotFoundError(f"no cgroup v1 {controller} controller for this process")
+class CgroupUnavailable(OSError):
+    """No group can be made here; the message says what to arrange (root, or a delegated subtree)."""
 
 
 @dataclass(frozen=True)
-class StudentCgroup:
-    """A memory and a pids cgroup for one student's kernel."""
+class StudentCgroup(ABC):
+    """The group(s) that limit, count and end one student's kernel."""
 
     name: str
-    folders: tuple[Path, ...]  # one per controller, in CONTROLLERS order
+    folders: tuple[Path, ...]  # every folder the kernel's launcher joins
+
+    #: The cgroup version this class drives (set by each backend).
+    version: ClassVar[int] = 0
 
     @classmethod
     def create(cls, name: str, limits: SandboxLimits) -> StudentCgroup:
-        """Make (or empty and reuse) the groups for *name* and set *limits*."""
-        folders = tuple(own_cgroup(c) / f"autograder-{name}" for c in CONTROLLERS)
-        group = cls(name, folders)
-        group.kill_all()
-        for folder in folders:
-            folder.mkdir(exist_ok=True)
-        memory, pids = folders
-        limit = str(limits.memory_mb * 1024 * 1024)
-        (memory / "memory.limit_in_bytes").write_text(limit)
-        swap = memory / "memory.memsw.limit_in_bytes"
-        if swap.exists():  # with swap accounting: no swapping past the limit either
-            with contextlib.suppress(OSError):
-                swap.write_text(limit)
-        (pids / "pids.max").write_text(str(limits.pids))
-        return group
+        """Make (or empty and reuse) *name*'s group(s) with *limits*, on the machine's hierarchy."""
+        from autograder.sandbox import cgroup_hierarchy
 
-    @property
-    def memory(self) -> Path:
-        return self.folders[0]
+        found = cgroup_hierarchy.version()
+        if found is None:
+            raise CgroupUnavailable(
+                "this machine mounts no cgroup memory and pids controllers (neither cgroup v1 "
+                "nor a cgroup v2 tree offering them)"
+            )
+        return backend(found).make(name, limits)
 
-    @property
-    def pids(self) -> Path:
-        return self.folders[1]
+    @classmethod
+    @abstractmethod
+    def make(cls, name: str, limits: SandboxLimits) -> StudentCgroup:
+        """Make the group(s) for *name* on this backend's hierarchy."""
 
     def processes(self) -> list[int]:
-        """Every process still in the groups."""
+        """Every process still in the group(s)."""
         found: set[int] = set()
         for folder in self.folders:
             with contextlib.suppress(OSError):
@@ -69,7 +64,7 @@ class StudentCgroup:
         return sorted(found)
 
     def kill_all(self, wait: float = 10.0, grace: float = 0.0) -> list[int]:
-        """SIGKILL every process in the groups until none is left; the pids that were killed.
+        """SIGKILL every process in the group(s) until none is left; the pids that were killed.
 
         Processes exiting on their own within *grace* seconds are left to do so.
         Processes forking while this runs are caught on the next pass: the pids limit
@@ -88,39 +83,74 @@ class StudentCgroup:
                 raise RuntimeError(
                     f"processes {left[:10]} of sandbox {self.name} survived SIGKILL for {wait:g} s"
                 )
-            for pid in left:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                killed.add(pid)
+            self.kill_round(left)
+            killed.update(left)
             time.sleep(0.01)
 
-    def memory_peak_mb(self) -> float:
-        """The most memory the group used, in MiB."""
-        try:
-            return int((self.memory / "memory.max_usage_in_bytes").read_text()) / 2**20
-        except (OSError, ValueError):
-            return 0.0
+    def kill_round(self, pids: list[int]) -> None:
+        """Send SIGKILL to *pids*, the group's processes a moment ago."""
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
+    @abstractmethod
+    def cpu_seconds(self) -> float:
+        """CPU seconds (user + system) the group's processes have used."""
+
+    @abstractmethod
+    def memory_peak_mb(self) -> float:
+        """The most memory the group used, in MiB (0 where the kernel does not say)."""
+
+    @abstractmethod
     def hit_memory_limit(self) -> bool:
         """True when the kernel ran into the memory limit (the OOM killer may have struck)."""
-        try:
-            control = (self.memory / "memory.oom_control").read_text()
-            failcnt = int((self.memory / "memory.failcnt").read_text())
-        except (OSError, ValueError):
-            return False
-        kills = [line.split()[1] for line in control.splitlines() if line.startswith("oom_kill ")]
-        return failcnt > 0 or any(k != "0" for k in kills)
 
+    @abstractmethod
     def hit_pids_limit(self) -> bool:
         """True when a fork or thread was refused by the pids limit."""
-        try:
-            return int((self.pids / "pids.events").read_text().split()[-1]) > 0
-        except (OSError, ValueError, IndexError):
-            return False
 
     def remove(self) -> None:
-        """Kill what is left, then remove the groups."""
+        """Kill what is left, then remove the group(s)."""
         self.kill_all()
         for folder in self.folders:
             with contextlib.suppress(FileNotFoundError):
                 folder.rmdir()
+
+
+def backend(version: int) -> type[StudentCgroup]:
+    """The :class:`StudentCgroup` class for cgroup *version* (1 or 2)."""
+    from autograder.sandbox.cgroup_v1 import V1Cgroup
+    from autograder.sandbox.cgroup_v2 import V2Cgroup
+
+    for found in (V1Cgroup, V2Cgroup):
+        if found.version == version:
+            return found
+    raise ValueError(f"no cgroup backend for version {version!r}; there are 1 and 2")
+
+
+def read_counters(path: Path) -> dict[str, int]:
+    """The ``name value`` lines of a cgroup counter file (cpu.stat, memory.events, pids.events).
+
+    A missing or unreadable file has no counters.
+    """
+    counters = {}
+    with contextlib.suppress(OSError):
+        for line in path.read_text().splitlines():
+            key, _, value = line.partition(" ")
+            with contextlib.suppress(ValueError):
+                counters[key] = int(value)
+    return counters
+
+
+def group_parents() -> list[Path]:
+    """The folders students' groups are made in on this machine (for finding leftovers)."""
+    from autograder.sandbox import cgroup_hierarchy
+
+    found = cgroup_hierarchy.version()
+    if found == 1:
+        return [cgroup_hierarchy.own_v1_folder(c) for c in cgroup_hierarchy.NEEDED]
+    if found == 2:
+        from autograder.sandbox.cgroup_delegation import student_parent
+
+        return [student_parent()]
+    return []

@@ -24,7 +24,7 @@ from nbclient.util import run_sync
 from traitlets import Int, List, Unicode
 
 from autograder.sandbox.bubblewrap import SANDBOX_GID, SANDBOX_UID, kernel_command
-from autograder.sandbox.cgroup import StudentCgroup
+from autograder.sandbox.cgroup import StudentCgroup, backend
 from autograder.sandbox.limits import SandboxLimits
 
 #: Kernels started ahead of time by :func:`prestart_kernel`, taken by the next execution.
@@ -80,7 +80,10 @@ class SandboxedKernelManager(AsyncKernelManager):
     """A kernel inside the student's sandbox, talked to over IPC sockets."""
 
     cgroup_name = Unicode(help="The student's cgroup, made by the parent").tag(config=True)
-    cgroup_folders = List(Unicode(), help="Its memory and pids folders").tag(config=True)
+    cgroup_folders = List(Unicode(), help="Its folders (v1: memory and pids; v2: one)").tag(
+        config=True
+    )
+    cgroup_version = Int(1, help="The cgroup version of its folders (1 or 2)").tag(config=True)
     library_files = List(
         Unicode(),
         None,
@@ -104,14 +107,16 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.ipc_dir = Path(
             tempfile.mkdtemp(prefix="autograder-ipc-", dir=self.sockets_root or None)
         )
-        os.chown(self.ipc_dir, SANDBOX_UID, SANDBOX_GID)  # the kernel creates its sockets here
+        if os.geteuid() == 0:  # the kernel creates its sockets here (else: bwrap maps us to it)
+            os.chown(self.ipc_dir, SANDBOX_UID, SANDBOX_GID)
         self.transport = "ipc"
         self.ip = str(self.ipc_dir / "kernel")
         self.connection_file = str(self.ipc_dir / "kernel.json")
 
     @property
     def cgroup(self) -> StudentCgroup:
-        return StudentCgroup(self.cgroup_name, tuple(Path(f) for f in self.cgroup_folders))
+        folders = tuple(Path(f) for f in self.cgroup_folders)
+        return backend(self.cgroup_version)(self.cgroup_name, folders)
 
     @property
     def limits(self) -> SandboxLimits:
@@ -131,9 +136,8 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     def write_connection_file(self, **kwargs):
         super().write_connection_file(**kwargs)
-        os.chown(
-            self.connection_file, SANDBOX_UID, SANDBOX_GID
-        )  # 0600: readable by the kernel only
+        if os.geteuid() == 0:  # 0600: readable by the kernel only
+            os.chown(self.connection_file, SANDBOX_UID, SANDBOX_GID)
 
     async def _async_signal_kernel(self, signum: int) -> None:
         # bwrap puts the kernel in a session of its own: a process-group signal would stop at

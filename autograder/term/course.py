@@ -87,6 +87,9 @@ def nbgrader_config(
     c.CourseDirectory.assignment_id = assignment
     c.OverwriteCells.add_missing_cells = True
     c.Execute.timeout = settings.cell_timeout
+    # a kernel may take as long to start as a cell may run on the clock (nbclient's 60 s
+    # default fails every student on a slow or busy machine)
+    c.Execute.startup_timeout = max(60, round(settings.cell_timeout * settings.wall_clock_factor))
     c.Execute.interrupt_on_timeout = True
     c.GuardedExecute.wall_clock_factor = settings.wall_clock_factor
     c.GuardedExecute.guarded_roots = list(GUARDED_ROOTS)

@@ -8,7 +8,7 @@ import sys
 import time
 from types import SimpleNamespace
 
-from autograder.grading.cpu_limit import cpu_seconds, kernel_pids
+from autograder.grading.cpu_limit import cpu_seconds, kernel_cpu_seconds, kernel_pids
 
 
 def test_cpu_seconds_counts_work_not_sleep():
@@ -38,3 +38,11 @@ def test_the_sandbox_counts_its_cgroup_and_otherwise_the_kernel_process():
     plain = SimpleNamespace(provisioner=SimpleNamespace(process=SimpleNamespace(pid=os.getpid())))
     assert kernel_pids(plain) == [os.getpid()]
     assert kernel_pids(SimpleNamespace(provisioner=None)) == []
+
+
+def test_the_sandbox_reads_its_groups_count_and_otherwise_the_kernel_process():
+    boxed = SimpleNamespace(cgroup=SimpleNamespace(cpu_seconds=lambda: 2.5))
+    assert kernel_cpu_seconds(boxed) == 2.5
+    plain = SimpleNamespace(provisioner=SimpleNamespace(process=SimpleNamespace(pid=os.getpid())))
+    assert kernel_cpu_seconds(plain) > 0  # this test process has used some
+    assert kernel_cpu_seconds(SimpleNamespace(provisioner=None)) is None
