@@ -95,11 +95,11 @@ verify-cgroup2: $(TEST_STAMP)
 	bash .ci/system_packages.sh
 	$(BIN)/python -m pytest -p no:xdist -q -ra -s tests/cgroup2
 
-## test: set up, check, start the services the tests need, run every test (n8n and the cgroup v2 guest included)
+## test: set up, check, start the services the tests need, run every test (n8n included; the cgroup v2 guest is make verify-cgroup2: 1.5 to 2 hours on 2 cores, past CI's 90 minutes)
 test: check install-n8n
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
-	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term ; \
+	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term --ignore=tests/cgroup2 ; \
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 
 ## test-fast: the library's tests only, no services or browser
