@@ -283,6 +283,9 @@ def test_policies_show_unit_and_default_of_the_new_products(capsys):
     assert rows["langgraph-trim-input"][1:3] == ["tokens", "384"]
     assert rows["langgraph-trim-state"][1:3] == ["tokens", "384"]
     assert rows["langchain-summarization"][1:3] == ["messages", "20"]
+    assert rows["langchain-trim-input"][1:3] == ["tokens", "384"]
+    assert rows["langchain-trim-state"][1:3] == ["tokens", "384"]
+    assert rows["langchain-context-editing"][1:3] == ["tokens", "100000"]
 
 
 def test_window_of_an_openai_agents_session_counts_items(capsys):
@@ -302,6 +305,8 @@ def test_window_of_an_openai_agents_session_counts_items(capsys):
         ("--policy", "langgraph-trim-input", "--size", "40", "--tokens", "words"),
         ("--policy", "langgraph-trim-state", "--size", "40", "--tokens", "words"),
         ("--policy", "langchain-summarization", "--size", "4"),
+        ("--policy", "langchain-trim-input", "--size", "0", "--tokens", "words"),
+        ("--policy", "langchain-context-editing", "--size", "3", "--tokens", "words"),
     ],
 )
 def test_replay_json_sends_what_the_library_replay_sends(capsys, argv):

@@ -27,6 +27,9 @@ EXPECTED_NAMES = (
     "langgraph-trim-input",
     "langgraph-trim-state",
     "langchain-summarization",
+    "langchain-trim-input",
+    "langchain-trim-state",
+    "langchain-context-editing",
 )
 
 
@@ -111,6 +114,8 @@ def _is_or_part_of(message, added) -> bool:
         return True
     if message.content.startswith("Here is a summary of the conversation to date:"):
         return True  # LangChain's SummarizationMiddleware writes one message of its own
+    if message.content == "[cleared]":  # LangChain's ContextEditingMiddleware clears a result
+        return message.role is added.role and message.tool_call_id == added.tool_call_id
     calls = iter(added.tool_calls)
     return (
         message.role is added.role

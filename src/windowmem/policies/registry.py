@@ -18,6 +18,11 @@ from typing import Any
 from windowmem.errors import PolicyError
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
+from windowmem.policies.langchain_agents import (
+    LangChainContextEditing,
+    LangChainTrimInput,
+    LangChainTrimState,
+)
 from windowmem.policies.langgraph import (
     LangChainSummarization,
     LangGraphThread,
@@ -50,6 +55,9 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LangGraphTrimInput,
         LangGraphTrimState,
         LangChainSummarization,
+        LangChainTrimInput,
+        LangChainTrimState,
+        LangChainContextEditing,
     )
 }
 
