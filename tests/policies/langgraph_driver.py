@@ -30,6 +30,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from windowmem.messages import Message, Role, interactions
+from windowmem.policies.base import Memory, WindowPolicy
 
 ROLE_OF_TYPE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
@@ -234,6 +235,23 @@ def trim_middleware(max_tokens: int, *, replace_state: bool) -> Any:
         return handler(request.override(messages=guide_trim(request.messages, max_tokens)))
 
     return trim_input
+
+
+def every_call(
+    messages: Sequence[Message], policy: WindowPolicy
+) -> list[list[tuple[str, str, tuple[str, ...]]]]:
+    """What each model call receives under *policy*: the system prompt, then what the memory
+    loads just before the call's reply (an assistant message) is added to it."""
+    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
+    memory = Memory(policy)
+    calls = []
+    for message in messages:
+        if message.role is Role.SYSTEM:
+            continue
+        if message.role is Role.ASSISTANT:
+            calls.append([our_key(m) for m in (*system, *memory.load())])
+        memory.add(message)
+    return calls
 
 
 def with_replies(messages: Sequence[Message]) -> tuple[Message, ...]:

@@ -11,15 +11,14 @@ Vectors name the behaviour and the version they were run on.
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, turns
-from windowmem.messages import Message, Role
-from windowmem.policies.base import Memory, WindowPolicy
+from windowmem.messages import Role
+from windowmem.policies.base import Memory
 from windowmem.policies.langchain_agents import (
     CLEARED_PLACEHOLDER,
     LangChainContextEditing,
@@ -38,26 +37,11 @@ VERSIONS = {p: importlib.metadata.version(p) for p in ("langgraph", "langchain",
 agent_conversations = conversations(mid_chat_system=False).map(driver.with_replies)
 
 
-def every_call(messages: Sequence[Message], policy: WindowPolicy) -> list[list[tuple]]:
-    """What each model call receives under *policy*: the system prompt, then what the memory
-    loads just before the call's reply (an assistant message) is added to it."""
-    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
-    memory = Memory(policy)
-    calls = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            continue
-        if message.role is Role.ASSISTANT:
-            calls.append([driver.our_key(m) for m in (*system, *memory.load())])
-        memory.add(message)
-    return calls
-
-
 def check(messages, build, policy) -> None:
     """The real agent's every model input and saved thread are our memory's, and the first
     input of each turn is our replay's."""
     run = driver.play(messages, build)
-    assert run.every_input == every_call(messages, policy)
+    assert run.every_input == driver.every_call(messages, policy)
     ours = [[driver.our_key(m) for m in view.sent] for view in replay(messages, policy)]
     assert run.first_inputs == ours
     memory = Memory(policy)
@@ -161,4 +145,4 @@ def test_context_editing_at_its_defaults_clears_nothing_in_a_short_chat():
     history = driver.with_replies(chat("u1 c1 r1 a1 u2 c2 r2 a2 u3 c3 r3 a3 u4 c4 r4 a4"))
     run = driver.play(history, driver.middleware_agent(middleware.ContextEditingMiddleware()))
     assert CLEARED_PLACEHOLDER not in [c for call in run.every_input for _, c, _ in call]
-    assert run.every_input == every_call(history, LangChainContextEditing())
+    assert run.every_input == driver.every_call(history, LangChainContextEditing())

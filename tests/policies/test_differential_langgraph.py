@@ -38,8 +38,10 @@ agent_conversations = conversations(mid_chat_system=False).map(driver.with_repli
 
 
 def check(messages, build, policy) -> None:
-    """The real agent's model inputs and saved thread are our replay's and our memory's."""
+    """The real agent's model inputs (every call's and each turn's first) and saved thread are
+    our memory's and our replay's."""
     run = driver.play(messages, build)
+    assert run.every_input == driver.every_call(messages, policy)
     ours = [[driver.our_key(m) for m in view.sent] for view in replay(messages, policy)]
     assert run.first_inputs == ours
     memory = Memory(policy)
