@@ -38,6 +38,7 @@ SIZES: dict[str, st.SearchStrategy[Any]] = {
     "langchain-trim-input": st.integers(0, 30),
     "langchain-trim-state": st.integers(0, 30),
     "langchain-context-editing": st.integers(0, 30),
+    "llamaindex-memory": st.integers(1, 40),
 }
 
 EXAMPLE_IDS = itertools.count()

@@ -30,6 +30,7 @@ EXPECTED_NAMES = (
     "langchain-trim-input",
     "langchain-trim-state",
     "langchain-context-editing",
+    "llamaindex-memory",
 )
 
 

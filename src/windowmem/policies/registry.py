@@ -30,6 +30,7 @@ from windowmem.policies.langgraph import (
     LangGraphTrimState,
 )
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import OpenAIAgentsSession
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
@@ -58,6 +59,7 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LangChainTrimInput,
         LangChainTrimState,
         LangChainContextEditing,
+        LlamaIndexMemory,
     )
 }
 
