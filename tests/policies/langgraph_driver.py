@@ -29,8 +29,8 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
+from tests.policies.model_calls import scripted_turns
 from windowmem.messages import Message, Role, interactions
-from windowmem.policies.base import Memory, WindowPolicy
 
 ROLE_OF_TYPE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
 
@@ -44,15 +44,6 @@ def key(message: BaseMessage) -> tuple[str, str, tuple[str, ...]]:
     else:
         links = ()
     return (ROLE_OF_TYPE[message.type], str(message.content), links)
-
-
-def our_key(message: Message) -> tuple[str, str, tuple[str, ...]]:
-    """One of our messages in the same shape."""
-    if message.role is Role.TOOL:
-        links: tuple[str, ...] = (message.tool_call_id or "",)
-    else:
-        links = message.tool_calls
-    return (message.role.value, message.content, links)
 
 
 def to_langchain(message: Message) -> BaseMessage:
@@ -152,12 +143,8 @@ def play(
         agent = build(model, [lookup], system)
     config = {"configurable": {"thread_id": "differential"}}
     first_inputs = []
-    for turn in interactions(messages):
-        opening, replies = turn.messages[0], turn.messages[1:]
-        for reply in replies:
-            if reply.role is Role.TOOL and reply.tool_call_id is not None:
-                outputs[reply.tool_call_id] = reply.content
-        model.script = [to_langchain(m) for m in replies if m.role is Role.ASSISTANT]
+    for opening, answers in scripted_turns(messages, outputs):
+        model.script = [to_langchain(m) for m in answers]
         before = len(model.received)
         agent.invoke({"messages": [HumanMessage(opening.content)]}, config)
         first_inputs.append(model.received[before])
@@ -235,23 +222,6 @@ def trim_middleware(max_tokens: int, *, replace_state: bool) -> Any:
         return handler(request.override(messages=guide_trim(request.messages, max_tokens)))
 
     return trim_input
-
-
-def every_call(
-    messages: Sequence[Message], policy: WindowPolicy
-) -> list[list[tuple[str, str, tuple[str, ...]]]]:
-    """What each model call receives under *policy*: the system prompt, then what the memory
-    loads just before the call's reply (an assistant message) is added to it."""
-    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
-    memory = Memory(policy)
-    calls = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            continue
-        if message.role is Role.ASSISTANT:
-            calls.append([our_key(m) for m in (*system, *memory.load())])
-        memory.add(message)
-    return calls
 
 
 def with_replies(messages: Sequence[Message]) -> tuple[Message, ...]:

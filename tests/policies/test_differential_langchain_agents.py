@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.policies.model_calls import every_call, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, turns
 from windowmem.messages import Role
 from windowmem.policies.base import Memory
@@ -41,12 +42,12 @@ def check(messages, build, policy) -> None:
     """The real agent's every model input and saved thread are our memory's, and the first
     input of each turn is our replay's."""
     run = driver.play(messages, build)
-    assert run.every_input == driver.every_call(messages, policy)
-    ours = [[driver.our_key(m) for m in view.sent] for view in replay(messages, policy)]
+    assert run.every_input == every_call(messages, policy)
+    ours = [[our_key(m) for m in view.sent] for view in replay(messages, policy)]
     assert run.first_inputs == ours
     memory = Memory(policy)
     memory.add(*(m for m in messages if m.role is not Role.SYSTEM))
-    assert run.thread == [driver.our_key(m) for m in memory.stored]
+    assert run.thread == [our_key(m) for m in memory.stored]
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=60)
@@ -145,4 +146,4 @@ def test_context_editing_at_its_defaults_clears_nothing_in_a_short_chat():
     history = driver.with_replies(chat("u1 c1 r1 a1 u2 c2 r2 a2 u3 c3 r3 a3 u4 c4 r4 a4"))
     run = driver.play(history, driver.middleware_agent(middleware.ContextEditingMiddleware()))
     assert CLEARED_PLACEHOLDER not in [c for call in run.every_input for _, c, _ in call]
-    assert run.every_input == driver.every_call(history, LangChainContextEditing())
+    assert run.every_input == every_call(history, LangChainContextEditing())

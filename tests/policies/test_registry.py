@@ -31,6 +31,7 @@ EXPECTED_NAMES = (
     "langchain-trim-state",
     "langchain-context-editing",
     "llamaindex-memory",
+    "agent-framework-truncation",
 )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from windowmem.errors import PolicyError
+from windowmem.policies.agent_framework import AgentFrameworkTruncation
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.langchain_agents import (
@@ -60,6 +61,7 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LangChainTrimState,
         LangChainContextEditing,
         LlamaIndexMemory,
+        AgentFrameworkTruncation,
     )
 }
 
