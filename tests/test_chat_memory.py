@@ -40,6 +40,7 @@ SIZES: dict[str, st.SearchStrategy[Any]] = {
     "langchain-context-editing": st.integers(0, 30),
     "llamaindex-memory": st.integers(1, 40),
     "agent-framework-truncation": st.integers(1, 12),
+    "agent-framework-summarization": st.integers(1, 12),
 }
 
 EXAMPLE_IDS = itertools.count()

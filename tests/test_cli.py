@@ -288,6 +288,7 @@ def test_policies_show_unit_and_default_of_the_new_products(capsys):
     assert rows["langchain-context-editing"][1:3] == ["tokens", "100000"]
     assert rows["llamaindex-memory"][1:3] == ["tokens", "30000"]
     assert rows["agent-framework-truncation"][1:3] == ["messages", "20"]
+    assert rows["agent-framework-summarization"][1:3] == ["messages", "4"]
 
 
 def test_window_of_an_openai_agents_session_counts_items(capsys):
@@ -311,6 +312,7 @@ def test_window_of_an_openai_agents_session_counts_items(capsys):
         ("--policy", "langchain-context-editing", "--size", "3", "--tokens", "words"),
         ("--policy", "llamaindex-memory", "--size", "12", "--tokens", "words"),
         ("--policy", "agent-framework-truncation", "--size", "3"),
+        ("--policy", "agent-framework-summarization", "--size", "2"),
     ],
 )
 def test_replay_json_sends_what_the_library_replay_sends(capsys, argv):

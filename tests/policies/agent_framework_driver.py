@@ -87,3 +87,22 @@ def play(messages: Sequence[Message], **agent_options: Any) -> tuple[list[list[K
     asyncio.run(run_all())
     stored = session.state.get("in_memory", {}).get("messages", [])
     return client.received, [key(m) for m in stored]
+
+
+class CountingSummarizer(BaseChatClient[Any]):
+    """A summarising client that answers "summary of N messages", N the transcript's lines."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.calls = 0
+
+    def _inner_get_response(
+        self, *, messages: Sequence[AfMessage], stream: bool, options: Any, **kwargs: Any
+    ) -> Any:
+        async def respond() -> ChatResponse:
+            self.calls += 1
+            lines = len(messages[-1].text.splitlines())
+            text = f"summary of {lines} messages"
+            return ChatResponse(messages=[AfMessage(role="assistant", contents=[text])])
+
+        return respond()

@@ -1,4 +1,5 @@
-"""Our Agent Framework model against ``agent-framework-core``'s ``TruncationStrategy``.
+"""Our Agent Framework models against ``agent-framework-core``'s ``TruncationStrategy`` and
+``SummarizationStrategy``.
 
 Two levels: the strategy itself (``apply_compaction`` on random message lists, what
 the model would receive) and a real ``Agent`` with a session, driven by a scripted
@@ -17,7 +18,13 @@ from hypothesis import strategies as st
 from tests.policies.model_calls import every_call, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists
 from windowmem.messages import Message
-from windowmem.policies.agent_framework import AgentFrameworkTruncation, message_groups, truncate
+from windowmem.policies.agent_framework import (
+    AgentFrameworkSummarization,
+    AgentFrameworkTruncation,
+    message_groups,
+    summarise,
+    truncate,
+)
 
 compaction = pytest.importorskip("agent_framework._compaction")
 driver = pytest.importorskip("tests.policies.agent_framework_driver")
@@ -29,6 +36,20 @@ VERSION = importlib.metadata.version("agent-framework-core")
 def real_truncation(messages, max_n, compact_to, **options):
     """What ``apply_compaction`` with a ``TruncationStrategy`` projects for the model."""
     strategy = compaction.TruncationStrategy(max_n=max_n, compact_to=compact_to, **options)
+    listed = [driver.to_af(m) for m in messages]
+    return [
+        driver.key(m) for m in asyncio.run(compaction.apply_compaction(listed, strategy=strategy))
+    ]
+
+
+def real_summary(messages, target, threshold, budget):
+    """What ``apply_compaction`` with a ``SummarizationStrategy`` projects for the model."""
+    strategy = compaction.SummarizationStrategy(
+        client=driver.CountingSummarizer(),
+        target_count=target,
+        threshold=threshold,
+        max_summary_input_tokens=budget,
+    )
     listed = [driver.to_af(m) for m in messages]
     return [
         driver.key(m) for m in asyncio.run(compaction.apply_compaction(listed, strategy=strategy))
@@ -59,6 +80,20 @@ def test_truncation_strategy_leaves_out_what_agent_framework_does(
     assert [our_key(m) for m in ours] == real_truncation(messages, *sizes, **options)
 
 
+@PROPERTY_SETTINGS
+@given(
+    messages=st.one_of(conversations(), message_lists()),
+    target=st.integers(1, 8),
+    threshold=st.integers(0, 4),
+    budget=st.sampled_from([None, 8000]),
+)
+def test_summarization_strategy_summarises_what_agent_framework_does(
+    messages, target, threshold, budget
+):
+    ours = summarise(messages, target, threshold)
+    assert [our_key(m) for m in ours] == real_summary(messages, target, threshold, budget)
+
+
 def numbered(messages):
     """*messages* with each text numbered. An agent neither sends nor stores an empty input
     or answer, and its history provider does not store a turn that repeats the previous one
@@ -78,6 +113,23 @@ def test_an_agent_without_tools_sends_what_we_replay(messages, sizes):
     strategy = compaction.TruncationStrategy(max_n=max_n, compact_to=compact_to)
     calls, stored = driver.play(history, compaction_strategy=strategy)
     policy = AgentFrameworkTruncation(max_n, compact_to=compact_to)
+    assert calls == every_call(history, policy, system_sent=False)
+    assert stored == [our_key(m) for m in history if m.role.value != "system"]
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(
+    messages=conversations(tools=False, mid_chat_system=False),
+    target=st.integers(1, 6),
+    threshold=st.integers(0, 3),
+)
+def test_a_summarising_agent_without_tools_sends_what_we_replay(messages, target, threshold):
+    history = numbered(with_replies(messages))
+    strategy = compaction.SummarizationStrategy(
+        client=driver.CountingSummarizer(), target_count=target, threshold=threshold
+    )
+    calls, stored = driver.play(history, compaction_strategy=strategy)
+    policy = AgentFrameworkSummarization(target, threshold=threshold)
     assert calls == every_call(history, policy, system_sent=False)
     assert stored == [our_key(m) for m in history if m.role.value != "system"]
 
@@ -129,3 +181,21 @@ def test_a_turn_that_repeats_the_previous_one_is_not_stored():
     calls, stored = driver.play(history)
     assert [c for _, c, _ in calls[-1]] == ["u1", "a1", "u1"]
     assert [c for _, c, _ in stored] == ["u1", "a1"]  # the second u1 a1 is gone
+
+
+def test_the_summary_is_written_again_before_every_turn():
+    """The summary lives only in the run's working list: each turn summarises the whole
+    older history again, one summarising call per turn once past the trigger."""
+    history = with_replies(chat("u1 a1 u2 a2 u3 a3 u4 a4 u5"))
+    summariser = driver.CountingSummarizer()
+    strategy = compaction.SummarizationStrategy(client=summariser, target_count=2, threshold=1)
+    calls, stored = driver.play(history, compaction_strategy=strategy)
+    assert [call[0][1] for call in calls[2:]] == [
+        "summary of 3 messages",
+        "summary of 5 messages",
+        "summary of 7 messages",
+    ]
+    assert summariser.calls == 3 and len(stored) == 10
+    assert calls == every_call(
+        history, AgentFrameworkSummarization(2, threshold=1), system_sent=False
+    )

@@ -32,6 +32,7 @@ EXPECTED_NAMES = (
     "langchain-context-editing",
     "llamaindex-memory",
     "agent-framework-truncation",
+    "agent-framework-summarization",
 )
 
 
@@ -116,6 +117,8 @@ def _is_or_part_of(message, added) -> bool:
         return True
     if message.content.startswith("Here is a summary of the conversation to date:"):
         return True  # LangChain's SummarizationMiddleware writes one message of its own
+    if message.content.startswith("summary of "):
+        return True  # Agent Framework's SummarizationStrategy writes one (our stand-in's text)
     if message.content == "[cleared]":  # LangChain's ContextEditingMiddleware clears a result
         return message.role is added.role and message.tool_call_id == added.tool_call_id
     calls = iter(added.tool_calls)

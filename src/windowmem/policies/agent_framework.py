@@ -14,7 +14,8 @@ tool results right after it are one group, and so is a run of tool results, join
 call they answer when it is found unambiguously earlier (``_link_tool_call_result_spans``).
 
 :class:`AgentFrameworkTruncation` models ``TruncationStrategy(max_n=size, compact_to=...)``
-without a tokenizer, which counts messages. The agent's ``instructions`` are sent beside
+without a tokenizer, which counts messages; :class:`AgentFrameworkSummarization` models
+``SummarizationStrategy(client=..., target_count=size, threshold=...)``. The agent's ``instructions`` are sent beside
 the messages, never stored, like the system prompt elsewhere in this library.
 
 Seen in a run and *not* modelled: exclusion flags set during a run's later calls (after
@@ -26,16 +27,22 @@ every call whose history holds no message flagged in an earlier run's tool loop.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role
 from windowmem.policies.base import Unit, check_size
-from windowmem.policies.langgraph import _WholeInput
+from windowmem.policies.langgraph import _WholeInput, count_summarised
 
 AGENT_FRAMEWORK_VERSION = "1.23.0"
+#: ``SummarizationStrategy`` defaults: ``target_count=4``, ``threshold=2``.
+SUMMARY_TARGET = 4
+SUMMARY_THRESHOLD = 2
+
+#: Writes a summary of the messages it is given (stands in for the summarising client).
+Summarizer = Callable[[Sequence[Message]], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,3 +205,89 @@ class AgentFrameworkTruncation(_WholeInput):
             preserve_system=self.preserve_system,
             preserve_first_user_group=self.preserve_first_user_group,
         )
+
+
+def summarise(
+    messages: Sequence[Message],
+    target: int,
+    threshold: int,
+    summarizer: Summarizer = count_summarised,
+) -> tuple[Message, ...]:
+    """``SummarizationStrategy`` on a list with nothing flagged yet (no input budget).
+
+    Over *target* + *threshold* non-system messages, the newest groups holding at least
+    *target* messages are kept; the older non-system groups are replaced, where the first
+    of them began, by one assistant message, the summarizer's text stripped. An empty
+    summary changes nothing.
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
+    >>> [m.content for m in summarise(chat, 2, 0)]
+    ['summary of 3 messages', 'a2', 'u3']
+    """
+    groups = [g for g in message_groups(messages) if g.kind != "system"]
+    if sum(len(g.indices) for g in groups) <= target + threshold:
+        return tuple(messages)
+    kept, retained = 0, 0
+    for group in reversed(groups):
+        if retained >= target and kept:
+            break
+        kept += 1
+        retained += len(group.indices)
+    older = groups[: len(groups) - kept]
+    if not older:
+        return tuple(messages)
+    text = summarizer([messages[i] for g in older for i in g.indices]).strip()
+    if not text:
+        return tuple(messages)
+    at = min(min(g.indices) for g in older)
+    dropped = {i for g in older for i in g.indices}
+    out: list[Message] = []
+    for index, message in enumerate(messages):
+        if index == at:
+            out.append(Message(Role.ASSISTANT, text))
+        if index not in dropped:
+            out.append(message)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class AgentFrameworkSummarization(_WholeInput):
+    """Agent Framework ``compaction_strategy=SummarizationStrategy(target_count=size)``: older groups become one summary.
+
+    Before every model call, when history plus the new messages hold more than
+    ``size + threshold`` non-system messages, the older groups are replaced by one
+    assistant message holding the summarising client's text. The summary is not
+    stored: in 1.23.0 the next turn starts again from the full history, so once a chat
+    is past the trigger the summarising client is called before every turn's first call.
+    The real class also caps the summariser's input at ``max_summary_input_tokens``
+    (8000 estimated tokens, 4 characters each, prompt included); this model takes every
+    older group, as the real one does with ``max_summary_input_tokens=None`` or while
+    they fit.
+
+    >>> from windowmem.messages import user, assistant
+    >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
+    >>> [m.content for m in AgentFrameworkSummarization(2, threshold=0).window(chat)]
+    ['summary of 3 messages', 'a2', 'u3']
+    """
+
+    size: int = SUMMARY_TARGET
+    threshold: int = SUMMARY_THRESHOLD
+    summarizer: Summarizer = count_summarised
+
+    name: ClassVar[str] = "agent-framework-summarization"
+    product: ClassVar[str] = (
+        f"Microsoft Agent Framework SummarizationStrategy ({AGENT_FRAMEWORK_VERSION})"
+    )
+    unit: ClassVar[Unit] = Unit.MESSAGES
+    default_size: ClassVar[int | None] = SUMMARY_TARGET
+    accepted_sizes: ClassVar[str] = "a whole number of messages >= 1 (target_count)"
+
+    def __post_init__(self) -> None:
+        check_size(self.size, policy=self.name, allow_zero=False)
+        check_size(self.threshold, policy=f"{self.name} threshold")
+        if not callable(self.summarizer):
+            raise PolicyError(f"{self.name}: summarizer must be a function of the messages")
+
+    def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
+        return summarise(stored, self.size, self.threshold, self.summarizer)

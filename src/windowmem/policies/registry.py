@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from windowmem.errors import PolicyError
-from windowmem.policies.agent_framework import AgentFrameworkTruncation
+from windowmem.policies.agent_framework import (
+    AgentFrameworkSummarization,
+    AgentFrameworkTruncation,
+)
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.langchain_agents import (
@@ -62,6 +65,7 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LangChainContextEditing,
         LlamaIndexMemory,
         AgentFrameworkTruncation,
+        AgentFrameworkSummarization,
     )
 }
 
