@@ -14,7 +14,7 @@ TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
-	install-n8n verify-n8n record-n8n
+	install-n8n verify-n8n record-n8n check-versions
 
 # install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
 define install
@@ -90,8 +90,13 @@ verify-n8n: $(TEST_STAMP) install-n8n
 record-n8n: $(TEST_STAMP) install-n8n
 	$(call with_services,$(BIN)/python -m verify.n8n.record)
 
-## test: set up, check, start the services the tests need, run every test (n8n included)
+## check-versions: each modelled package against the newest its registry serves (a report; --strict to fail)
+check-versions: $(TEST_STAMP)
+	$(BIN)/python scripts/check_versions.py
+
+## test: set up, check, report the modelled packages' versions, start the services the tests need, run every test (n8n included)
 test: check install-n8n
+	$(BIN)/python scripts/check_versions.py
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
 	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term ; \
