@@ -165,7 +165,7 @@ def test_replay_csv_with_qwen_tokens(capsys):
 def test_policies_lists_every_registered_policy(capsys):
     code, out, _ = run_in_process(capsys, "policies")
     assert code == 0
-    lines = out.splitlines()[1:]
+    lines = out.partition("\n\n")[0].splitlines()[1:]  # the table, before the superseded list
     assert [line.split()[0] for line in lines] == [info.name for info in policy_infos()]
     n8n = lines[0].split()
     assert n8n[:3] == ["n8n", "interactions", "5"]
@@ -276,8 +276,10 @@ def test_every_subcommand_is_wired_and_listed_in_the_help(capsys):
 
 def test_policies_show_unit_and_default_of_the_new_products(capsys):
     code, out, _ = run_in_process(capsys, "policies")
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
+    table, _, superseded = out.partition("\n\n")
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[1:]}
     assert code == 0
+    assert "langgraph-trim-input: " in superseded and "-> use langchain-trim-input" in superseded
     assert rows["openai-agents"][1:4] == ["items", "none", "(all)"]
     assert rows["langgraph"][1:4] == ["messages", "none", "(all)"]
     assert rows["langgraph-trim-input"][1:3] == ["tokens", "384"]

@@ -26,7 +26,7 @@ from windowmem.policies.langchain_agents import (
     LangChainTrimInput,
     LangChainTrimState,
 )
-from windowmem.policies.langgraph import LangGraphTrimInput
+from windowmem.policies.langgraph import LangGraphThread, LangGraphTrimInput
 from windowmem.replay import replay
 
 pytest.importorskip("langchain.agents.middleware")
@@ -72,6 +72,13 @@ def test_context_editing_clears_as_langchain_does(messages, trigger, keep, clear
     )
     policy = LangChainContextEditing(trigger, keep=keep, clear_at_least=clear_at_least)
     check(messages, build, policy)
+
+
+@settings(parent=PROPERTY_SETTINGS, max_examples=30)
+@given(messages=agent_conversations)
+def test_create_agent_without_middleware_sends_the_whole_thread(messages):
+    """What ``windowmem policies`` says of the deprecated ``create_react_agent`` holds."""
+    check(messages, driver.middleware_agent(), LangGraphThread())
 
 
 # --- named vectors (langchain 1.5.2, langgraph 1.2.24, langchain-core 1.8.3) ------------

@@ -127,3 +127,14 @@ def _is_or_part_of(message, added) -> bool:
         and message.content in ("", added.content)
         and all(call in calls for call in message.tool_calls)
     )
+
+
+def test_superseded_policies_name_registered_successors():
+    rows = {info.name: info for info in policy_infos()}
+    for row in rows.values():
+        assert all(name in POLICIES for name in row.use_instead), row.name
+        assert not row.use_instead or row.superseded, row.name
+    assert rows["langgraph-trim-input"].use_instead == ("langchain-trim-input",)
+    assert rows["llamaindex"].use_instead == ("llamaindex-memory",)
+    assert rows["langchain-trim-input"].superseded is None  # the hook it replaces is
+    assert "0.3.1" in (rows["langchain-py"].superseded or "")

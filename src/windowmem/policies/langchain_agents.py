@@ -64,6 +64,8 @@ class LangChainTrimState(LangGraphTrimState):
     """
 
     name: ClassVar[str] = "langchain-trim-state"
+    superseded: ClassVar[str | None] = None  # the LangGraph hook it replaces is, not this
+    use_instead: ClassVar[tuple[str, ...]] = ()
     product: ClassVar[str] = (
         f"LangChain create_agent, @before_model trim with RemoveMessage ({LANGCHAIN_VERSION})"
     )
@@ -85,6 +87,8 @@ class LangChainTrimInput(LangGraphTrimInput):
     """
 
     name: ClassVar[str] = "langchain-trim-input"
+    superseded: ClassVar[str | None] = None  # the LangGraph hook it replaces is, not this
+    use_instead: ClassVar[tuple[str, ...]] = ()
     product: ClassVar[str] = (
         f"LangChain create_agent, @wrap_model_call trim of the input ({LANGCHAIN_VERSION})"
     )

@@ -80,6 +80,8 @@ class PolicyInfo:
     default_size: int | None
     trims_on_write: bool
     description: str
+    superseded: str | None = None
+    use_instead: tuple[str, ...] = ()
 
 
 def policy_class(name: str) -> type[WindowPolicy]:
@@ -126,7 +128,14 @@ def policy_infos() -> tuple[PolicyInfo, ...]:
     """A row per registered policy, in registry order."""
     return tuple(
         PolicyInfo(
-            cls.name, cls.product, cls.unit, cls.default_size, cls.trims_on_write, describe(cls)
+            cls.name,
+            cls.product,
+            cls.unit,
+            cls.default_size,
+            cls.trims_on_write,
+            describe(cls),
+            cls.superseded,
+            cls.use_instead,
         )
         for cls in POLICIES.values()
     )
