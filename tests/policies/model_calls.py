@@ -47,3 +47,12 @@ def scripted_turns(
             if reply.role is Role.TOOL and reply.tool_call_id is not None:
                 outputs[reply.tool_call_id] = reply.content
         yield opening, [m for m in replies if m.role is Role.ASSISTANT]
+
+
+def numbered(messages: Sequence[Message]) -> tuple[Message, ...]:
+    """*messages* with each text numbered: some agents neither send nor store an empty text
+    or a turn that repeats the one before, which is not what the differential tests are about."""
+    return tuple(
+        Message(m.role, f"{n} {m.content}", m.tool_calls, m.tool_call_id)
+        for n, m in enumerate(messages)
+    )

@@ -15,9 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.policies.model_calls import every_call, our_key
+from tests.policies.model_calls import every_call, numbered, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists
-from windowmem.messages import Message
 from windowmem.policies.agent_framework import (
     AgentFrameworkSummarization,
     AgentFrameworkTruncation,
@@ -92,16 +91,6 @@ def test_summarization_strategy_summarises_what_agent_framework_does(
 ):
     ours = summarise(messages, target, threshold)
     assert [our_key(m) for m in ours] == real_summary(messages, target, threshold, budget)
-
-
-def numbered(messages):
-    """*messages* with each text numbered. An agent neither sends nor stores an empty input
-    or answer, and its history provider does not store a turn that repeats the previous one
-    (both seen in 1.23.0; see the vector below): neither is what these tests are about."""
-    return tuple(
-        Message(m.role, f"{n} {m.content}", m.tool_calls, m.tool_call_id)
-        for n, m in enumerate(messages)
-    )
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=40)

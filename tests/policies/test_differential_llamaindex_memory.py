@@ -14,14 +14,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.policies.model_calls import numbered, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, turns
-from windowmem.messages import Message, Role
+from windowmem.messages import Message, Role, interactions
 from windowmem.policies.base import Memory
-from windowmem.policies.llamaindex_memory import LlamaIndexMemory
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory, function_agent_counter
 
 memory_module = pytest.importorskip("llama_index.core.memory")
 llm_types = pytest.importorskip("llama_index.core.base.llms.types")
 sql_store = pytest.importorskip("llama_index.core.storage.chat_store.sql")
+llama_driver = pytest.importorskip("tests.policies.llamaindex_driver")
+with_replies = pytest.importorskip("tests.policies.langgraph_driver").with_replies
 
 VERSION = importlib.metadata.version("llama-index-core")
 
@@ -129,3 +132,49 @@ def test_the_flush_size_depends_on_the_constructor():
     assert (made.token_flush_size, built.token_flush_size) == (70, 10)
     ours = LlamaIndexMemory(100), LlamaIndexMemory(100, token_flush_size=None, from_defaults=False)
     assert [p.flush for p in ours] == [70, 10]
+
+
+# --- a real FunctionAgent over the Memory ----------------------------------------------
+
+
+def agent_calls(messages, policy: LlamaIndexMemory):
+    """What each LLM call of a ``FunctionAgent`` receives under our model: ``aput(user)``,
+    ``aget()`` plus the turn's answers and results so far; the turn's replies are then
+    written with one ``aput_messages``."""
+    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
+    memory = Memory(policy)
+    calls = []
+    for turn in interactions([m for m in messages if m.role is not Role.SYSTEM]):
+        opening, replies = turn.messages[0], turn.messages[1:]
+        memory.add(opening)
+        for index, reply in enumerate(replies):
+            if reply.role is Role.ASSISTANT:
+                sent = (*system, *memory.stored, *replies[:index])
+                calls.append([our_key(m) for m in sent])
+        memory.add(*replies)
+    return calls, [our_key(m) for m in memory.stored]
+
+
+# llama-index's workflows inspect pydantic models, which warns thousands of times per run.
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@settings(parent=PROPERTY_SETTINGS, max_examples=40)
+@given(
+    messages=conversations(mid_chat_system=False),
+    limit=st.integers(1, 60),
+    flush=st.one_of(st.none(), st.integers(1, 30)),
+)
+def test_a_function_agent_sends_what_our_memory_holds(messages, limit, flush):
+    history = numbered(with_replies(messages))
+    options = {} if flush is None else {"token_flush_size": flush}
+
+    def make_memory():
+        return memory_module.Memory.from_defaults(
+            token_limit=limit, tokenizer_fn=split_words, **options
+        )
+
+    policy = LlamaIndexMemory(
+        limit,
+        token_flush_size=3000 if flush is None else flush,
+        counter=function_agent_counter(),
+    )
+    assert llama_driver.play(history, make_memory) == agent_calls(history, policy)

@@ -26,11 +26,13 @@ answer with one ``aput_messages``: in :class:`~windowmem.policies.base.Memory` t
 LlamaIndex counts each message's text blocks with its tokenizer (tiktoken by default,
 which downloads its vocabulary) plus ``str(additional_kwargs)`` where that is not empty;
 here *counter* counts a message (words by default), and tool-call links are not counted.
+A ``FunctionAgent`` stores each tool result with ``additional_kwargs={"tool_call_id": id}``,
+so there every result costs those tokens too: :func:`function_agent_counter` counts them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -44,6 +46,28 @@ LLAMA_INDEX_VERSION = "0.14.25"
 DEFAULT_TOKEN_LIMIT = 30_000
 DEFAULT_FLUSH_SIZE = 3_000
 DEFAULT_CHAT_HISTORY_RATIO = 0.7
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def function_agent_counter(text_tokens: Callable[[str], int] = _words) -> TokenCounter:
+    """How ``Memory`` counts what a ``FunctionAgent`` stored: the text, and for a tool result
+    ``str({"tool_call_id": id})`` as well (``_estimate_token_count``), with *text_tokens*.
+
+    >>> from windowmem.messages import tool
+    >>> function_agent_counter()(tool("r1 r1", "call1"))  # 2 words + "{'tool_call_id':" "'call1'}"
+    4
+    """
+
+    def count(message: Message) -> int:
+        tokens = text_tokens(message.content)
+        if message.role is Role.TOOL and message.tool_call_id is not None:
+            tokens += text_tokens(str({"tool_call_id": message.tool_call_id}))
+        return tokens
+
+    return count
 
 
 def flush_size(
