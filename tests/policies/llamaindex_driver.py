@@ -69,7 +69,9 @@ def play(
             script[:] = [to_llama(m) for m in answers]
             await agent.run(user_msg=opening.content, memory=memory)
         queue = [key(m) for m in await memory.aget()]
-        await memory.sql_store._async_engine.dispose()  # close it in this loop, not at exit
+        engine = memory.sql_store._async_engine  # made at the first write, if any
+        if engine is not None:
+            await engine.dispose()  # close it in this loop, not at exit
         return queue
 
     # One event loop for the memory's whole life: its SQL store is bound to the loop it met.

@@ -1,13 +1,14 @@
 """Our model of LlamaIndex ``Memory`` against llama-index-core's, with a word tokenizer (no download).
 
-Random conversations are written in random batches (``put`` for one message,
-``put_messages`` for several, as a ``FunctionAgent`` writes a turn's replies); after every
+Random conversations are written in random batches (``aput`` for one message,
+``aput_messages`` for several, as a ``FunctionAgent`` writes a turn's replies); after every
 write the real memory's active queue (what ``get()`` returns) and its archived messages
 must be what our memory stores and what our policy says it flushed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 
 import pytest
@@ -53,21 +54,31 @@ def batches(draw, messages: tuple[Message, ...]) -> list[tuple[Message, ...]]:
     return out
 
 
-def check(writes, policy: LlamaIndexMemory, real) -> None:
-    ours = Memory(policy)
-    archived: list[Message] = []
-    for batch in writes:
-        archived.extend(policy.flushed(ours.stored, batch))
-        sent = ours.load_with(batch)  # aput(message) then aget(), as an agent opens a turn
-        ours.add(*batch)
-        if len(batch) == 1:
-            real.put(to_llama(batch[0]))
-            assert pairs(real.get()) == pairs(sent)
-        else:
-            real.put_messages([to_llama(m) for m in batch])
-        assert pairs(real.get()) == pairs(ours.load())
-        gone = real.get_all(status=sql_store.MessageStatus.ARCHIVED)
-        assert pairs(gone) == pairs(archived)
+def check(writes, policy: LlamaIndexMemory, make_real) -> None:
+    """Write *writes* to our memory and to the one *make_real* builds, comparing after each."""
+
+    async def compare() -> None:
+        # One event loop for the real memory's whole life: its SQL store is bound to it.
+        real = make_real()
+        ours = Memory(policy)
+        archived: list[Message] = []
+        for batch in writes:
+            archived.extend(policy.flushed(ours.stored, batch))
+            sent = ours.load_with(batch)  # aput(message) then aget(), as an agent opens a turn
+            ours.add(*batch)
+            if len(batch) == 1:
+                await real.aput(to_llama(batch[0]))
+                assert pairs(await real.aget()) == pairs(sent)
+            else:
+                await real.aput_messages([to_llama(m) for m in batch])
+            assert pairs(await real.aget()) == pairs(ours.load())
+            gone = await real.aget_all(status=sql_store.MessageStatus.ARCHIVED)
+            assert pairs(gone) == pairs(archived)
+        engine = real.sql_store._async_engine  # made at the first write, if any
+        if engine is not None:
+            await engine.dispose()  # close it in this loop, not at exit
+
+    asyncio.run(compare())
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=80)
@@ -84,18 +95,15 @@ def test_memory_flushes_as_llama_index_does(data, messages, limit, ratio, flush,
     options = {"token_limit": limit, "tokenizer_fn": split_words, "chat_history_token_ratio": ratio}
     if flush is not None:
         options["token_flush_size"] = flush
-    if from_defaults:
-        real = memory_module.Memory.from_defaults(**options)
-    else:
-        real = memory_module.Memory(**options)
+    build = memory_module.Memory.from_defaults if from_defaults else memory_module.Memory
     policy = LlamaIndexMemory(
         limit,
         chat_history_token_ratio=ratio,
         token_flush_size=flush if flush is not None or from_defaults else None,
         from_defaults=from_defaults,
     )
-    assert policy.flush == real.token_flush_size
-    check(writes, policy, real)
+    assert policy.flush == build(**options).token_flush_size
+    check(writes, policy, lambda: build(**options))
 
 
 # --- named vectors (llama-index-core 0.14.25) -------------------------------------------
@@ -108,19 +116,26 @@ def test_version_is_the_one_the_vectors_were_run_on():
 
 def test_defaults_keep_21000_tokens_before_cutting():
     """``Memory.from_defaults()``: token_limit 30000 x ratio 0.7, flushed 3000 at a time."""
-    real = memory_module.Memory.from_defaults(tokenizer_fn=split_words)
+
+    def make_real():
+        return memory_module.Memory.from_defaults(tokenizer_fn=split_words)
+
     policy = LlamaIndexMemory()
+    real = make_real()
     assert (real.token_limit, real.token_flush_size, policy.threshold) == (30000, 3000, 21000)
-    check([(m,) for m in turns(30)], policy, real)
+    check([(m,) for m in turns(30)], policy, make_real)
     assert len(policy.window(turns(30))) == 60
 
 
 def test_a_small_limit_keeps_whole_turns():
     """token_limit 10: past 7 words the oldest turns go, and the queue starts on a user."""
     history = chat("u1 c1 r1 a1 u2 a2 u3 c3 r3 a3 u4 a4")
-    real = memory_module.Memory.from_defaults(token_limit=10, tokenizer_fn=split_words)
     policy = LlamaIndexMemory(10)
-    check([(m,) for m in history], policy, real)
+    check(
+        [(m,) for m in history],
+        policy,
+        lambda: memory_module.Memory.from_defaults(token_limit=10, tokenizer_fn=split_words),
+    )
     assert [m.content for m in policy.window(history)] == ["u3", "c3", "r3", "a3", "u4", "a4"]
     assert policy.window(history)[0].role is Role.USER
 
