@@ -232,10 +232,9 @@ class OpenAIAgentsSession(WindowPolicy):
     version: str = MODELLED_VERSION
 
     name: ClassVar[str] = "openai-agents"
-    product: ClassVar[str] = (
-        f"OpenAI Agents SDK SQLiteSession, AsyncSQLiteSession, AdvancedSQLiteSession, "
-        f"SQLAlchemySession on SQLite ({MODELLED_VERSION})"
-    )
+    # The other offline session types behave the same (module docstring); the label stays
+    # the one lesson 5's stored outputs show.
+    product: ClassVar[str] = f"OpenAI Agents SDK SQLiteSession ({MODELLED_VERSION})"
     unit: ClassVar[Unit] = Unit.ITEMS
     default_size: ClassVar[int | None] = None
     accepted_sizes: ClassVar[str] = (
