@@ -14,7 +14,7 @@ TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
-	install-n8n verify-n8n record-n8n verify-cgroup2
+	install-n8n verify-n8n record-n8n verify-cgroup2 check-versions
 
 # install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
 define install
@@ -95,8 +95,13 @@ verify-cgroup2: $(TEST_STAMP)
 	bash .ci/system_packages.sh
 	$(BIN)/python -m pytest -p no:xdist -q -ra -s tests/cgroup2
 
-## test: set up, check, start the services the tests need, run every test (n8n included; the cgroup v2 guest is make verify-cgroup2: 1.5 to 2 hours on 2 cores, past CI's 90 minutes)
+## check-versions: each modelled package against the newest its registry serves (a report; --strict to fail)
+check-versions: $(TEST_STAMP)
+	$(BIN)/python scripts/check_versions.py
+
+## test: set up, check, report the modelled packages' versions, start the services the tests need, run every test (n8n included; the cgroup v2 guest is make verify-cgroup2: 1.5 to 2 hours on 2 cores, past CI's 90 minutes)
 test: check install-n8n
+	$(BIN)/python scripts/check_versions.py
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
 	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term --ignore=tests/cgroup2 ; \

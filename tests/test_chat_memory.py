@@ -35,6 +35,12 @@ SIZES: dict[str, st.SearchStrategy[Any]] = {
     "langgraph-trim-input": st.integers(0, 30),
     "langgraph-trim-state": st.integers(0, 30),
     "langchain-summarization": st.integers(1, 12),
+    "langchain-trim-input": st.integers(0, 30),
+    "langchain-trim-state": st.integers(0, 30),
+    "langchain-context-editing": st.integers(0, 30),
+    "llamaindex-memory": st.integers(1, 40),
+    "agent-framework-truncation": st.integers(1, 12),
+    "agent-framework-summarization": st.integers(1, 12),
 }
 
 EXAMPLE_IDS = itertools.count()

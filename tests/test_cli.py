@@ -165,7 +165,7 @@ def test_replay_csv_with_qwen_tokens(capsys):
 def test_policies_lists_every_registered_policy(capsys):
     code, out, _ = run_in_process(capsys, "policies")
     assert code == 0
-    lines = out.splitlines()[1:]
+    lines = out.partition("\n\n")[0].splitlines()[1:]  # the table, before the superseded list
     assert [line.split()[0] for line in lines] == [info.name for info in policy_infos()]
     n8n = lines[0].split()
     assert n8n[:3] == ["n8n", "interactions", "5"]
@@ -276,13 +276,21 @@ def test_every_subcommand_is_wired_and_listed_in_the_help(capsys):
 
 def test_policies_show_unit_and_default_of_the_new_products(capsys):
     code, out, _ = run_in_process(capsys, "policies")
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:]}
+    table, _, superseded = out.partition("\n\n")
+    rows = {line.split()[0]: line.split() for line in table.splitlines()[1:]}
     assert code == 0
+    assert "langgraph-trim-input: " in superseded and "-> use langchain-trim-input" in superseded
     assert rows["openai-agents"][1:4] == ["items", "none", "(all)"]
     assert rows["langgraph"][1:4] == ["messages", "none", "(all)"]
     assert rows["langgraph-trim-input"][1:3] == ["tokens", "384"]
     assert rows["langgraph-trim-state"][1:3] == ["tokens", "384"]
     assert rows["langchain-summarization"][1:3] == ["messages", "20"]
+    assert rows["langchain-trim-input"][1:3] == ["tokens", "384"]
+    assert rows["langchain-trim-state"][1:3] == ["tokens", "384"]
+    assert rows["langchain-context-editing"][1:3] == ["tokens", "100000"]
+    assert rows["llamaindex-memory"][1:3] == ["tokens", "30000"]
+    assert rows["agent-framework-truncation"][1:3] == ["messages", "20"]
+    assert rows["agent-framework-summarization"][1:3] == ["messages", "4"]
 
 
 def test_window_of_an_openai_agents_session_counts_items(capsys):
@@ -302,6 +310,11 @@ def test_window_of_an_openai_agents_session_counts_items(capsys):
         ("--policy", "langgraph-trim-input", "--size", "40", "--tokens", "words"),
         ("--policy", "langgraph-trim-state", "--size", "40", "--tokens", "words"),
         ("--policy", "langchain-summarization", "--size", "4"),
+        ("--policy", "langchain-trim-input", "--size", "0", "--tokens", "words"),
+        ("--policy", "langchain-context-editing", "--size", "3", "--tokens", "words"),
+        ("--policy", "llamaindex-memory", "--size", "12", "--tokens", "words"),
+        ("--policy", "agent-framework-truncation", "--size", "3"),
+        ("--policy", "agent-framework-summarization", "--size", "2"),
     ],
 )
 def test_replay_json_sends_what_the_library_replay_sends(capsys, argv):

@@ -16,6 +16,7 @@ PIP_ONLY = {
     "playwright": "conda-forge's playwright is the Node.js package",
     "psycopg": "the [binary] extra is a pip notion",
     "jupyter-server-mathjax": "the conda-forge recipe found pins jupyter_server <2",
+    "agent-framework-core": "published on PyPI; no conda-forge feedstock checked",
 }
 REQUIREMENT = re.compile(
     r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[^\]]*\])?(?P<spec>.*)$"

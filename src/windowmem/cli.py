@@ -158,6 +158,12 @@ def run_policies(args: argparse.Namespace) -> str:
     lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]
     ]
+    old = [row for row in policy_infos() if row.superseded]
+    if old:
+        lines += ["", "Superseded APIs (what their own projects tell users to use today):"]
+        for row in old:
+            instead = f" -> use {', '.join(row.use_instead)}" if row.use_instead else ""
+            lines.append(f"  {row.name}: {row.superseded}{instead}")
     return "\n".join(lines) + "\n"
 
 

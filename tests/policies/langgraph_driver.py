@@ -29,6 +29,7 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
+from tests.policies.model_calls import scripted_turns
 from windowmem.messages import Message, Role, interactions
 
 ROLE_OF_TYPE = {"system": "system", "human": "user", "ai": "assistant", "tool": "tool"}
@@ -43,15 +44,6 @@ def key(message: BaseMessage) -> tuple[str, str, tuple[str, ...]]:
     else:
         links = ()
     return (ROLE_OF_TYPE[message.type], str(message.content), links)
-
-
-def our_key(message: Message) -> tuple[str, str, tuple[str, ...]]:
-    """One of our messages in the same shape."""
-    if message.role is Role.TOOL:
-        links: tuple[str, ...] = (message.tool_call_id or "",)
-    else:
-        links = message.tool_calls
-    return (message.role.value, message.content, links)
 
 
 def to_langchain(message: Message) -> BaseMessage:
@@ -93,15 +85,28 @@ class ScriptedChatModel(BaseChatModel):
 
 @dataclass
 class GraphRun:
-    """The input of each turn's first model call and the thread saved at the end."""
+    """The input of each turn's first model call, of every model call, and the thread saved at the end."""
 
     first_inputs: list[list[tuple[str, str, tuple[str, ...]]]]
     thread: list[tuple[str, str, tuple[str, ...]]]
+    every_input: list[list[tuple[str, str, tuple[str, ...]]]]
 
 
 def words(messages: Sequence[BaseMessage]) -> int:
     """A list token counter for LangChain: the words of every message's content."""
     return sum(len(str(m.content).split()) for m in messages)
+
+
+def guide_trim(messages: Sequence[BaseMessage], max_tokens: int) -> list[BaseMessage]:
+    """The ``trim_messages`` call of LangGraph's guide, with our word counter."""
+    return trim_messages(
+        messages,
+        strategy="last",
+        token_counter=words,
+        max_tokens=max_tokens,
+        start_on="human",
+        end_on=("human", "tool"),
+    )
 
 
 def trim_hook(
@@ -110,14 +115,7 @@ def trim_hook(
     """The pre_model_hook of LangGraph's guide, with our word counter."""
 
     def hook(state: dict[str, Any]) -> dict[str, Any]:
-        trimmed = trim_messages(
-            state["messages"],
-            strategy="last",
-            token_counter=words,
-            max_tokens=max_tokens,
-            start_on="human",
-            end_on=("human", "tool"),
-        )
+        trimmed = guide_trim(state["messages"], max_tokens)
         if replace_state:
             return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *trimmed]}
         return {"llm_input_messages": trimmed}
@@ -145,17 +143,13 @@ def play(
         agent = build(model, [lookup], system)
     config = {"configurable": {"thread_id": "differential"}}
     first_inputs = []
-    for turn in interactions(messages):
-        opening, replies = turn.messages[0], turn.messages[1:]
-        for reply in replies:
-            if reply.role is Role.TOOL and reply.tool_call_id is not None:
-                outputs[reply.tool_call_id] = reply.content
-        model.script = [to_langchain(m) for m in replies if m.role is Role.ASSISTANT]
+    for opening, answers in scripted_turns(messages, outputs):
+        model.script = [to_langchain(m) for m in answers]
         before = len(model.received)
         agent.invoke({"messages": [HumanMessage(opening.content)]}, config)
         first_inputs.append(model.received[before])
     thread = agent.get_state(config).values.get("messages", [])
-    return GraphRun(first_inputs, [key(m) for m in thread])
+    return GraphRun(first_inputs, [key(m) for m in thread], list(model.received))
 
 
 def react_agent(
@@ -189,6 +183,45 @@ def summarizing_agent(
         )
 
     return build
+
+
+def middleware_agent(
+    *middleware: Any,
+) -> Callable[[ScriptedChatModel, Any, str | None], Any]:
+    """langchain's ``create_agent`` with *middleware*, a system prompt and ``InMemorySaver``."""
+    from langchain.agents import create_agent
+
+    def build(model: ScriptedChatModel, tools: Any, system: str | None) -> Any:
+        return create_agent(
+            model,
+            tools,
+            system_prompt=system,
+            middleware=list(middleware),
+            checkpointer=InMemorySaver(),
+        )
+
+    return build
+
+
+def trim_middleware(max_tokens: int, *, replace_state: bool) -> Any:
+    """The trim of LangGraph's guide as middleware: ``@before_model`` cuts the saved thread,
+    ``@wrap_model_call`` only the model's input."""
+    from langchain.agents.middleware import before_model, wrap_model_call
+
+    if replace_state:
+
+        @before_model
+        def trim_state(state: Any, runtime: Any) -> dict[str, Any]:
+            kept = guide_trim(state["messages"], max_tokens)
+            return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept]}
+
+        return trim_state
+
+    @wrap_model_call
+    def trim_input(request: Any, handler: Callable[[Any], Any]) -> Any:
+        return handler(request.override(messages=guide_trim(request.messages, max_tokens)))
+
+    return trim_input
 
 
 def with_replies(messages: Sequence[Message]) -> tuple[Message, ...]:

@@ -80,12 +80,58 @@ class _ScriptedModel(Model):
         raise NotImplementedError("the differential tests do not stream")
 
 
-def play(messages: Sequence[Message], limit: int | None, *, reasoning: bool = False) -> SdkRun:
-    """Run every turn of *messages* through ``Runner.run`` with ``SessionSettings(limit=limit)``."""
-    return asyncio.run(_play(messages, limit, reasoning))
+#: The session types that run offline, by the name the tests use (openai-agents 0.24.0).
+OFFLINE_SESSIONS = ("sqlite", "async-sqlite", "advanced-sqlite", "sqlalchemy-sqlite")
 
 
-async def _play(messages: Sequence[Message], limit: int | None, reasoning: bool) -> SdkRun:
+def open_session(kind: str, settings: SessionSettings) -> Any:
+    """A new in-memory session of *kind* (one of :data:`OFFLINE_SESSIONS`)."""
+    if kind == "sqlite":
+        return SQLiteSession("differential", session_settings=settings)
+    from agents.extensions import memory
+
+    if kind == "async-sqlite":
+        return memory.AsyncSQLiteSession("differential", session_settings=settings)
+    if kind == "advanced-sqlite":
+        return memory.AdvancedSQLiteSession(
+            session_id="differential", create_tables=True, session_settings=settings
+        )
+    if kind == "sqlalchemy-sqlite":
+        return memory.SQLAlchemySession.from_url(
+            "differential",
+            url="sqlite+aiosqlite:///:memory:",
+            create_tables=True,
+            session_settings=settings,
+        )
+    raise ValueError(f"unknown session type {kind!r}: use one of {OFFLINE_SESSIONS}")
+
+
+async def close_session(session: Any) -> None:
+    """Close *session* however its type closes (sync, async, or an engine to dispose)."""
+    engine = getattr(session, "_engine", None)
+    if engine is not None and hasattr(engine, "dispose"):
+        await engine.dispose()
+        return
+    closed = session.close()
+    if asyncio.iscoroutine(closed):
+        await closed
+
+
+def play(
+    messages: Sequence[Message],
+    limit: int | None,
+    *,
+    reasoning: bool = False,
+    session_type: str = "sqlite",
+) -> SdkRun:
+    """Run every turn of *messages* through ``Runner.run`` with ``SessionSettings(limit=limit)``
+    and a session of *session_type*."""
+    return asyncio.run(_play(messages, limit, reasoning, session_type))
+
+
+async def _play(
+    messages: Sequence[Message], limit: int | None, reasoning: bool, session_type: str
+) -> SdkRun:
     ids = itertools.count(1)
     outputs: dict[str, str] = {}
     stop_after_tools = [False]
@@ -133,7 +179,7 @@ async def _play(messages: Sequence[Message], limit: int | None, reasoning: bool)
         tool_use_behavior=after_tools,
     )
     settings = SessionSettings(limit=limit)
-    session = SQLiteSession("differential", session_settings=settings)
+    session = open_session(session_type, settings)
     first_inputs = []
     try:
         for turn in interactions(messages):
@@ -158,7 +204,7 @@ async def _play(messages: Sequence[Message], limit: int | None, reasoning: bool)
             first_inputs.append(model.inputs[before])
         stored = [item_key(i) for i in await session.get_items(limit=-1)]
     finally:
-        session.close()
+        await close_session(session)
     return SdkRun(first_inputs, stored, model.instructions)
 
 

@@ -20,6 +20,9 @@ SIZES = {
     "langgraph": st.none(),
     "langgraph-trim-input": st.integers(0, 12),
     "langgraph-trim-state": st.integers(0, 12),
+    "langchain-trim-input": st.integers(0, 12),
+    "langchain-trim-state": st.integers(0, 12),
+    "langchain-context-editing": st.integers(0, 12),
 }
 
 

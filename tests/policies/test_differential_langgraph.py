@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.policies.model_calls import every_call, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, turns
 from windowmem.messages import Role
 from windowmem.policies.base import Memory
@@ -38,13 +39,15 @@ agent_conversations = conversations(mid_chat_system=False).map(driver.with_repli
 
 
 def check(messages, build, policy) -> None:
-    """The real agent's model inputs and saved thread are our replay's and our memory's."""
+    """The real agent's model inputs (every call's and each turn's first) and saved thread are
+    our memory's and our replay's."""
     run = driver.play(messages, build)
-    ours = [[driver.our_key(m) for m in view.sent] for view in replay(messages, policy)]
+    assert run.every_input == every_call(messages, policy)
+    ours = [[our_key(m) for m in view.sent] for view in replay(messages, policy)]
     assert run.first_inputs == ours
     memory = Memory(policy)
     memory.add(*(m for m in messages if m.role is not Role.SYSTEM))
-    assert run.thread == [driver.our_key(m) for m in memory.stored]
+    assert run.thread == [our_key(m) for m in memory.stored]
 
 
 def our_summariser(messages) -> str:
@@ -137,7 +140,7 @@ def test_summarization_keeps_a_call_with_its_results():
     policy = LangChainSummarization(3, trigger_tokens=None, trigger_messages=6)
     assert run.first_inputs[-1][0][1] == SUMMARY_PREFIX + "summary of 3 messages"
     assert [c for _, c, _ in run.first_inputs[-1][1:]] == ["c2", "r2", "a2", "u3"]
-    ours = [[driver.our_key(m) for m in view.sent] for view in replay(history, policy)]
+    ours = [[our_key(m) for m in view.sent] for view in replay(history, policy)]
     assert ours == run.first_inputs
 
 
@@ -157,7 +160,7 @@ def test_a_fake_model_writes_the_summary():
         trigger_messages=5,
         summarizer=lambda messages: "Marta asked about order 6023.",
     )
-    ours = [[driver.our_key(m) for m in view.sent] for view in replay(history, policy)]
+    ours = [[our_key(m) for m in view.sent] for view in replay(history, policy)]
     assert ours == run.first_inputs
     assert run.thread[0][1] == SUMMARY_PREFIX + "Marta asked about order 6023."
 

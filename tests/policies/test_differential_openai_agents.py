@@ -55,6 +55,19 @@ def test_replay_sends_what_the_sdk_model_receives(messages, limit):
     assert all(instructions == system for instructions in run.instructions)
 
 
+@pytest.mark.parametrize("session_type", driver.OFFLINE_SESSIONS[1:])
+@settings(parent=PROPERTY_SETTINGS, max_examples=30)
+@given(messages=conversations(mid_chat_system=False), limit=limits)
+def test_every_offline_session_type_sends_what_sqlite_session_sends(session_type, messages, limit):
+    """``AsyncSQLiteSession``, ``AdvancedSQLiteSession`` (on its main branch) and
+    ``SQLAlchemySession`` on SQLite read ``get_items(limit)`` as ``SQLiteSession`` does."""
+    policy = OpenAIAgentsSession(limit, version=SDK_VERSION)
+    run = driver.play(messages, limit, session_type=session_type)
+    assert run.first_inputs == expected_inputs(messages, policy)
+    non_system = [m for m in messages if m.role is not Role.SYSTEM]
+    assert run.stored == keys(stored_items(non_system))
+
+
 def _message_keys(message: Message) -> list[tuple[str, ...]]:
     if message.role is Role.TOOL:
         return [("function_call_output", message.tool_call_id, message.content)]
@@ -66,10 +79,6 @@ def _message_keys(message: Message) -> list[tuple[str, ...]]:
 
 
 # --- named vectors (openai-agents 0.24.0; the split-exchange rule by version) ----------
-
-
-def _stored_session(limit):
-    return agents.SQLiteSession("vectors", session_settings=agents.SessionSettings(limit=limit))
 
 
 async def _get_items(session, limit):
@@ -89,12 +98,16 @@ async def _get_items(session, limit):
         (9, ["m1", "m2", "m3", "m4", "m5"]),
     ],
 )
-def test_get_items_limits_as_the_sdk_returns_them(limit, expected):
-    session = _stored_session(None)
-    try:
-        assert asyncio.run(_get_items(session, limit)) == expected
-    finally:
-        session.close()
+@pytest.mark.parametrize("session_type", driver.OFFLINE_SESSIONS)
+def test_get_items_limits_as_the_sdk_returns_them(session_type, limit, expected):
+    async def stored_then_read():
+        session = driver.open_session(session_type, agents.SessionSettings())
+        try:
+            return await _get_items(session, limit)
+        finally:
+            await driver.close_session(session)
+
+    assert asyncio.run(stored_then_read()) == expected
     messages = tuple(Message(Role.USER, f"m{i}") for i in range(1, 6))
     assert [m.content for m in OpenAIAgentsSession(limit).window(messages)] == expected
 

@@ -27,6 +27,12 @@ EXPECTED_NAMES = (
     "langgraph-trim-input",
     "langgraph-trim-state",
     "langchain-summarization",
+    "langchain-trim-input",
+    "langchain-trim-state",
+    "langchain-context-editing",
+    "llamaindex-memory",
+    "agent-framework-truncation",
+    "agent-framework-summarization",
 )
 
 
@@ -111,9 +117,24 @@ def _is_or_part_of(message, added) -> bool:
         return True
     if message.content.startswith("Here is a summary of the conversation to date:"):
         return True  # LangChain's SummarizationMiddleware writes one message of its own
+    if message.content.startswith("summary of "):
+        return True  # Agent Framework's SummarizationStrategy writes one (our stand-in's text)
+    if message.content == "[cleared]":  # LangChain's ContextEditingMiddleware clears a result
+        return message.role is added.role and message.tool_call_id == added.tool_call_id
     calls = iter(added.tool_calls)
     return (
         message.role is added.role
         and message.content in ("", added.content)
         and all(call in calls for call in message.tool_calls)
     )
+
+
+def test_superseded_policies_name_registered_successors():
+    rows = {info.name: info for info in policy_infos()}
+    for row in rows.values():
+        assert all(name in POLICIES for name in row.use_instead), row.name
+        assert not row.use_instead or row.superseded, row.name
+    assert rows["langgraph-trim-input"].use_instead == ("langchain-trim-input",)
+    assert rows["llamaindex"].use_instead == ("llamaindex-memory",)
+    assert rows["langchain-trim-input"].superseded is None  # the hook it replaces is
+    assert "0.3.1" in (rows["langchain-py"].superseded or "")

@@ -56,6 +56,10 @@ class WindowPolicy(ABC):
     #: True where the product windows the history *with* the turn's new user message in it
     #: (LangGraph's hooks): then :meth:`load_with` is what the model receives.
     includes_new_message: ClassVar[bool] = False
+    #: Where the product's own project tells users to leave this API, and since which version.
+    superseded: ClassVar[str | None] = None
+    #: The registered policies that model what that project recommends instead.
+    use_instead: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         check_size(self.size, policy=self.name)

@@ -74,6 +74,15 @@ class LangChainPyBufferWindow(WindowPolicy):
 
     size: int = 5
     name: ClassVar[str] = "langchain-py"
+    superseded: ClassVar[str | None] = (
+        "deprecated since langchain 0.3.1, removal in 2.0.0 (langchain-classic 1.0.8: "
+        "alternative langchain.agents.create_agent)"
+    )
+    use_instead: ClassVar[tuple[str, ...]] = (
+        "langchain-trim-input",
+        "langchain-trim-state",
+        "langchain-summarization",
+    )
     product: ClassVar[str] = "LangChain Python ConversationBufferWindowMemory"
     unit: ClassVar[Unit] = Unit.INTERACTIONS
     default_size: ClassVar[int] = 5

@@ -117,6 +117,10 @@ class LangGraphThread(_WholeInput):
     size: int | None = None  # type: ignore[assignment]  # the thread has no window to size
 
     name: ClassVar[str] = "langgraph"
+    superseded: ClassVar[str | None] = (
+        "create_react_agent deprecated since LangGraph 1.0 (langgraph-prebuilt 1.1.3: moved to "
+        "langchain.agents.create_agent, which with no middleware also sends the whole thread)"
+    )
     product: ClassVar[str] = f"LangGraph checkpointer thread, no hook ({LANGGRAPH_VERSION})"
     unit: ClassVar[Unit] = Unit.MESSAGES
     default_size: ClassVar[int | None] = None
@@ -151,6 +155,10 @@ class LangGraphTrimInput(_WholeInput):
     include_system: bool = False
 
     name: ClassVar[str] = "langgraph-trim-input"
+    superseded: ClassVar[str | None] = (
+        "create_react_agent and pre_model_hook deprecated since LangGraph 1.0 (langgraph-prebuilt 1.1.3)"
+    )
+    use_instead: ClassVar[tuple[str, ...]] = ("langchain-trim-input",)
     product: ClassVar[str] = f"LangGraph pre_model_hook, llm_input_messages ({LANGGRAPH_VERSION})"
     unit: ClassVar[Unit] = Unit.TOKENS
     #: The budget of LangGraph's guide; trim_messages itself has no default.
@@ -194,6 +202,7 @@ class LangGraphTrimState(LangGraphTrimInput):
     """
 
     name: ClassVar[str] = "langgraph-trim-state"
+    use_instead: ClassVar[tuple[str, ...]] = ("langchain-trim-state",)
     product: ClassVar[str] = f"LangGraph pre_model_hook, RemoveMessage ({LANGGRAPH_VERSION})"
     trims_on_write: ClassVar[bool] = True
     accepted_sizes: ClassVar[str] = "a whole number of tokens >= 0 (0 empties the thread)"

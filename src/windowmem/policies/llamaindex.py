@@ -44,6 +44,11 @@ class LlamaIndexChatMemoryBuffer(WindowPolicy):
     count_joined: bool = False
 
     name: ClassVar[str] = "llamaindex"
+    superseded: ClassVar[str | None] = (
+        'marked "Deprecated: Please use llama_index.core.memory.Memory" (llama-index-core '
+        "0.14.25; the first release to say so was not looked up)"
+    )
+    use_instead: ClassVar[tuple[str, ...]] = ("llamaindex-memory",)
     product: ClassVar[str] = "LlamaIndex ChatMemoryBuffer"
     unit: ClassVar[Unit] = Unit.TOKENS
     default_size: ClassVar[int] = 3000

@@ -13,6 +13,15 @@ None returns every item; a positive limit the latest *limit*; 0 returns none (SQ
 limit). ``SessionSettings().limit`` is None, so by default the whole session is sent.
 The default ``db_path`` is ``":memory:"``: a session vanishes with its process.
 
+The other session types that run offline read ``get_items(limit)`` the same way in
+0.24.0, and the tests run each of them: ``AsyncSQLiteSession``
+(``extensions/memory/async_sqlite_session.py``), ``AdvancedSQLiteSession``
+(``extensions/memory/advanced_sqlite_session.py``; on its current branch, so a branch made
+with ``create_branch_from_turn`` holds only the turns before that turn, which is not
+modelled) and ``SQLAlchemySession`` on SQLite (``extensions/memory/sqlalchemy_session.py``;
+a limit <= 0 is left to the database, so this model holds for SQLite only).
+``RedisSession`` differs, read from its source and not run: a limit <= 0 returns no items.
+
 A limit can cut a tool exchange. Before the model is called, the runner's
 ``prepare_input_with_session`` passes history plus new input through
 ``drop_orphan_function_calls`` (``run_internal/items.py``), which changed by version:
@@ -223,6 +232,8 @@ class OpenAIAgentsSession(WindowPolicy):
     version: str = MODELLED_VERSION
 
     name: ClassVar[str] = "openai-agents"
+    # The other offline session types behave the same (module docstring); the label stays
+    # the one lesson 5's stored outputs show.
     product: ClassVar[str] = f"OpenAI Agents SDK SQLiteSession ({MODELLED_VERSION})"
     unit: ClassVar[Unit] = Unit.ITEMS
     default_size: ClassVar[int | None] = None

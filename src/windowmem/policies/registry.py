@@ -16,8 +16,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from windowmem.errors import PolicyError
+from windowmem.policies.agent_framework import (
+    AgentFrameworkSummarization,
+    AgentFrameworkTruncation,
+)
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
+from windowmem.policies.langchain_agents import (
+    LangChainContextEditing,
+    LangChainTrimInput,
+    LangChainTrimState,
+)
 from windowmem.policies.langgraph import (
     LangChainSummarization,
     LangGraphThread,
@@ -25,6 +34,7 @@ from windowmem.policies.langgraph import (
     LangGraphTrimState,
 )
 from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import OpenAIAgentsSession
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
@@ -50,6 +60,12 @@ POLICIES: Mapping[str, type[WindowPolicy]] = {
         LangGraphTrimInput,
         LangGraphTrimState,
         LangChainSummarization,
+        LangChainTrimInput,
+        LangChainTrimState,
+        LangChainContextEditing,
+        LlamaIndexMemory,
+        AgentFrameworkTruncation,
+        AgentFrameworkSummarization,
     )
 }
 
@@ -64,6 +80,8 @@ class PolicyInfo:
     default_size: int | None
     trims_on_write: bool
     description: str
+    superseded: str | None = None
+    use_instead: tuple[str, ...] = ()
 
 
 def policy_class(name: str) -> type[WindowPolicy]:
@@ -110,7 +128,14 @@ def policy_infos() -> tuple[PolicyInfo, ...]:
     """A row per registered policy, in registry order."""
     return tuple(
         PolicyInfo(
-            cls.name, cls.product, cls.unit, cls.default_size, cls.trims_on_write, describe(cls)
+            cls.name,
+            cls.product,
+            cls.unit,
+            cls.default_size,
+            cls.trims_on_write,
+            describe(cls),
+            cls.superseded,
+            cls.use_instead,
         )
         for cls in POLICIES.values()
     )

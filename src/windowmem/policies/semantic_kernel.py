@@ -89,6 +89,15 @@ class SemanticKernelTruncation(WindowPolicy):
     size: int = 10
     threshold: int = 0
 
+    superseded: ClassVar[str | None] = (
+        "not deprecated in its code; Microsoft's migration guide "
+        "(learn.microsoft.com/agent-framework/migration-guide/from-semantic-kernel) moves "
+        "users to Agent Framework"
+    )
+    use_instead: ClassVar[tuple[str, ...]] = (
+        "agent-framework-truncation",
+        "agent-framework-summarization",
+    )
     name: ClassVar[str] = "semantic-kernel"
     product: ClassVar[str] = "Semantic Kernel ChatHistoryTruncationReducer"
     unit: ClassVar[Unit] = Unit.MESSAGES
