@@ -47,6 +47,7 @@ html_theme_options = {
     "use_download_button": False,
     "use_fullscreen_button": False,
     "use_repository_button": False,
+    "navbar_persistent": [],
     "home_page_in_toc": True,
     "show_navbar_depth": 1,
     "show_toc_level": 2,

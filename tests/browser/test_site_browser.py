@@ -1,27 +1,22 @@
-"""The course website: built offline, walked in a real browser, checked by axe, every link resolved.
+"""The course website: built offline, walked in a real browser, every link resolved.
 
 The site is built once per run from the notebooks as they are in ``course/`` (inside a
 network namespace with no network where the machine allows one, as root in CI), served
-from 127.0.0.1, and read in Debian's Chromium. axe-core comes from the
-``axe-playwright-python`` package, which ships ``axe.min.js``: nothing is fetched.
+from 127.0.0.1, and read in Debian's Chromium. The phone and desktop checks (menus, page
+widths, axe) are in ``test_site_devices_browser.py``.
 """
 
 from __future__ import annotations
 
-import functools
 import html.parser
-import importlib.resources
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -38,52 +33,6 @@ from course_pages import START_PAGE, load_lessons  # noqa: E402
 LESSONS = [lesson for lesson in load_lessons() if lesson.written]
 PAGES = [START_PAGE.stem] + [lesson.docname for lesson in LESSONS]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-#: What the accessibility check refuses: axe's two highest impacts.
-REFUSED_IMPACTS = {"serious", "critical"}
-
-
-def _no_network_prefix() -> list[str]:
-    """``unshare --net --`` where this machine can give a command no network, else []."""
-    if shutil.which("unshare") is None:
-        return []
-    probe = subprocess.run(["unshare", "--net", "--", "true"], capture_output=True)
-    return ["unshare", "--net", "--"] if probe.returncode == 0 else []
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> dict:
-    """The site built from today's notebooks: its html folder and whether the build had no network."""
-    out = tmp_path_factory.mktemp("site")
-    prefix = _no_network_prefix()
-    result = subprocess.run(
-        [*prefix, sys.executable, str(REPO / "scripts" / "build_site.py"), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, (
-        f"make site failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
-    )
-    return {"html": out / "html", "offline": bool(prefix), "log": result.stdout + result.stderr}
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # the test reports what matters itself
-        pass
-
-
-@pytest.fixture(scope="session")
-def site_url(built_site):
-    """The built site served over HTTP on a free 127.0.0.1 port."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site["html"]))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _notebook(name: str) -> dict:
@@ -202,24 +151,6 @@ def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, 
         and not url.startswith(site_url)
     ]
     assert outside == [], f"the site asked for something not on the site: {outside[:5]}"
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-@pytest.mark.parametrize("name", PAGES)
-def test_axe_finds_no_serious_or_critical_violation(site_url, page, name):
-    """axe-core (WCAG 2.x A and AA rules, and its best practices) finds nothing serious on the page."""
-    page.goto(f"{site_url}/{name}.html")
-    page.wait_for_load_state("networkidle")
-    axe = importlib.resources.files("axe_playwright_python") / "axe.min.js"
-    page.add_script_tag(path=str(axe))
-    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    refused = [v for v in results["violations"] if v["impact"] in REFUSED_IMPACTS]
-    report = [
-        f"{v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-        for v in refused
-    ]
-    assert not refused, f"{name}.html:\n" + "\n".join(report)
 
 
 class _Links(html.parser.HTMLParser):
