@@ -13,6 +13,11 @@ with ``jupyter lab`` serving that folder, with:
   the clone's self-checks;
 - the start page as the default URL, so the address JupyterLab prints (for machines where
   no browser opens: SSH, WSL, a container) opens the start page, not the Launcher.
+
+``learner_jupyter/README.md`` says why each of its settings is there. The notebooks it
+copies are signed as trusted (they are the course's own outputs): otherwise the server
+logs "Notebook ... is not trusted" for each one opened, until the learner's first save
+signs it anyway.
 """
 
 from __future__ import annotations
@@ -60,12 +65,20 @@ def lab_environment(environ: dict[str, str]) -> dict[str, str]:
     }
 
 
+def trust(notebook: Path) -> None:
+    """Sign *notebook* in this user's Jupyter notary, as ``jupyter trust`` does."""
+    import nbformat
+    from nbformat.sign import NotebookNotary
+
+    NotebookNotary().sign(nbformat.read(notebook, as_version=4))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=working_copy.DEFAULT_WORK)
     args, extra = parser.parse_known_args(argv)
     work = args.work.resolve()
-    for line in working_copy.report(working_copy.update(work), work):
+    for line in working_copy.report(working_copy.update(work, trust=trust), work):
         print(line)
     jupyter = shutil.which("jupyter", path=str(Path(sys.executable).parent))
     if jupyter is None:

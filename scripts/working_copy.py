@@ -24,7 +24,7 @@ import argparse
 import hashlib
 import json
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,8 +60,17 @@ def sources(course: Path, release: Path) -> Iterator[tuple[Path, str]]:
                 yield path, prefix + "/".join(parts)
 
 
-def update(work: Path, course: Path = REPO / "course", release: Path = REPO / "release") -> Changes:
-    """Bring *work* up to date with *course* and *release* without losing a learner's change."""
+def update(
+    work: Path,
+    course: Path = REPO / "course",
+    release: Path = REPO / "release",
+    trust: Callable[[Path], None] | None = None,
+) -> Changes:
+    """Bring *work* up to date with *course* and *release* without losing a learner's change.
+
+    *trust*, if given, is called on each notebook copied from the course (course_lab.py
+    signs it, so JupyterLab opens the course's own outputs as trusted).
+    """
     record_path = work / RECORD
     record: dict[str, str] = (
         json.loads(record_path.read_text(encoding="utf-8")) if record_path.is_file() else {}
@@ -82,6 +91,8 @@ def update(work: Path, course: Path = REPO / "course", release: Path = REPO / "r
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         record[name] = theirs
+        if trust and target.suffix == ".ipynb":
+            trust(target)
     work.mkdir(parents=True, exist_ok=True)
     record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return changes

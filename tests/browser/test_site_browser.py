@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import html.parser
 import json
-import os
 import re
-import subprocess
 import sys
 import urllib.error
 import urllib.parse
@@ -21,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.lab_harness import copy_notebooks, start_lab
 from tests.conftest import skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
@@ -224,53 +221,3 @@ def test_every_link_in_the_site_resolves(built_site, lab_server):
             f"{lab_server.url}/api/contents/{notebook}?content=0"
         ) as response:
             assert json.loads(response.read())["type"] == "notebook"
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-def test_make_course_opens_the_start_page(chromium_path, page, tmp_path):
-    """`make course` runs JupyterLab in course/ on 00_start_here.ipynb, and that page opens."""
-    # As a person types it: not inside make test's own make (whose MAKEFLAGS would print
-    # "Entering directory" lines around the commands).
-    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
-    dry_run = subprocess.run(
-        ["make", "--no-print-directory", "-n", "course"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    command = dry_run.stdout.strip().splitlines()[-1]
-    match = re.fullmatch(
-        r"cd course && \S+/jupyter lab (?P<notebook>\S+\.ipynb)( --allow-root)?", command
-    )
-    assert match and match["notebook"] == START_PAGE.name, command
-    # The same argument, given to a JupyterLab on a scratch copy of course/, with a
-    # "browser" that only prints what JupyterLab would open.
-    root = copy_notebooks(REPO / "course", tmp_path / "course")
-    server = start_lab(
-        root,
-        tmp_path / "lab",
-        extra_args=(match["notebook"],),
-        browser="/bin/echo OPENED %s",
-    )
-    try:
-        opened = None
-        for _ in range(120):
-            opened = re.search(r"OPENED file://(\S+)", server.log_tail(20_000))
-            if opened:
-                break
-            page.wait_for_timeout(250)
-        assert opened, f"JupyterLab opened no page:\n{server.log_tail()}"
-        redirect = Path(urllib.parse.unquote(opened.group(1))).read_text()
-        target = re.search(r'href="(http://[^"]+)"', redirect).group(1)
-        assert urllib.parse.urlsplit(target).path == f"/lab/tree/{START_PAGE.name}", target
-        page.goto(server.url + urllib.parse.urlsplit(target).path)
-        heading = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown h1").first
-        heading.wait_for(timeout=60_000)
-        assert "Start here" in heading.inner_text()
-        table = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown table").first.inner_text()
-        assert all(lesson.title in table for lesson in load_lessons())
-    finally:
-        server.stop()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, course_files_status
 
 sys.path.insert(0, str(REPO_ROOT / "scripts"))
 
@@ -93,17 +92,8 @@ def test_an_untouched_lesson_and_any_other_file_follow_the_course(clone):
 def test_a_working_copy_of_the_real_course_leaves_the_clone_as_it_was(tmp_path):
     """Copying the real course/ and release/ writes nothing into the repository."""
 
-    def status() -> str:
-        return subprocess.run(
-            ["git", "status", "--porcelain", "--ignored", "course", "release"],
-            cwd=REPO_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-
-    before = status()
+    before = course_files_status()
     changes = update(tmp_path / "my_course")
     assert "00_start_here.ipynb" in changes.copied
     assert any(name.startswith("assignments/lesson03") for name in changes.copied)
-    assert status() == before
+    assert course_files_status() == before
