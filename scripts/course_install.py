@@ -55,7 +55,7 @@ def progress(lines: Iterable[str]) -> Iterator[Progress]:
 
     >>> [p.line() for p in progress(["Collecting pandas>=2.2", "  Using cached x.whl",
     ...     "Installing collected packages: a, b", "Successfully installed a-1 b-2"])]
-    ['  fetching: 1 package (pandas)', '  installing: 1 package', '  installed: 2 packages']
+    ['  fetching: 1 package (pandas)', '  installing: 2 packages', '  installed: 2 packages']
     """
     seen = 0
     for line in lines:
@@ -64,7 +64,10 @@ def progress(lines: Iterable[str]) -> Iterator[Progress]:
             seen += 1
             yield Progress(seen, found["name"], "fetching")
         elif line.startswith("Installing collected packages:"):
-            yield Progress(seen, "", "installing")
+            # The names pip is about to install: the count to show from here on (pip
+            # fetches some packages without a "Collecting" line of their own).
+            names = line.partition(":")[2].split(",")
+            yield Progress(len(names), "", "installing")
         elif line.startswith("Successfully installed"):
             yield Progress(len(line.split()) - 2, "", "installed")
 

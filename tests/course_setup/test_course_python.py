@@ -108,9 +108,11 @@ def test_a_good_venv_is_kept_and_nothing_is_said(tmp_path, bin_dir):
 
 
 @pytest.mark.slow
-def test_this_python_makes_a_real_venv_with_pip(tmp_path, bin_dir):
-    """The real thing: this interpreter's venv module, and pip found in what it made."""
+def test_a_real_venv_without_pip_is_made_again_with_pip(tmp_path, bin_dir):
+    """The real thing: a venv made without pip, found out and made again by this Python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", tmp_path / ".venv"], check=True)
     result = run(tmp_path, python=sys.executable)
     assert result.returncode == 0, result.stderr
-    assert "making .venv with Python 3." in result.stdout
-    assert (tmp_path / ".venv" / "bin" / "python").exists()
+    assert ".venv has no pip" in result.stdout and "making .venv with Python 3." in result.stdout
+    pip = subprocess.run([tmp_path / ".venv" / "bin" / "python", "-m", "pip", "--version"])
+    assert pip.returncode == 0
