@@ -62,8 +62,10 @@ def device(request, browser):
 
 
 def _open(page, site_url: str, name: str) -> None:
-    page.goto(f"{site_url}/{name}.html")
-    page.wait_for_load_state("networkidle")
+    """Open a page and wait until MathJax's fonts and every other asset have arrived."""
+    page.goto(f"{site_url}/{name}.html", timeout=120_000)
+    # Playwright's 30 s default was passed on a 2-core machine under a load of 10.
+    page.wait_for_load_state("networkidle", timeout=120_000)
 
 
 def _walk(page, site_url: str, stems: list[str] = PAGES):
