@@ -82,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     jupyter = shutil.which("jupyter", path=str(Path(sys.executable).parent))
     if jupyter is None:
-        print(f"setup: no jupyter beside {sys.executable}: run make clean-venv, then make course")
+        print(
+            f"setup: no jupyter beside {sys.executable}: run make clean-venv, then make course",
+            file=sys.stderr,
+        )
         return 1
     print(
         f"setup: starting JupyterLab on your working copy, {work.name}/ (about 10 s).\n"
