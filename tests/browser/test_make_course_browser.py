@@ -18,7 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.lab_harness import error_outputs, free_port, run_all_cells, wait_for_kernel_idle
+from tests.browser.lab_harness import (
+    error_outputs,
+    free_port,
+    run_all_cells,
+    wait_for_kernel_idle,
+    write_lab_settings,
+)
 from tests.conftest import REPO_ROOT as REPO
 from tests.conftest import course_files_status
 
@@ -83,6 +89,8 @@ def learner_lab(tmp_path, chromium_path):
         "--LabApp.news_url=None",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         f"--LabApp.workspaces_dir={tmp_path / 'workspaces'}",
+        # Every cell in the page, so the harness can read each prompt (as in lab_harness).
+        f"--LabApp.user_settings_dir={write_lab_settings(tmp_path / 'settings')}",
         # window.jupyterapp, which the harness reads a notebook's kernel state from.
         "--LabApp.expose_app_in_browser=True",
     ]
@@ -143,7 +151,9 @@ def test_the_printed_address_opens_the_start_page_with_no_instructor_tools(learn
 
     # A lesson runs from the working copy: its self-checks come from the clone's course/.
     before = course_files_status()
-    page.goto(f"{base}/lab/tree/{LESSON}")
+    # In a workspace of its own: the start page's tab, restored beside it, would keep its
+    # stored prompts in the page, and the harness reads every prompt there.
+    page.goto(f"{base}/lab/workspaces/lesson/tree/{LESSON}")
     wait_for_kernel_idle(page)
     run_all_cells(page)
     assert error_outputs(page) == []
