@@ -1,5 +1,6 @@
 # One command to set up and open the course, one to set up and run every test.
-#   make course   -> venv with the course's dependencies only, then JupyterLab on the start page
+#   make course   -> venv with the course's dependencies only, then JupyterLab on the start page,
+#                    in the learner's working copy my_course/ (git-ignored; scripts/working_copy.py)
 #   make test     -> venv with everything, local PostgreSQL/Redis/Chromium, all tests
 # Both work on a fresh Debian machine with Python 3.11; `make test` is what CI runs.
 
@@ -11,23 +12,26 @@ HASH   := $(shell cksum < pyproject.toml | cut -d' ' -f1)
 COURSE_STAMP := $(VENV)/.installed-course-$(HASH)
 SITE_STAMP   := $(VENV)/.installed-site-$(HASH)
 TEST_STAMP   := $(VENV)/.installed-test-$(HASH)
+# The PATH make was started with: $(PYTHON) is looked up there, never in the venv it makes.
+SYSTEM_PATH := $(PATH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
 	install-n8n verify-n8n record-n8n verify-cgroup2 check-versions
 
-# install EXTRA: the venv, then this project with that extra (editable), then the start-up fix.
+# install EXTRA: check $(PYTHON) and repair or make the venv (scripts/course_python.py says
+# what to install when Python or its venv module is missing or too old), then install this
+# project with that extra, editable, showing progress (scripts/course_install.py).
 define install
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[$(1)]'
-	if [ -f scripts/fast_jupyter_startup.py ]; then $(BIN)/python scripts/fast_jupyter_startup.py; fi
+	@PATH='$(SYSTEM_PATH)'; command -v $(PYTHON) >/dev/null 2>&1 || { echo "setup: $(PYTHON) was not found. Install it:  sudo apt-get install python3 python3-venv" >&2; exit 1; }
+	@PATH='$(SYSTEM_PATH)' $(PYTHON) scripts/course_python.py --python $(PYTHON) --venv $(VENV)
+	@$(BIN)/python scripts/course_install.py $(1)
 endef
 
 # The learner's set-up: only what the lessons need (the course extra), not the test stack.
 $(COURSE_STAMP): pyproject.toml
 	$(call install,course)
-	rm -f $(VENV)/.installed-course-* && touch $@
+	@rm -f $(VENV)/.installed-course-* && touch $@
 
 # The website's builder on top of the course (the site extra includes the course extra).
 $(SITE_STAMP): pyproject.toml
@@ -39,9 +43,10 @@ $(TEST_STAMP): pyproject.toml
 	$(call install,test)
 	rm -f $(VENV)/.installed-* && touch $@ $(SITE_STAMP) $(COURSE_STAMP)
 
-## course: set up the course extra only, then open the start page in JupyterLab (SQLite, no server)
+## course: set up the course extra only, then open the start page in JupyterLab, in your working copy WORK
+WORK ?= my_course
 course: $(COURSE_STAMP)
-	cd course && $(abspath $(BIN))/jupyter lab 00_start_here.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+	@$(BIN)/python scripts/course_lab.py --work $(WORK)
 
 ## site: build the course website from the notebooks' stored outputs, offline, into _build/site/html
 site: $(SITE_STAMP)

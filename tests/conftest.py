@@ -10,6 +10,7 @@ when it is absent.
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,17 @@ def skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true but {reason}")
     pytest.skip(reason)
+
+
+def course_files_status() -> str:
+    """``git status`` of course/ and release/, ignored files included: what a learner could dirty."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "course", "release"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 @pytest.fixture(scope="session")

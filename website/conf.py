@@ -47,6 +47,14 @@ html_theme_options = {
     "use_download_button": False,
     "use_fullscreen_button": False,
     "use_repository_button": False,
+    # pydata-sphinx-theme 0.20 fills an unset navbar_persistent with its search field, which
+    # makes it render its own header with a hidden ☰ and contents button of the same classes
+    # as sphinx-book-theme's visible ones. Both themes bind their click handlers to the first
+    # such button, the hidden one, so the visible ☰ and contents did nothing (upstream:
+    # pydata-sphinx-theme#2451, sphinx-book-theme#988). With it empty, as the book theme
+    # means it to be, that header stays empty and each button exists once. Search stays in
+    # the sidebar and the article header; test_site_devices_browser.py clicks both buttons.
+    "navbar_persistent": [],
     "home_page_in_toc": True,
     "show_navbar_depth": 1,
     "show_toc_level": 2,

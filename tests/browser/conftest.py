@@ -1,4 +1,4 @@
-"""Fixtures for the real-browser tests: one JupyterLab and one Chromium per test session.
+"""Fixtures for the real-browser tests: one JupyterLab, one Chromium and one built site per session.
 
 Where Chromium is absent the tests skip, saying why; in CI (``CI=true``) they fail
 instead, since there a skip would hide a broken set-up.
@@ -6,6 +6,12 @@ instead, since there a skip would hide a broken set-up.
 
 from __future__ import annotations
 
+import functools
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -73,3 +79,47 @@ def page(browser):
         yield tab
     finally:
         context.close()
+
+
+def _no_network_prefix() -> list[str]:
+    """``unshare --net --`` where this machine can give a command no network, else []."""
+    if shutil.which("unshare") is None:
+        return []
+    probe = subprocess.run(["unshare", "--net", "--", "true"], capture_output=True)
+    return ["unshare", "--net", "--"] if probe.returncode == 0 else []
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> dict:
+    """The site built from today's notebooks: its html folder and whether the build had no network."""
+    out = tmp_path_factory.mktemp("site")
+    prefix = _no_network_prefix()
+    result = subprocess.run(
+        [*prefix, sys.executable, str(REPO / "scripts" / "build_site.py"), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, (
+        f"make site failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
+    )
+    return {"html": out / "html", "offline": bool(prefix), "log": result.stdout + result.stderr}
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # the test reports what matters itself
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The built site served over HTTP on a free 127.0.0.1 port."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site["html"]))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -118,6 +118,15 @@ class LabServer:
             self.process.wait(timeout=5)
 
 
+def write_lab_settings(folder: Path) -> Path:
+    """Write LAB_SETTINGS into *folder*, for ``--LabApp.user_settings_dir``; *folder*."""
+    for name, settings in LAB_SETTINGS.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+    return folder
+
+
 def start_lab(
     root: Path,
     scratch: Path,
@@ -133,10 +142,7 @@ def start_lab(
     it would show a person by running that command; without it, no browser is opened.
     *extra_env* is added to the server's environment (overriding any variable above).
     """
-    for name, settings in LAB_SETTINGS.items():
-        path = scratch / "settings" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(settings))
+    write_lab_settings(scratch / "settings")
     for folder in ("config", "runtime", "workspaces", "ipython"):
         (scratch / folder).mkdir(parents=True, exist_ok=True)
     port = free_port()

@@ -1,32 +1,24 @@
-"""The course website: built offline, walked in a real browser, checked by axe, every link resolved.
+"""The course website: built offline, walked in a real browser, every link resolved.
 
 The site is built once per run from the notebooks as they are in ``course/`` (inside a
 network namespace with no network where the machine allows one, as root in CI), served
-from 127.0.0.1, and read in Debian's Chromium. axe-core comes from the
-``axe-playwright-python`` package, which ships ``axe.min.js``: nothing is fetched.
+from 127.0.0.1, and read in Debian's Chromium. The phone and desktop checks (menus, page
+widths, axe) are in ``test_site_devices_browser.py``.
 """
 
 from __future__ import annotations
 
-import functools
 import html.parser
-import importlib.resources
 import json
-import os
 import re
-import shutil
-import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
-from tests.browser.lab_harness import copy_notebooks, start_lab
 from tests.conftest import skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,52 +30,6 @@ from course_pages import START_PAGE, load_lessons  # noqa: E402
 LESSONS = [lesson for lesson in load_lessons() if lesson.written]
 PAGES = [START_PAGE.stem] + [lesson.docname for lesson in LESSONS]
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-#: What the accessibility check refuses: axe's two highest impacts.
-REFUSED_IMPACTS = {"serious", "critical"}
-
-
-def _no_network_prefix() -> list[str]:
-    """``unshare --net --`` where this machine can give a command no network, else []."""
-    if shutil.which("unshare") is None:
-        return []
-    probe = subprocess.run(["unshare", "--net", "--", "true"], capture_output=True)
-    return ["unshare", "--net", "--"] if probe.returncode == 0 else []
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> dict:
-    """The site built from today's notebooks: its html folder and whether the build had no network."""
-    out = tmp_path_factory.mktemp("site")
-    prefix = _no_network_prefix()
-    result = subprocess.run(
-        [*prefix, sys.executable, str(REPO / "scripts" / "build_site.py"), "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, (
-        f"make site failed:\n{result.stdout[-4000:]}\n{result.stderr[-4000:]}"
-    )
-    return {"html": out / "html", "offline": bool(prefix), "log": result.stdout + result.stderr}
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:  # the test reports what matters itself
-        pass
-
-
-@pytest.fixture(scope="session")
-def site_url(built_site):
-    """The built site served over HTTP on a free 127.0.0.1 port."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site["html"]))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _notebook(name: str) -> dict:
@@ -204,24 +150,6 @@ def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, 
     assert outside == [], f"the site asked for something not on the site: {outside[:5]}"
 
 
-@pytest.mark.browser
-@pytest.mark.slow
-@pytest.mark.parametrize("name", PAGES)
-def test_axe_finds_no_serious_or_critical_violation(site_url, page, name):
-    """axe-core (WCAG 2.x A and AA rules, and its best practices) finds nothing serious on the page."""
-    page.goto(f"{site_url}/{name}.html")
-    page.wait_for_load_state("networkidle")
-    axe = importlib.resources.files("axe_playwright_python") / "axe.min.js"
-    page.add_script_tag(path=str(axe))
-    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    refused = [v for v in results["violations"] if v["impact"] in REFUSED_IMPACTS]
-    report = [
-        f"{v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, e.g. {v['nodes'][0]['target']})"
-        for v in refused
-    ]
-    assert not refused, f"{name}.html:\n" + "\n".join(report)
-
-
 class _Links(html.parser.HTMLParser):
     """The href/src values and the element ids of one HTML page."""
 
@@ -293,53 +221,3 @@ def test_every_link_in_the_site_resolves(built_site, lab_server):
             f"{lab_server.url}/api/contents/{notebook}?content=0"
         ) as response:
             assert json.loads(response.read())["type"] == "notebook"
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-def test_make_course_opens_the_start_page(chromium_path, page, tmp_path):
-    """`make course` runs JupyterLab in course/ on 00_start_here.ipynb, and that page opens."""
-    # As a person types it: not inside make test's own make (whose MAKEFLAGS would print
-    # "Entering directory" lines around the commands).
-    env = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MAKELEVEL", "MFLAGS"}}
-    dry_run = subprocess.run(
-        ["make", "--no-print-directory", "-n", "course"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    command = dry_run.stdout.strip().splitlines()[-1]
-    match = re.fullmatch(
-        r"cd course && \S+/jupyter lab (?P<notebook>\S+\.ipynb)( --allow-root)?", command
-    )
-    assert match and match["notebook"] == START_PAGE.name, command
-    # The same argument, given to a JupyterLab on a scratch copy of course/, with a
-    # "browser" that only prints what JupyterLab would open.
-    root = copy_notebooks(REPO / "course", tmp_path / "course")
-    server = start_lab(
-        root,
-        tmp_path / "lab",
-        extra_args=(match["notebook"],),
-        browser="/bin/echo OPENED %s",
-    )
-    try:
-        opened = None
-        for _ in range(120):
-            opened = re.search(r"OPENED file://(\S+)", server.log_tail(20_000))
-            if opened:
-                break
-            page.wait_for_timeout(250)
-        assert opened, f"JupyterLab opened no page:\n{server.log_tail()}"
-        redirect = Path(urllib.parse.unquote(opened.group(1))).read_text()
-        target = re.search(r'href="(http://[^"]+)"', redirect).group(1)
-        assert urllib.parse.urlsplit(target).path == f"/lab/tree/{START_PAGE.name}", target
-        page.goto(server.url + urllib.parse.urlsplit(target).path)
-        heading = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown h1").first
-        heading.wait_for(timeout=60_000)
-        assert "Start here" in heading.inner_text()
-        table = page.locator(".jp-NotebookPanel .jp-RenderedMarkdown table").first.inner_text()
-        assert all(lesson.title in table for lesson in load_lessons())
-    finally:
-        server.stop()

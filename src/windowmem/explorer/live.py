@@ -2,7 +2,8 @@
 
 A notebook's stored outputs are read by people with no running kernel (on GitHub, in a
 course site): for them the snapshot carries the content, and the live widgets' text form
-is one line instead of every child's state.
+is one line instead of every child's state. Once the live widgets render, they hide the
+snapshot above them (``HIDE_SNAPSHOT``), so a learner sees one explorer, the live one.
 """
 
 from __future__ import annotations
@@ -27,10 +28,35 @@ def snapshot(current_html: str) -> str:
     return SNAPSHOT_CAPTION + current_html
 
 
+#: Shown with the live widgets only: in JupyterLab and Notebook 7 it hides the output just
+#: before the live explorer, the snapshot of it. It comes with the widgets, so it is there
+#: only when they render (a running kernel has run the cell): a reader without a kernel,
+#: and the website, which leaves widget views out, keep the snapshot. Widget state is not
+#: stored, so the notebook's stored outputs do not change.
+HIDE_SNAPSHOT = (
+    '<style class="wm-hide-snapshot">'
+    ".jp-OutputArea-child:has(+ .jp-OutputArea-child .wm-hide-snapshot) { display: none; }"
+    "</style>"
+)
+
+
+def with_snapshot_hidden(box: Any) -> Any:
+    """*box* under the widget that hides its snapshot once it renders.
+
+    >>> import ipywidgets
+    >>> live = with_snapshot_hidden(ipywidgets.Label("x"))
+    >>> [type(child).__name__ for child in live.children]
+    ['HTML', 'Label']
+    """
+    import ipywidgets
+
+    return ipywidgets.VBox([ipywidgets.HTML(HIDE_SNAPSHOT), box])
+
+
 def show_live(box: Any, current_html: str, label: str) -> None:
     """Display the snapshot of *current_html*, then the live widget *box*, whose text form is *label*."""
     display(HTML(snapshot(current_html)))
-    bundle = box._repr_mimebundle_()
+    bundle = with_snapshot_hidden(box)._repr_mimebundle_()
     bundle["text/plain"] = label
     display(bundle, raw=True)
 

@@ -1,0 +1,1 @@
+"""make course: the checks before installing, the installer, the learner's JupyterLab."""
