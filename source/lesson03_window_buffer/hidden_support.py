@@ -31,12 +31,7 @@ def _check_int_list(value, where):
         )
 
 
-def _raises_value_error(function, *args):
-    try:
-        function(*args)
-    except BaseException as _exc:
-        return "ValueError" in [_k.__name__ for _k in _type(_exc).__mro__]
-    return False
+from autograder.judge.support import raises_value_error as _raises_value_error
 
 
 def _stored_roles(tools, upto):
