@@ -172,6 +172,7 @@ def test_the_start_page_names_every_product_family_the_library_models():
         "Spring AI",
         "LlamaIndex",
         "Semantic Kernel",
+        "Microsoft Agent Framework",
         "Tensorify",
     )
     unnamed = [i.product for i in policy_infos() if not i.product.startswith(families)]

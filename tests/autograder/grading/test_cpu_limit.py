@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -35,8 +37,34 @@ def test_a_process_that_is_gone_counts_nothing():
 def test_the_sandbox_counts_its_cgroup_and_otherwise_the_kernel_process():
     boxed = SimpleNamespace(cgroup=SimpleNamespace(processes=lambda: [11, 12]))
     assert kernel_pids(boxed) == [11, 12]
-    plain = SimpleNamespace(provisioner=SimpleNamespace(process=SimpleNamespace(pid=os.getpid())))
-    assert kernel_pids(plain) == [os.getpid()]
+    # A kernel of its own, with one child (the judge's forked call) and one grandchild: the
+    # test process itself may have children of other tests, so it is not the kernel here.
+    script = (
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', "
+        '\'import subprocess, sys, time; subprocess.Popen(["sleep", "30"]); time.sleep(30)\'])\n'
+        "print(child.pid, flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    kernel = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert kernel.stdout is not None
+        child = int(kernel.stdout.readline())
+        plain = SimpleNamespace(
+            provisioner=SimpleNamespace(process=SimpleNamespace(pid=kernel.pid))
+        )
+        deadline = time.monotonic() + 30
+        while len(kernel_pids(plain)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the grandchild starts a moment after the child
+        pids = kernel_pids(plain)
+        assert pids[:2] == [kernel.pid, child] and len(pids) == 3, pids
+    finally:
+        for pid in reversed(
+            kernel_pids(SimpleNamespace(provisioner=SimpleNamespace(process=kernel)))
+        ):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        kernel.wait()
     assert kernel_pids(SimpleNamespace(provisioner=None)) == []
 
 
