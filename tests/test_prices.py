@@ -1,0 +1,127 @@
+"""Money: windowmem.prices against genai-prices' own table and calculator, and the prompt
+cache's prefix rule on windows that grow and windows that slide."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from genai_prices import Usage, calc_price
+from hypothesis import given
+from hypothesis import strategies as st
+
+from windowmem.errors import PolicyError
+from windowmem.messages import assistant, system, user
+from windowmem.policies.n8n import N8nSimpleMemory
+from windowmem.prices import (
+    ANTHROPIC_CACHE,
+    MODEL_PRICES,
+    OPENAI_CACHE,
+    PRICES_CHECKED,
+    CallTokens,
+    cache_tokens,
+    call_cost,
+    conversation_bill,
+    price_of,
+)
+from windowmem.tokens import count_words
+
+WHEN = datetime.datetime.fromisoformat(PRICES_CHECKED)
+
+
+def _theirs(price, input_tokens, cached, written, output) -> Decimal:
+    usage = Usage(
+        input_tokens=input_tokens,
+        cache_read_tokens=cached,
+        cache_write_tokens=written,
+        output_tokens=output,
+    )
+    return calc_price(
+        usage, model_ref=price.model, provider_id=price.provider, genai_request_timestamp=WHEN
+    ).total_price
+
+
+@pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
+def test_each_price_is_the_one_genai_prices_records(price):
+    million = 1_000_000
+    assert _theirs(price, million, 0, 0, 0) == price.input
+    assert _theirs(price, million, million, 0, 0) == price.cached_input
+    assert _theirs(price, 0, 0, 0, million) == price.output
+    if price.cache_write is not None:
+        assert _theirs(price, million, 0, million, 0) == price.cache_write
+
+
+@pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
+@given(
+    cached=st.integers(0, 150_000),
+    written=st.integers(0, 40_000),
+    uncached=st.integers(0, 40_000),
+    output=st.integers(0, 20_000),
+)
+def test_a_calls_cost_is_what_genai_prices_computes(price, cached, written, uncached, output):
+    if price.cache_write is None:
+        written = 0
+    total = cached + written + uncached
+    ours = call_cost(CallTokens(1, total, cached, written, output), price)
+    assert ours == _theirs(price, total, cached, written, output)
+
+
+def _chat(turns: int, system_words: int) -> list:
+    messages = [system(" ".join(["rule"] * system_words))]
+    for t in range(1, turns + 1):
+        messages += [user(" ".join([f"u{t}"] * 100)), assistant(" ".join([f"a{t}"] * 100))]
+    return messages
+
+
+def test_an_unbounded_history_reads_every_earlier_call_from_the_cache():
+    chat = _chat(8, 1100)
+    bill = conversation_bill(chat, N8nSimpleMemory(100), "gpt-5.4-mini", count_words)
+    sizes = [c.input for c in bill.calls]
+    assert sizes == [1100 + 100 + 200 * t for t in range(8)]
+    # Call t starts with all of call t-1; OpenAI serves it in steps of 128 tokens from 1,024.
+    expected = [0] + [1024 + (s - 1024) // 128 * 128 for s in sizes[:-1]]
+    assert [c.cached for c in bill.calls] == expected
+    assert [c.written for c in bill.calls] == [0] * 8
+
+
+def test_a_sliding_window_keeps_only_the_system_message_in_the_cache():
+    chat = _chat(8, 1100)
+    bill = conversation_bill(chat, N8nSimpleMemory(2), "gpt-5.4-mini", count_words)
+    # Turns 2 and 3 still grow the prompt; from turn 4 the oldest turn leaves the front.
+    assert [c.cached for c in bill.calls][:3] == [0, 1152, 1280]
+    assert [c.cached for c in bill.calls][3:] == [1024] * 5  # the system message's 1,100, in steps
+
+
+def test_a_short_system_message_leaves_a_sliding_window_nothing_to_cache():
+    bill = conversation_bill(_chat(8, 300), N8nSimpleMemory(2), "gpt-5.4-mini", count_words)
+    assert [c.cached for c in bill.calls][3:] == [0] * 5
+
+
+def test_an_explicit_cache_reads_at_breakpoints_and_writes_the_rest():
+    a = [system("s " * 1200), user("x " * 50)]
+    b = [*a, assistant("y " * 50), user("z " * 50)]
+    slid = [a[0], user("q " * 50)]
+    got = cache_tokens([a, b, slid], ANTHROPIC_CACHE, count_words)
+    assert got == [(0, 1250), (1250, 100), (1200, 50)]
+    # The same calls on an automatic cache: nothing is written, the same prefixes are read.
+    assert cache_tokens([a, b, slid], OPENAI_CACHE, count_words) == [(0, 0), (1152, 0), (1152, 0)]
+
+
+@pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
+def test_a_window_that_halves_the_tokens_can_cost_more(price):
+    # 30 turns behind a 1,100-word system message: window 5 sends half the tokens, but every
+    # call after turn 6 misses the cache past the system message, and the whole history hits it.
+    chat = _chat(30, 1100)
+    full = conversation_bill(chat, N8nSimpleMemory(100), price, count_words)
+    window = conversation_bill(chat, N8nSimpleMemory(5), price, count_words)
+    assert window.total("input") / full.total("input") < 0.52
+    assert window.dollars > full.dollars
+
+
+def test_an_unknown_model_or_kind_says_what_to_use():
+    with pytest.raises(PolicyError, match="gpt-5.4-mini"):
+        price_of("gpt-2")
+    bill = conversation_bill(_chat(1, 10), N8nSimpleMemory(5), "gemini-2.5-flash", count_words)
+    with pytest.raises(ValueError, match="input, cached"):
+        bill.total("tokens")
