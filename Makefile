@@ -60,6 +60,11 @@ validate: $(COURSE_STAMP)
 release: $(TEST_STAMP)
 	$(BIN)/python scripts/release_assignments.py
 
+## lab-extension: rebuild the learner's JupyterLab extension (learner_jupyter/extension) into learner_jupyter/labextensions (needs node and npm)
+lab-extension: $(TEST_STAMP)
+	cd learner_jupyter/extension && npm ci --no-audit --no-fund --loglevel=error && \
+	  PATH="$(abspath $(BIN)):$$PATH" jupyter-builder build .
+
 ## formgrader: JupyterLab's formgrader on a graded folder (make formgrader OUT=grades)
 OUT ?= grades
 formgrader: $(TEST_STAMP)

@@ -61,6 +61,8 @@ def lab_environment(environ: dict[str, str]) -> dict[str, str]:
     return {
         **environ,
         "JUPYTER_CONFIG_PATH": _prepend(LEARNER_CONFIG, environ.get("JUPYTER_CONFIG_PATH")),
+        # Its data path too: the prebuilt extension in learner_jupyter/labextensions.
+        "JUPYTER_PATH": _prepend(LEARNER_CONFIG, environ.get("JUPYTER_PATH")),
         "PYTHONPATH": _prepend(REPO / "course", environ.get("PYTHONPATH")),
     }
 

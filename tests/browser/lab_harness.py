@@ -345,6 +345,8 @@ _RUN_STATE = """() => {
     if (kernel === 'idle' && !prompts.some(p => /\\[\\*\\]/.test(p.textContent))) return 'cells dropped';
     return null;
 }""".replace("__PROMPTS__", _PROMPTS)
+#: The same, for a test that clicks Run All its own way.
+RUN_STATE = _RUN_STATE
 
 
 #: In the page: true once no code cell is queued or running ([*]).

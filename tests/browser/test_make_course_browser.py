@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -19,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from tests.browser.lab_harness import (
+    RUN_STATE,
     error_outputs,
     free_port,
     run_all_cells,
+    run_menu_command,
     wait_for_kernel_idle,
     write_lab_settings,
 )
@@ -106,8 +109,12 @@ def learner_lab(tmp_path, chromium_path):
     try:
         yield log_path, work
     finally:
-        os.killpg(process.pid, 15)
-        process.wait(timeout=30)
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a busy machine: the server still shutting its kernels
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
 
 
 def _printed_address(log_path: Path, timeout_s: float = 120) -> str:
@@ -197,3 +204,67 @@ def _noise(log: str) -> list[str]:
         for line in log.splitlines()
         if re.match(r"\[[IWE] ", line) or "WARNING" in line or "nbgrader_config" in line
     ]
+
+
+#: In the page: mark every output the notebook holds now, so a later look can tell a new one.
+_MARK_OUTPUTS = """() => {
+    const outputs = [...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea-output')];
+    outputs.forEach(o => o.setAttribute('data-before-run', '1'));
+    return outputs.length;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_run_all_clicked_before_the_kernel_exists_waits_and_runs_the_lesson(learner_lab, page):
+    """The learner opens a lesson and clicks Run All before its kernel has started.
+
+    JupyterLab 4.6 alone clears each cell and runs nothing, saying nothing. The learner's
+    JupyterLab (learner_jupyter/extension) waits for the kernel and then runs every cell. The
+    race is made certain: the request that creates the lesson's kernel session is held back
+    until Run All has been clicked.
+    """
+    log_path, _work = learner_lab
+    address = _printed_address(log_path)
+    base = address.split("/lab/")[0]
+    page.goto(address)  # the token's cookie, and a first kernel, for the start page
+    wait_for_kernel_idle(page)
+
+    held = []
+
+    def hold_session_start(route):
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/sessions*", hold_session_start)
+    page.goto(f"{base}/lab/workspaces/early/tree/{LESSON}")
+    page.locator(".jp-NotebookPanel .jp-OutputArea-output").first.wait_for(timeout=60_000)
+    stored = page.evaluate(_MARK_OUTPUTS)
+    assert stored > 0, "the lesson opens with its stored outputs"
+    deadline = time.monotonic() + 30
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert held, "the lesson's session request was not seen"
+
+    run_menu_command(page, "Run", "Run All Cells")
+    page.wait_for_timeout(1500)  # long enough for JupyterLab alone to have dropped the run
+    waiting = page.locator(".jp-Notification-Toast, .Toastify__toast", has_text="still starting")
+    assert waiting.count() >= 1, "the learner is told the cells wait for the kernel"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/sessions*")
+
+    # Stored counts would pass for a run: the run is over once no stored output is left, every
+    # cell has a count again and nothing is queued (or once the harness's state says it failed).
+    ended = f"""() => {{
+        const state = ({RUN_STATE})();
+        if (state !== null && state !== 'done') return state;
+        const stored = document.querySelectorAll('.jp-NotebookPanel [data-before-run]').length;
+        return state === 'done' && stored === 0 ? 'ran' : null;
+    }}"""
+    state = page.wait_for_function(ended, timeout=300_000, polling=250).json_value()
+    assert state == "ran", f"Run All ended {state!r}\n{error_outputs(page)}"
+    assert error_outputs(page) == []
+    assert page.locator(".jp-NotebookPanel .jp-OutputArea-output").count() > 0
