@@ -20,7 +20,11 @@ its functions called with plain data going in and out. A mutant is **killed** wh
 autograded total is below the model solution's, **invalid** when its answer cell does not
 compile or raises when it runs (the student would see that), and **survives** otherwise.
 A survivor is either an equivalent mutant or a mistake no test catches: only a reader can
-tell which, so every survivor is listed with its cell, line and change.
+tell which, so every survivor is listed with its cell, line and change. What a reader found
+equivalent (no input the question allows tells it from the model solution) is recorded in
+``scripts/mutation_equivalent.toml`` (:data:`EQUIVALENT_FILE`), with why: such a survivor counts as **equivalent**, in neither figure of
+the score, and is listed apart with its reason. A record that matches a killed mutant, or no
+mutant of the notebook at all (its cell changed), is reported as *stale*: read it again.
 
 Operators, each one change (:data:`OPERATORS`), never inside string formatting (an f-string,
 ``str.format`` or ``%``: a message's text):
@@ -39,8 +43,9 @@ Operators, each one change (:data:`OPERATORS`), never inside string formatting (
 
 The table gives per assignment the mutants run (*generated*), *invalid*, *killed* (of them,
 *timeout*: ran too long; *hidden-only*: no visible check failed, only the hidden sections
-noticed), *survived*, *errors* (the harness itself failed on a mutant: look at it, it is in
-neither figure) and *score* = killed / (killed + survived); then every survivor.
+noticed), *survived*, *equivalent* (survived, and recorded there, or proved by the harness: see :data:`SAME_VALUES`), *errors*
+(the harness itself failed on a mutant: look at it, it is in neither figure) and *score* =
+killed / (killed + survived); then every survivor, and every equivalent one with its reason.
 
 At most :data:`CAP_PER_CELL` mutants per answer cell are run: when a cell has more, an even
 sample of them in source order, offset by :data:`SEED`. A mutant whose run takes longer than
@@ -624,6 +629,59 @@ def notebook_mutants(notebook: dict[str, Any], cap: int = CAP_PER_CELL) -> tuple
     return chosen, total
 
 
+# --------------------------------------------------------------------------- equivalent mutants
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A mutant that no input the question allows can tell from the model solution, and why.
+
+    It is named as the report lists it: the assignment's folder, the answer cell's grade id,
+    the line of the cell, the operator and the change.
+    """
+
+    assignment: str
+    grade_id: str
+    line: int
+    operator: str
+    before: str
+    after: str
+    why: str
+
+    def matches(self, assignment: str, mutant: Mutant) -> bool:
+        """Is *mutant*, of *assignment*, the one this record names?"""
+        return (assignment, mutant.grade_id, mutant.line, mutant.operator) == (
+            self.assignment,
+            self.grade_id,
+            self.line,
+            self.operator,
+        ) and (mutant.before, mutant.after) == (self.before, self.after)
+
+
+#: The record of equivalent mutants: what a reader found, and why (see the module's docstring).
+EQUIVALENT_FILE = Path(__file__).resolve().with_name("mutation_equivalent.toml")
+
+
+def load_equivalents(path: Path = EQUIVALENT_FILE) -> tuple[Equivalent, ...]:
+    """The records of *path*: each ``[[mutant]]``, its ``why`` a text or a name in ``[reasons]``."""
+    import tomllib
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    reasons = data.get("reasons", {})
+    return tuple(
+        Equivalent(
+            assignment=record["assignment"],
+            grade_id=record["cell"],
+            line=int(record["line"]),
+            operator=record["operator"],
+            before=record["before"],
+            after=record["after"],
+            why=reasons.get(record["why"], record["why"]),
+        )
+        for record in data.get("mutant", [])
+    )
+
+
 # --------------------------------------------------------------------------- the harness
 
 
@@ -769,6 +827,7 @@ class Run:
     error: str = ""
     seconds: float = 0.0
     cell_seconds: dict[int, float] = field(default_factory=dict)  # kernel, then judge, by cell
+    values: str = ""  # the changed cell's names and values, when it defines no function
 
 
 class Notebook:
@@ -815,6 +874,8 @@ class Notebook:
             run.cell_seconds[index] = time.monotonic() - began
             if error is not None and index == start and source is not None:
                 return Run("invalid", error=f"{type(error).__name__}: {error}"[:300])
+            if index == start and source is not None and not _defines_code(source):
+                run.values = values_of(self.kernel.namespace)
             if error is not None and index in self.whole:
                 run.visible_failed.append(self.grade_id(index))
         for index in (i for i in self.tests if i >= judge_from):
@@ -933,7 +994,44 @@ def work(job: dict[str, Any], progress: Callable[[str], None]) -> dict[str, Any]
                 f"{done}/{total} {mutant['ident']}: {run.status} {run.lost} {run.seconds:.1f}s"
             )
         notebook.run_kernel_cell(index)
+        model = values_of(notebook.kernel.namespace)
+        for mutant in by_cell.get(index, []):
+            run_data = out["mutants"][mutant["ident"]]
+            run_data["same_values"] = bool(run_data.get("values")) and run_data["values"] == model
     return out
+
+
+def _defines_code(source: str) -> bool:
+    """Does the cell define a function, a class or a lambda (whose behaviour a value cannot show)?"""
+    from autograder.judge.hidden_tests import _plain_python
+
+    try:
+        tree = ast.parse(_plain_python(source))
+    except SyntaxError:
+        return True
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    return any(isinstance(node, kinds) for node in ast.walk(tree))
+
+
+def values_of(namespace: dict[str, Any]) -> str:
+    """The notebook's names and their values as one text: equal texts, equal notebooks.
+
+    A value that crosses the judge's wire is written as it crosses; any other object (a
+    function, a module, a class) by its kind, name and identity, which a forked process shares
+    with its parent for every object made before the fork.
+    """
+    from autograder.judge import wire
+
+    shown = {}
+    for name, value in namespace.items():
+        if name.startswith("_"):
+            continue
+        try:
+            shown[name] = json.dumps(wire.encode(value), sort_keys=True, default=repr)
+        except (wire.WireError, RecursionError, TypeError, ValueError):
+            label = getattr(value, "__qualname__", type(value).__qualname__)
+            shown[name] = f"{type(value).__name__} {label} {id(value)}"
+    return json.dumps(shown, sort_keys=True)
 
 
 def _mutant_task(notebook: Notebook, index: int, source: str, seconds: float) -> Callable[[], Run]:
@@ -964,8 +1062,8 @@ class Outcome:
     """One mutant and what became of it."""
 
     mutant: Mutant
-    verdict: str  # "killed", "survived", "invalid" or "error"
-    detail: str = ""  # the test that lost points, the timeout, the error
+    verdict: str  # "killed", "survived", "equivalent", "invalid" or "error"
+    detail: str = ""  # the test that lost points, the timeout, the error, why it is equivalent
     caught_by_visible: bool = False
 
 
@@ -978,6 +1076,7 @@ class AssignmentScore:
     outcomes: list[Outcome] = field(default_factory=list)
     harness_error: str = ""
     baseline_seconds: float = 0.0
+    stale: list[Equivalent] = field(default_factory=list)  # records to read again
 
     def count(self, verdict: str) -> int:
         return sum(o.verdict == verdict for o in self.outcomes)
@@ -1007,6 +1106,7 @@ class AssignmentScore:
             "killed_by_timeout": self.timeouts,
             "killed_hidden_only": self.hidden_only,
             "survived": self.count("survived"),
+            "equivalent": self.count("equivalent"),
             "errors": self.count("error"),
             "score": None if self.score is None else round(self.score, 3),
             "mutants": [
@@ -1018,6 +1118,7 @@ class AssignmentScore:
                 }
                 for o in self.outcomes
             ],
+            "stale_equivalents": [asdict(e) for e in self.stale],
         }
 
 
@@ -1035,7 +1136,36 @@ def judge_outcome(mutant: Mutant, run: dict[str, Any], maxima: dict[str, float])
     visible = bool(run["visible_failed"])
     if run["lost"] or lost > 1e-9:
         return Outcome(mutant, "killed", f"{run['lost']} {run['scores'].get(run['lost'])}", visible)
+    if run.get("same_values"):
+        return Outcome(mutant, "equivalent", SAME_VALUES, visible)
     return Outcome(mutant, "survived", "", visible)
+
+
+#: Why a survivor whose cell holds only values, all of them the model solution's, is equivalent.
+SAME_VALUES = (
+    "the changed cell defines no function and leaves every name with the model solution's "
+    "value: nothing after it can tell it apart (checked by the harness)"
+)
+
+
+def apply_equivalents(
+    score: AssignmentScore, every: list[Mutant], records: tuple[Equivalent, ...]
+) -> None:
+    """Mark the survivors *records* name as equivalent; keep the records that need reading again.
+
+    A record is stale when it names a mutant that was killed, or none of *every* (all the
+    notebook's mutants, sampled or not): its cell changed since it was written.
+    """
+    mine = [r for r in records if r.assignment == score.assignment]
+    for number, outcome in enumerate(score.outcomes):
+        found = [r for r in mine if r.matches(score.assignment, outcome.mutant)]
+        if found and outcome.verdict == "survived":
+            score.outcomes[number] = Outcome(
+                outcome.mutant, "equivalent", found[0].why, outcome.caught_by_visible
+            )
+        elif found and outcome.verdict == "killed":
+            score.stale += found
+    score.stale += [r for r in mine if not any(r.matches(score.assignment, m) for m in every)]
 
 
 def score_assignment(
@@ -1043,6 +1173,7 @@ def score_assignment(
     cap: int = CAP_PER_CELL,
     timeout: float = MUTANT_SECONDS,
     python: str = sys.executable,
+    records: tuple[Equivalent, ...] | None = None,
 ) -> AssignmentScore:
     """Generate the mutants of one source notebook, run them in a worker, and score them."""
     notebook = json.loads(notebook_path.read_text(encoding="utf-8"))
@@ -1086,6 +1217,8 @@ def score_assignment(
         score.outcomes.append(
             judge_outcome(mutant, result["mutants"][mutant.ident], result["maxima"])
         )
+    every = notebook_mutants(notebook, sys.maxsize)[0]
+    apply_equivalents(score, every, load_equivalents() if records is None else records)
     return score
 
 
@@ -1094,7 +1227,7 @@ def score_assignment(
 
 def table(scores: list[AssignmentScore]) -> str:
     """The figures of every assignment as a plain-text table."""
-    head = f"{'assignment':34} {'generated':>9} {'invalid':>7} {'killed':>6} {'timeout':>7} {'hidden-only':>11} {'survived':>8} {'errors':>6} {'score':>6}"
+    head = f"{'assignment':34} {'generated':>9} {'invalid':>7} {'killed':>6} {'timeout':>7} {'hidden-only':>11} {'survived':>8} {'equivalent':>10} {'errors':>6} {'score':>6}"
     rows = [head, "-" * len(head)]
     for s in scores:
         if s.harness_error:
@@ -1103,22 +1236,39 @@ def table(scores: list[AssignmentScore]) -> str:
         value = "-" if s.score is None else f"{s.score:.2f}"
         rows.append(
             f"{s.assignment:34} {len(s.outcomes):>9} {s.count('invalid'):>7} {s.count('killed'):>6} "
-            f"{s.timeouts:>7} {s.hidden_only:>11} {s.count('survived'):>8} {s.count('error'):>6} {value:>6}"
+            f"{s.timeouts:>7} {s.hidden_only:>11} {s.count('survived'):>8} "
+            f"{s.count('equivalent'):>10} {s.count('error'):>6} {value:>6}"
         )
     return "\n".join(rows)
 
 
 def survivors(score: AssignmentScore) -> str:
-    """The survivors (and harness errors) of one assignment, one line each."""
+    """The survivors (and harness errors), the equivalent mutants and the stale records of one assignment."""
     lines = [f"\n{score.assignment}: {score.count('survived')} survivor(s)"]
     for o in score.outcomes:
         if o.verdict in ("survived", "error"):
             mark = "" if o.verdict == "survived" else f"  [harness error: {o.detail}]"
-            m = o.mutant
-            lines.append(
-                f"  {m.grade_id} line {m.line}:{m.column} [{m.operator}] {m.before}  ->  {m.after}{mark}"
-            )
+            lines.append(f"  {_where(o.mutant)}{mark}")
+    if score.count("equivalent"):
+        lines.append(f"{score.assignment}: {score.count('equivalent')} equivalent")
+        lines += [
+            f"  {_where(o.mutant)}\n      {o.detail}"
+            for o in score.outcomes
+            if o.verdict == "equivalent"
+        ]
+    if score.stale:
+        lines.append(
+            f"{score.assignment}: {len(score.stale)} stale record(s) in {EQUIVALENT_FILE.name}, read again"
+        )
+        lines += [
+            f"  {r.grade_id} line {r.line} [{r.operator}] {r.before}  ->  {r.after}"
+            for r in score.stale
+        ]
     return "\n".join(lines)
+
+
+def _where(m: Mutant) -> str:
+    return f"{m.grade_id} line {m.line}:{m.column} [{m.operator}] {m.before}  ->  {m.after}"
 
 
 def listing(notebook_path: Path, cap: int) -> str:

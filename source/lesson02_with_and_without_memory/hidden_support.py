@@ -69,8 +69,17 @@ def tokens(messages: Any, executions: list[dict], system: str) -> str:
     return " ".join(out)
 
 
-def reaches(case, fixed=None):
-    """Does the fact reach the first model call of run `missing_on`, with the one mechanism *fixed* taken away?"""
+#: Misreadings of the buffers, each a step of them done wrong (only to choose the edge cases):
+#: a restart that empties nothing; a tool result at the front of the window kept though its call
+#: was cut; a call at the front dropped though its result follows it.
+MISREADINGS = ("restarts keep memory", "result at the front kept", "call at the front dropped")
+
+
+def reaches(case, fixed=None, misread=None):
+    """Does the fact reach the first model call of run `missing_on`, with the one mechanism *fixed* taken away?
+
+    *misread*, one of ``MISREADINGS``, does one step wrong (only to choose the cases).
+    """
     n8n = case["product"] == "n8n"
     window = case["window"]
     if window is None:
@@ -85,7 +94,7 @@ def reaches(case, fixed=None):
     for i, run in enumerate(runs[:m], start=1):
         sid = runs[0]["session_id"] if fixed == "new session id per message" else run["session_id"]
         if fixed != "storage lost":
-            if run.get("restart_before"):
+            if run.get("restart_before") and misread != "restarts keep memory":
                 stores.clear()
                 used.clear()
             if n8n:  # Simple Memory: buffers idle for more than an hour go when the node runs
@@ -97,8 +106,15 @@ def reaches(case, fixed=None):
         if i == m:
             loaded = list(held) if (not n8n or window == 0) else held[-2 * window :]
             while loaded and (
-                loaded[0][1] == "result"
-                or (loaded[0][1] == "call" and (len(loaded) < 2 or loaded[1][1] != "result"))
+                (loaded[0][1] == "result" and misread != "result at the front kept")
+                or (
+                    loaded[0][1] == "call"
+                    and (
+                        len(loaded) < 2
+                        or loaded[1][1] != "result"
+                        or misread == "call at the front dropped"
+                    )
+                )
             ):
                 loaded.pop(0)
             return any(x[0] == j and x[2] == where for x in loaded if x[1] in ("input", "result"))
@@ -135,10 +151,11 @@ def reaches(case, fixed=None):
     raise AssertionError("missing_on is past the last run")
 
 
-def cause(case):
-    if reaches(case):
+def cause(case, misread=None):
+    """The one cause whose removal lets the fact through; None if not exactly one."""
+    if reaches(case, misread=misread):
         return None
-    found = [c for c in CAUSES if reaches(case, c)]
+    found = [c for c in CAUSES if reaches(case, c, misread)]
     return found[0] if len(found) == 1 else None
 
 
@@ -249,74 +266,103 @@ def _drawn(seed: int, count: int) -> list[dict]:
         )
         for _ in range(count - len(wanted))
     ]
-    out = []
-    for target, fooled in wanted:
-        while True:
-            n8n = draw(3) != 0
-            count_runs = 4 + draw(6)
-            first, second = f"{draw(65536):04x}-a", f"{draw(65536):04x}-b"
-            sessions = pick(("one", "one", "per message", "reload", "tabs", "tabs", "back", "back"))
-            switch, back = sorted((1 + draw(count_runs), 1 + draw(count_runs)))
-            runs, minute = [], 0
-            for i in range(1, count_runs + 1):
-                sid = {
-                    "one": first,
-                    "per message": f"{draw(65536):04x}-{i:02d}",
-                    "reload": second if i > switch else first,
-                    "tabs": second if i > 1 and draw(2) else first,
-                    "back": second if switch < i <= back else first,
-                }[sessions]
-                run = {"minute": minute, "session_id": sid, "chatInput": f"message {i}"}
-                if i > 1 and draw(10) == 0:
-                    run["restart_before"] = True
-                rounds = pick((0, 0, 1, 1, 2, 2, 3)) if i < count_runs else 0
-                if rounds:
-                    run["tool_calls"] = [
-                        {
-                            "id": f"t{i}{'abc'[r]}",
-                            "tool": pick(("track_order", "check_stock", "lookup_customer")),
-                            "input": {},
-                            "result": f"result {i}{'abc'[r]}",
-                        }
-                        for r in range(rounds)
-                    ]
-                outcome = draw(10)
-                if outcome < 2:
-                    run["error"] = pick(
-                        (
-                            "429 Too Many Requests",
-                            "The model provider timed out",
-                            "Tool failed: 500",
-                        )
+    return [_one_case(draw, target, fooled) for target, fooled in wanted]
+
+
+#: The edge cases, one a cell: (misreading it tells apart, the cause, how many of the three
+#: readings must misread it). A restart that alone loses the fact (no idle hour does), a fact in
+#: a tool result left at the window's front without its call, and a fact in a result that only
+#: the whole of a run's stored tool rounds brings back, with an earlier round's result cut.
+EDGES = {
+    "restarts keep memory": ("storage lost", 2),
+    "result at the front kept": ("window too small", 3),
+    "call at the front dropped": ("tool result not stored", 0),
+}
+
+
+def edge_case(seed: int, misread: str) -> dict:
+    """One log from *seed* (a stream of its own), with one cause, that *misread* gets wrong."""
+    return copy.deepcopy(_edge_drawn(seed, misread))
+
+
+@functools.cache
+def _edge_drawn(seed: int, misread: str) -> dict:
+    target, fooled = EDGES[misread]
+    return _one_case(drawer(seed * 7 + 1), target, fooled, misread)
+
+
+def _one_case(draw, target, fooled, misread=None):
+    """A log drawn with *draw* whose cause is *target* and that fools the first *fooled*
+    readings (and, given *misread*, that the misreading gets wrong)."""
+
+    def pick(options):
+        return options[draw(len(options))]
+
+    while True:
+        n8n = draw(3) != 0
+        count_runs = 4 + draw(6)
+        first, second = f"{draw(65536):04x}-a", f"{draw(65536):04x}-b"
+        sessions = pick(("one", "one", "per message", "reload", "tabs", "tabs", "back", "back"))
+        switch, back = sorted((1 + draw(count_runs), 1 + draw(count_runs)))
+        runs, minute = [], 0
+        for i in range(1, count_runs + 1):
+            sid = {
+                "one": first,
+                "per message": f"{draw(65536):04x}-{i:02d}",
+                "reload": second if i > switch else first,
+                "tabs": second if i > 1 and draw(2) else first,
+                "back": second if switch < i <= back else first,
+            }[sessions]
+            run = {"minute": minute, "session_id": sid, "chatInput": f"message {i}"}
+            if i > 1 and draw(10) == 0:
+                run["restart_before"] = True
+            rounds = pick((0, 0, 1, 1, 2, 2, 3)) if i < count_runs else 0
+            if rounds:
+                run["tool_calls"] = [
+                    {
+                        "id": f"t{i}{'abc'[r]}",
+                        "tool": pick(("track_order", "check_stock", "lookup_customer")),
+                        "input": {},
+                        "result": f"result {i}{'abc'[r]}",
+                    }
+                    for r in range(rounds)
+                ]
+            outcome = draw(10)
+            if outcome < 2:
+                run["error"] = pick(
+                    (
+                        "429 Too Many Requests",
+                        "The model provider timed out",
+                        "Tool failed: 500",
                     )
-                elif outcome < 3 and n8n:
-                    run["output"] = ""
-                else:
-                    run["output"] = f"answer {i}"
-                runs.append(run)
-                minute += pick((1, 2, 3, 5, 10, 20, 25, 30, 40, 45, 59, 60, 60, 61, 61, 75, 90))
-            j = 1 + draw(count_runs - 1)
-            calls = runs[j - 1].get("tool_calls", [])
-            where = pick(calls)["id"] if calls and draw(3) else "input"
-            window = (
-                None
-                if draw(12) == 0
-                else pick((0, 1, 2, 3, 4, 5, 6, 8))
-                if n8n
-                else pick((2, 4, 6, 8, 10, 20))
-            )
-            case = {
-                "product": "n8n" if n8n else "Spring AI",
-                "window": window,
-                "runs": runs,
-                "fact": {"run": j, "in": where},
-                "missing_on": count_runs,
-            }
-            if (
-                cause(case) == target
-                and len([c for c in looks_like(case) if c != target]) >= 2
-                and all(r != target for r in readings(case)[:fooled])
-            ):
-                out.append(case)
-                break
-    return out
+                )
+            elif outcome < 3 and n8n:
+                run["output"] = ""
+            else:
+                run["output"] = f"answer {i}"
+            runs.append(run)
+            minute += pick((1, 2, 3, 5, 10, 20, 25, 30, 40, 45, 59, 60, 60, 61, 61, 75, 90))
+        j = 1 + draw(count_runs - 1)
+        calls = runs[j - 1].get("tool_calls", [])
+        where = pick(calls)["id"] if calls and draw(3) else "input"
+        window = (
+            None
+            if draw(12) == 0
+            else pick((0, 1, 2, 3, 4, 5, 6, 8))
+            if n8n
+            else pick((2, 4, 6, 8, 10, 20))
+        )
+        case = {
+            "product": "n8n" if n8n else "Spring AI",
+            "window": window,
+            "runs": runs,
+            "fact": {"run": j, "in": where},
+            "missing_on": count_runs,
+        }
+        if (
+            cause(case) == target
+            and len([c for c in looks_like(case) if c != target]) >= 2
+            and all(r != target for r in readings(case)[:fooled])
+            and (misread is None or cause(case, misread) != target)
+        ):
+            return case

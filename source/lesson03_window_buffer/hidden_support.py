@@ -244,3 +244,26 @@ def _expected_window(first, at, tools):
     while (first, "user") not in _loaded(_k, at, tools):
         _k += 1
     return _k
+
+
+def _unanswered_messages():
+    """A short chat with turns the model never answered: turn 2's call after its tool result
+    failed (the turn ends on the result), turn 3's call failed outright (a lone question).
+    n8n stores nothing of such a turn, and a turn ending on a result still made its calls."""
+    return [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Is order #7781 paid?"},
+        {"role": "assistant", "content": "", "tool_calls": ["u1"]},
+        {"role": "tool", "content": '{"paid": true}', "tool_call_id": "u1"},
+        {"role": "assistant", "content": "Yes, it is paid."},
+        {"role": "user", "content": "And has it shipped?"},
+        {"role": "assistant", "content": "", "tool_calls": ["u2"]},
+        {"role": "tool", "content": '{"shipped": false, "warehouse": "Cali"}', "tool_call_id": "u2"},
+        {"role": "user", "content": "Hello? Are you there?"},
+        {"role": "user", "content": "Can you check the shipping date again?"},
+        {"role": "assistant", "content": "", "tool_calls": ["u4a", "u4b"]},
+        {"role": "tool", "content": '{"ships": "tomorrow"}', "tool_call_id": "u4a"},
+        {"role": "tool", "content": '{"carrier": "Envia"}', "tool_call_id": "u4b"},
+        {"role": "assistant", "content": "It ships tomorrow with Envia."},
+        {"role": "user", "content": "Thanks!"},
+    ]

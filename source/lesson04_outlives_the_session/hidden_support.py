@@ -128,6 +128,49 @@ def _teams(seed, count, first):
     return _found
 
 
+#: Teams at the edges of a rule, one per Part A cell, each drawn after its cell's teams: a
+#: keeping time that ends on the erasure deadline (Redis fits), one day against a 23-hour
+#: deadline (Redis does not), a session just past 16 MiB of text (MongoDB does not), and one
+#: just under it with room for every message's overhead (MongoDB fits).
+_EDGES = ("keep at the deadline", "a day past 23 hours", "just past 16 MiB", "just under 16 MiB")
+
+_MIB = 1024 * 1024
+
+
+def _edge_team(seed, edge):
+    """One team from the seeded space of ``_teams``, moved onto *edge* (one of ``_EDGES``); the
+    node the edge is about fits or fails on that edge alone."""
+    _state = seed
+
+    def _draw(options):
+        nonlocal _state
+        _state = (_state * 1103515245 + 12345) % 2147483648
+        return options[(_state >> 8) % len(options)]
+
+    while True:
+        _needs = _teams(_draw(range(1, 2**30)), 1, 0)[0]
+        if edge == "keep at the deadline":
+            _keep = _draw((1, 7))
+            _needs.update(keep_days=_keep, erase_minutes=_keep * 1440)
+            _node, _want = _NAMES[2], []
+        elif edge == "a day past 23 hours":
+            _needs.update(keep_days=1, erase_minutes=23 * 60)
+            _node, _want = _NAMES[2], ["keep"]
+        elif edge == "just past 16 MiB":  # the text alone is over, by at most 16 KiB
+            _turns = _draw((2048, 4096, 8192))
+            _chars = 16 * _MIB // _turns + 1 + _draw(range(16 * 1024 // _turns))
+            _needs.update(session_turns=_turns, turn_chars=_chars, erase_minutes=None)
+            _node, _want = _NAMES[3], ["size"]
+        else:  # within 16 KiB under, with 256 bytes a turn left for the two messages' overhead
+            _turns = _draw((4, 8, 16))
+            _room = 16 * _MIB - 256 * _turns
+            _chars = _room // _turns - _draw(range(1000 // _turns))
+            _needs.update(session_turns=_turns, turn_chars=_chars, erase_minutes=None)
+            _node, _want = _NAMES[3], []
+        if _misses(_needs)[_node] == _want and _needs["overlap"] != "each sees the other":
+            return _needs
+
+
 _STORES = ("simple", "table", "redis")
 
 _MISREADINGS = (

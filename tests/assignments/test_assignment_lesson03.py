@@ -434,20 +434,20 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_breaking_point": 1.0,
     },
     "no_clean_up": {
-        "test_prompt_tokens_small": 1.0,
+        "test_prompt_tokens_small": 0.83,
         "test_prompt_tokens_long": 1.0,
         "test_last_call_tokens": 0.5,
-        "test_bill": 1.6,
+        "test_bill": 1.43,
     },
     # the chat without a system message and the turns it lacks hold for these two
     "float_tokens": {
-        "test_prompt_tokens_small": 1.6,
+        "test_prompt_tokens_small": 1.67,
         "test_prompt_tokens_long": 2.0,
         "test_last_call_tokens": 2.0,
         "test_bill": 2.0,
     },
     "raw_history": {
-        "test_prompt_tokens_small": 1.4,
+        "test_prompt_tokens_small": 1.5,
         "test_prompt_tokens_long": 2.0,
         "test_last_call_tokens": 1.33,
         "test_bill": 2.0,

@@ -289,13 +289,7 @@ def tool_sources(mapping, executions, run, window):
     "every_round_stored_in_c": (
         "cases_answer",
         FORGOTTEN.replace("(calls[-1:] if n8n else [])", "(calls if n8n else [])"),
-        {
-            "test_forgotten_1",
-            "test_forgotten_3",
-            "test_forgotten_4",
-            "test_forgotten_6",
-            "test_forgotten_7",
-        },
+        FORGOTTEN_CELLS,
     ),
     # Spring AI forgetting a failed call's question, as n8n does.
     "spring_forgets_failed_question": (
@@ -342,31 +336,37 @@ MUTANTS |= reached_every_way(MUTANTS, "tool_sources_shortcut", "windowmem.calls.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
     "chat_input_from_the_array": {"test_tool_sources_fixed": 0.2},
     "every_round_stored_in_c": {
-        "test_forgotten_1": 0.12,
-        "test_forgotten_3": 0.12,
-        "test_forgotten_4": 0.12,
-        "test_forgotten_6": 0.25,
-        "test_forgotten_7": 0.12,
+        "test_forgotten_1": 0.11,
+        "test_forgotten_2": 0.11,
+        "test_forgotten_3": 0.11,
+        "test_forgotten_4": 0.11,
+        "test_forgotten_5": 0.11,
+        "test_forgotten_6": 0.22,
+        "test_forgotten_7": 0.11,
+        "test_forgotten_8": 0.11,
     },
     "from_ai_without_memory": {"test_tool_sources_fixed": 0.8, "test_tool_sources_from_ai": 0.8},
-    "idle_at_sixty": {"test_forgotten_1": 0.12, "test_forgotten_2": 0.12},
+    "idle_at_sixty": {
+        "test_forgotten_1": 0.11,
+        "test_forgotten_2": 0.11,
+    },
     "idle_from_an_hour": {
-        "test_forgotten_1": 0.25,
-        "test_forgotten_2": 0.12,
-        "test_forgotten_3": 0.12,
-        "test_forgotten_5": 0.12,
-        "test_forgotten_6": 0.12,
+        "test_forgotten_1": 0.22,
+        "test_forgotten_2": 0.11,
+        "test_forgotten_3": 0.11,
+        "test_forgotten_5": 0.11,
+        "test_forgotten_6": 0.11,
     },
     "no_cleanup": {"test_sent_cut_and_errors": 1.67, "test_sent_with_memory": 0.8},
     "one_cause_for_all": {
-        "test_forgotten_1": 0.62,
-        "test_forgotten_2": 0.62,
-        "test_forgotten_3": 0.75,
-        "test_forgotten_4": 0.62,
-        "test_forgotten_5": 0.5,
-        "test_forgotten_6": 0.75,
-        "test_forgotten_7": 0.75,
-        "test_forgotten_8": 0.62,
+        "test_forgotten_1": 0.67,
+        "test_forgotten_2": 0.67,
+        "test_forgotten_3": 0.67,
+        "test_forgotten_4": 0.67,
+        "test_forgotten_5": 0.56,
+        "test_forgotten_6": 0.67,
+        "test_forgotten_7": 0.78,
+        "test_forgotten_8": 0.67,
     },
     "saves_failed_runs": {
         "test_saved": 1.14,
@@ -377,20 +377,20 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_tool_sources_from_ai": 0.6,
     },
     "spring_forgets_failed_question": {
-        "test_forgotten_1": 0.12,
-        "test_forgotten_2": 0.25,
-        "test_forgotten_3": 0.12,
-        "test_forgotten_4": 0.25,
-        "test_forgotten_5": 0.25,
-        "test_forgotten_8": 0.25,
+        "test_forgotten_1": 0.11,
+        "test_forgotten_2": 0.22,
+        "test_forgotten_3": 0.11,
+        "test_forgotten_4": 0.22,
+        "test_forgotten_5": 0.22,
+        "test_forgotten_8": 0.22,
     },
     "spring_idle_expires": {
-        "test_forgotten_1": 0.38,
-        "test_forgotten_2": 0.38,
+        "test_forgotten_1": 0.33,
+        "test_forgotten_2": 0.33,
         "test_forgotten_4": 1.0,
-        "test_forgotten_5": 0.38,
-        "test_forgotten_6": 0.12,
-        "test_forgotten_7": 0.25,
+        "test_forgotten_5": 0.33,
+        "test_forgotten_6": 0.11,
+        "test_forgotten_7": 0.22,
         "test_forgotten_8": 1.0,
     },
     "spring_stores_tools": {"test_spring_stored": 1.2},
@@ -753,9 +753,15 @@ def hidden_generator(grade_id: str) -> dict:
         r"^_SEED = (\d+)", cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]), re.M
     )
     assert seed, f"{grade_id} has no _SEED"
+    edge = re.search(
+        r'edge_case\(_SEED, "([^"]+)"\)', cell_text(cells_by_id(read_notebook(SOURCE))[grade_id])
+    )
+    assert edge, f"{grade_id} has no edge case"
     support = hidden_support(SOURCE.parent)
     return {
         "_SEED": int(seed.group(1)),
+        "_EDGE": edge.group(1),
+        "_edge_case": support.edge_case,
         "_CAUSES": support.CAUSES,
         "_cases": support.cases,
         "_cause": support.cause,
@@ -844,26 +850,30 @@ CAUSES = (
 def test_every_seeded_log_has_the_cause_windowmem_finds():
     """The hidden cells' expected causes, recomputed with windowmem's stores, for every drawn log."""
     drawn, readings = [], []
-    seeds = set()
+    seeds, edges = set(), []
     for grade_id in sorted(FORGOTTEN_CELLS):
         cell = hidden_generator(grade_id)
         assert cell["_CAUSES"] == CAUSES
         seeds.add(cell["_SEED"])
-        for case in cell["_cases"](cell["_SEED"], 8):
+        edges.append(cell["_EDGE"])
+        edge = cell["_edge_case"](cell["_SEED"], cell["_EDGE"])
+        # the edge case is one its misreading gets wrong
+        assert cell["_cause"](edge) != cell["_cause"](edge, cell["_EDGE"])
+        for case in [*cell["_cases"](cell["_SEED"], 8), edge]:
             want = cell["_cause"](case)
             assert want is not None and windowmem_cause(case) == want, case
             # at least two signs in the log point to other causes (decoys)
             assert len([c for c in cell["_looks_like"](case) if c != want]) >= 2, case
             drawn.append(want)
             readings.append([reading == want for reading in cell["_readings"](case)])
-    assert len(seeds) == 8 and len(drawn) == 64
-    assert set(drawn) == set(CAUSES)
+    assert len(seeds) == 8 and len(drawn) == 72
+    assert set(drawn) == set(CAUSES) and set(edges) == set(hidden_support(SOURCE.parent).EDGES)
     # no one cause answers more than about a third of the logs, and the three readings that follow no
     # buffer (the whole log's signs, the fact's run and after, the same by each product's rules)
-    # each name the cause of few of them
-    assert max(drawn.count(cause) for cause in CAUSES) <= 22
+    # each name the cause of few of them (an eighth, a quarter, three eighths)
+    assert max(drawn.count(cause) for cause in CAUSES) <= 24
     right = [sum(column) for column in zip(*readings)]
-    assert right[0] <= 8 and right[1] <= 16 and right[2] <= 24, right
+    assert right[0] <= 9 and right[1] <= 18 and right[2] <= 27, right
 
 
 def test_the_examples_have_one_cause_each(source_nb):

@@ -160,3 +160,56 @@ def test_the_harness_kills_what_a_hidden_assert_catches(tmp_path: Path) -> None:
     assert no_answer.verdict == "killed" and no_answer.caught_by_visible
     assert (score.count("killed"), score.count("survived"), score.count("invalid")) == (3, 1, 0)
     assert score.score == 0.75
+
+
+def test_a_recorded_equivalent_mutant_leaves_the_score_and_a_wrong_record_is_stale(
+    tmp_path: Path,
+) -> None:
+    equivalent = tool().Equivalent
+    records = (
+        equivalent("demo", "clip_answer", 4, "delete", "kept.sort()", "pass", "sorted already"),
+        equivalent("demo", "clip_answer", 3, "compare", "v < LIMIT", "v <= LIMIT", "wrong"),
+        equivalent("demo", "clip_answer", 9, "delete", "gone()", "pass", "its cell changed"),
+        equivalent("other", "clip_answer", 4, "delete", "kept.sort()", "pass", "not this one"),
+    )
+    score = tool().score_assignment(synthetic_assignment(tmp_path / "demo"), records=records)
+    by_change = {(o.mutant.before, o.mutant.after): o for o in score.outcomes}
+    unseen = by_change[("kept.sort()", "pass")]
+    assert (unseen.verdict, unseen.detail) == ("equivalent", "sorted already")
+    assert by_change[("v < LIMIT", "v <= LIMIT")].verdict == "killed"  # a record does not spare it
+    assert (score.count("killed"), score.count("survived"), score.count("equivalent")) == (3, 0, 1)
+    assert score.score == 1.0
+    assert [r.why for r in score.stale] == ["wrong", "its cell changed"]
+    assert "equivalent" in tool().table([score]) and "sorted already" in tool().survivors(score)
+
+
+def test_a_value_cell_whose_values_do_not_change_is_proved_equivalent(tmp_path: Path) -> None:
+    """9 // 4 is 2 as 8 // 4 is: the harness sees the same values and needs no record."""
+    cell = nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook()
+    answer = cell("### BEGIN SOLUTION\nhalf = 8 // 4\n### END SOLUTION\n")
+    answer.metadata["nbgrader"] = {"schema_version": 3, "grade_id": "half", "solution": True}
+    test = cell('"""half"""\n### BEGIN HIDDEN TESTS\nassert half == 2\n### END HIDDEN TESTS\n')
+    test.metadata["nbgrader"] = {"schema_version": 3, "grade_id": "test_half", "grade": True}
+    test.metadata["nbgrader"] |= {"points": 1, "solution": False, "locked": True}
+    nb.cells = [answer, test]
+    (tmp_path / "demo").mkdir()
+    nbformat.write(nb, str(tmp_path / "demo" / "demo.ipynb"))
+    score = tool().score_assignment(tmp_path / "demo" / "demo.ipynb", records=())
+    verdicts = {o.mutant.after: o.verdict for o in score.outcomes}
+    assert verdicts == {
+        "pass": "killed",
+        "9 // 4": "equivalent",
+        "7 // 4": "killed",
+        "8 // 5": "killed",
+        "8 // 3": "equivalent",
+    }
+    assert {o.detail for o in score.outcomes if o.verdict == "equivalent"} == {tool().SAME_VALUES}
+
+
+def test_every_record_of_an_equivalent_mutant_names_an_assignment_and_a_reason() -> None:
+    records = tool().load_equivalents()
+    folders = {p.name for p in (REPO_ROOT / "source").iterdir()}
+    assert records and all(r.assignment in folders for r in records)
+    assert all(len(r.why) > 40 for r in records)  # a reason, not a missing name of [reasons]
+    assert len(set(records)) == len(records)
