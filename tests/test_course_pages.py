@@ -13,12 +13,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location(
-        "course_pages", REPO / "scripts" / "course_pages.py"
-    )
+def _load_script(name: str = "course_pages"):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("course_pages", module)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -180,3 +180,40 @@ def test_the_start_page_names_every_product_family_the_library_models():
     first_cell = _markdown_cells(REPO / "course" / "00_start_here.ipynb")[0]
     opening = " ".join(first_cell.split())
     assert [f for f in families if f not in opening] == []
+
+
+#: Issue 34: the start page holds what the course is for, the causes, the path and how to work.
+START_PAGE_MAX_WORDS = 800
+
+
+def test_the_start_page_is_at_most_800_words_as_lesson_time_counts_them():
+    words = _load_script("lesson_time").reading(pages.START_PAGE).words
+    assert words <= START_PAGE_MAX_WORDS, (
+        f"the start page has {words} words; keep it to {START_PAGE_MAX_WORDS} "
+        "(depth belongs on the glossary and the reference pages)"
+    )
+
+
+def test_the_start_page_gives_each_cause_its_symptom_first_check_and_lessons():
+    """A table row per cause of forgetting, each linking the lessons that treat it."""
+    text = "\n".join(_markdown_cells(pages.START_PAGE))
+    rows = {
+        cause: next(line for line in text.splitlines() if line.startswith(f"| **{cause}**"))
+        for cause in ("scope", "storage", "window")
+    }
+    header = next(line for line in text.splitlines() if line.startswith("| cause |"))
+    assert header == "| cause | the symptom | check first | lessons |"
+    lessons = {lesson.number: lesson.notebook for lesson in pages.load_lessons()}
+    for cause, numbers in {"scope": (1, 2), "storage": (1, 4), "window": (3, 5, 6)}.items():
+        cells = [c.strip() for c in rows[cause].strip("|").split("|")]
+        assert len(cells) == 4 and all(cells), f"{cause}: symptom, first check and lessons"
+        for number in numbers:
+            assert f"[{number}]({lessons[number]})" in cells[3], f"{cause}: lesson {number}"
+
+
+def test_the_start_page_sends_learners_to_their_working_copy_for_assignments():
+    """`make course` opens my_course/ with assignments in my_course/assignments/; the Assignment List is off."""
+    text = " ".join(" ".join(_markdown_cells(pages.START_PAGE)).split())
+    assert "`my_course/assignments/`" in text and "`my_course/`" in text
+    assert "Assignment List" not in text
+    assert "](reference/glossary.ipynb#glossary)" in text
