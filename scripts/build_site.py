@@ -6,7 +6,8 @@ The pages are staged in ``OUT/src`` and built by Sphinx with MyST-NB into ``OUT/
 open ``OUT/html/index.html``. Nothing is executed: each page shows what the notebook in
 ``course/`` stores today, so the site follows the lessons as they change. Staging adds, to
 the copies only, the navigation (a hidden table of contents on the start page, in the order
-of ``course/lessons.json``) and a "run this lesson" box on each lesson page. Sphinx runs
+of ``course/lessons.json``, each lesson's reference page right after it and the glossary
+last: :func:`site_pages`) and a "run this lesson" box on each lesson page. Sphinx runs
 with warnings as errors, so a cross-reference that does not resolve fails the build.
 """
 
@@ -20,9 +21,17 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+COURSE = REPO / "course"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from course_pages import START_PAGE, CatalogError, Lesson, load_lessons  # noqa: E402
+from course_pages import (  # noqa: E402
+    GLOSSARY,
+    REFERENCE,
+    START_PAGE,
+    CatalogError,
+    Lesson,
+    load_lessons,
+)
 
 WEBSITE = REPO / "website"
 DEFAULT_OUT = REPO / "_build" / "site"
@@ -53,13 +62,30 @@ snapshot of each explorer. To move the sliders and try the self-checks, run it:
 ```"""
 
 
-def navigation(lessons: list[Lesson]) -> str:
-    """The start page's hidden table of contents: the written lessons in course order."""
-    entries = "\n".join(lesson.docname for lesson in lessons if lesson.docname)
+def site_pages(lessons: list[Lesson], course: Path = COURSE) -> list[str]:
+    """Every page of the site in reading order, as Sphinx names them (no ``.ipynb``).
+
+    The start page, then each written lesson followed by its reference page if it has one,
+    then the glossary (when ``course/reference/glossary.ipynb`` exists).
+    """
+    pages = [START_PAGE.stem]
+    for lesson in lessons:
+        if lesson.docname:
+            pages.append(lesson.docname)
+        if lesson.reference_docname:
+            pages.append(lesson.reference_docname)
+    if (course / GLOSSARY).is_file():
+        pages.append(GLOSSARY.removesuffix(".ipynb"))
+    return pages
+
+
+def navigation(lessons: list[Lesson], course: Path = COURSE) -> str:
+    """The start page's hidden table of contents: every page after it, in reading order."""
+    entries = "\n".join(site_pages(lessons, course)[1:])
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```"
 
 
-def stage(src: Path, lessons: list[Lesson]) -> None:
+def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> None:
     """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation."""
     if src.exists():
         shutil.rmtree(src)
@@ -72,13 +98,13 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
 
-    start = json.loads((REPO / "course" / START_PAGE.name).read_text(encoding="utf-8"))
-    start["cells"].append(_markdown_cell("site-navigation", navigation(lessons)))
+    start = json.loads((course / START_PAGE.name).read_text(encoding="utf-8"))
+    start["cells"].append(_markdown_cell("site-navigation", navigation(lessons, course)))
     (src / START_PAGE.name).write_text(json.dumps(start), encoding="utf-8")
     for lesson in lessons:
         if not lesson.notebook:
             continue
-        original = REPO / "course" / lesson.notebook
+        original = course / lesson.notebook
         notebook = json.loads(original.read_text(encoding="utf-8"))
         # The box goes right under the title: split the first cell after its heading line.
         first = notebook["cells"][0]
@@ -93,16 +119,22 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
         # What the download link gives is the notebook itself, without the box.
         (src / DOWNLOADS).mkdir(exist_ok=True)
         shutil.copy(original, src / DOWNLOADS / lesson.notebook)
+    # The reference pages and the glossary are published as they are, beside the lessons.
+    (src / REFERENCE).mkdir(exist_ok=True)
+    for page in site_pages(lessons, course):
+        if page.startswith(f"{REFERENCE}/"):
+            shutil.copy(course / f"{page}.ipynb", src / f"{page}.ipynb")
     # The lessons read their data through windowmem, not from files beside them; copy any
-    # other file a lesson links to (images, data) so its links resolve on the site too.
-    for path in (REPO / "course").iterdir():
-        if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
-            shutil.copy(path, src / path.name)
+    # other file a page links to (images, data) so its links resolve on the site too.
+    for folder in (course, course / REFERENCE):
+        for path in folder.glob("*"):
+            if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
+                shutil.copy(path, src / path.relative_to(course))
 
 
 def build(out: Path = DEFAULT_OUT) -> Path:
     """Stage and build the site under *out*; the folder holding ``index.html``."""
-    lessons = load_lessons(REPO / "course")
+    lessons = load_lessons(COURSE)
     src, html = out / "src", out / "html"
     stage(src, lessons)
     if html.exists():

@@ -11,8 +11,16 @@ cell that opens with :data:`START_MARKER`) and into README.md (between
 :data:`README_BEGIN` and :data:`README_END`). README.md's list of assignments (between
 :data:`ASSIGNMENTS_BEGIN` and :data:`ASSIGNMENTS_END`) is read from ``source/``: every
 assignment folder, with the parts and points its notebook's headings give. The website's navigation
-(``website/conf.py``) reads :func:`load_lessons` directly. ``--check`` changes nothing and
+(``scripts/build_site.py``) reads :func:`load_lessons` directly. ``--check`` changes nothing and
 exits 1 naming each stale page.
+
+Beside the lessons, ``course/reference/`` holds the pages a reader consults rather than reads
+through: the glossary (``reference/glossary.ipynb``) and each lesson's **reference page**
+("product notes"), ``reference/NN_<lesson>_notes.ipynb`` for lesson ``NN_<lesson>.ipynb``:
+its version tables, typeVersion rules, other products, source pointers and proofs. A lesson
+has one when the file exists (:attr:`Lesson.reference`); the site publishes it after its
+lesson, the working copy and the notebook runs pick it up, and a reference page that names
+no lesson is refused.
 """
 
 from __future__ import annotations
@@ -28,6 +36,12 @@ REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "course"
 CATALOG = COURSE / "lessons.json"
 START_PAGE = COURSE / "00_start_here.ipynb"
+#: The folder of pages beside the lessons: the glossary and the lessons' reference pages.
+REFERENCE = "reference"
+#: The glossary's page, in the reference folder (its ``#glossary`` anchor is what lessons link).
+GLOSSARY = f"{REFERENCE}/glossary.ipynb"
+#: A lesson's reference page: ``reference/<lesson notebook's stem>_notes.ipynb``.
+REFERENCE_SUFFIX = "_notes.ipynb"
 README = REPO / "README.md"
 
 START_MARKER = (
@@ -58,13 +72,18 @@ class CatalogError(ValueError):
 
 @dataclass(frozen=True)
 class Lesson:
-    """One lesson: its *number*, *title*, *minutes*, *outcome* and *notebook* (None: coming)."""
+    """One lesson: its *number*, *title*, *minutes*, *outcome* and *notebook* (None: coming).
+
+    *reference* is its reference page, ``reference/NN_<lesson>_notes.ipynb`` relative to
+    ``course/``, when that file exists (None: the lesson has none yet).
+    """
 
     number: int
     title: str
     minutes: int
     outcome: str
     notebook: str | None
+    reference: str | None = None
 
     @property
     def written(self) -> bool:
@@ -75,6 +94,29 @@ class Lesson:
     def docname(self) -> str | None:
         """The notebook's name without ``.ipynb`` (the website's page name), or None."""
         return self.notebook.removesuffix(".ipynb") if self.notebook else None
+
+    @property
+    def reference_docname(self) -> str | None:
+        """The reference page's name without ``.ipynb`` (``reference/..._notes``), or None."""
+        return self.reference.removesuffix(".ipynb") if self.reference else None
+
+
+def reference_page_for(notebook: str) -> str:
+    """Where lesson *notebook*'s reference page lives, relative to ``course/``.
+
+    >>> reference_page_for("03_window_buffer_memory.ipynb")
+    'reference/03_window_buffer_memory_notes.ipynb'
+    """
+    return f"{REFERENCE}/{notebook.removesuffix('.ipynb')}{REFERENCE_SUFFIX}"
+
+
+def reference_pages(course: Path = COURSE) -> list[str]:
+    """Every notebook in ``course/reference/``, relative to ``course/``, sorted."""
+    return sorted(
+        f"{REFERENCE}/{p.name}"
+        for p in (course / REFERENCE).glob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    )
 
 
 def _first_cell_text(notebook: Path) -> str:
@@ -112,12 +154,14 @@ def _from_notebook(entry: dict, course: Path) -> Lesson:
                 f"lessons.json gives lesson {entry['number']} {key} {entry[key]!r} but "
                 f"{path.name} says {found!r}: the notebook is the source, drop {key!r} from the entry"
             )
+    reference = reference_page_for(entry["notebook"])
     return Lesson(
         entry["number"],
         heading["title"],
         int(minutes["minutes"]),
         entry["outcome"],
         entry["notebook"],
+        reference if (course / reference).is_file() else None,
     )
 
 
@@ -158,7 +202,26 @@ def load_lessons(course: Path = COURSE) -> list[Lesson]:
         raise CatalogError(
             f"lesson notebooks missing from course/lessons.json: {unlisted}: add an entry for each"
         )
+    owned = {lesson.reference for lesson in lessons if lesson.reference} | {GLOSSARY}
+    orphans = [page for page in reference_pages(course) if page not in owned]
+    if orphans:
+        raise CatalogError(
+            f"reference pages that belong to no lesson: {orphans}: name each "
+            f"reference/<lesson notebook's name without .ipynb>{REFERENCE_SUFFIX}"
+        )
     return lessons
+
+
+def unlinked_reference_pages(lessons: list[Lesson], course: Path = COURSE) -> list[str]:
+    """The reference pages whose lesson has no markdown link to them (``](reference/...)``)."""
+    unlinked = []
+    for lesson in lessons:
+        if lesson.notebook and lesson.reference:
+            cells = json.loads((course / lesson.notebook).read_text(encoding="utf-8"))["cells"]
+            markdown = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+            if f"]({lesson.reference}" not in markdown:
+                unlinked.append(lesson.reference)
+    return unlinked
 
 
 def lesson_table(lessons: list[Lesson], link_prefix: str) -> str:

@@ -2,6 +2,9 @@
 
 Usage: ``python scripts/execute_notebooks.py [course | NOTEBOOK.ipynb ...]``
 
+A folder means every notebook in it and in its subfolders: ``course`` is the start page,
+the lessons, and the glossary and reference pages of ``course/reference/``.
+
 Each notebook runs top to bottom in a fresh kernel of this Python (its directory as the
 working directory), the same way nbval re-runs it in ``tests/test_notebooks.py``. Saved
 widget state (``metadata.widgets``), widget model ids and per-cell execution timestamps
@@ -25,12 +28,13 @@ CELL_TIMEOUT_S = 600
 
 
 def notebooks_in(targets: list[str]) -> list[Path]:
-    """The .ipynb files named by *targets* (files or folders), sorted, checkpoints left out."""
+    """The .ipynb files named by *targets* (files, or folders searched with their subfolders),
+    sorted, checkpoints left out."""
     found: list[Path] = []
     for target in targets:
         path = Path(target)
         if path.is_dir():
-            found.extend(p for p in sorted(path.glob("*.ipynb")))
+            found.extend(sorted(path.rglob("*.ipynb")))
         elif path.suffix == ".ipynb" and path.is_file():
             found.append(path)
         else:

@@ -2,6 +2,10 @@
 
 Usage: ``python scripts/lesson_time.py [NOTEBOOK.ipynb ...]`` (default: every lesson)
 
+Reference pages (``course/reference/``: the glossary and each lesson's product notes) are
+consulted, not read through, so they are not timed: a path in a ``reference`` folder is
+skipped with a line saying so.
+
 The **main path** is what a reader must read: every cell up to the ``## Resources`` list,
 without the folded parts (``<details>`` blocks: "Deeper" notes and worked answers). The
 Resources list and the ``## Deeper`` appendix after it are reference, for a second reading. Code is not counted as words; each
@@ -110,6 +114,17 @@ def reading(notebook: Path) -> Reading:
     return Reading(words, checks, code, explorer)
 
 
+def is_reference_page(path: Path) -> bool:
+    """Whether *path* is a reference page (in a ``reference`` folder), which is not timed.
+
+    >>> is_reference_page(Path("course/reference/glossary.ipynb"))
+    True
+    >>> is_reference_page(Path("course/03_window_buffer_memory.ipynb"))
+    False
+    """
+    return path.parent.name == "reference"
+
+
 def lessons() -> list[Path]:
     catalog = json.loads((REPO / "course" / "lessons.json").read_text(encoding="utf-8"))
     return [REPO / "course" / e["notebook"] for e in catalog["lessons"] if e["notebook"]]
@@ -119,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     paths = [Path(a) for a in (argv if argv is not None else sys.argv[1:])] or lessons()
     print(f"{'lesson':<52} {'words':>6} {'checks':>6} {'code':>5} {'minutes':>8} {'state':>6}")
     for path in paths:
+        if is_reference_page(path):
+            print(f"{path.name:<52} skipped: a reference page, consulted rather than read through")
+            continue
         r = reading(path)
         print(
             f"{path.name:<52} {r.words:>6} {r.checks:>6} {r.code_cells:>5} "

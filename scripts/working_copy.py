@@ -10,6 +10,8 @@ changes tracked files, and the next ``git pull`` conflicts. The learner works he
   ``assignments/``) is copied the first time, and never overwritten once the learner has
   changed it; a copy the learner has not changed follows the clone's newer version, and a
   changed one is kept, with a line saying how to take the new version;
+- so are the glossary and the lessons' reference pages of ``course/reference/`` (copied to
+  ``reference/``, where the lessons' links expect them);
 - every other file beside them (the diagrams, an assignment's data) follows the clone;
 - ``course/checks`` is not copied: the server puts ``course/`` on the kernels' path, so
   the self-checks are always the clone's.

@@ -13,12 +13,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location(
-        "course_pages", REPO / "scripts" / "course_pages.py"
-    )
+def _load_script(name: str = "course_pages"):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("course_pages", module)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -180,3 +180,161 @@ def test_the_start_page_names_every_product_family_the_library_models():
     first_cell = _markdown_cells(REPO / "course" / "00_start_here.ipynb")[0]
     opening = " ".join(first_cell.split())
     assert [f for f in families if f not in opening] == []
+
+
+#: Issue 34: the start page holds what the course is for, the causes, the path and how to work.
+START_PAGE_MAX_WORDS = 800
+
+
+def test_the_start_page_is_at_most_800_words_as_lesson_time_counts_them():
+    words = _load_script("lesson_time").reading(pages.START_PAGE).words
+    assert words <= START_PAGE_MAX_WORDS, (
+        f"the start page has {words} words; keep it to {START_PAGE_MAX_WORDS} "
+        "(depth belongs on the glossary and the reference pages)"
+    )
+
+
+def test_the_start_page_gives_each_cause_its_symptom_first_check_and_lessons():
+    """A table row per cause of forgetting, each linking the lessons that treat it."""
+    text = "\n".join(_markdown_cells(pages.START_PAGE))
+    rows = {
+        cause: next(line for line in text.splitlines() if line.startswith(f"| **{cause}**"))
+        for cause in ("scope", "storage", "window")
+    }
+    header = next(line for line in text.splitlines() if line.startswith("| cause |"))
+    assert header == "| cause | the symptom | check first | lessons |"
+    lessons = {lesson.number: lesson.notebook for lesson in pages.load_lessons()}
+    for cause, numbers in {"scope": (1, 2), "storage": (1, 4), "window": (3, 5, 6)}.items():
+        cells = [c.strip() for c in rows[cause].strip("|").split("|")]
+        assert len(cells) == 4 and all(cells), f"{cause}: symptom, first check and lessons"
+        for number in numbers:
+            assert f"[{number}]({lessons[number]})" in cells[3], f"{cause}: lesson {number}"
+
+
+def test_the_start_page_sends_learners_to_their_working_copy_for_assignments():
+    """`make course` opens my_course/ with assignments in my_course/assignments/; the Assignment List is off."""
+    text = " ".join(" ".join(_markdown_cells(pages.START_PAGE)).split())
+    assert "`my_course/assignments/`" in text and "`my_course/`" in text
+    assert "Assignment List" not in text
+    assert "](reference/glossary.ipynb#glossary)" in text
+
+
+# ---------------------------------------------------------------- reference pages
+
+
+build_site = _load_script("build_site")
+execute_notebooks = _load_script("execute_notebooks")
+lesson_time = _load_script("lesson_time")
+working_copy = _load_script("working_copy")
+
+
+def test_every_reference_page_is_linked_from_its_lesson():
+    """A lesson with a reference page links it; lessons without one yet are left out."""
+    lessons = pages.load_lessons()
+    with_notes = [lesson for lesson in lessons if lesson.reference]
+    assert pages.unlinked_reference_pages(lessons) == [], (
+        "link each reference page from its lesson's main path"
+    )
+    for lesson in with_notes:
+        assert (REPO / "course" / lesson.reference).is_file()
+
+
+def test_the_site_publishes_each_lesson_then_its_reference_page_and_the_glossary_last():
+    order = build_site.site_pages(pages.load_lessons())
+    assert order[0] == pages.START_PAGE.stem and order[-1] == "reference/glossary"
+    for lesson in pages.load_lessons():
+        if lesson.reference_docname:
+            assert order.index(lesson.reference_docname) == order.index(lesson.docname) + 1
+
+
+#: A lesson's reference page as the fixture writes it: a heading, a link back, a table computed.
+NOTES = {
+    "cells": [
+        {
+            "cell_type": "markdown",
+            "id": "notes-title",
+            "metadata": {},
+            "source": "# Lesson 4 · Product notes\n\nBack to [the lesson](../04_memory_that_outlives_the_session.ipynb).",
+        },
+        {
+            "cell_type": "code",
+            "execution_count": 1,
+            "id": "notes-table",
+            "metadata": {},
+            "outputs": [],
+            "source": "from windowmem.policies.registry import policy_infos\nlen(policy_infos())",
+        },
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+@pytest.fixture
+def course_with_notes(tmp_path: Path) -> Path:
+    """A scratch copy of the course in which lesson 4 has a reference page, linked from the lesson."""
+    root = _copy_repo_pages(tmp_path)
+    lesson = next((root / "course").glob("04_*.ipynb"))
+    notes = root / "course" / pages.reference_page_for(lesson.name)
+    notes.write_text(json.dumps(NOTES))
+    (notes.parent / "04_table.png").write_bytes(b"not really a png")
+    data = json.loads(lesson.read_text())
+    data["cells"].append(
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": f"The version tables are on [the reference page]({notes.relative_to(root / 'course')}).",
+        }
+    )
+    lesson.write_text(json.dumps(data))
+    return root
+
+
+def test_a_reference_page_is_found_published_after_its_lesson_and_run_copied_not_timed(
+    course_with_notes, tmp_path
+):
+    """The plumbing on a fixture: one new file, and every tool picks it up with no other change."""
+    course = course_with_notes / "course"
+    lessons = pages.load_lessons(course)
+    four = lessons[3]
+    assert four.reference == f"reference/{four.docname}_notes.ipynb"
+    assert [lesson.reference for lesson in lessons if lesson.number != 4] == [None] * 5
+    assert pages.unlinked_reference_pages(lessons, course) == []
+    # the site: right after its lesson, staged with the files beside it
+    order = build_site.site_pages(lessons, course)
+    assert order[order.index(four.docname) + 1] == four.reference_docname
+    assert order[-1] == "reference/glossary"
+    src = tmp_path / "site-src"
+    build_site.stage(src, lessons, course)
+    assert (src / four.reference).is_file() and (src / "reference" / "04_table.png").is_file()
+    staged_start = json.loads((src / pages.START_PAGE.name).read_text())
+    toctree = "".join(staged_start["cells"][-1]["source"])
+    assert f"{four.docname}\n{four.reference_docname}\n" in toctree
+    # the notebook runs (execute_notebooks.py, and nbval through tests/test_notebooks.py)
+    assert course / four.reference in execute_notebooks.notebooks_in([str(course)])
+    # the working copy
+    changes = working_copy.update(tmp_path / "work", course, course_with_notes / "source")
+    assert four.reference in changes.copied and "reference/04_table.png" in changes.copied
+    # the time a lesson takes: a reference page is not a lesson
+    assert lesson_time.is_reference_page(course / four.reference)
+    assert not lesson_time.is_reference_page(course / four.notebook)
+
+
+def test_a_reference_page_its_lesson_does_not_link_is_reported(course_with_notes):
+    course = course_with_notes / "course"
+    lesson = next(course.glob("04_*.ipynb"))
+    data = json.loads(lesson.read_text())
+    data["cells"].pop()
+    lesson.write_text(json.dumps(data))
+    lessons = pages.load_lessons(course)
+    assert pages.unlinked_reference_pages(lessons, course) == [lessons[3].reference]
+
+
+def test_a_reference_page_that_belongs_to_no_lesson_is_refused(course_with_notes):
+    course = course_with_notes / "course"
+    (course / "reference" / "07_extra_notes.ipynb").write_text(json.dumps(NOTES))
+    with pytest.raises(pages.CatalogError, match="belong to no lesson"):
+        pages.load_lessons(course)

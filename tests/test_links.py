@@ -1,4 +1,5 @@
-"""Every relative link in README.md, course/*.md and the course notebooks points at something real."""
+"""Every relative link in README.md, course/*.md and the course notebooks (lessons, start page,
+glossary and reference pages) points at something real."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def _documents() -> list[Path]:
         REPO / "README.md",
         *sorted((REPO / "course").glob("*.md")),
         *sorted((REPO / "course").glob("*.ipynb")),
+        *sorted((REPO / "course" / "reference").glob("*.ipynb")),
     ]
 
 

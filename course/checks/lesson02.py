@@ -324,7 +324,7 @@ BOOK = CheckBook(
             mistakes={
                 2: "the session id matches, but the buffer's name starts with the workflow id, and the tool's is different"
             },
-            why="",
+            why="the inner memory's buffer is named for wf-track-order and the session, and nothing was ever stored under that name",
             transfer="a memory inside a tool's sub-workflow",
         ),
         Expectation(
@@ -337,7 +337,7 @@ BOOK = CheckBook(
                 3: "the assistant message that asks for the call is stored too, before its result",
                 8: "the first round went back to the model during the run, but it is not stored",
             },
-            why="",
+            why="the save keeps the question, the last round's tool call and its result, and the answer; the first round is not stored",
             transfer="a run with two tool rounds",
         ),
         Expectation(

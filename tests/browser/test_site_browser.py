@@ -24,11 +24,12 @@ from tests.conftest import skip_or_fail
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
-from build_site import LAB_URL  # noqa: E402
+from build_site import LAB_URL, site_pages  # noqa: E402
 from course_pages import START_PAGE, load_lessons  # noqa: E402
 
 LESSONS = [lesson for lesson in load_lessons() if lesson.written]
-PAGES = [START_PAGE.stem] + [lesson.docname for lesson in LESSONS]
+#: The start page, each lesson and its reference page, the glossary: the site's reading order.
+PAGES = site_pages(load_lessons())
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
@@ -91,11 +92,12 @@ def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, 
 
     sidebar = page.locator("nav.bd-docs-nav a.reference.internal")
     hrefs = [
-        urllib.parse.urlparse(h).path.rsplit("/", 1)[-1]
+        urllib.parse.urlparse(h).path.lstrip("/")
         for h in sidebar.evaluate_all("els => els.map(e => e.href)")
     ]
     assert hrefs == [f"{name}.html" for name in PAGES], (
-        "the sidebar lists the start page and the written lessons in order"
+        "the sidebar lists the start page, the written lessons each with its reference page, "
+        "and the glossary, in order"
     )
     start_table = page.locator("main table").first.inner_text()
     for lesson in load_lessons():
@@ -105,10 +107,16 @@ def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, 
         )
 
     visited = []
-    for lesson in LESSONS:
+    lessons = {lesson.docname: lesson for lesson in LESSONS}
+    for name in PAGES[1:]:
         page.locator("a.right-next").first.click()
-        page.wait_for_url(re.compile(rf"/{lesson.docname}\.html$"), timeout=20_000)
-        visited.append(lesson.docname)
+        page.wait_for_url(re.compile(rf"/{re.escape(name)}\.html$"), timeout=20_000)
+        visited.append(name)
+        if name not in lessons:  # a reference page or the glossary: a title, no run box
+            assert page.locator("main h1").first.inner_text().strip()
+            assert page.locator(".run-in-jupyterlab").count() == 0
+            continue
+        lesson = lessons[name]
         assert lesson.title in page.locator("main h1").first.inner_text()
         notebook = _notebook(lesson.notebook)
 
@@ -139,8 +147,8 @@ def test_navigation_walks_every_lesson_in_order_and_shows_its_outputs(site_url, 
             page.locator(".MathJax").first.wait_for(state="attached", timeout=20_000)
             assert page.locator(".MathJax_Error, .mjx-merror").count() == 0
 
-    assert visited == [lesson.docname for lesson in LESSONS]
-    assert page.locator("a.right-next").count() == 0, "the last lesson has no next page"
+    assert visited == PAGES[1:]
+    assert page.locator("a.right-next").count() == 0, "the last page has no next page"
     outside = [
         url
         for url in requested
@@ -181,7 +189,7 @@ def test_every_link_in_the_site_resolves(built_site, lab_server):
     """Every link and asset on every page exists, anchors included; the JupyterLab links open a notebook."""
     root = built_site["html"]
     # The pages Sphinx wrote (the theme also copies Jinja macro files into _static, unrendered).
-    pages = sorted(root.glob("*.html"))
+    pages = sorted([*root.glob("*.html"), *root.glob("reference/*.html")])
     parsed = {path: _parse(path) for path in pages}
     broken, lab_links = [], set()
     for path, links in parsed.items():

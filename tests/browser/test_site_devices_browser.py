@@ -20,10 +20,12 @@ from tests.conftest import REPO_ROOT as REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
 
+from build_site import site_pages  # noqa: E402
 from course_pages import START_PAGE, load_lessons  # noqa: E402
 
 LESSONS = [lesson for lesson in load_lessons() if lesson.written]
-PAGES = [START_PAGE.stem] + [lesson.docname for lesson in LESSONS]
+#: Every page in the site's reading order: the start page, lessons with their reference pages, the glossary.
+PAGES = site_pages(load_lessons())
 #: A phone (an iPhone 12 to 15's CSS size) and a common laptop screen.
 DEVICES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 900}}
 #: What the accessibility check refuses: axe's two highest impacts.
@@ -85,7 +87,7 @@ def _visible_button(page, css_class: str):
 def _menu_pages(menu) -> list[str]:
     links = menu.locator("nav.bd-docs-nav a.reference.internal")
     hrefs = links.evaluate_all("els => els.filter(e => e.offsetParent).map(e => e.href)")
-    return [urllib.parse.urlparse(h).path.rsplit("/", 1)[-1].removesuffix(".html") for h in hrefs]
+    return [urllib.parse.urlparse(h).path.lstrip("/").removesuffix(".html") for h in hrefs]
 
 
 @pytest.mark.browser
@@ -93,7 +95,11 @@ def _menu_pages(menu) -> list[str]:
 def test_no_page_is_wider_than_the_screen(built_site, site_url, device):
     """Every page Sphinx wrote fits the screen's width: nothing scrolls sideways."""
     name, page = device
-    pages = sorted(path.stem for path in built_site["html"].glob("*.html"))
+    root = built_site["html"]
+    pages = sorted(
+        str(path.relative_to(root).with_suffix(""))
+        for path in [*root.glob("*.html"), *root.glob("reference/*.html")]
+    )
     assert set(PAGES) <= set(pages)
     too_wide = []
     for stem in _walk(page, site_url, pages):

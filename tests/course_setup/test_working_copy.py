@@ -97,3 +97,22 @@ def test_a_working_copy_of_the_real_course_leaves_the_clone_as_it_was(tmp_path):
     assert "00_start_here.ipynb" in changes.copied
     assert any(name.startswith("assignments/lesson03") for name in changes.copied)
     assert course_files_status() == before
+    # The start page and the lessons link the glossary and reference pages beside them.
+    reference = sorted((REPO_ROOT / "course" / "reference").glob("*.ipynb"))
+    assert reference, "course/reference/ holds at least the glossary"
+    for page in reference:
+        assert f"reference/{page.name}" in changes.copied
+
+
+def test_the_reference_pages_are_copied_and_follow_the_course_like_the_lessons(clone):
+    """course/reference/ (the glossary, each lesson's notes) lands in the working copy's reference/."""
+    notes = clone["course"] / "reference" / "03_lesson_notes.ipynb"
+    notes.parent.mkdir()
+    notes.write_text("notes v1")
+    (clone["course"] / "reference" / "03_table.png").write_text("png")
+    assert {"reference/03_lesson_notes.ipynb", "reference/03_table.png"} <= set(
+        _update(clone).copied
+    )
+    assert (clone["work"] / "reference" / "03_lesson_notes.ipynb").read_text() == "notes v1"
+    notes.write_text("notes v2")
+    assert _update(clone).updated == ["reference/03_lesson_notes.ipynb"]

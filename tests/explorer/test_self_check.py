@@ -35,14 +35,64 @@ def test_feedback_explains_a_foreseen_mistake_hints_at_the_rest_and_says_why_whe
     assert book.feedback("1a", (2, 3, 4)) == "1a: correct: turn 5 sees turns 2 to 4."
     assert book.feedback("1b", False) == "1b: correct."
     assert book.feedback("1a", None).startswith("1a: write your prediction")
-    # an uncomparable answer is simply wrong
-    assert book.feedback("1a", object()) == "1a: not yet: h."
+    # an answer the check cannot read is told the form, not the reasoning hint
+    assert book.feedback("1a", object()) == (
+        "1a: not a form this check reads: write a list of numbers in square brackets, "
+        "one number per item, in order."
+    )
 
 
 def test_a_yes_no_question_wants_a_bool_and_a_computed_mistake_list_is_used():
     book = _book()
-    assert book.feedback("1b", 0) == "1b: not yet: think again."
+    assert book.feedback("1b", 0) == "1b: not a form this check reads: answer True or False."
     assert book.feedback("1b", True) == "1b: not yet: no."
+    assert book.feedback("1b", "Yes") == "1b: not yet: no."
+    assert book.feedback("1b", "no.") == "1b: correct."
+
+
+def test_a_hint_or_a_reason_that_is_a_question_ends_without_a_period():
+    book = CheckBook(
+        9,
+        [
+            Expectation(
+                "1", lambda: {"1": 4}, hint="which turns are stored?", mistakes={3: "is it?"}
+            )
+        ],
+    )
+    assert book.feedback("1", 5) == "1: not yet: which turns are stored?"
+    assert book.feedback("1", 3) == "1: not yet: is it?"
+    assert book.feedback("1", "four") == "1: correct."
+
+
+def test_a_wrong_form_gets_the_form_the_check_wants_and_an_expectation_may_word_it():
+    book = CheckBook(
+        9,
+        [
+            Expectation("n", lambda: {"n": 4, "t": "window"}, hint="count the turns"),
+            Expectation(
+                "t",
+                lambda: {"n": 4, "t": "window"},
+                hint="which layer decides what is sent",
+                form="answer one of 'scope', 'storage' or 'window'",
+            ),
+        ],
+    )
+    assert book.feedback("n", "4 turns") == (
+        "n: not a form this check reads: write one number, without quotes, a unit or a list "
+        "around it."
+    )
+    assert book.feedback("n", [4]).startswith("n: not a form")
+    assert book.feedback("n", "five") == "n: not yet: count the turns."
+    assert book.feedback("t", 3) == (
+        "t: not a form this check reads: answer one of 'scope', 'storage' or 'window'."
+    )
+    assert book.feedback("t", "scope") == "t: not yet: which layer decides what is sent."
+
+
+def test_the_book_lists_the_checks_whose_right_answer_has_no_reason():
+    book = _book()
+    assert book.unexplained() == ["1b"]
+    assert CheckBook(1, [Expectation("1", dict, hint="h", why="   ")]).unexplained() == ["1"]
 
 
 def test_the_parts_of_one_question_are_computed_once():

@@ -19,6 +19,13 @@ one line: the feedback for the answer given, never the others, and never the ans
 1a: not yet: that is the buffer before turn 4 was stored.
 >>> print(book.feedback("1a", [5]))
 1a: not yet: count interactions, not messages.
+
+The check forgives form, never substance (:mod:`.answer_forms`): ``"2, 3, 4"`` is read as
+the list, ``"Window."`` as ``"window"``, ``"eleven"`` as 11. An answer in a form the check
+cannot read gets a format hint, never the reasoning hint:
+
+>>> print(book.feedback("1a", "2 to 4"))
+1a: not a form this check reads: write a list of numbers in square brackets, one number per item, in order.
 """
 
 from __future__ import annotations
@@ -28,28 +35,21 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from windowmem.explorer.answer_forms import form_needed, readable_as, same_answer
+
 UNANSWERED = "write your prediction in the cell above, then run this cell again"
 
-
-def _comparable(value: Any) -> Any:
-    # A learner may write a list, a tuple or a range for a run of turns: compare contents.
-    if isinstance(value, (list, tuple, range)):
-        return tuple(value)
-    return value
+__all__ = ["UNANSWERED", "CheckBook", "Expectation", "same_answer", "sentence"]
 
 
-def same_answer(answer: Any, expected: Any) -> bool:
-    """Whether *answer* is *expected*; a bool must be a bool (True is not 1).
+def sentence(text: str) -> str:
+    """*text* closed with a period, unless it already ends a sentence (a hint may be a question).
 
-    >>> same_answer([1, 2], (1, 2)), same_answer(True, 1), same_answer("x", 3)
-    (True, False, False)
+    >>> sentence("count the turns"), sentence("which turns are stored?"), sentence("done.")
+    ('count the turns.', 'which turns are stored?', 'done.')
     """
-    if isinstance(expected, bool) or isinstance(answer, bool):
-        return answer is expected
-    try:
-        return bool(_comparable(answer) == _comparable(expected))
-    except Exception:  # an answer of a type that cannot be compared is simply not it
-        return False
+    text = text.rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,11 @@ class Expectation:
     once. *mistakes* maps each foreseen wrong answer to what went wrong; it may be a
     function when a wrong answer is itself a figure windowmem computes. *transfer* names the case the lesson has not worked (another product, a tool
     turn, another key, another timing) when the check asks the learner to carry the idea
-    over; it is empty for a check that applies the section's worked example.
+    over; it is empty for a check that applies the section's worked example. *why* is what
+    a right answer is told: every check needs one (:meth:`CheckBook.unexplained` lists the
+    checks without it, and the lessons' tests fail on them). *form* says what form the
+    answer takes when the learner's cannot be read ("one of 'scope', 'storage' or 'window'");
+    left empty, the form is worded from the expected value's type.
     """
 
     id: str
@@ -70,6 +74,7 @@ class Expectation:
     mistakes: Mapping[Any, str] | Callable[[], Mapping[Any, str]] = field(default_factory=dict)
     why: str = ""
     transfer: str = ""
+    form: str = ""
 
     def __post_init__(self) -> None:
         if not self.hint:
@@ -115,17 +120,29 @@ class CheckBook:
         mistakes = self.expectation(check_id).mistakes
         return mistakes() if callable(mistakes) else mistakes
 
+    def unexplained(self) -> list[str]:
+        """The checks whose right answer would be told no reason (each needs a *why*)."""
+        return [check_id for check_id, e in self._by_id.items() if not e.why.strip()]
+
+    def form_hint(self, check_id: str) -> str:
+        """What form *check_id*'s answer takes: the expectation's *form*, or one worded from its value."""
+        return self.expectation(check_id).form or form_needed(self.expected(check_id))
+
     def feedback(self, check_id: str, answer: Any) -> str:
         """The one line a learner sees for *answer* (None = not answered yet)."""
         expectation = self.expectation(check_id)
         if answer is None:
             return f"{check_id}: {UNANSWERED}."
-        if same_answer(answer, self.expected(check_id)):
-            return f"{check_id}: correct{': ' + expectation.why if expectation.why else ''}."
+        expected = self.expected(check_id)
+        if same_answer(answer, expected):
+            reason = f": {expectation.why}" if expectation.why.strip() else ""
+            return sentence(f"{check_id}: correct{reason}")
         for wrong, why in self.mistakes(check_id).items():
             if same_answer(answer, wrong):
-                return f"{check_id}: not yet: {why}."
-        return f"{check_id}: not yet: {expectation.hint}."
+                return sentence(f"{check_id}: not yet: {why}")
+        if not readable_as(answer, expected):
+            return sentence(f"{check_id}: not a form this check reads: {self.form_hint(check_id)}")
+        return sentence(f"{check_id}: not yet: {expectation.hint}")
 
     def check(self, check_id: str, answer: Any) -> None:
         """Print the feedback for *answer*: the one call a lesson's check cell makes."""
