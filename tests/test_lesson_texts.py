@@ -114,7 +114,7 @@ REVEALED_BY = {
         3: ["and leaves on turn **7**"],
         4: ["No limit sends more tokens and still costs less"],
         5: ["turn 5 is stored but not\nloaded"],
-        6: ["(a) **c** and **e**", "A reply that holds"],
+        6: ["(a) **[3, 5]**", "A reply that holds"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -634,7 +634,7 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
     assert "price_table(" in body and "behind_system_message(" in body
     check_book(COURSE / name)  # puts course/ on the path for the check module
     for claim in importlib.import_module("checks.lesson03").CLAIMS:
-        assert f"- ({claim.letter}) {claim.text}" in body, claim.text
+        assert f"- ({claim.number}) {claim.text}" in body, claim.text
     assert "8–12" in main  # the sizing guide the assignment's rubric quotes
 
 
@@ -964,7 +964,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2450,
-    "03_window_buffer_memory.ipynb": 1970,
+    "03_window_buffer_memory.ipynb": 1950,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 2458,
     "06_token_budget_and_context_drift.ipynb": 2490,

@@ -127,7 +127,7 @@ def _check_5() -> dict[str, Any]:
 class Claim:
     """One sentence a reply to the colleague might make, with windowmem's verdict on it."""
 
-    letter: str
+    number: int
     text: str
     holds: Callable[[], bool]
     if_picked: str
@@ -176,75 +176,75 @@ def _five_cheaper_than_no_limit() -> bool:
     return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
 
 
-#: Self-check 6a's sentences, as the lesson lists them; the page's list is tested against this.
+#: Self-check 6a's sentences, numbered as the lesson lists them; the page's list is tested against this.
 CLAIMS = (
     Claim(
-        "a",
+        1,
         "At window 50, Lucía's order number from turn 1 still reaches the model on turn 60.",
         _order_on_turn_60_at_50,
-        "(a) does not hold: window 50 reaches back 50 turns, and turn 60's window starts well after turn 1",
+        "(1) does not hold: window 50 reaches back 50 turns, and turn 60's window starts well after turn 1",
         "",
     ),
     Claim(
-        "b",
+        2,
         "Window 50 sends about ten times the input tokens of window 5.",
         _ten_times_the_tokens,
-        "(b) does not hold: the long System Message rides on every call at any window; compare the "
+        "(2) does not hold: the long System Message rides on every call at any window; compare the "
         "input tokens in section 4's table",
         "",
     ),
     Claim(
-        "c",
+        3,
         "Window 50 costs more than no limit at all, on each of the three models.",
         _fifty_dearer_than_no_limit,
         "",
-        "(c) holds too: once window 50 is full it slides, and its calls lose the cached prefix that "
+        "(3) holds too: once window 50 is full it slides, and its calls lose the cached prefix that "
         "no limit keeps; read section 4's table",
     ),
     Claim(
-        "d",
+        4,
         "Window 50 keeps her conversation through a restart of n8n.",
         _survives_a_restart,
-        "(d) does not hold: a restart empties Simple Memory at any window; the window only chooses "
+        "(4) does not hold: a restart empties Simple Memory at any window; the window only chooses "
         "what to load from what is still stored",
         "",
     ),
     Claim(
-        "e",
+        5,
         "No window size brings back a conversation when the customer starts a new chat session.",
         _no_window_finds_a_new_session,
         "",
-        "(e) holds too: a new session id files her under a new, empty history, and no window loads "
+        "(5) holds too: a new session id files her under a new, empty history, and no window loads "
         "what is not there",
     ),
     Claim(
-        "f",
+        6,
         "Window 5 costs less than no limit, because it sends fewer tokens.",
         _five_cheaper_than_no_limit,
-        "(f) does not hold: window 5 sends fewer tokens, but once full its calls share only the "
+        "(6) does not hold: window 5 sends fewer tokens, but once full its calls share only the "
         "System Message with the call before, so less of each is read from the cache",
         "",
     ),
 )
 
 
-def _true_claims() -> str:
-    return "".join(c.letter for c in CLAIMS if c.holds())
+def _true_claims() -> tuple[int, ...]:
+    return tuple(c.number for c in CLAIMS if c.holds())
 
 
-def _claim_feedback() -> dict[str, str]:
-    # Every set of letters, written in order: the first false claim picked, else the first true one left out.
+def _claim_feedback() -> dict[tuple[int, ...], str]:
+    # Every set of claims, in increasing order: the first false claim picked, else the first
+    # true one left out.
     right = _true_claims()
     said = {}
-    letters = [c.letter for c in CLAIMS]
-    for size in range(1, len(letters) + 1):
-        for picked in combinations(letters, size):
-            answer = "".join(picked)
-            if answer == right:
+    numbers = [c.number for c in CLAIMS]
+    for size in range(1, len(numbers) + 1):
+        for picked in combinations(numbers, size):
+            if picked == right:
                 continue
-            wrong = next((c for c in CLAIMS if c.letter in answer and c.letter not in right), None)
-            missed = next((c for c in CLAIMS if c.letter in right and c.letter not in answer), None)
-            said[answer] = wrong.if_picked if wrong else missed.if_missed if missed else ""
+            wrong = next((c for c in CLAIMS if c.number in picked and c.number not in right), None)
+            missed = next((c for c in CLAIMS if c.number in right and c.number not in picked), None)
+            said[picked] = wrong.if_picked if wrong else missed.if_missed if missed else ""
     return said
 
 
@@ -359,7 +359,7 @@ BOOK = CheckBook(
         Expectation(
             "6a",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 4 and 5, then write the letters of those that hold, in order",
+            hint="judge each sentence on its own against sections 1, 4 and 5, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
             why="the reply keeps the two claims the numbers and the store bear out: window 50 costs more than no limit, and no window reaches a new session",
             transfer="a reply weighing reach, money and storage together",
