@@ -681,6 +681,8 @@ def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesso
         "returns **nothing** for `k = 0`" in body and "LangChain Python, k = 0: 0 messages" in shown
     )
     assert "field set to 10 while the buffer is live: window 5" in shown
+    # The page's own last cell asserts the rest of its statements, and ran to its end.
+    assert stream_text(cells(page)[-1]).strip() == "every statement on this page checked"
 
 
 # ---------------------------------------------------------------- lesson 6's own promises
