@@ -657,6 +657,7 @@ def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesso
         for o in c.get("outputs", [])
     )
     assert "From **v2.0.0-RC1**" in body and "first tag with\nthis cut" in body
+    assert "it moves forward to the next user message" in body
     assert "from 2.0," not in body.lower() and "From 2.0," not in _main_path_of(
         "03_window_buffer_memory.ipynb"
     )
