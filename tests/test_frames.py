@@ -15,9 +15,10 @@ from windowmem.frames import (
     COST_BY_WINDOW_COLUMNS,
     cost_by_conversation_length,
     cost_by_window,
+    price_table,
     replay_frame,
 )
-from windowmem.messages import interactions, system
+from windowmem.messages import assistant, interactions, system, user
 from windowmem.policies.n8n import N8nSimpleMemory, n8n_uniform_bill
 from windowmem.replay import replay
 from windowmem.tokens import count_words, qwen_counter
@@ -91,3 +92,27 @@ def test_bad_factories_and_empty_conversations_are_named():
         cost_by_window([system("S")], N8nSimpleMemory, [1])
     with pytest.raises(WindowMemError, match="window must be a whole number"):
         n8n_uniform_bill(3, -1, 0, 1, 1)
+
+
+def test_price_table_prices_each_window_on_each_model_by_hand():
+    chat = [system("rule " * 1100)]
+    chat += [m for t in range(8) for m in (user(f"u{t} " * 100), assistant(f"a{t} " * 100))]
+    table = price_table(
+        chat, N8nSimpleMemory, [2, 0], ["gpt-5.4-mini", "gemini-2.5-flash"], count_words
+    )
+    assert table.index.tolist() == [2, 0] and table.index.name == "window"
+    # No limit: call t is 1,100 + 200 (t - 1) + 100 words; each starts with the whole call
+    # before it, which OpenAI serves from 1,024 tokens on in steps of 128.
+    sizes = [1200 + 200 * t for t in range(8)]
+    cached = [0] + [1024 + (s - 1024) // 128 * 128 for s in sizes[:-1]]
+    assert table.loc[0, "input tokens"] == sum(sizes) == 15200
+    dollars = ((sum(sizes) - sum(cached)) * 0.75 + sum(cached) * 0.075 + 800 * 4.5) / 1e6
+    assert table.loc[0, "GPT-5.4 mini, US$ per 1,000 chats"] == round(dollars * 1000, 2)
+    # Window 2 slides from turn 4 on: after that only the system message is served from the cache.
+    assert table.loc[2, "input tokens"] == 1200 + 1400 + 6 * 1600
+    assert list(table.columns)[2] == "Gemini 2.5 Flash, US$ per 1,000 chats"
+
+
+def test_price_table_needs_a_size_and_a_model():
+    with pytest.raises(WindowMemError, match="one window size and one model"):
+        price_table([user("u"), assistant("a")], N8nSimpleMemory, [], ["gpt-5.4-mini"])

@@ -109,17 +109,12 @@ REVEALED_BY = {
         ],
     },
     "03_window_buffer_memory.ipynb": {
-        1: [
-            '"turns in the window (k = 5)"',
-            "memory.add(*marta_messages)",
-            "Behind the monitor the recorder keeps everything",
-        ],
-        2: ["turn 3 as stored:", "window 2 on turn 4 loads"],
-        3: ["replay_frame(marta", "explorer.show()"],
-        4: ["Rebuild it turn by turn"],
-        5: ["cost_by_window(", "(1.73×)", "though it sends six times the turns"],
-        6: ['pd.concat({"all set to 5"'],
-        7: ["Turn 12 sees turns `12 − k`", "6 to 8: turn 5 is stored but not loaded"],
+        1: ["(a) Before turn 9, turns 1 to 8 are stored", "`slice(-0)` is `slice(0)`, which skips"],
+        2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
+        3: ["and leaves on turn **7**"],
+        4: ["No limit sends more tokens and still costs less"],
+        5: ["turn 5 is stored but not\nloaded"],
+        6: ["(a) **[3, 5]**", "A reply that holds"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -604,22 +599,91 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
         if text(c).lstrip().startswith("## 2 ·") or "\n## 2 ·" in text(c)
     )
     first = "\n".join(text(c) for c in all_cells[:section_2])
-    assert "memory.stored" in first and "memory.load()" in first
+    # What n8n 2.41.1 held after turn 6 beside what it sent on turn 7, from the recorded run.
+    assert ".stored)" in first and ".requests[0]" in first and "**stores every message**" in first
     assert "for good" not in first, "n8n keeps every message: eviction is of the load"
 
 
 def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
-    """A fourth reading's finds: the rules self-checks 1, 6 and 7 need are on the main path above
-    them, worded so only one answer fits; the storage half of section 1 waits below check 1."""
+    """The rules self-checks 1, 4 and 5 need are on the main path above them, worded so only one
+    answer fits; the worked answers stay below their checks."""
     main = _main_path_of("03_window_buffer_memory.ipynb")
     before_1 = main[: main.index("### Self-check 1")]
-    assert "For *n* ≥ 1, `slice(-n)`" in before_1 and "JavaScript reads `-0`\nas `0`" in before_1
-    assert "keeps **every** message" not in before_1 and "history that is kept" not in before_1
-    before_6 = main[main.index("## 6 ·") : main.index("### Self-check 6")]
-    assert "the cut moves forward to the next\nuser message" in before_6
-    before_7 = main[: main.index("### Self-check 7")]
-    assert "a buffer idle for over an\nhour is deleted" in before_7
-    assert "between sessions, scope or storage" not in main  # 7a: one session, the window
+    assert "`slice(-0)`" in before_1 and "JavaScript reads `-0` as `0`" in before_1
+    before_4 = main[: main.index("### Self-check 4")]
+    assert (
+        "from 1,024 tokens on" in before_4
+        and "only the System Message can come from the cache" in (" ".join(before_4.split()))
+    )
+    before_5 = main[: main.index("### Self-check 5")]
+    assert "a buffer idle for over an hour is deleted" in " ".join(before_5.split())
+    assert "between sessions, scope or storage" not in main  # 5: one session, the window
+
+
+def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_reference_page():
+    """Issue 34, lesson 3: the TuTienda builder's story, no other product on the main path, the
+    bills priced with dated, sourced prices, the colleague's window 50 answered by a reply check
+    whose sentences are the check book's, one version box."""
+    name = "03_window_buffer_memory.ipynb"
+    main = " ".join(_main_path_of(name).split())
+    for product in ("Spring AI", "Tensorify", "LangChain", "maxMessages"):
+        assert product not in main, f"{product} belongs on the reference page"
+    assert main.count("Which version are you on?") == 1
+    assert REFERENCE_3 in main and f"{REFERENCE_3}#prices" in main
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    assert "price_table(" in body and "behind_system_message(" in body
+    check_book(COURSE / name)  # puts course/ on the path for the check module
+    for claim in importlib.import_module("checks.lesson03").CLAIMS:
+        assert f"- ({claim.number}) {claim.text}" in body, claim.text
+    assert "8–12" in main  # the sizing guide the assignment's rubric quotes
+
+
+REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
+
+
+def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesson():
+    """The facts lesson 3 used to state, on its reference page with their versions, its tables
+    as windowmem computes them; Spring AI's turn-boundary cut dated at v2.0.0-RC1 (not "from 2.0")."""
+    from windowmem.n8n_recorded import load_recording
+    from windowmem.policies import make_policy
+    from windowmem.prices import PRICES_CHECKED, PRICES_SOURCE
+    from windowmem.replay import turn_view
+
+    page = COURSE / REFERENCE_3
+    body = "\n".join(text(c) for c in cells(page))
+    shown = "\n".join(
+        stream_text(c) + "".join(o.get("data", {}).get("text/plain", ""))
+        for c in cells(page)
+        for o in c.get("outputs", [])
+    )
+    assert "From **v2.0.0-RC1**" in body and "first tag with\nthis cut" in body
+    assert "it moves forward to the next user message" in body
+    assert "from 2.0," not in body.lower() and "From 2.0," not in _main_path_of(
+        "03_window_buffer_memory.ipynb"
+    )
+    assert PRICES_SOURCE in shown and f"checked {PRICES_CHECKED}" in shown
+    for heading in ("## Versions", "## Other products", "## Prices"):
+        assert heading in body
+    # The stored counts per AI Agent typeVersion, as recorded.
+    stored = {
+        v: [len(run.stored) for run in load_recording(f"agent-v{v}").runs] for v in ("22", "31")
+    }
+    assert stored == {"22": [2, 4, 6, 8], "31": [4, 8, 14, 16]}
+    # Spring AI at 5 messages on Marta's turn 7: 2.x reaches turns 5 and 6, 1.x keeps half of 4.
+    from windowmem.examples import load_example
+
+    marta = load_example("marta")
+    views = {n: turn_view(marta, make_policy(n, 5), 7) for n in ("spring-ai", "spring-ai-1x")}
+    assert views["spring-ai"].visible_turns == (5, 6) and views["spring-ai"].partial_turns == ()
+    assert views["spring-ai-1x"].partial_turns == (4,)
+    assert "two earlier\nturns reach the model" in body
+    assert make_policy("spring-ai").size == 20 == make_policy("tensorify").size
+    assert (
+        "returns **nothing** for `k = 0`" in body and "LangChain Python, k = 0: 0 messages" in shown
+    )
+    assert "field set to 10 while the buffer is live: window 5" in shown
+    # The page's own last cell asserts the rest of its statements, and ran to its end.
+    assert stream_text(cells(page)[-1]).strip() == "every statement on this page checked"
 
 
 # ---------------------------------------------------------------- lesson 6's own promises
@@ -905,7 +969,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2490,
     "02_with_and_without_memory.ipynb": 2450,
-    "03_window_buffer_memory.ipynb": 2470,
+    "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 2458,
     "06_token_budget_and_context_drift.ipynb": 2490,

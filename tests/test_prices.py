@@ -125,3 +125,15 @@ def test_an_unknown_model_or_kind_says_what_to_use():
     bill = conversation_bill(_chat(1, 10), N8nSimpleMemory(5), "gemini-2.5-flash", count_words)
     with pytest.raises(ValueError, match="input, cached"):
         bill.total("tokens")
+
+
+def test_behind_system_message_replaces_the_system_message_and_keeps_the_turns():
+    from windowmem.prices import behind_system_message
+
+    chat = _chat(3, 5)
+    longer = behind_system_message(chat, "policies " * 40)
+    assert longer.messages[0] == system("policies " * 40)
+    assert longer.messages[1:] == tuple(chat[1:])
+    assert behind_system_message(chat[1:], "S").messages[0] == system("S")
+    with pytest.raises(PolicyError, match="non-empty"):
+        behind_system_message(chat, "  ")

@@ -5,15 +5,20 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
-from windowmem.calls.agent_calls import Part, agent_runs
-from windowmem.cost import tokens_per_call
-from windowmem.examples import ANCHOR_FACTS, generated_support, load_example
+from windowmem.budget.corpus import help_centre
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.conversation import Conversation
+from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool, user
-from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore, make_policy
+from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
+from windowmem.prices import MODEL_PRICES, behind_system_message, conversation_bill
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
@@ -22,28 +27,7 @@ QWEN = qwen_counter()
 
 
 def _check_1() -> dict[str, Any]:
-    # 1c: Luis's chat of 11 turns (Marta's turns, repeated), replayed through n8n's agent at window 3; the
-    # store holds what the last run leaves in the session, whatever the window loads.
-    eleven_turns = _plain_chat_messages(11)
-    stored = agent_runs(eleven_turns, N8nSimpleMemory(3))[-1].stored_after
-    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9), "1c": stored}
-
-
-def _plain_chat_messages(turns: int) -> list[Any]:
-    # A chat without tools, long enough to fill the window: Marta's seven turns, repeated.
-    marta = load_example("marta")
-    return [m for t in range(turns) for m in marta.interactions[t % marta.turn_count].messages]
-
-
-def _first_turn_without_order(window: int) -> int:
-    marta = load_example("marta")
-    return next(
-        t
-        for t in range(2, marta.turn_count + 1)
-        if not fact_visible(
-            turn_view(marta, N8nSimpleMemory(window), t, QWEN), ANCHOR_FACTS["marta"]
-        )
-    )
+    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9)}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -71,29 +55,14 @@ def _first_run_without_order_with_the_tool(window: int) -> int:
 
 
 def _check_2() -> dict[str, Any]:
-    marta = load_example("marta")
-    plain = [marta.system_message, *_plain_chat_messages(12)]
-    # The tool chat as n8n 2.41.1's AI Agent (typeVersion 3.1) runs it: what it stores, loads and cleans up.
-    tool_runs = agent_runs(load_example("tool_use"), N8nSimpleMemory(2))
-    return {
-        "2a": len(turn_view(plain, N8nSimpleMemory(8), 12, QWEN).sent),
-        "2b": len(tool_runs[3].calls[0].part(Part.MEMORY)),
-    }
+    # Marta's chat with a payments tool called once on turn 3, at window 4, through n8n 2.41.1's agent.
+    return {"2": _first_run_without_order_with_the_tool(4)}
 
 
-def _check_3() -> dict[str, Any]:
-    # Two colleagues' copies of the worked agent: one at a window the page has not worked,
-    # one at the same window with a tool called on turn 3.
-    return {
-        "3a": _first_turn_without_order(4),
-        "3b": _first_run_without_order_with_the_tool(4),
-    }
-
-
-#: 4b's chat: the same agent with another customer; turn 3's reply names the contact again.
+#: 3's chat: the same agent with another customer; turn 3's reply names the contact again.
 NAMED_AGAIN = " Carlos Ruiz can collect from there."
 
-#: Turns 5 to 8 of 4b's chat: questions and replies that never name the contact.
+#: Turns 5 to 8 of 3's chat: questions and replies that never name the contact.
 LATER_TURNS = [
     ("Do you deliver on Saturdays?", "Yes, until noon."),
     ("Is there a minimum order?", "Yes, 20 boxes per delivery."),
@@ -121,41 +90,168 @@ def _first_turn_without_the_name() -> int:
     )
 
 
+def _check_3() -> dict[str, Any]:
+    return {"3": _first_turn_without_the_name()}
+
+
+#: The help-centre articles a second, smaller TuTienda agent pastes into its System Message.
+SHORT_PROMPT_ARTICLES = ("Shipping and delivery", "Returns and exchanges")
+
+
+def support_behind(titles: tuple[str, ...] | None = None) -> Conversation:
+    """The 60-turn support chat behind its instructions and help-centre articles (*titles*; None: all six)."""
+    chat = load_example("support_60")
+    assert chat.system_message is not None
+    articles = [a.text for a in help_centre().articles if titles is None or a.title in titles]
+    return behind_system_message(chat, "\n\n".join([chat.system_message.content, *articles]))
+
+
+def _dearer(chat: Conversation, model: str) -> str:
+    bills = {k: conversation_bill(chat, N8nSimpleMemory(k), model, QWEN).dollars for k in (5, 0)}
+    if bills[5] == bills[0]:
+        return "the same"
+    return "window 5" if bills[5] > bills[0] else "no limit"
+
+
 def _check_4() -> dict[str, Any]:
-    empanadas = load_example("empanadas")
-    answer = turn_view(empanadas, N8nSimpleMemory(3), 5, QWEN)
-    return {"4a": answer.visible_turns, "4b": _first_turn_without_the_name()}
-
-
-def _turns_sent(window: int, turns: int) -> int:
-    # Earlier turns sent over a chat without tools, one call a turn: what window 5's 285 counts.
-    return sum(len(visible_turns(window, t)) for t in range(1, turns + 1))
+    # The smaller agent's System Message is under the 1,024 tokens a cache needs.
+    return {"4": _dearer(support_behind(SHORT_PROMPT_ARTICLES), "gpt-5.4-mini")}
 
 
 def _check_5() -> dict[str, Any]:
-    support = load_example("support_60")
-    # 5b: another generated support chat, 40 turns long, that window 50 never fills.
-    forty = generated_support(40)
-    bills = {k: sum(tokens_per_call(forty, N8nSimpleMemory(k), QWEN)) for k in (0, 50)}
-    against = "higher" if bills[0] > bills[50] else "lower" if bills[0] < bills[50] else "the same"
-    return {"5a": _turns_sent(50, support.turn_count), "5b": against}
+    andina = load_example("mentioned_at_start")
+    return {"5": _first_buyer_cause(andina)}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence a reply to the colleague might make, with windowmem's verdict on it."""
+
+    number: int
+    text: str
+    holds: Callable[[], bool]
+    if_picked: str
+    """What to say when the claim is false and was picked."""
+    if_missed: str
+    """What to say when the claim is true and was left out."""
+
+
+def _bills(k: int) -> list[Any]:
+    return [conversation_bill(support_behind(), N8nSimpleMemory(k), p, QWEN) for p in MODEL_PRICES]
+
+
+def _order_on_turn_60_at_50() -> bool:
+    chat = load_example("support_60")
+    return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
+
+
+def _ten_times_the_tokens() -> bool:
+    ratio = _bills(50)[0].total("input") / _bills(5)[0].total("input")
+    return 8 <= ratio <= 12
+
+
+def _fifty_dearer_than_no_limit() -> bool:
+    return all(w.dollars > n.dollars for w, n in zip(_bills(50), _bills(0), strict=True))
+
+
+def _survives_a_restart() -> bool:
+    store = SimpleMemoryStore(ManualClock())
+    chat = [m for m in load_example("marta").messages if m.role.value != "system"]
+    store.memory("tutienda", "chat-lucia", context_window_length=50).add(*chat)
+    store.restart()
+    return bool(store.memory("tutienda", "chat-lucia", context_window_length=50).load())
+
+
+def _no_window_finds_a_new_session() -> bool:
+    store = SimpleMemoryStore(ManualClock())
+    chat = [m for m in load_example("marta").messages if m.role.value != "system"]
+    store.memory("tutienda", "chat-monday", context_window_length=5).add(*chat)
+    return all(
+        not store.memory("tutienda", "chat-tuesday", context_window_length=k).load()
+        for k in (5, 50, 0)
+    )
+
+
+def _five_cheaper_than_no_limit() -> bool:
+    return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
+
+
+#: Self-check 6a's sentences, numbered as the lesson lists them; the page's list is tested against this.
+CLAIMS = (
+    Claim(
+        1,
+        "At window 50, Lucía's order number from turn 1 still reaches the model on turn 60.",
+        _order_on_turn_60_at_50,
+        "(1) does not hold: window 50 reaches back 50 turns, and turn 60's window starts well after turn 1",
+        "",
+    ),
+    Claim(
+        2,
+        "Window 50 sends about ten times the input tokens of window 5.",
+        _ten_times_the_tokens,
+        "(2) does not hold: the long System Message rides on every call at any window; compare the "
+        "input tokens in section 4's table",
+        "",
+    ),
+    Claim(
+        3,
+        "Window 50 costs more than no limit at all, on each of the three models.",
+        _fifty_dearer_than_no_limit,
+        "",
+        "(3) holds too: once window 50 is full it slides, and its calls lose the cached prefix that "
+        "no limit keeps; read section 4's table",
+    ),
+    Claim(
+        4,
+        "Window 50 keeps her conversation through a restart of n8n.",
+        _survives_a_restart,
+        "(4) does not hold: a restart empties Simple Memory at any window; the window only chooses "
+        "what to load from what is still stored",
+        "",
+    ),
+    Claim(
+        5,
+        "No window size brings back a conversation when the customer starts a new chat session.",
+        _no_window_finds_a_new_session,
+        "",
+        "(5) holds too: a new session id files her under a new, empty history, and no window loads "
+        "what is not there",
+    ),
+    Claim(
+        6,
+        "Window 5 costs less than no limit, because it sends fewer tokens.",
+        _five_cheaper_than_no_limit,
+        "(6) does not hold: window 5 sends fewer tokens, but once full its calls share only the "
+        "System Message with the call before, so less of each is read from the cache",
+        "",
+    ),
+)
+
+
+def _true_claims() -> tuple[int, ...]:
+    return tuple(c.number for c in CLAIMS if c.holds())
+
+
+def _claim_feedback() -> dict[tuple[int, ...], str]:
+    # Every set of claims, in increasing order: the first false claim picked, else the first
+    # true one left out.
+    right = _true_claims()
+    said = {}
+    numbers = [c.number for c in CLAIMS]
+    for size in range(1, len(numbers) + 1):
+        for picked in combinations(numbers, size):
+            if picked == right:
+                continue
+            wrong = next((c for c in CLAIMS if c.number in picked and c.number not in right), None)
+            missed = next((c for c in CLAIMS if c.number in right and c.number not in picked), None)
+            said[picked] = wrong.if_picked if wrong else missed.if_missed if missed else ""
+    return said
 
 
 def _check_6() -> dict[str, Any]:
-    marta = load_example("marta")
-    spring_view = turn_view(marta, make_policy("spring-ai", 5), 7, QWEN)
-    return {"6": len(spring_view.visible_turns)}
-
-
-def _check_7() -> dict[str, Any]:
-    andina = load_example("mentioned_at_start")
-    tax_id = ANCHOR_FACTS["mentioned_at_start"]
-    reaches = [
-        k
-        for k in range(1, 13)
-        if fact_visible(turn_view(andina, N8nSimpleMemory(k), 12, QWEN), tax_id)
-    ]
-    return {"7a": _first_buyer_cause(andina), "7b": reaches[0]}
+    # 6b: the first turn of a long chat whose call at window 50 no longer carries turn 1.
+    first_without = next(t for t in range(2, 200) if 1 not in visible_turns(50, t))
+    return {"6a": _true_claims(), "6b": first_without}
 
 
 def _first_buyer_cause(chat: Any) -> str:
@@ -198,8 +294,10 @@ BOOK = CheckBook(
                 (3, 4, 5, 6, 7, 8): "that is six turns; with k = 5 the window starts at turn 9 − 5",
                 (5, 6, 7, 8, 9): NEW_MESSAGE,
                 (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
+                (1, 2, 3, 4, 5): "those are the first five turns; the window keeps the newest",
             },
             why="the five turns before turn 9; turn 9 itself is the new message",
+            transfer="another customer and turn at the default window",
         ),
         Expectation(
             "1b",
@@ -212,62 +310,11 @@ BOOK = CheckBook(
             transfer="window 0, a value the rule for k ≥ 1 leaves out",
         ),
         Expectation(
-            "1c",
-            _check_1,
-            hint="does n8n trim what it stores, or only what it loads for the model?",
-            mistakes={
-                6: "6 is what a window of 3 loads; the store keeps every message",
-                11: "each turn stores two messages, the question and the reply",
-                3: "3 is the window, in turns; the store is not windowed",
-                14: "14 is seven turns; his chat reached turn 11",
-            },
-            why="eleven questions and eleven replies, all kept: only the load is cut",
-            transfer="a chat the page has not stored, at another window",
-        ),
-        Expectation(
-            "2a",
+            "2",
             _check_2,
-            hint="the system message, the window (one interaction is two messages), then the new question",
-            mistakes={
-                16: "16 is the window alone: the system message and turn 12's question are sent too",
-                10: "8 interactions are 16 messages, before the system message and the question",
-                17: "add turn 12's question: it is sent after the window",
-                12: "10 is the default window's load; this one is set to 8",
-            },
-            why="the system message, 16 loaded messages and the question",
-            transfer="another window and turn",
-        ),
-        Expectation(
-            "2b",
-            _check_2,
-            hint="write turn 3 as n8n stores it, take the last 2 × 2 messages, then apply the clean-up",
-            mistakes={
-                4: "the window loads 4, but the first of them is a tool result whose call was cut off: it is dropped",
-                2: "the answer, the second call and its result stay: only the orphaned result goes",
-                5: "n8n stores one assistant message per call, so turn 3 takes 6 places, not 5",
-                6: "a window of 2 loads 2 × 2 messages",
-                1: "that is a window of 1; this one loads 2 × 2 messages before the clean-up",
-            },
-            why="the window's first message is the result of the first stock call, whose call was cut off",
-            transfer="a turn with tool calls",
-        ),
-        Expectation(
-            "3a",
-            _check_3,
-            hint="at window 4 the window on turn t starts at turn t − 4",
-            mistakes={
-                5: "on turn 5 a window of 4 is turns 1 to 4: turn 1 is still in it",
-                7: "that is window 5's turn; a smaller window lets turn 1 go sooner",
-            },
-            why="turn 6's window starts at turn 2, and the number was on turn 1",
-            transfer="another window length on the worked conversation",
-        ),
-        Expectation(
-            "3b",
-            _check_3,
             hint="n8n loads the last 2 × 4 stored messages: write out what is stored before each turn, with turn 3 taking 4 places",
             mistakes={
-                6: "that is the copy without the tool; turn 3's call and result take 2 of the window's 8 places",
+                6: "that is the agent without the tool; turn 3's call and result take 2 of the window's 8 places",
                 4: "before turn 4 only 8 messages are stored, and a window of 4 loads 8: turn 1 is still in",
                 7: "that is window 5's turn without tools; a smaller window with a tool turn lets turn 1 go sooner",
             },
@@ -275,20 +322,8 @@ BOOK = CheckBook(
             transfer="a tool turn on the worked conversation: the window counts messages",
         ),
         Expectation(
-            "4a",
-            _check_4,
-            hint="on turn t the window starts at turn t − k",
-            mistakes={
-                (1, 2, 3): "that was the window on turn 4; turn 4's answer has been stored since",
-                (2, 3, 4, 5): "turn 5 is the new message, not part of the window",
-                (3, 4): "a window of 3 holds three turns once it is full",
-            },
-            why="the three turns before turn 5",
-            transfer="another agent's conversation at window 3",
-        ),
-        Expectation(
-            "4b",
-            _check_4,
+            "3",
+            _check_3,
             hint="the model receives messages, not turn numbers: which turns' messages name him, and on which turn does the last of them leave a window of 3?",
             mistakes={
                 5: "turn 1 leaves the window on turn 5, but turn 3's reply names him too, and turn 3 is still in it",
@@ -297,47 +332,22 @@ BOOK = CheckBook(
                 8: "one turn late: on turn t a window of 3 starts at turn t − 3",
             },
             why="turn 3's reply keeps the name in the window until turn 3 itself leaves: where a fact was first said does not matter",
-            transfer="a fact said again inside the window, on a longer chat",
+            transfer="a fact said again inside the window, on another agent's chat",
         ),
         Expectation(
-            "5a",
+            "4",
+            _check_4,
+            hint="a cache serves only a prefix of 1,024 tokens or more that an earlier call sent identically: which of the two ever has one?",
+            mistakes={
+                "no limit": "no limit sends more tokens, but from its eighth call on most of each is read from the cache at a tenth of the price",
+                "the same": "the two send different tokens and read different amounts from the cache",
+            },
+            why="window 5's calls stay under 1,024 tokens, so nothing is ever read from the cache, while no limit's growing calls are mostly read from it at a tenth of the price",
+            transfer="a System Message too short to be cached",
+        ),
+        Expectation(
+            "5",
             _check_5,
-            hint="turn t sends the smaller of t − 1 and 50 earlier turns: add them up over the 60 calls",
-            mistakes={
-                2850: "that is ten times window 5's count, but window 50 is full only from turn 51 on",
-                3000: "turn t can send at most the t − 1 turns before it: the early calls send fewer than 50",
-                2950: "turn t can send at most the t − 1 turns before it: the early calls send fewer than 50",
-                1770: "that is every earlier turn on every call, window 0; window 50 stops growing at 50",
-                1275: "that stops at turn 51; turns 52 to 60 send 50 earlier turns each too",
-                1224: "turn 51 already sends 50 turns: count the growing calls up to turn 51",
-            },
-            why="0 to 50 on turns 1 to 51, then 50 on each of the last nine: about six times window 5's, not ten",
-        ),
-        Expectation(
-            "5b",
-            _check_5,
-            hint="on which call of a 40-turn chat would window 50 leave a turn out?",
-            mistakes={
-                "lower": "0 is not an empty window in n8n: it loads every earlier turn",
-                "higher": "window 0 sends more only on a call where window 50 leaves a turn out; a 40-turn chat has no such call",
-            },
-            why="window 50 never fills on 40 turns, so both send every earlier turn on every call",
-            transfer="window 0 priced on a chat a window of 50 never fills",
-        ),
-        Expectation(
-            "6",
-            _check_6,
-            hint="what does the memory hold when turn 7 starts, before its question is stored? 5 messages is two and a half turns",
-            mistakes={
-                5: "5 counts messages in Spring AI, not interactions",
-                3: "Spring AI 2.0.1 moves the cut forward to the next user message, so turn 4's lone answer goes",
-            },
-            why="5 messages hold two whole turns, and 2.x drops the half turn",
-            transfer="another product, which counts messages",
-        ),
-        Expectation(
-            "7a",
-            _check_7,
             hint="list what the buffer under b-17 holds when turn 9 runs, after the lunch break, then which of those turns a length of 3 loads",
             mistakes={
                 "storage": "the idle hour emptied the buffer before turn 4, but turn 5 was stored after that, in the buffer turn 9 reads; count which of its turns a length of 3 loads",
@@ -347,17 +357,24 @@ BOOK = CheckBook(
             transfer="a log with an idle-hour deletion that is not the cause",
         ),
         Expectation(
-            "7b",
-            _check_7,
-            hint="turn 12 sees the k turns just before it; which k first reaches back to turn 1?",
+            "6a",
+            _check_6,
+            hint="judge each sentence on its own against sections 1, 4 and 5, then list the numbers of those that hold, in increasing order",
+            mistakes=_claim_feedback,
+            why="the reply keeps the two claims the numbers and the store bear out: window 50 costs more than no limit, and no window reaches a new session",
+            transfer="a reply weighing reach, money and storage together",
+        ),
+        Expectation(
+            "6b",
+            _check_6,
+            hint="turn t's window at k = 50 starts at turn t − 50: when does that pass turn 1?",
             mistakes={
-                12: "one too many: turn 12 itself is the new message, sent after the window",
-                5: "5 is the default, and it is exactly why she is forgotten",
-                0: "0 does show it, but the question asks for 1 or more",
-                10: "one short: 12 − 10 = 2, so turn 1 is just outside",
+                51: "on turn 51 the window is turns 1 to 50: turn 1 is still in it",
+                50: "on turn 50 the window holds all 49 earlier turns",
+                61: "the window starts after turn 1 long before the chat ends",
             },
-            why="turn 1 is in view when 12 − k ≤ 1",
-            transfer="a new conversation of 12 turns",
+            why="turn t's window starts at t − 50, which passes turn 1 once t − 50 > 1",
+            transfer="the rule of section 1 at a window the lesson did not work",
         ),
     ],
 )

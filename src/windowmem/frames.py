@@ -9,7 +9,9 @@ a bill or a budget run costs nothing extra until a lesson asks for its table.
 * :func:`reference_table` and :func:`trace_table`: the token-budget task's runs side by
   side, and one run step by step;
 * :func:`side_by_side_frame`: every product's window per turn, in each product's unit;
-* :func:`bill_frame`: lesson 5's bill, one row per design (:func:`windowmem.design.bill.design_bill`).
+* :func:`bill_frame`: lesson 5's bill, one row per design (:func:`windowmem.design.bill.design_bill`);
+* :func:`price_table`: a conversation's bill in US dollars, one row per window size, one
+  column per model, prompt cache included (:func:`windowmem.prices.conversation_bill`).
 
 >>> from windowmem.messages import user, assistant
 >>> from windowmem.policies.n8n import N8nSimpleMemory
@@ -47,6 +49,7 @@ from windowmem.design.side_by_side import LineupEntry, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory, WindowPolicy
+from windowmem.prices import MODEL_PRICES, ModelPrice, conversation_bill, price_of
 from windowmem.replay import iter_turn_views
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import gap_spans, turn_runs, turn_spans, write_spans
@@ -307,8 +310,47 @@ def bill_frame(rows: Iterable[BillRow]) -> pd.DataFrame:
     return frame
 
 
+#: The first column of :func:`price_table`; one column per model follows.
+PRICE_TOKENS_COLUMN = "input tokens"
+
+
+def price_table(
+    conversation: Conversation | Sequence[Message],
+    make_policy: PolicyFactory | str,
+    sizes: Iterable[int],
+    models: Iterable[ModelPrice | str] = MODEL_PRICES,
+    counter: TokenCounter = count_messages,
+    chats: int = 1000,
+) -> pd.DataFrame:
+    """What *conversation* costs at each window size: its input tokens, then US dollars per
+    *chats* such conversations on each model (input, cached input, cache writes and output).
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> from windowmem.tokens import count_words
+    >>> chat = [system("rule " * 1100)]
+    >>> chat += [m for t in range(8) for m in (user(f"u{t} " * 100), assistant(f"a{t} " * 100))]
+    >>> table = price_table(chat, N8nSimpleMemory, [2, 0], ["gpt-5.4-mini"], count_words)
+    >>> table.to_dict("list")
+    {'input tokens': [12200, 15200], 'GPT-5.4 mini, US$ per 1,000 chats': [7.65, 6.79]}
+    """
+    chat = as_conversation(conversation)
+    factory = policy_factory(make_policy)
+    prices = [price_of(m) if isinstance(m, str) else m for m in models]
+    kept = list(sizes)
+    if not kept or not prices:
+        raise WindowMemError("give at least one window size and one model to price")
+    rows = []
+    for size in kept:
+        bills = [conversation_bill(chat, factory(size), price, counter) for price in prices]
+        rows.append([bills[0].total("input")] + [round(float(b.dollars) * chats, 2) for b in bills])
+    columns = [PRICE_TOKENS_COLUMN] + [f"{p.name}, US$ per {chats:,} chats" for p in prices]
+    return pd.DataFrame(rows, index=pd.Index(kept, name="window"), columns=columns)
+
+
 __all__ = [
     "BILL_COLUMNS",
+    "PRICE_TOKENS_COLUMN",
     "COST_BY_LENGTH_COLUMNS",
     "COST_BY_WINDOW_COLUMNS",
     "REFERENCE_COLUMNS",
@@ -316,6 +358,7 @@ __all__ = [
     "bill_frame",
     "cost_by_conversation_length",
     "cost_by_window",
+    "price_table",
     "reference_table",
     "replay_frame",
     "side_by_side_frame",

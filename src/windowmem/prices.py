@@ -36,7 +36,7 @@ from decimal import Decimal
 
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import PolicyError
-from windowmem.messages import Message, Role
+from windowmem.messages import Message, Role, system
 from windowmem.policies.base import WindowPolicy
 from windowmem.replay import iter_turn_views
 from windowmem.tokens import TokenCounter, count_messages
@@ -275,3 +275,23 @@ def conversation_bill(
             CallTokens(view.turn, view.input_tokens, read, written, sum(counter(m) for m in reply))
         )
     return Bill(price, tuple(calls))
+
+
+def behind_system_message(
+    conversation: Conversation | Sequence[Message], text: str
+) -> Conversation:
+    """*conversation* with *text* as its system message, in place of any it had.
+
+    A builder who pastes the shop's policies into the agent's System Message makes every call
+    longer by the same prefix: the part a prompt cache can serve to a sliding window too.
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> chat = behind_system_message([system("Be brief."), user("hi"), assistant("hello")], "Rules")
+    >>> [(m.role.value, m.content) for m in chat.messages]
+    [('system', 'Rules'), ('user', 'hi'), ('assistant', 'hello')]
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise PolicyError("give the system message's text: a non-empty string")
+    chat = as_conversation(conversation)
+    rest = [m for m in chat.messages if m.role is not Role.SYSTEM]
+    return Conversation.of([system(text), *rest], chat.title)

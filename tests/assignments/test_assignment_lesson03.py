@@ -894,10 +894,14 @@ def test_the_hidden_storage_reference_is_windowmem_s_simple_memory_store(source_
 def test_a4_follows_the_lesson_s_spring_ai_version(source_nb):
     question = cell_text(cells_by_id(source_nb)["buffer_messages_question"])
     assert "Spring AI 2.0.1" in question
-    lesson = json.loads(
-        (REPO_ROOT / "course" / "03_window_buffer_memory.ipynb").read_text(encoding="utf-8")
+    # Spring AI lives on lesson 3's reference page, which the question points to.
+    assert "Lesson 3's reference page" in question
+    notes = json.loads(
+        (REPO_ROOT / "course" / "reference" / "03_window_buffer_memory_notes.ipynb").read_text(
+            encoding="utf-8"
+        )
     )
-    assert "2.0.1" in "".join(cell_text(c) for c in lesson["cells"])
+    assert "2.0.1" in "".join(cell_text(c) for c in notes["cells"])
 
 
 # ---------------------------------------------------------------- through the instructors' pipeline
