@@ -103,9 +103,12 @@ assert sizes[4:7] == (4, 2, 4)
 assert [t.turn for t in valentina_schedule if t.summary_sent is False] == [8]
 assert valentina_schedule[8].summary_sent
 
-# The explorer's snapshot: on turn 9 no card holds turn 1; on turn 3 every card does.
+# The explorer's snapshot: on turn 3 every card holds turn 1; on turn 9 none does.
 assert not [r.policy for r in rows if r.turn == 9 and 1 in r.visible_turns]
 assert all(1 in r.visible_turns for r in rows if r.turn == 3)
+snapshot = explorer.current_html()
+assert explorer.turn.value == 3 and (explorer.every.value, explorer.keep.value) == (4, 1)
+assert 'data-turn="3"' in snapshot and "wm-fact" in snapshot
 
 # Section 4: the prices and the cache rule as the text states them.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES) and len(MODEL_PRICES) == 3
