@@ -155,25 +155,14 @@ REVEALED_BY = {
         8: ["10:45, an hour after the last write", '**2. Expecting a TTL of "an hour'],
     },
     "05_designing_multi_turn_conversations.ipynb": {
-        1: ["Ten. Twenty messages at two per turn", "marta_rows = side_by_side("],
-        2: [
-            "print(describe_call(turn_9_call))",
-            "From the newest: turn 8",
-            "rows = side_by_side(chat, products)",
+        1: [
+            "print(describe_call(agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]))",
+            "(a) 3. From the newest: turn 8",
+            "The same 10 holds three whole turns",
         ],
-        3: ["reach = pd.DataFrame(", "(a) Turns 1, 2 and 3"],
-        4: [
-            "for group in load(store).messages[:4]",
-            "4 turns and 4 calls make 8",
-            "(b) 5. The older",
-        ],
-        5: ["bill = design_bill(", "gives `r ≤ 3`", "cut on turns 6, 9, …, 60"],
-        6: [
-            "explorer = DesignExplorer(",
-            "the schedule marks turn 8",
-            "turn 8's would need 13",
-        ],
-        7: ["6. In n8n each of these turns stores", "**2. Sizing a window in the wrong unit.**"],
+        2: ["anchored_rows = side_by_side(anchored, frameworks)", "(a) Turns 1, 2 and 3"],
+        3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "turn 8's call would\nneed 13"],
+        4: ["costs = design_costs(support_designs(", "Yes. The window sends fewer tokens"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],
@@ -753,26 +742,23 @@ def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
 
 
 def test_lesson5_carries_issue_22_s_corrections():
-    """Issue 22, lesson 5: one bill for every mechanism, the summariser paid in full, what it drops,
-    a designer's rule, a sizing check, an n8n recipe with its warnings, the middleware, the versions."""
+    """Issue 22, lesson 5, as issue 34 rewrote it: a sizing check, the rule it needs stated first,
+    the middleware's summary, the bill in dollars; the n8n recipe, its warnings and the version
+    notes moved to the reference page (tests/test_lesson05_reference.py)."""
     name = "05_designing_multi_turn_conversations.ipynb"
     body = "\n".join(text(c) for c in cells(COURSE / name))
-    # One bill, built by windowmem.design.bill (tests/design/test_bill.py checks its rows
-    # against summary_savings and rolling_summary: the summariser's prompt and output counted).
-    assert "bill = design_bill(" in body and "bill_frame(bill)" in body
-    assert "keeps the customer's name, Lucía" in body and "**A rule a designer can use.**" in body
-    assert "### Self-check 2" in body and "Sizing:" in body and "Price your choice" in body
-    # The sizing exercise is priced by replaying the chosen window and the default through the
-    # agent (both of a tool turn's model calls, the clean-up at the cut), not by the formula.
-    # Three calls asked at once (the prose works one and two): 8 messages a turn, k = 12.
+    assert "### Self-check 1" in body and "Sizing:" in body
+    # The sizing exercise: three calls asked at once (the prose works one and two), k = 12.
     book = check_book(COURSE / name)
-    assert book.expected("2c") == 12 and book.expected("2d") == 1500
-    assert set(book.mistakes("2d")) == {700, 750, 1400}
-    main = _main_path_of(name)
-    # The rule 2d needs, stated before the check: one call per round plus the answer, each loading.
-    rule = "once per model round and once more to answer, each call loading the memory anew"
-    assert rule in main and main.index(rule) < main.index("### Self-check 2")
-    # The worked answer's figures: 9 messages sent of the default's 10, 24 at 12, on both calls.
+    assert book.expected("1c") == 12
+    main = " ".join(_main_path_of(name).split())
+    # The rule a tool turn's price needs, stated before the first check.
+    rule = (
+        "once per round of tool calls and once more to answer, each call sending the window again"
+    )
+    assert rule in main and main.index(rule) < main.index("### Self-check 1")
+    # Both of a tool turn's model calls load the memory: 9 messages of the default's 10 after
+    # the clean-up, 24 at 12 (the priced example is on the reference page).
     from windowmem.calls.agent_calls import Part, agent_runs
     from windowmem.policies import N8nSimpleMemory
 
@@ -780,18 +766,11 @@ def test_lesson5_carries_issue_22_s_corrections():
     for k, loaded in ((5, 9), (12, 24)):
         calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
         assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]
-    assert (
-        "**Concurrency.**" in body
-        and "**Transcript loss.**" in body
-        and "SummarizationMiddleware" in body
-    )
-    assert "Before the AI Agent's typeVersion 1.9 the agent always sends one" in body
-    assert "From nodes-langchain 2.8.0" in body
-    assert (
-        "Tensorify's row assumes the same" in body
-        and "Tensorify's documentation describes" not in body
-    )
-    assert "2 + 2 × the tool calls of the last model round" in body
+    assert "SummarizationMiddleware" in main and "*user*" in main
+    assert "design_costs(support_designs(" in body and "per 1,000 such chats" in main
+    assert "## Which version are you on?" in body
+    # Issue 34: 2b's premise is stated: the window changed before the chat started.
+    assert "before Valentina's chat starts" in main and "keeps the length a live session" in main
 
 
 def test_lesson6_carries_issue_22_s_corrections():
@@ -971,7 +950,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 2458,
+    "05_designing_multi_turn_conversations.ipynb": 2028,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

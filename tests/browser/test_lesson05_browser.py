@@ -16,7 +16,7 @@ from tests.browser.lab_harness import (
 )
 from tests.conftest import REPO_ROOT as REPO
 from windowmem.design.rolling_summary import rolling_summary
-from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
+from windowmem.design.side_by_side import FactPlace, framework_lineup, side_by_side
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.tokens import qwen_counter
 
@@ -26,7 +26,7 @@ NOTEBOOK = "05_designing_multi_turn_conversations.ipynb"
 CHAT = load_example("two_orders")
 FACT = ANCHOR_FACTS["two_orders"]
 COUNTER = qwen_counter()
-ROWS = side_by_side(CHAT, default_lineup(COUNTER))
+ROWS = side_by_side(CHAT, framework_lineup())
 
 
 def places(turn: int) -> dict[str, str]:
@@ -54,21 +54,22 @@ def test_lesson5_explorer_follows_its_controls(lab_server, page):
 
     explorer = page.locator(".wm-output").first
     explorer.scroll_into_view_if_needed()
-    wait_for(page, '.wm-design[data-turn="9"][data-in-system="false"]')
-    assert slider_value(page, "wm-turn-slider") == 9
-    assert shown_places(page) == places(9)
-    assert explorer.locator(".wm-fact").count() >= 1  # highlighted where still sent
-    screenshot(page, "lesson05-explorer-turn9")
-
-    # Turn 9 -> 3 with the keyboard: n8n still sends turn 1 there.
-    nudge_slider(page, "wm-turn-slider", -6)
-    wait_for(page, '.wm-design[data-turn="3"]')
+    wait_for(page, '.wm-design[data-turn="3"][data-in-system="false"]')
+    assert slider_value(page, "wm-turn-slider") == 3
     assert shown_places(page) == places(3)
     assert shown_places(page)["n8n"] == FactPlace.MEMORY.value
+    assert explorer.locator(".wm-fact").count() >= 1  # highlighted where still sent
+    screenshot(page, "lesson05-explorer-turn3")
+
+    # Turn 3 -> 9 with the keyboard: no framework sends turn 1 there.
+    nudge_slider(page, "wm-turn-slider", 6)
+    wait_for(page, '.wm-design[data-turn="9"]')
+    assert shown_places(page) == places(9)
+    assert FactPlace.MEMORY.value not in shown_places(page).values()
 
     # The fact in the system prompt: every card has it.
     page.locator(".wm-fact-toggle button", has_text="also in the system prompt").click()
-    wait_for(page, '.wm-design[data-turn="3"][data-in-system="true"]')
+    wait_for(page, '.wm-design[data-turn="9"][data-in-system="true"]')
     assert set(shown_places(page).values()) == {FactPlace.SYSTEM.value}
     assert int(explorer.locator(".wm-reaching").inner_text()) == len(ROWS) // CHAT.turn_count
 

@@ -110,3 +110,34 @@ def test_a_window_that_cuts_a_turn_s_question_marks_that_turn_partial():
     # The last two stored messages are r1 and a1; the clean-up drops the orphaned r1.
     assert [m.content for m in row.sent][-2:] == ["a1", "u2"]
     assert row.partial_turns == (1,) and row.memory_messages == 1
+
+
+def test_stored_per_turn_counts_as_each_framework_stores_a_tool_turn():
+    """Lesson 5's table: two rounds of one call each, then two calls asked at once, then none."""
+    from windowmem.design.side_by_side import framework_lineup, stored_per_turn
+    from windowmem.messages import assistant, tool, user
+
+    chat = [
+        user("u1"),
+        assistant("", ["c1"]),
+        tool("r1", "c1"),
+        assistant("", ["c2"]),
+        tool("r2", "c2"),
+        assistant("a1"),
+        user("u2"),
+        assistant("", ["c3", "c4"]),
+        tool("r3", "c3"),
+        tool("r4", "c4"),
+        assistant("a2"),
+        user("u3"),
+        assistant("a3"),
+    ]
+    n8n, langchain, agents_sdk, spring = framework_lineup()
+    # n8n keeps the last round only, one assistant message per call: 2 + 2, 2 + 2 × 2, 2.
+    assert stored_per_turn(chat, n8n) == (4, 6, 2)
+    # LangChain keeps the model's own messages: one assistant message for both calls.
+    assert stored_per_turn(chat, langchain) == (6, 5, 2)
+    # The Agents SDK: one item per message with text, per function call, per output.
+    assert stored_per_turn(chat, agents_sdk) == (6, 6, 2)
+    # Spring AI's advisor outside the tool loop: question and answer.
+    assert stored_per_turn(chat, spring) == (2, 2, 2)

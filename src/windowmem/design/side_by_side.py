@@ -47,16 +47,18 @@ from enum import StrEnum
 
 from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.conversation import Conversation, as_conversation
+from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role, interactions, without_system
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
+from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import stored_items
 from windowmem.policies.registry import make_policy
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory
 from windowmem.replay import replay
-from windowmem.tokens import TokenCounter, count_words
+from windowmem.tokens import TokenCounter, count_messages, count_words
 
 #: A product in a line-up: a policy, or a registered name with a size (None: its default).
 LineupEntry = WindowPolicy | tuple[str, int | None]
@@ -123,6 +125,66 @@ def default_lineup(counter: TokenCounter = count_words) -> tuple[WindowPolicy, .
         make_policy("openai-agents"),
         make_policy("langgraph"),
     )
+
+
+#: The window the four frameworks of lesson 5 are set to, in their own units: ten.
+SAME_NUMBER = 10
+
+
+def framework_lineup(size: int = SAME_NUMBER) -> tuple[WindowPolicy, ...]:
+    """Lesson 5's four frameworks, each given the same number *size* as a developer writes it.
+
+    n8n's Simple Memory at Context Window Length ``size // 2`` (it loads ``2 × k``
+    messages); langchain 1.x ``create_agent`` with a ``@before_model`` middleware that calls
+    ``trim_messages(max_tokens=size, token_counter=len, start_on="human",
+    end_on=("human", "tool"))`` and replaces the saved thread; the OpenAI Agents SDK's
+    ``SQLiteSession`` with ``SessionSettings(limit=size)``; Spring AI's
+    ``MessageWindowChatMemory`` with ``maxMessages(size)`` behind the memory advisor at its
+    default order.
+
+    >>> [(p.name, p.size) for p in framework_lineup()]
+    [('n8n', 5), ('langchain-trim-state', 10), ('openai-agents', 10), ('spring-ai', 10)]
+    >>> framework_lineup(3)
+    Traceback (most recent call last):
+    ...
+    windowmem.errors.PolicyError: framework_lineup: size must be an even whole number >= 2 (n8n loads 2 × k messages), got 3
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or size < 2 or size % 2:
+        raise PolicyError(
+            "framework_lineup: size must be an even whole number >= 2 "
+            f"(n8n loads 2 × k messages), got {size!r}"
+        )
+    return (
+        make_policy("n8n", size // 2),
+        LangChainTrimState(size, counter=count_messages),
+        make_policy("openai-agents", size),
+        make_policy("spring-ai", size),
+    )
+
+
+def stored_per_turn(
+    conversation: Conversation | Sequence[Message], policy: WindowPolicy
+) -> tuple[int, ...]:
+    """What each turn adds to *policy*'s store, counted as its window counts (items for the Agents SDK).
+
+    n8n's agent stores the question, one call and result per tool call of the last model
+    round, and the answer; Spring AI's advisor (default order), LangChain's memory classes
+    and Tensorify store the question and the answer; every other product stores the turn's
+    own messages (the Agents SDK as items: one per function call and per output).
+
+    >>> from windowmem.messages import user, assistant, tool
+    >>> chat = [user("u1"), assistant("", ["c1", "c2"]), tool("r1", "c1"), tool("r2", "c2"), assistant("a1")]
+    >>> [stored_per_turn(chat, p) for p in framework_lineup()]
+    [(6,), (5,), (6,), (2,)]
+    """
+    chat = as_conversation(conversation)
+    if isinstance(policy, N8nSimpleMemory):
+        return tuple(len(run.saved) for run in agent_runs(chat, policy))
+    if isinstance(policy, _QUESTIONS_AND_ANSWERS):
+        return tuple(2 for _ in chat.interactions)
+    if policy.unit is Unit.ITEMS:
+        return tuple(len(stored_items(turn.messages)) for turn in chat.interactions)
+    return tuple(len(turn.messages) for turn in chat.interactions)
 
 
 def measure(policy: WindowPolicy, messages: Sequence[Message]) -> int:
