@@ -343,3 +343,32 @@ def widget_session_id(stored: str | None, *, load_previous_session: bool, fresh:
     if stored and load_previous_session:
         return stored
     return fresh
+
+
+#: The Chat Trigger's *Load Previous Session* option: each label and the value a workflow saves
+#: (``ChatTrigger.node.js``, nodes-langchain 2.41.1); Off is the default.
+LOAD_PREVIOUS_SESSION = {"Off": "notSupported", "From Memory": "memory", "Manually": "manually"}
+
+
+def hosted_chat_loads_previous_session(option: str) -> bool:
+    """Whether n8n's hosted chat page turns the widget's ``loadPreviousSession`` on under *option*.
+
+    The hosted page (``templates.js`` ``createPage``, nodes-langchain 2.41.1) passes
+    ``loadPreviousSession: option !== 'notSupported'`` to ``createChat``: every option but
+    Off, *Manually* as well as *From Memory*, makes the widget reuse the id stored in the
+    browser (:func:`widget_session_id`). *option* is a label or its saved value.
+
+    >>> [hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")]
+    [False, True, True]
+    >>> hosted_chat_loads_previous_session("Always")
+    Traceback (most recent call last):
+    ...
+    windowmem.errors.SessionKeyError: unknown Load Previous Session option 'Always': use Off, From Memory or Manually
+    """
+    value = LOAD_PREVIOUS_SESSION.get(option, option)
+    if value not in LOAD_PREVIOUS_SESSION.values():
+        raise SessionKeyError(
+            f"unknown Load Previous Session option {option!r}: use {', '.join(list(LOAD_PREVIOUS_SESSION)[:-1])} "
+            f"or {list(LOAD_PREVIOUS_SESSION)[-1]}"
+        )
+    return value != LOAD_PREVIOUS_SESSION["Off"]
