@@ -19,13 +19,11 @@ from windowmem.policies.n8n.session_ids import (
     chat_trigger_item,
     coerce_session_id,
     evaluate_parameter,
-    hosted_chat_loads_previous_session,
     schedule_item,
     scopes_to_node,
     session_id,
     simple_memory_buffer_key,
     webhook_item,
-    widget_session_id,
 )
 
 CHAT = {"action": "sendMessage", "sessionId": "abc", "chatInput": "hi"}
@@ -184,27 +182,6 @@ def test_unknown_versions_and_options_are_refused_with_the_valid_ones():
         simple_memory_buffer_key(CHAT, workflow_id="wf1", type_version=2)
     with pytest.raises(SessionKeyError, match="customKey"):
         session_id(CHAT, id_type="header")  # type: ignore[arg-type]
-
-
-def test_the_widget_reuses_its_stored_id_only_with_load_previous_session():
-    assert widget_session_id(None, load_previous_session=True, fresh="n") == "n"
-    assert widget_session_id("s", load_previous_session=True, fresh="n") == "s"
-    assert widget_session_id("s", load_previous_session=False, fresh="n") == "n"
-    with pytest.raises(SessionKeyError):
-        widget_session_id("s", load_previous_session=True, fresh="")
-
-
-def test_the_hosted_page_reuses_the_stored_id_under_every_option_but_off():
-    # templates.js passes loadPreviousSession: option !== 'notSupported' (nodes-langchain 2.41.1)
-    assert hosted_chat_loads_previous_session("Off") is False
-    assert hosted_chat_loads_previous_session("notSupported") is False
-    assert hosted_chat_loads_previous_session("From Memory") is True
-    assert hosted_chat_loads_previous_session("Manually") is True
-    assert hosted_chat_loads_previous_session("manually") is True
-    with pytest.raises(SessionKeyError, match="Off, From Memory or Manually"):
-        hosted_chat_loads_previous_session("always")
-    with pytest.raises(SessionKeyError):
-        hosted_chat_loads_previous_session("off")  # labels are matched exactly, as n8n saves them
 
 
 def test_buffer_key_or_error_gives_the_message_instead_of_raising():
