@@ -31,7 +31,7 @@ def package(name: str) -> Path:
 
 
 def lesson_text(notebook: str) -> str:
-    """A lesson's markdown, with its line breaks joined, as a reader reads it."""
+    """A lesson's (or a reference page's, ``reference/...``) markdown, its line breaks joined."""
     cells = json.loads((REPO / "course" / notebook).read_text(encoding="utf-8"))["cells"]
     markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     return re.sub(r"\s+", " ", markdown)
@@ -69,8 +69,16 @@ def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_i
     ) / "templates.js"
     page = templates.read_text(encoding="utf-8")
     assert "loadPreviousSession: ${sanitizedLoadPreviousSession !== 'notSupported'}" in page
-    text = lesson_text("01_scope_and_storage.ipynb")
-    assert "*Load Previous Session* field, whose default is **Off**" in text
+    # the three options and their saved values, as windowmem models them
+    from windowmem.policies.n8n.session_ids import LOAD_PREVIOUS_SESSION
+
+    for label, value in LOAD_PREVIOUS_SESSION.items():
+        assert re.search(rf"name: '{label}',\s*value: '{value}'", source), (label, value)
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "*Load Previous Session* field, whose default is **Off**" in notes
+    assert "both **From Memory** and **Manually** turn it on" in notes
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "**From Memory** and **Manually** both reuse the id" in lesson
 
 
 def test_edit_fields_passes_on_only_the_fields_it_sets_by_default():
@@ -117,5 +125,5 @@ def test_the_embedded_chat_widget_reuses_its_session_by_default():
     defaults = re.search(r'webhookUrl: "http://localhost:5678",(.*?)\n\}', widget, re.S)
     assert defaults, "createChat's default options moved"
     assert re.search(r"\bloadPreviousSession: (!0|true),", defaults.group(1))
-    text = lesson_text("01_scope_and_storage.ipynb")
+    text = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert f"`@n8n/chat` {CHAT_VERSION}" in text and "the widget's default is **on**" in text

@@ -24,7 +24,6 @@ from windowmem.policies.n8n.session_ids import (
     session_id,
     simple_memory_buffer_key,
     webhook_item,
-    widget_session_id,
 )
 
 CHAT = {"action": "sendMessage", "sessionId": "abc", "chatInput": "hi"}
@@ -183,14 +182,6 @@ def test_unknown_versions_and_options_are_refused_with_the_valid_ones():
         simple_memory_buffer_key(CHAT, workflow_id="wf1", type_version=2)
     with pytest.raises(SessionKeyError, match="customKey"):
         session_id(CHAT, id_type="header")  # type: ignore[arg-type]
-
-
-def test_the_widget_reuses_its_stored_id_only_with_load_previous_session():
-    assert widget_session_id(None, load_previous_session=True, fresh="n") == "n"
-    assert widget_session_id("s", load_previous_session=True, fresh="n") == "s"
-    assert widget_session_id("s", load_previous_session=False, fresh="n") == "n"
-    with pytest.raises(SessionKeyError):
-        widget_session_id("s", load_previous_session=True, fresh="")
 
 
 def test_buffer_key_or_error_gives_the_message_instead_of_raising():

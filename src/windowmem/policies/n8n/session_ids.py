@@ -34,6 +34,12 @@ from typing import Any, Literal
 from windowmem.errors import SessionKeyError
 from windowmem.key_templates import key_text, lookup
 from windowmem.policies.n8n.buffer_names import n8n_buffer_key, n8n_safe_name
+from windowmem.policies.n8n.chat_widget import (  # noqa: F401 - where the lessons reach them
+    LOAD_PREVIOUS_SESSION,
+    WIDGET_STORAGE_KEY,
+    hosted_chat_loads_previous_session,
+    widget_session_id,
+)
 from windowmem.policies.n8n.node_errors import (
     INVALID_SESSION_ID,
     KEY_EMPTY,
@@ -317,29 +323,3 @@ def buffer_key_or_error(item: Mapping[str, Any], **settings: Any) -> str:
         return simple_memory_buffer_key(item, **settings)
     except N8nNodeError as error:
         return error.message
-
-
-# --- the chat widget ------------------------------------------------------------------------
-
-#: Where the n8n chat widget (``@n8n/chat`` 1.37.0) keeps its session id in the browser.
-WIDGET_STORAGE_KEY = "n8n-chat/sessionId"
-
-
-def widget_session_id(stored: str | None, *, load_previous_session: bool, fresh: str) -> str:
-    """The session id the chat widget uses when a page opens (``startNewSession``, ``@n8n/chat`` 1.37.0).
-
-    *stored* is ``localStorage["n8n-chat/sessionId"]`` for the page's origin, shared by
-    every tab of that browser profile; *fresh* is the new UUID the widget would make.
-    The stored id is reused only when Load Previous Session is on; the hosted chat's
-    option is Off by default, so each page load starts a new session.
-
-    >>> widget_session_id("old-id", load_previous_session=False, fresh="new-id")
-    'new-id'
-    >>> widget_session_id("old-id", load_previous_session=True, fresh="new-id")
-    'old-id'
-    """
-    if not isinstance(fresh, str) or not fresh:
-        raise SessionKeyError("fresh must be the new id the widget would generate (non-empty text)")
-    if stored and load_previous_session:
-        return stored
-    return fresh
