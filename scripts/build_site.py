@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from course_pages import START_PAGE, CatalogError, Lesson, load_lessons  # noqa: E402
+from site_live import EXPLORERS, LiveExplorerData, SiteExplorerError, make_live  # noqa: E402
 
 WEBSITE = REPO / "website"
 DEFAULT_OUT = REPO / "_build" / "site"
@@ -40,11 +41,17 @@ def _markdown_cell(cell_id: str, text: str) -> dict:
 
 def run_box(lesson: Lesson) -> str:
     """The box each lesson page opens with: how to run the notebook whose outputs it shows."""
+    explorer = (
+        "its explorer works here too, from every state windowmem computed when this site "
+        "was built. To run the code, change it, or explore a conversation of your own, run it:"
+        if lesson.notebook in EXPLORERS
+        else "a static snapshot of each explorer. To move the sliders and try the self-checks, run it:"
+    )
     return f"""```{{admonition}} Run this lesson in JupyterLab
 :class: tip run-in-jupyterlab
 
-This page shows the notebook as stored: the outputs of its last full run, and a static
-snapshot of each explorer. To move the sliders and try the self-checks, run it:
+This page shows the notebook as stored: the outputs of its last full run, and
+{explorer}
 
 - with `make course` running (it serves the course on port 8888),
   [open {lesson.notebook} in your JupyterLab]({LAB_URL}/{lesson.notebook}); or
@@ -59,8 +66,12 @@ def navigation(lessons: list[Lesson]) -> str:
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```"
 
 
-def stage(src: Path, lessons: list[Lesson]) -> None:
-    """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation."""
+def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData]:
+    """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation.
+
+    The lessons' explorers named in ``site_live.EXPLORERS`` are made live; what each adds
+    is returned.
+    """
     if src.exists():
         shutil.rmtree(src)
     shutil.copytree(WEBSITE, src, ignore=shutil.ignore_patterns("__pycache__"))
@@ -72,6 +83,7 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
 
+    explorers: list[LiveExplorerData] = []
     start = json.loads((REPO / "course" / START_PAGE.name).read_text(encoding="utf-8"))
     start["cells"].append(_markdown_cell("site-navigation", navigation(lessons)))
     (src / START_PAGE.name).write_text(json.dumps(start), encoding="utf-8")
@@ -89,6 +101,9 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
         if rest.strip():
             added.append(_markdown_cell("site-lesson-introduction", rest))
         notebook["cells"][1:1] = added
+        live = make_live(notebook, lesson.notebook, src / "_static")
+        if live is not None:
+            explorers.append(live)
         (src / lesson.notebook).write_text(json.dumps(notebook), encoding="utf-8")
         # What the download link gives is the notebook itself, without the box.
         (src / DOWNLOADS).mkdir(exist_ok=True)
@@ -98,13 +113,15 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
     for path in (REPO / "course").iterdir():
         if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
             shutil.copy(path, src / path.name)
+    return explorers
 
 
 def build(out: Path = DEFAULT_OUT) -> Path:
     """Stage and build the site under *out*; the folder holding ``index.html``."""
     lessons = load_lessons(REPO / "course")
     src, html = out / "src", out / "html"
-    stage(src, lessons)
+    for live in stage(src, lessons):
+        print(live.summary())
     if html.exists():
         shutil.rmtree(html)
     command = [
@@ -133,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         html = build(args.out.resolve())
-    except CatalogError as error:
+    except (CatalogError, SiteExplorerError) as error:
         print(f"build_site: {error}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as error:
