@@ -23,7 +23,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from course_pages import START_PAGE, CatalogError, Lesson, load_lessons  # noqa: E402
-from site_live import EXPLORERS, LiveExplorerData, SiteExplorerError, make_live  # noqa: E402
+from site_live import (  # noqa: E402
+    EXPLORERS,
+    LiveChecksData,
+    LiveExplorerData,
+    SiteExplorerError,
+    make_checks_live,
+    make_live,
+)
 
 WEBSITE = REPO / "website"
 DEFAULT_OUT = REPO / "_build" / "site"
@@ -41,17 +48,19 @@ def _markdown_cell(cell_id: str, text: str) -> dict:
 
 def run_box(lesson: Lesson) -> str:
     """The box each lesson page opens with: how to run the notebook whose outputs it shows."""
-    explorer = (
-        "its explorer works here too, from every state windowmem computed when this site "
-        "was built. To run the code, change it, or explore a conversation of your own, run it:"
+    works_here = (
+        "Its self-checks and its explorer work here too, from what windowmem computed when "
+        "this site was built. To run the code, change it, or explore a conversation of your "
+        "own, run it:"
         if lesson.notebook in EXPLORERS
-        else "a static snapshot of each explorer. To move the sliders and try the self-checks, run it:"
+        else "Its self-checks work here too; each explorer is a static snapshot. To move the "
+        "sliders, run it:"
     )
     return f"""```{{admonition}} Run this lesson in JupyterLab
 :class: tip run-in-jupyterlab
 
-This page shows the notebook as stored: the outputs of its last full run, and
-{explorer}
+This page shows the notebook as stored: the outputs of its last full run.
+{works_here}
 
 - with `make course` running (it serves the course on port 8888),
   [open {lesson.notebook} in your JupyterLab]({LAB_URL}/{lesson.notebook}); or
@@ -66,11 +75,11 @@ def navigation(lessons: list[Lesson]) -> str:
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```"
 
 
-def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData]:
+def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData | LiveChecksData]:
     """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation.
 
-    The lessons' explorers named in ``site_live.EXPLORERS`` are made live; what each adds
-    is returned.
+    The lessons' explorers named in ``site_live.EXPLORERS`` and every lesson's self-checks
+    are made live; what each adds is returned.
     """
     if src.exists():
         shutil.rmtree(src)
@@ -83,7 +92,7 @@ def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData]:
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
 
-    explorers: list[LiveExplorerData] = []
+    explorers: list[LiveExplorerData | LiveChecksData] = []
     start = json.loads((REPO / "course" / START_PAGE.name).read_text(encoding="utf-8"))
     start["cells"].append(_markdown_cell("site-navigation", navigation(lessons)))
     (src / START_PAGE.name).write_text(json.dumps(start), encoding="utf-8")
@@ -101,9 +110,12 @@ def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData]:
         if rest.strip():
             added.append(_markdown_cell("site-lesson-introduction", rest))
         notebook["cells"][1:1] = added
-        live = make_live(notebook, lesson.notebook, src / "_static")
-        if live is not None:
-            explorers.append(live)
+        for live in (
+            make_live(notebook, lesson.notebook, src / "_static"),
+            make_checks_live(notebook, lesson.notebook, src / "_static", REPO / "course"),
+        ):
+            if live is not None:
+                explorers.append(live)
         (src / lesson.notebook).write_text(json.dumps(notebook), encoding="utf-8")
         # What the download link gives is the notebook itself, without the box.
         (src / DOWNLOADS).mkdir(exist_ok=True)

@@ -1,4 +1,4 @@
-"""Make the lessons' explorers live on the course website: every state computed at build time.
+"""Make the lessons' explorers and self-checks live on the course website, computed at build time.
 
 ``scripts/build_site.py`` calls :func:`make_live` on each staged lesson. For a lesson named
 in :data:`EXPLORERS`, it builds the explorer as the lesson's cell does, checks that its
@@ -7,12 +7,20 @@ lesson), writes every state of its controls to ``_static/windowmem/<key>_explore
 and puts, in place of the snapshot, a box that ``_static/windowmem/explorers.js`` fills
 with controls and the same HTML the Python view draws. The snapshot stays inside the box
 for a reader whose browser runs no script.
+
+:func:`make_checks_live` gives each check cell an answer box, and writes the lesson's check
+book as data (``_static/windowmem/<key>_checks.js``, see :mod:`windowmem.explorer.check_site`)
+for ``_static/windowmem/checks.js``, which prints the line the notebook's ``check()`` would.
 """
 
 from __future__ import annotations
 
 import gzip
+import html
+import importlib
 import json
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,3 +152,80 @@ def make_live(notebook: dict[str, Any], name: str, static: Path) -> LiveExplorer
     # The widget's stand-in text ("live: needs a running kernel") is not true here.
     cell["outputs"] = [o for o in cell["outputs"] if WIDGET_VIEW not in o.get("data", {})]
     return LiveExplorerData(key, count_states(data), len(encoded), len(gzip.compress(encoded)))
+
+
+#: A lesson's check cell, whole: ``check("3a", answer)``.
+CHECK_CELL = re.compile(r'\s*check\("(?P<id>[^"]+)",\s*\w+\)\s*')
+
+
+def check_form(key: str, check_id: str, stored: str) -> str:
+    """The box under a check cell: the learner's answer, a button, and the line the notebook prints."""
+    field = f"wm-check-{key}-{check_id}"
+    return (
+        f'<form class="wm-site-check" data-lesson="{key}" data-check="{html.escape(check_id)}">'
+        f'<label for="{field}">Your answer to {html.escape(check_id)}</label> '
+        f'<input id="{field}" type="text" autocomplete="off" spellcheck="false" '
+        "placeholder=\"as in the cell above: [1, 2, 3], 12, 'window', True\"> "
+        '<button type="submit">Check</button>'
+        f'<output for="{field}" class="wm-check-feedback" aria-live="polite">{html.escape(stored)}</output>'
+        "</form>"
+    )
+
+
+@dataclass(frozen=True)
+class LiveChecksData:
+    """What one lesson's live self-checks added to the site: its *key*, how many checks, how many bytes."""
+
+    key: str
+    checks: int
+    size: int
+
+    def summary(self) -> str:
+        """One line for the build's output."""
+        return f"{self.key} self-checks: {self.checks} checks, {self.size:,} bytes of data"
+
+
+def make_checks_live(
+    notebook: dict[str, Any], name: str, static: Path, course: Path
+) -> LiveChecksData | None:
+    """Give each check cell of *notebook* an answer box and write the lesson's feedback to *static*.
+
+    The check book is ``checks/lessonNN.py`` under *course*; a lesson without check cells
+    is left alone.
+    """
+    cells = [
+        (cell, match["id"])
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+        and (match := CHECK_CELL.fullmatch(_text(cell["source"]))) is not None
+    ]
+    if not cells:
+        return None
+    from windowmem.explorer.check_site import book_data
+
+    key = f"lesson{name[:2]}"
+    if str(course) not in sys.path:
+        sys.path.insert(0, str(course))
+    book = importlib.import_module(f"checks.{key}").BOOK
+    data = book_data(book)
+    unknown = sorted({check_id for _, check_id in cells} - set(data["checks"]))
+    if unknown:
+        raise SiteExplorerError(f"{name}: check cells name checks its book lacks: {unknown}")
+    # The data comes with the first box, before checks.js looks for the boxes.
+    data_script = f'<script src="_static/{STATIC_DIR}/{key}_checks.js"></script>'
+    for number, (cell, check_id) in enumerate(cells):
+        stored = "".join(_text(o.get("text", "")) for o in cell.get("outputs", [])).strip()
+        box = check_form(key, check_id, stored) + (data_script if number == 0 else "")
+        cell["outputs"] = [
+            {
+                "output_type": "display_data",
+                "metadata": {},
+                "data": {"text/html": box, "text/plain": stored},
+            }
+        ]
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    script = f"(window.WM_CHECKS = window.WM_CHECKS || {{}})[{json.dumps(key)}] = {text};\n"
+    target = static / STATIC_DIR / f"{key}_checks.js"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(script, encoding="utf-8")
+    return LiveChecksData(key, len(data["checks"]), len(script.encode("utf-8")))

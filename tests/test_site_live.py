@@ -1,4 +1,4 @@
-"""scripts/site_live.py: a lesson's explorer snapshot becomes a live explorer on the site, or the build says why not."""
+"""scripts/site_live.py: a lesson's explorer and self-checks become live on the site, or the build says why not."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ from tests.conftest import REPO_ROOT as REPO
 sys.path.insert(0, str(REPO / "scripts"))
 
 from site_live import (  # noqa: E402
+    CHECK_CELL,
     EXPLORERS,
     WIDGET_VIEW,
     SiteExplorerError,
+    check_form,
     live_box,
+    make_checks_live,
     make_live,
 )
 
@@ -85,3 +88,35 @@ def test_a_lesson_with_no_stored_snapshot_says_to_run_it(lesson6, tmp_path):
 
 def test_every_named_lesson_exists():
     assert all((REPO / "course" / name).is_file() for name in EXPLORERS)
+
+
+def test_every_check_cell_gets_an_answer_box_and_the_book_is_written(lesson6, tmp_path):
+    notebook = copy.deepcopy(lesson6)
+    cells = [c for c in notebook["cells"] if CHECK_CELL.fullmatch("".join(c["source"]))]
+    stored = ["".join("".join(o["text"]) for o in c["outputs"]).strip() for c in cells]
+    live = make_checks_live(notebook, LESSON6, tmp_path, REPO / "course")
+    assert live is not None and live.checks == len(cells) == 12
+    for number, (cell, text) in enumerate(zip(cells, stored)):
+        (output,) = cell["outputs"]
+        check_id = CHECK_CELL.fullmatch("".join(cell["source"]))["id"]
+        box = output["data"]["text/html"]
+        assert box.startswith(check_form("lesson06", check_id, text))
+        assert ("lesson06_checks.js" in box) is (number == 0), "the data comes once, first"
+        assert output["data"]["text/plain"] == text
+    script = (tmp_path / "windowmem" / "lesson06_checks.js").read_text(encoding="utf-8")
+    assert script.startswith('(window.WM_CHECKS = window.WM_CHECKS || {})["lesson06"] = ')
+
+
+def test_a_check_cell_naming_a_check_the_book_lacks_stops_the_build(lesson6, tmp_path):
+    notebook = copy.deepcopy(lesson6)
+    notebook["cells"].append(
+        {"cell_type": "code", "metadata": {}, "outputs": [], "source": 'check("9z", answer)'}
+    )
+    with pytest.raises(
+        SiteExplorerError, match=r"check cells name checks its book lacks: \['9z'\]"
+    ):
+        make_checks_live(notebook, LESSON6, tmp_path, REPO / "course")
+
+
+def test_a_lesson_without_check_cells_is_left_alone_by_the_checks(tmp_path):
+    assert make_checks_live({"cells": []}, "00_start_here.ipynb", tmp_path, REPO / "course") is None

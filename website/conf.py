@@ -39,7 +39,7 @@ html_title = "windowmem course"
 html_static_path = ["_static"]
 html_css_files = ["course.css"]
 # The live explorers and self-checks (scripts/site_live.py writes their data).
-html_js_files = ["windowmem/explorers.js"]
+html_js_files = ["windowmem/explorers.js", "windowmem/checks.js"]
 html_show_sphinx = False
 html_show_sourcelink = False
 html_copy_source = False
