@@ -25,8 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from course_pages import START_PAGE, CatalogError, Lesson, load_lessons  # noqa: E402
 from site_live import (  # noqa: E402
     EXPLORERS,
-    LiveChecksData,
-    LiveExplorerData,
+    LiveData,
     SiteExplorerError,
     make_checks_live,
     make_live,
@@ -75,7 +74,7 @@ def navigation(lessons: list[Lesson]) -> str:
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```"
 
 
-def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData | LiveChecksData]:
+def stage(src: Path, lessons: list[Lesson]) -> list[LiveData]:
     """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation.
 
     The lessons' explorers named in ``site_live.EXPLORERS`` and every lesson's self-checks
@@ -92,7 +91,7 @@ def stage(src: Path, lessons: list[Lesson]) -> list[LiveExplorerData | LiveCheck
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
 
-    explorers: list[LiveExplorerData | LiveChecksData] = []
+    explorers: list[LiveData] = []
     start = json.loads((REPO / "course" / START_PAGE.name).read_text(encoding="utf-8"))
     start["cells"].append(_markdown_cell("site-navigation", navigation(lessons)))
     (src / START_PAGE.name).write_text(json.dumps(start), encoding="utf-8")

@@ -76,20 +76,32 @@ EXPLORERS: dict[str, tuple[str, Callable[[], Any]]] = {
 
 
 @dataclass(frozen=True)
-class LiveExplorerData:
-    """What one live explorer added to the site: its *key*, how many states, how many bytes."""
+class LiveData:
+    """What one lesson's live *part* (explorer, self-checks) added to the site: *count* *units*, *size* bytes."""
 
     key: str
-    states: int
+    part: str
+    count: int
+    units: str
     size: int
     gzipped: int
 
     def summary(self) -> str:
         """One line for the build's output."""
         return (
-            f"{self.key} explorer: {self.states:,} states, {self.size:,} bytes of data "
+            f"{self.key} {self.part}: {self.count:,} {self.units}, {self.size:,} bytes of data "
             f"({self.gzipped:,} gzipped)"
         )
+
+    @classmethod
+    def written(
+        cls, target: Path, text: str, key: str, part: str, count: int, units: str
+    ) -> LiveData:
+        """Write *text* to *target* and say what it holds."""
+        target.parent.mkdir(parents=True, exist_ok=True)
+        encoded = text.encode("utf-8")
+        target.write_bytes(encoded)
+        return cls(key, part, count, units, len(encoded), len(gzip.compress(encoded)))
 
 
 def _text(data: Any) -> str:
@@ -113,7 +125,7 @@ def live_box(key: str, snapshot_html: str) -> str:
     )
 
 
-def make_live(notebook: dict[str, Any], name: str, static: Path) -> LiveExplorerData | None:
+def make_live(notebook: dict[str, Any], name: str, static: Path) -> LiveData | None:
     """Replace *notebook*'s explorer snapshot with a live explorer and write its data to *static*.
 
     *name* is the notebook's file name; a lesson not in :data:`EXPLORERS` is left alone.
@@ -145,13 +157,11 @@ def make_live(notebook: dict[str, Any], name: str, static: Path) -> LiveExplorer
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     script = f"(window.WM_EXPLORERS = window.WM_EXPLORERS || {{}})[{json.dumps(key)}] = {text};\n"
     target = static / STATIC_DIR / f"{key}_explorer.js"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    encoded = script.encode("utf-8")
-    target.write_bytes(encoded)
+    written = LiveData.written(target, script, key, "explorer", count_states(data), "states")
     output["data"] = {"text/html": live_box(key, snapshot_html), "text/plain": [explorer.label]}
     # The widget's stand-in text ("live: needs a running kernel") is not true here.
     cell["outputs"] = [o for o in cell["outputs"] if WIDGET_VIEW not in o.get("data", {})]
-    return LiveExplorerData(key, count_states(data), len(encoded), len(gzip.compress(encoded)))
+    return written
 
 
 #: A lesson's check cell, whole: ``check("3a", answer)``.
@@ -172,22 +182,9 @@ def check_form(key: str, check_id: str, stored: str) -> str:
     )
 
 
-@dataclass(frozen=True)
-class LiveChecksData:
-    """What one lesson's live self-checks added to the site: its *key*, how many checks, how many bytes."""
-
-    key: str
-    checks: int
-    size: int
-
-    def summary(self) -> str:
-        """One line for the build's output."""
-        return f"{self.key} self-checks: {self.checks} checks, {self.size:,} bytes of data"
-
-
 def make_checks_live(
     notebook: dict[str, Any], name: str, static: Path, course: Path
-) -> LiveChecksData | None:
+) -> LiveData | None:
     """Give each check cell of *notebook* an answer box and write the lesson's feedback to *static*.
 
     The check book is ``checks/lessonNN.py`` under *course*; a lesson without check cells
@@ -226,6 +223,4 @@ def make_checks_live(
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     script = f"(window.WM_CHECKS = window.WM_CHECKS || {{}})[{json.dumps(key)}] = {text};\n"
     target = static / STATIC_DIR / f"{key}_checks.js"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(script, encoding="utf-8")
-    return LiveChecksData(key, len(data["checks"]), len(script.encode("utf-8")))
+    return LiveData.written(target, script, key, "self-checks", len(data["checks"]), "checks")

@@ -58,9 +58,9 @@ def test_the_snapshot_becomes_the_live_box_and_the_data_is_written(lesson6, tmp_
     assert script.startswith(prefix)
     data = json.loads(script[len(prefix) :].rstrip().rstrip(";"))
     assert data["kind"] == "budget" and live.size == len(script.encode("utf-8"))
-    assert live.states == sum(len(r[2]) for runs in data["runs"].values() for r in runs)
+    assert live.count == sum(len(r[2]) for runs in data["runs"].values() for r in runs)
     assert 0 < live.gzipped < live.size
-    assert live.summary().startswith(f"lesson06 explorer: {live.states:,} states, ")
+    assert live.summary().startswith(f"lesson06 explorer: {live.count:,} states, ")
 
 
 def test_a_lesson_without_a_live_explorer_is_left_alone(tmp_path):
@@ -95,7 +95,7 @@ def test_every_check_cell_gets_an_answer_box_and_the_book_is_written(lesson6, tm
     cells = [c for c in notebook["cells"] if CHECK_CELL.fullmatch("".join(c["source"]))]
     stored = ["".join("".join(o["text"]) for o in c["outputs"]).strip() for c in cells]
     live = make_checks_live(notebook, LESSON6, tmp_path, REPO / "course")
-    assert live is not None and live.checks == len(cells) == 12
+    assert live is not None and live.count == len(cells) == 12
     for number, (cell, text) in enumerate(zip(cells, stored)):
         (output,) = cell["outputs"]
         check_id = CHECK_CELL.fullmatch("".join(cell["source"]))["id"]

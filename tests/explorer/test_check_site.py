@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from windowmem.explorer.check_site import (
-    answer_key,
-    book_data,
-    check_data,
-    fnv1a,
-    fold,
-    forgiven_forms,
-    kind_of,
-    site_answer,
-)
+from windowmem.explorer import check_site as site
 from windowmem.explorer.self_check import CheckBook, Expectation
 
 
@@ -49,16 +40,20 @@ class TestSiteAnswer:
         ],
     )
     def test_reads_a_literal_or_else_the_text(self, text, value):
-        assert site_answer(text) == value and type(site_answer(text)) is type(value)
+        assert site.site_answer(text) == value and type(site.site_answer(text)) is type(value)
 
 
 class TestKeys:
     def test_fnv1a_is_the_published_32_bit_hash(self):
         # FNV-1a test vectors: "" and "a" and "foobar" (ASCII units hash as bytes do).
-        assert (fnv1a(""), fnv1a("a"), fnv1a("foobar")) == ("811c9dc5", "e40c292c", "bf9cf968")
+        assert (site.fnv1a(""), site.fnv1a("a"), site.fnv1a("foobar")) == (
+            "811c9dc5",
+            "e40c292c",
+            "bf9cf968",
+        )
 
     def test_fold_leaves_out_case_spaces_a_trailing_period_and_a_leading_the(self):
-        assert fold("  The   SAME.. ") == "same"
+        assert site.fold("  The   SAME.. ") == "same"
 
     @pytest.mark.parametrize(
         ("value", "kind"),
@@ -72,53 +67,55 @@ class TestKeys:
         ],
     )
     def test_kinds(self, value, kind):
-        assert kind_of(value) == kind
+        assert site.kind_of(value) == kind
 
     def test_a_dict_is_no_kind_of_answer(self):
         with pytest.raises(TypeError, match="must be a bool, a number, text or a list"):
-            kind_of({"a": 1})
+            site.kind_of({"a": 1})
 
     def test_a_number_is_one_key_however_written(self):
-        assert answer_key(4, "number", {}) == answer_key(4.0, "number", {}) == "n4"
+        assert site.answer_key(4, "number", {}) == site.answer_key(4.0, "number", {}) == "n4"
 
     def test_a_bool_is_not_a_number(self):
-        assert answer_key(True, "number", {}) is None and answer_key(1, "bool", {}) is None
+        assert (
+            site.answer_key(True, "number", {}) is None and site.answer_key(1, "bool", {}) is None
+        )
 
     def test_text_is_folded_only_where_the_book_forgives_it(self):
-        assert answer_key("Window.", "text", {"fold": False}) == "sWindow."
-        assert answer_key("Window.", "text", {"fold": True}) == "swindow"
+        assert site.answer_key("Window.", "text", {"fold": False}) == "sWindow."
+        assert site.answer_key("Window.", "text", {"fold": True}) == "swindow"
 
     def test_a_list_of_the_wrong_kind_has_no_key(self):
-        assert answer_key(["a"], "numbers", {}) is None
-        assert answer_key(range(2, 4), "numbers", {}) == answer_key((2, 3), "numbers", {})
+        assert site.answer_key(["a"], "numbers", {}) is None
+        assert site.answer_key(range(2, 4), "numbers", {}) == site.answer_key((2, 3), "numbers", {})
 
 
 class TestCheckData:
     def test_forms_the_book_does_not_forgive_are_not_forgiven(self, book):
         # This book compares values as they are (windowmem.explorer.self_check.same_answer).
-        forms = forgiven_forms(book, "1c", {})
+        forms = site.forgiven_forms(book, "1c", {})
         assert forms == {"fold": book.feedback("1c", "  WINDOW. ") == book.feedback("1c", "window")}
 
     def test_each_foreseen_answer_has_the_books_line(self, book):
-        data = check_data(book, "1a", {})
+        data = site.check_data(book, "1a", {})
         assert data["kind"] == "numbers"
         assert data["answers"] == {
-            fnv1a("l[n2,n3,n4]"): book.feedback("1a", (2, 3, 4)),
-            fnv1a("l[n1,n2,n3]"): book.feedback("1a", (1, 2, 3)),
+            site.fnv1a("l[n2,n3,n4]"): book.feedback("1a", (2, 3, 4)),
+            site.fnv1a("l[n1,n2,n3]"): book.feedback("1a", (1, 2, 3)),
         }
         assert data["unanswered"] == book.feedback("1a", None)
         assert data["hint"] == "1a: not yet: count turns."
 
     def test_the_answer_is_not_in_the_data_as_text(self, book):
-        data = check_data(book, "1c", {})
+        data = site.check_data(book, "1c", {})
         assert "swindow" not in str(data["answers"]) and "window" not in data["answers"]
 
     def test_a_yes_or_no_check_gives_the_hint_for_the_answer_nobody_foresaw(self, book):
-        data = check_data(book, "1d", {})
-        assert data["answers"] == {fnv1a("bFalse"): "1d: correct: it is kept."}
+        data = site.check_data(book, "1d", {})
+        assert data["answers"] == {site.fnv1a("bFalse"): "1d: correct: it is kept."}
         assert data["hint"] == data["form"] == book.feedback("1d", True)
 
     def test_the_book_lists_every_check(self, book):
-        data = book_data(book)
+        data = site.book_data(book)
         assert list(data["checks"]) == ["1a", "1b", "1c", "1d"]
-        assert data["checks"]["1b"]["answers"][fnv1a("n22")] == "1b: not yet: both sessions."
+        assert data["checks"]["1b"]["answers"][site.fnv1a("n22")] == "1b: not yet: both sessions."
