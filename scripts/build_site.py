@@ -30,11 +30,12 @@ from site_live import (  # noqa: E402
     make_checks_live,
     make_live,
 )
+from working_copy import DEFAULT_WORK  # noqa: E402
 
 WEBSITE = REPO / "website"
 DEFAULT_OUT = REPO / "_build" / "site"
-#: The address `make course` serves the course folder on (JupyterLab's default port).
-LAB_URL = "http://localhost:8888/lab/tree"
+#: The learner's working copy, which `make course` opens in JupyterLab (as the clone names it).
+WORK_FOLDER = DEFAULT_WORK.name
 #: Where the staged copies of the original notebooks go, for the download links.
 DOWNLOADS = "_notebooks"
 #: MathJax parts the pages use (TeX input, HTML-CSS output with its web fonts).
@@ -61,8 +62,10 @@ def run_box(lesson: Lesson) -> str:
 This page shows the notebook as stored: the outputs of its last full run.
 {works_here}
 
-- with `make course` running (it serves the course on port 8888),
-  [open {lesson.notebook} in your JupyterLab]({LAB_URL}/{lesson.notebook}); or
+- in your clone of the course, run `make course`: JupyterLab opens on the start page of
+  your working copy, `{WORK_FOLDER}/`, where your changes are kept; open
+  `{lesson.notebook}` from its file browser. (The address and token are the ones
+  `make course` prints: a site cannot know them.) Or
 - {{download}}`download the notebook <{DOWNLOADS}/{lesson.notebook}>` and open it in any JupyterLab
   where `windowmem` is installed.
 ```"""

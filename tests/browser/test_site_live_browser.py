@@ -58,8 +58,12 @@ def device(request, browser):
 
 
 def _open(page, site_url: str, stem: str) -> None:
-    page.goto(f"{site_url}/{stem}.html", timeout=120_000)
-    page.wait_for_load_state("networkidle", timeout=120_000)
+    """Open a lesson page and wait for its scripts: the live parts, not MathJax's fonts."""
+    page.goto(f"{site_url}/{stem}.html", wait_until="load", timeout=120_000)
+    page.wait_for_function(
+        "() => window.wmCheckFeedback && document.querySelector('form.wm-site-check.wm-site-live')",
+        timeout=120_000,
+    )
 
 
 def _python_window(explorer, name: str, window: int, turn: int, fact: str) -> str:
@@ -164,24 +168,25 @@ def _menu_opens(page, device_name: str) -> None:
         sidebar.wait_for(state="visible", timeout=5_000)
 
 
+def _open_live_explorer(page, site_url: str, stem: str, device_name: str) -> None:
+    """Open a lesson, check that its menu opens, and bring its live explorer into view."""
+    _open(page, site_url, stem)
+    _menu_opens(page, device_name)
+    page.locator(".wm-site-explorer.wm-site-live").scroll_into_view_if_needed()
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_lesson3_sliders_fact_and_picker_move_the_view(site_url, device, explorers):
     """Moving lesson 3's controls shows the Python view of where they stand; "your own" says to run the notebook."""
     name, page = device
     explorer = explorers["lesson03"]
-    _open(page, site_url, LESSON3)
-    _menu_opens(page, name)
-    page.locator(".wm-site-explorer.wm-site-live").scroll_into_view_if_needed()
+    _open_live_explorer(page, site_url, LESSON3, name)
 
     def python_now() -> str:
-        return _python_window(
-            explorer,
-            _value(page, "wm-conversation"),
-            int(_value(page, "wm-window")),
-            int(_value(page, "wm-turn-slider")),
-            _value(page, "wm-fact-text"),
-        )
+        controls = ("wm-conversation", "wm-window", "wm-turn-slider", "wm-fact-text")
+        conversation, window, turn, fact = (_value(page, css) for css in controls)
+        return _python_window(explorer, conversation, int(window), int(turn), fact)
 
     start = (_value(page, "wm-window"), _value(page, "wm-turn-slider"))
     fresh = EXPLORERS[f"{LESSON3}.ipynb"][1]()  # the module's explorer has moved
@@ -211,17 +216,13 @@ def test_lesson6_sliders_and_policy_move_the_view(site_url, device, explorers):
     """Moving lesson 6's budget, policy and step shows the Python view of where they stand."""
     name, page = device
     explorer = explorers["lesson06"]
-    _open(page, site_url, LESSON6)
-    _menu_opens(page, name)
-    page.locator(".wm-site-explorer.wm-site-live").scroll_into_view_if_needed()
+    _open_live_explorer(page, site_url, LESSON6, name)
 
     def python_now() -> str:
-        return _python_budget(
-            explorer,
-            int(_value(page, "wm-budget-slider")),
-            _value(page, "wm-policy"),
-            int(_value(page, "wm-step-slider")),
+        budget, choice, step = (
+            _value(page, c) for c in ("wm-budget-slider", "wm-policy", "wm-step-slider")
         )
+        return _python_budget(explorer, int(budget), choice, int(step))
 
     assert _shown(page) == python_now()
     start = int(_value(page, "wm-budget-slider"))
