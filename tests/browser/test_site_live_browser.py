@@ -295,3 +295,24 @@ def test_every_self_check_gives_the_notebooks_line_for_every_input(site_url, pag
             assert not wrong, f"lesson {stem[:2]} check {check_id}: {wrong[:3]}"
             compared += len(texts)
     assert compared > 1000
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_live_parts_work_from_a_file_url(built_site, page, explorers):
+    """Opened from disk (file://, no server), the explorer draws the Python view and a check answers."""
+    page.goto((built_site["html"] / f"{LESSON6}.html").as_uri(), wait_until="load")
+    output = page.locator(".wm-site-explorer.wm-site-live .wm-site-output")
+    explorer = explorers["lesson06"]
+    _press(page, "wm-step-slider", "Home")
+    assert output.evaluate("o => o.wmHtml") == _python_budget(
+        explorer, int(_value(page, "wm-budget-slider")), _value(page, "wm-policy"), 0
+    )
+    form = page.locator("form.wm-site-check.wm-site-live").first
+    form.locator("input").fill("no idea at all")
+    form.get_by_role("button", name="Check").click()
+    book = importlib.import_module("checks.lesson06").BOOK
+    check_id = form.get_attribute("data-check")
+    assert form.locator("output").inner_text().strip() == book.feedback(
+        check_id, site_answer("no idea at all")
+    )
