@@ -32,11 +32,19 @@ from course_pages import (  # noqa: E402
     Lesson,
     load_lessons,
 )
+from site_live import (  # noqa: E402
+    EXPLORERS,
+    LiveData,
+    SiteExplorerError,
+    make_checks_live,
+    make_live,
+)
+from working_copy import DEFAULT_WORK  # noqa: E402
 
 WEBSITE = REPO / "website"
 DEFAULT_OUT = REPO / "_build" / "site"
-#: The address `make course` serves the course folder on (JupyterLab's default port).
-LAB_URL = "http://localhost:8888/lab/tree"
+#: The learner's working copy, which `make course` opens in JupyterLab (as the clone names it).
+WORK_FOLDER = DEFAULT_WORK.name
 #: Where the staged copies of the original notebooks go, for the download links.
 DOWNLOADS = "_notebooks"
 #: MathJax parts the pages use (TeX input, HTML-CSS output with its web fonts).
@@ -49,14 +57,24 @@ def _markdown_cell(cell_id: str, text: str) -> dict:
 
 def run_box(lesson: Lesson) -> str:
     """The box each lesson page opens with: how to run the notebook whose outputs it shows."""
+    works_here = (
+        "Its self-checks and its explorer work here too, from what windowmem computed when "
+        "this site was built. To run the code, change it, or explore a conversation of your "
+        "own, run it:"
+        if lesson.notebook in EXPLORERS
+        else "Its self-checks work here too; each explorer is a static snapshot. To move the "
+        "sliders, run it:"
+    )
     return f"""```{{admonition}} Run this lesson in JupyterLab
 :class: tip run-in-jupyterlab
 
-This page shows the notebook as stored: the outputs of its last full run, and a static
-snapshot of each explorer. To move the sliders and try the self-checks, run it:
+This page shows the notebook as stored: the outputs of its last full run.
+{works_here}
 
-- with `make course` running (it serves the course on port 8888),
-  [open {lesson.notebook} in your JupyterLab]({LAB_URL}/{lesson.notebook}); or
+- in your clone of the course, run `make course`: JupyterLab opens on the start page of
+  your working copy, `{WORK_FOLDER}/`, where your changes are kept; open
+  `{lesson.notebook}` from its file browser. (The address and token are the ones
+  `make course` prints: a site cannot know them.) Or
 - {{download}}`download the notebook <{DOWNLOADS}/{lesson.notebook}>` and open it in any JupyterLab
   where `windowmem` is installed.
 ```"""
@@ -85,8 +103,12 @@ def navigation(lessons: list[Lesson], course: Path = COURSE) -> str:
     return f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n\n{entries}\n```"
 
 
-def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> None:
-    """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation."""
+def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> list[LiveData]:
+    """Copy the site's configuration, MathJax and the notebooks into *src*, adding navigation.
+
+    The lessons' explorers named in ``site_live.EXPLORERS`` and every lesson's self-checks
+    are made live; what each adds is returned.
+    """
     if src.exists():
         shutil.rmtree(src)
     shutil.copytree(WEBSITE, src, ignore=shutil.ignore_patterns("__pycache__"))
@@ -98,6 +120,7 @@ def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
 
+    explorers: list[LiveData] = []
     start = json.loads((course / START_PAGE.name).read_text(encoding="utf-8"))
     start["cells"].append(_markdown_cell("site-navigation", navigation(lessons, course)))
     (src / START_PAGE.name).write_text(json.dumps(start), encoding="utf-8")
@@ -115,6 +138,12 @@ def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> None:
         if rest.strip():
             added.append(_markdown_cell("site-lesson-introduction", rest))
         notebook["cells"][1:1] = added
+        for live in (
+            make_live(notebook, lesson.notebook, src / "_static"),
+            make_checks_live(notebook, lesson.notebook, src / "_static", course),
+        ):
+            if live is not None:
+                explorers.append(live)
         (src / lesson.notebook).write_text(json.dumps(notebook), encoding="utf-8")
         # What the download link gives is the notebook itself, without the box.
         (src / DOWNLOADS).mkdir(exist_ok=True)
@@ -130,13 +159,15 @@ def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> None:
         for path in folder.glob("*"):
             if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
                 shutil.copy(path, src / path.relative_to(course))
+    return explorers
 
 
 def build(out: Path = DEFAULT_OUT) -> Path:
     """Stage and build the site under *out*; the folder holding ``index.html``."""
     lessons = load_lessons(COURSE)
     src, html = out / "src", out / "html"
-    stage(src, lessons)
+    for live in stage(src, lessons):
+        print(live.summary())
     if html.exists():
         shutil.rmtree(html)
     command = [
@@ -165,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         html = build(args.out.resolve())
-    except CatalogError as error:
+    except (CatalogError, SiteExplorerError) as error:
         print(f"build_site: {error}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as error:

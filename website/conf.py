@@ -4,7 +4,9 @@ The pages are the course notebooks with the outputs stored in git: nothing is ex
 (``nb_execution_mode = "off"``) and nothing is fetched, so the site builds with no network
 and shows exactly what a learner sees on opening a notebook. Explorer widgets cannot run
 without a kernel, so their live view is left out and the static snapshot stored above it
-is what the page shows. MathJax comes from the ``jupyter-server-mathjax`` package, copied
+is what the page shows, except where ``scripts/site_live.py`` makes an explorer live
+(every state computed at build time, drawn by ``_static/windowmem/explorers.js``) and
+gives each self-check an answer box (``_static/windowmem/checks.js``). MathJax comes from the ``jupyter-server-mathjax`` package, copied
 into ``_static`` by the build script, instead of a CDN.
 """
 
@@ -38,6 +40,8 @@ html_theme = "sphinx_book_theme"
 html_title = "windowmem course"
 html_static_path = ["_static"]
 html_css_files = ["course.css"]
+# The live explorers and self-checks (scripts/site_live.py writes their data).
+html_js_files = ["windowmem/explorers.js", "windowmem/checks.js"]
 html_show_sphinx = False
 html_show_sourcelink = False
 html_copy_source = False

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 
 from windowmem.explorer.budget_view import BudgetView
+from windowmem.explorer.styles import exported_styles
 
 #: The colour of each kind of entry in the bar and its key.
 _SEGMENT_COLOUR = {
@@ -73,13 +74,7 @@ def _bar_html(view: BudgetView) -> str:
     key = "".join(
         f'<span style="margin-right:12px"><i class="wm-seg-{kind}{extra}" '
         f'style="{_KEY_SWATCH};background:{_colour(kind, not extra)}"></i>{label}</span>'
-        for kind, extra, label in (
-            ("system", "", "system"),
-            ("task", "", "task"),
-            ("read", "", "read with a fact"),
-            ("read", " wm-nofact", "read without"),
-            ("summary", "", "summary"),
-        )
+        for kind, extra, label in _KEY
     )
     return (
         f'<div class="wm-bar" data-used="{view.used}" data-budget="{view.budget}" style="{_BAR}">'
@@ -176,3 +171,18 @@ def render_budget_html(view: BudgetView) -> str:
         + _entries_html(view)
         + "</div>"
     )
+
+
+#: The bar's key: (kind, extra class, label).
+_KEY = (
+    ("system", "", "system"),
+    ("task", "", "task"),
+    ("read", "", "read with a fact"),
+    ("read", " wm-nofact", "read without"),
+    ("summary", "", "summary"),
+)
+
+
+def site_styles() -> dict[str, object]:
+    """The styles and labels above, for the website's script that draws this same HTML."""
+    return exported_styles(globals())

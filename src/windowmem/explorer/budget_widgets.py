@@ -9,11 +9,14 @@ browser tests.
 
 from __future__ import annotations
 
+from typing import Any
+
 import ipywidgets as widgets
 
 from windowmem.budget import Corpus, Prepared
 from windowmem.explorer.budget_cache import CHOICES, RunCache
 from windowmem.explorer.budget_html import render_budget_html
+from windowmem.explorer.budget_site import budget_site_data
 from windowmem.explorer.budget_view import budget_view
 from windowmem.explorer.live import LiveExplorer
 
@@ -95,3 +98,14 @@ class BudgetExplorer(LiveExplorer):
             prepared=self.runs.prepared,
         )
         return render_budget_html(view)
+
+    def site_data(self) -> dict[str, Any]:
+        """Every state its controls offer, from where they stand now, for the course website."""
+        step = None if self.step.value == self.step.max else self.step.value
+        return budget_site_data(
+            self.runs,
+            budgets=range(self.budget.min, self.budget.max + 1, self.budget.step),
+            budget=self.budget.value,
+            choice=self.policy.value,
+            step=step,
+        )

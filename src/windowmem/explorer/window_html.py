@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+from windowmem.explorer.styles import exported_styles
 from windowmem.explorer.window_view import (
     CURRENT,
     EVICTED,
@@ -49,6 +50,10 @@ _NUMBER = "display:block;font-size:18px;font-weight:600"
 _CELL = (
     "padding:3px 8px;border:none;border-bottom:1px solid #eaeef2;vertical-align:top;text-align:left"
 )
+_ROOT = (
+    "font-family:system-ui,sans-serif;font-size:13px;line-height:1.4;color:#1f2328;max-width:980px"
+)
+_HEADLINE = "font-size:14px;margin:4px 0 8px"
 
 
 def _highlight(text: str, needle: str) -> str:
@@ -178,8 +183,8 @@ def render_window_html(view: WindowView, counter_name: str = "tokens") -> str:
     )
     return (
         f'<div class="wm-explorer" data-window="{view.window}" data-turn="{view.turn}" '
-        'style="font-family:system-ui,sans-serif;font-size:13px;line-height:1.4;color:#1f2328;max-width:980px">'
-        f'<div style="font-size:14px;margin:4px 0 8px">{headline}</div>'
+        f'style="{_ROOT}">'
+        f'<div style="{_HEADLINE}">{headline}</div>'
         f"{_section('Timeline')}{_timeline_html(view)}"
         f"{_section('Messages and interactions')}<div>{figures}</div>"
         f"{_section('Fact')}{_fact_html(view)}"
@@ -191,3 +196,8 @@ def render_window_html(view: WindowView, counter_name: str = "tokens") -> str:
 def render_error(message: str) -> str:
     """An explorer pane that says what is wrong with the learner's input."""
     return f'<div class="wm-explorer" style="color:#cf222e;font-weight:600">{html.escape(message)}</div>'
+
+
+def site_styles() -> dict[str, object]:
+    """The styles and labels above, for the website's script that draws this same HTML."""
+    return exported_styles(globals())

@@ -9,6 +9,7 @@ name the controls for the browser tests.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -17,6 +18,7 @@ from windowmem.errors import WindowMemError
 from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.window_cache import ReplayCache
 from windowmem.explorer.window_html import render_error, render_window_html
+from windowmem.explorer.window_site import window_site_data
 from windowmem.explorer.window_view import window_view
 
 #: What the explorer's token figures count (ReplayCache's default counter).
@@ -159,3 +161,14 @@ class WindowExplorer(LiveExplorer):
         except WindowMemError as exc:
             return render_error(str(exc))
         return render_window_html(view, COUNTER_LABEL)
+
+    def site_data(self) -> dict[str, Any]:
+        """Every state its controls offer, from where they stand now, for the course website."""
+        controls = {
+            "start": self.conversation.value,
+            "window": self.window.value,
+            "turn": self.turn.value,
+            "fact": self.fact.value,
+            "max_window": self.window.max,
+        }
+        return window_site_data(self._caches, controls, self._facts, COUNTER_LABEL, OWN)
