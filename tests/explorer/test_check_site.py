@@ -113,7 +113,8 @@ class TestCheckData:
     def test_a_yes_or_no_check_gives_the_hint_for_the_answer_nobody_foresaw(self, book):
         data = site.check_data(book, "1d", {})
         assert data["answers"] == {site.fnv1a("bFalse"): "1d: correct: it is kept."}
-        assert data["hint"] == data["form"] == book.feedback("1d", True)
+        assert data["hint"] == book.feedback("1d", True) == "1d: not yet: look at the store."
+        assert data["form"] == book.feedback("1d", "maybe")
 
     def test_the_book_lists_every_check(self, book):
         data = site.book_data(book)

@@ -163,6 +163,9 @@ def _unforeseen(kind: str, seen: list[Any]) -> Any:
         return "an answer nobody foresaw"
     if kind in {"numbers", "texts"}:
         return [-1001] if kind == "numbers" else ["an answer nobody foresaw"]
+    if kind == "bool":  # the other truth value, unless it is a foreseen mistake
+        left = [v for v in (True, False) if not any(s is v for s in seen)]
+        return left[0] if left else None
     return None
 
 
