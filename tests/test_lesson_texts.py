@@ -660,7 +660,7 @@ def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesso
     )
     assert "field set to 10 while the buffer is live: window 5" in shown
     # The page's own last cell asserts the rest of its statements, and ran to its end.
-    assert stream_text(cells(page)[-1]).strip() == "every statement on this page checked"
+    assert stream_text(cells(page)[-1]).strip() == "every fact on this page checked"
 
 
 # ---------------------------------------------------------------- lesson 6's own promises
