@@ -318,8 +318,8 @@ def buffer_turns(window, turn, tools):
         solution_changed(
             "prompt_tokens_answer",
             "        + sum(tokens for _, tokens in from_memory(conversation, window, turn))",
-            "        + sum(count_text(m.content) for m in N8nSimpleMemory(window).load("
-            "[m for i in turns[: turn - 1] for m in i.messages]))",
+            "        + sum(count_text(m.content) for m in (lambda raw: raw if window == 0 else "
+            "raw[-2 * window :])([m for i in turns[: turn - 1] for m in i.messages]))",
         ),
         {
             "test_bill",
