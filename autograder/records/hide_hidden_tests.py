@@ -26,14 +26,17 @@ class HideHiddenTests(ClearHiddenTests):
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
-        had_hidden = self._remove_hidden_test_region(cell)
+        # Hidden tests live in the instructor's test cells only. A marker line anywhere else is
+        # the student's own text (nbgrader's ClearHiddenTests would stop at it, unpaired, and
+        # leave the student without a feedback page), so it is left as written.
+        had_hidden = _is_test(cell) and self._remove_hidden_test_region(cell)
         if cell.cell_type != "code":
             return cell, resources
         if had_hidden:
             cell.source = (
                 cell.source.rstrip("\n") + "\n# (hidden tests ran here; their code is not shown)"
             )
-        if utils.is_grade(cell) and not utils.is_solution(cell):
+        if _is_test(cell):
             cell.outputs = [self._verdict(cell)]
         else:
             for output in cell.get("outputs", []):
@@ -57,6 +60,11 @@ class HideHiddenTests(ClearHiddenTests):
         return NotebookNode(output_type="stream", name="stdout", text=text + "\n")
 
 
+def _is_test(cell: NotebookNode) -> bool:
+    """An instructor's test cell: graded, and not a cell the student answers in."""
+    return bool(utils.is_grade(cell) and not utils.is_solution(cell))
+
+
 def _points(value) -> str:
     return "no" if value is None else f"{float(value):g}"
 
@@ -64,7 +72,7 @@ def _points(value) -> str:
 def _hidden_lines(nb: NotebookNode, begin: str, end: str) -> frozenset[str]:
     """Every line of code between the hidden-test markers that is long enough to be telling."""
     lines: set[str] = set()
-    for cell in nb.cells:
+    for cell in filter(_is_test, nb.cells):
         inside = False
         for line in cell.source.splitlines():
             if begin in line:

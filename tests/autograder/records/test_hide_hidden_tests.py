@@ -44,3 +44,27 @@ def test_feedback_shows_a_verdict_not_the_test_or_its_output():
     assert run_preprocessor(hide_hidden_tests.HideHiddenTests(), passed).outputs[0].text == (
         "passed (1 of 1 points)\n"
     )
+
+
+def test_a_marker_the_student_wrote_leaves_the_page_whole():
+    """One unpaired "### BEGIN HIDDEN TESTS" in an answer cell or a written answer is the
+    student's own text: the page is still made, and the instructor's hidden tests still go."""
+    from nbformat.v4 import new_markdown_cell
+
+    answer = new_code_cell(
+        "def f(x):\n    # ### BEGIN HIDDEN TESTS\n    return x + 1",
+        metadata={"nbgrader": {"solution": True, "grade": False, "grade_id": "a"}},
+    )
+    written = new_markdown_cell(
+        "I put ### BEGIN HIDDEN TESTS here once.",
+        metadata={"nbgrader": {"solution": True, "grade": True, "grade_id": "w", "points": 1}},
+    )
+    test = new_code_cell(
+        "assert f(1) == 2\n### BEGIN HIDDEN TESTS\nassert f(41) == 42\n### END HIDDEN TESTS",
+        metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 2, "score": 2}},
+    )
+    notebook = new_notebook(cells=[answer, written, test])
+    hide_hidden_tests.HideHiddenTests().preprocess(notebook, {})
+    kept_answer, kept_written, kept_test = notebook.cells
+    assert kept_answer.source == answer.source and kept_written.source == written.source
+    assert "f(41)" not in kept_test.source and kept_test.outputs[0].text.startswith("passed")
