@@ -56,8 +56,11 @@ assert (coverage.whole_turns, coverage.partial_messages) == (3, 2)
 assert sizes[7] + sizes[6] + sizes[5] == 8 and sizes[4] == 4
 assert [m.role for m in chat.interactions[4].messages[-2:]] == [Role.TOOL, Role.ASSISTANT]
 assert min(n8n_turn_9.memory_turns) == 5
-assert messages_per_turn(STOCK_CALLS) == 8 and n8n_loaded_messages(12) == 24
-assert turns_in_window(24, stored_turn_sizes([STOCK_CALLS] * 12)).whole_turns == 3
+# 1c: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; 3 turns and the new question: 19.
+stock_turns = stored_per_turn(_stock_chat(12), langchain)
+assert set(stock_turns) == {1 + 1 + STOCK_CALLS + 1} == {6} and 3 * 6 + 1 == 19
+assert messages_per_turn(STOCK_CALLS) == 8  # n8n would store 8: one assistant message a call
+assert turn_9["langchain-trim-state"].memory_messages + 1 <= 10  # the count includes the question
 # "the same 10 holds three whole turns in n8n, the Agents SDK and LangChain ... five in Spring AI"
 whole = {
     name: [t for t in r.visible_turns if t not in r.partial_turns] for name, r in turn_9.items()
