@@ -165,7 +165,10 @@ REVEALED_BY = {
             "(a) 3. From the newest: turn 8",
             "The same 10 holds three whole turns",
         ],
-        2: ["anchored_rows = side_by_side(anchored, frameworks)", "(a) Turns 1, 2 and 3"],
+        2: [
+            "anchored_rows = side_by_side(anchored, frameworks)",
+            "(a) Turns 1, 2 and 3. On turn 4, LangChain",
+        ],
         3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "turn 8's call would\nneed 13"],
         4: ["costs = design_costs(support_designs(", "Yes. The window sends fewer tokens"],
     },

@@ -74,7 +74,7 @@ def _langchain_turn_12(stock: list[Message], size: int) -> Any:
 def _check_2() -> dict[str, Any]:
     rows = _rows()
     return {
-        "2a": turns_reached(rows, fact, "n8n"),
+        "2a": turns_reached(rows, fact, "langchain-trim-state"),
         "2b": max(turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")),
     }
 
@@ -147,7 +147,7 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="turn 1 leaves the window once the turns after it fill ten messages; add up the sizes, and remember the call of turn 1 itself",
+            hint="turn 1 leaves LangChain's window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
             mistakes={
                 (
                     1,
@@ -156,7 +156,7 @@ BOOK = CheckBook(
                     4,
                     5,
                     6,
-                ): "that would be five turns of two messages each; turns 2 and 3 stored four and six",
+                ): "that would be five turns of two messages each; LangChain stored turns 2 and 3 as four and five",
                 (
                     2,
                     3,
@@ -164,8 +164,14 @@ BOOK = CheckBook(
                     5,
                     6,
                 ): "on turn 1 the fact is in the user's own message, which is sent too",
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
             },
-            why="the fact was said on turn 1, so only calls whose window still reaches turn 1 carry it",
+            why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
         ),
         Expectation(
             "2b",

@@ -70,6 +70,9 @@ assert turn_9["langchain-trim-state"].memory_messages == 8  # 9 of its 10 with t
 
 # Self-check 2's worked answer and the table after it.
 assert turns_reached(rows, fact, "n8n") == (1, 2, 3) and sum(sizes[:3]) == 12
+lc_sizes = stored_per_turn(chat, langchain)
+assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
+assert lc_sizes[:3] == (2, 4, 5) and sum(lc_sizes[:3]) + 1 == 12 > 10
 at_k10 = turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")
 assert max(at_k10) == 6 and sum(sizes[:5]) == 20 and sum(sizes[:6]) == 22
 last_seen = {p.name: max(turns_reached(rows, fact, p.name)) for p in frameworks}
