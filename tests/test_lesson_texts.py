@@ -148,7 +148,10 @@ REVEALED_BY = {
             "(a) 3. From the newest: turn 8",
             "The same 10 holds three whole turns",
         ],
-        2: ["anchored_rows = side_by_side(anchored, frameworks)", "(a) Turns 1, 2 and 3"],
+        2: [
+            "anchored_rows = side_by_side(anchored, frameworks)",
+            "(a) Turns 1, 2 and 3. On turn 4, LangChain",
+        ],
         3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "turn 8's call would\nneed 13"],
         4: ["costs = design_costs(support_designs(", "Yes. The window sends fewer tokens"],
     },
@@ -735,11 +738,15 @@ def test_lesson5_carries_issue_22_s_corrections():
     notes moved to the reference page (tests/test_lesson05_reference.py)."""
     name = "05_designing_multi_turn_conversations.ipynb"
     body = "\n".join(text(c) for c in cells(COURSE / name))
-    assert "### Self-check 1" in body and "Sizing:" in body
-    # The sizing exercise: three calls asked at once (the prose works one and two), k = 12.
+    assert "### Self-check 1" in body and "Sizing, in LangChain:" in body
+    # The sizing exercise, in LangChain: three calls asked at once (the prose works two), one AI
+    # message carrying them, six stored a turn, and the new question counted: 3 × 6 + 1 = 19.
     book = check_book(COURSE / name)
-    assert book.expected("1c") == 12
+    assert book.expected("1c") == 19
     main = " ".join(_main_path_of(name).split())
+    # The two rules 1c needs, stated before the check.
+    for needed in ("one AI message carries both calls", "also counts the new question"):
+        assert main.index(needed) < main.index("### Self-check 1")
     # The rule a tool turn's price needs, stated before the first check.
     rule = (
         "once per round of tool calls and once more to answer, each call sending the window again"
@@ -938,7 +945,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 2028,
+    "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

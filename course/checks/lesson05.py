@@ -23,7 +23,8 @@ from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import Message, assistant, tool, user
 from windowmem.policies import N8nSimpleMemory
-from windowmem.tokens import qwen_counter
+from windowmem.policies.langchain_agents import LangChainTrimState
+from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
 chat = load_example("two_orders")
@@ -40,12 +41,8 @@ def _rows() -> Any:
 def _check_1() -> dict[str, Any]:
     coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
     turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
-    three_calls_a_turn = stored_turn_sizes([STOCK_CALLS] * 20)
-    sized = min(
-        k
-        for k in range(1, 40)
-        if turns_in_window(n8n_loaded_messages(k), three_calls_a_turn).whole_turns >= 3
-    )
+    stock = _stock_chat(12)
+    sized = min(k for k in range(2, 40) if len(_langchain_turn_12(stock, k).visible_turns) >= 3)
     return {"1a": coverage.whole_turns, "1b": min(turn_9_call.memory_turns), "1c": sized}
 
 
@@ -68,10 +65,16 @@ def _stock_chat(turns: int) -> list[Message]:
     return out
 
 
+def _langchain_turn_12(stock: list[Message], size: int) -> Any:
+    # The lesson's keep_last_10 with max_tokens=size, on turn 12 of the stock agent's chat.
+    rows = side_by_side(stock, [LangChainTrimState(size, counter=count_messages)])
+    return next(r for r in rows if r.turn == 12)
+
+
 def _check_2() -> dict[str, Any]:
     rows = _rows()
     return {
-        "2a": turns_reached(rows, fact, "n8n"),
+        "2a": turns_reached(rows, fact, "langchain-trim-state"),
         "2b": max(turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")),
     }
 
@@ -130,21 +133,21 @@ BOOK = CheckBook(
         Expectation(
             "1c",
             _check_1,
-            hint="count the messages one turn with three tool calls stores, then the 2 × k places three such turns need",
+            hint="count the messages one such turn stores in LangChain, then add the new question",
             mistakes={
-                3: "3 counts turns; n8n's field counts pairs of messages, and a tool turn stores more than two",
-                6: "that would hold three turns of two messages each; these turns store their tool calls too",
-                9: "that holds three turns of two tool calls each; this agent asks for three",
-                8: "each call stores two messages, the assistant's request and the tool's result, besides the question and the answer",
-                24: "24 is the number of messages; Context Window Length is half the messages it loads",
+                3: "3 counts turns; max_tokens counts messages here (token_counter=len)",
+                18: "three turns of 6 messages are 18, but max_tokens also counts the new question",
+                24: "24 counts one assistant message per call, as n8n stores them; LangChain's one AI message carries all three calls",
+                25: "LangChain's one AI message carries all three calls: a turn stores 6, not 8",
+                12: "12 would be n8n's Context Window Length; this agent is LangChain's",
             },
-            why="each turn stores 2 + 2 × 3 = 8 messages, so three need 24 places: 2 × 12",
-            transfer="sizing a window for an agent with tool calls in every turn",
+            why="a turn stores 1 + 1 + 3 + 1 = 6 messages, three need 18, and the new question makes 19",
+            transfer="sizing a LangChain window for an agent with tool calls in every turn",
         ),
         Expectation(
             "2a",
             _check_2,
-            hint="turn 1 leaves the window once the turns after it fill ten messages; add up the sizes, and remember the call of turn 1 itself",
+            hint="turn 1 leaves LangChain's window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
             mistakes={
                 (
                     1,
@@ -153,7 +156,7 @@ BOOK = CheckBook(
                     4,
                     5,
                     6,
-                ): "that would be five turns of two messages each; turns 2 and 3 stored four and six",
+                ): "that would be five turns of two messages each; LangChain stored turns 2 and 3 as four and five",
                 (
                     2,
                     3,
@@ -161,8 +164,14 @@ BOOK = CheckBook(
                     5,
                     6,
                 ): "on turn 1 the fact is in the user's own message, which is sent too",
+                (
+                    1,
+                    2,
+                    3,
+                    4,
+                ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
             },
-            why="the fact was said on turn 1, so only calls whose window still reaches turn 1 carry it",
+            why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
         ),
         Expectation(
             "2b",

@@ -56,8 +56,11 @@ assert (coverage.whole_turns, coverage.partial_messages) == (3, 2)
 assert sizes[7] + sizes[6] + sizes[5] == 8 and sizes[4] == 4
 assert [m.role for m in chat.interactions[4].messages[-2:]] == [Role.TOOL, Role.ASSISTANT]
 assert min(n8n_turn_9.memory_turns) == 5
-assert messages_per_turn(STOCK_CALLS) == 8 and n8n_loaded_messages(12) == 24
-assert turns_in_window(24, stored_turn_sizes([STOCK_CALLS] * 12)).whole_turns == 3
+# 1c: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; 3 turns and the new question: 19.
+stock_turns = stored_per_turn(_stock_chat(12), langchain)
+assert set(stock_turns) == {1 + 1 + STOCK_CALLS + 1} == {6} and 3 * 6 + 1 == 19
+assert messages_per_turn(STOCK_CALLS) == 8  # n8n would store 8: one assistant message a call
+assert turn_9["langchain-trim-state"].memory_messages + 1 <= 10  # the count includes the question
 # "the same 10 holds three whole turns in n8n, the Agents SDK and LangChain ... five in Spring AI"
 whole = {
     name: [t for t in r.visible_turns if t not in r.partial_turns] for name, r in turn_9.items()
@@ -67,6 +70,9 @@ assert turn_9["langchain-trim-state"].memory_messages == 8  # 9 of its 10 with t
 
 # Self-check 2's worked answer and the table after it.
 assert turns_reached(rows, fact, "n8n") == (1, 2, 3) and sum(sizes[:3]) == 12
+lc_sizes = stored_per_turn(chat, langchain)
+assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
+assert lc_sizes[:3] == (2, 4, 5) and sum(lc_sizes[:3]) + 1 == 12 > 10
 at_k10 = turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")
 assert max(at_k10) == 6 and sum(sizes[:5]) == 20 and sum(sizes[:6]) == 22
 last_seen = {p.name: max(turns_reached(rows, fact, p.name)) for p in frameworks}

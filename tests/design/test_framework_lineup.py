@@ -4,6 +4,8 @@ driven through the real packages with a scripted model on Valentina's chat, send
 
 from __future__ import annotations
 
+from typing import NotRequired
+
 import pytest
 
 from tests.policies.model_calls import every_call, our_key
@@ -66,3 +68,47 @@ def test_the_lineup_wants_an_even_number():
     for bad in (3, 0, -2, True, "10"):
         with pytest.raises(PolicyError, match="even whole number"):
             framework_lineup(bad)
+
+
+def anchor_middleware():
+    """The lesson's anchor-fact fix in LangChain 1.x: save the order number in a state key of
+    its own when first given, and read it in ``@dynamic_prompt`` on every call."""
+    import re
+
+    from langchain.agents import AgentState
+    from langchain.agents.middleware import before_model, dynamic_prompt
+
+    class OrderState(AgentState):
+        order: NotRequired[str]
+
+    @before_model(state_schema=OrderState)
+    def remember_order(state, runtime):
+        if not state.get("order"):
+            for m in state["messages"]:
+                if m.type == "human" and (found := re.search(r"#\d+", str(m.content))):
+                    return {"order": found.group()}
+
+    @dynamic_prompt
+    def pin_order(request):
+        order = request.state.get("order")
+        return PROMPT + (f"\nOrder on file: {order}" if order else "")
+
+    return remember_order, pin_order
+
+
+PROMPT = "You are TuTienda's support agent."
+
+
+def test_the_lesson_s_anchor_fix_carries_the_order_on_every_call():
+    pytest.importorskip("langchain.agents.middleware")
+    driver = pytest.importorskip("tests.policies.langgraph_driver")
+    messages = driver.with_replies(CHAT.messages)
+    agent = driver.middleware_agent(lesson_middleware(), *anchor_middleware())
+    run = driver.play(messages, agent)
+    assert len(run.first_inputs) == CHAT.turn_count == 9
+    for sent in run.every_input:
+        system = [content for role, content, _ in sent if role == "system"]
+        assert system == [PROMPT + "\nOrder on file: #4417"]
+    # Turn 9's call: the window has lost turn 1, the system prompt still carries #4417.
+    turn_9 = run.first_inputs[8]
+    assert not any("#4417" in content for role, content, _ in turn_9 if role != "system")

@@ -8,11 +8,12 @@ import pytest
 
 from windowmem.design.anchor_facts import turns_reached
 from windowmem.design.rolling_summary import rolling_summary
-from windowmem.design.side_by_side import FactPlace, default_lineup, side_by_side
+from windowmem.design.side_by_side import FactPlace, default_lineup, framework_lineup, side_by_side
 from windowmem.errors import WindowMemError
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.design_html import render_design_html
 from windowmem.explorer.design_view import DesignCache, design_view
+from windowmem.messages import Role
 from windowmem.tokens import count_words
 
 CHAT = load_example("two_orders")
@@ -108,3 +109,23 @@ def test_widgets_follow_their_controls():
     explorer.turn.value = 2
     assert 'data-turn="2"' in explorer.output.value
     assert explorer.snapshot_html().endswith(explorer.output.value)
+
+
+def test_langchain_s_len_counter_is_shown_in_messages():
+    """``token_counter=len`` counts one "token" a message: the card says messages, the new question in."""
+    lineup = framework_lineup()
+    view = design_view(DesignCache.build(CHAT, lineup, FACT), 9, counter=count_words)
+    langchain = next(c for c in view.products if c.policy == "langchain-trim-state")
+    row = next(
+        r for r in side_by_side(CHAT, lineup) if r.turn == 9 and r.policy == langchain.policy
+    )
+    # The array without its system prompt: the messages the trim kept, the new question among them.
+    expected = len([m for m in row.sent if m.role is not Role.SYSTEM])
+    assert langchain.size == "10 messages" and langchain.amount == f"{expected} messages"
+    page = render_design_html(view)
+    assert (
+        f"window 10 messages; {langchain.memory_line}; {expected} messages with the new question"
+        in page
+    )
+    card = page.split('data-policy="langchain-trim-state"')[1].split('class="wm-product"')[0]
+    assert "token" not in card

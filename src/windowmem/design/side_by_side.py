@@ -92,6 +92,8 @@ class ProductTurn:
     """Earlier turns only some of whose messages are in the array (the window cut inside them)."""
     memory_messages: int = 0
     """Messages the memory loaded into the array: neither the system prompt nor the new input."""
+    counts_new_input: bool = False
+    """Whether the window's limit counts the new input too (a limit in tokens or items)."""
 
     def fact_place(self, fact: str) -> FactPlace:
         """Where *fact* reaches this call: system prompt, memory, input, or not at all."""
@@ -187,6 +189,18 @@ def stored_per_turn(
     return tuple(len(turn.messages) for turn in chat.interactions)
 
 
+def counted_unit(policy: WindowPolicy) -> Unit:
+    """The unit *policy*'s window really counts: messages for a token limit whose counter is
+    ``count_messages`` (LangChain's ``token_counter=len``, one "token" a message).
+
+    >>> counted_unit(framework_lineup()[1]).value, counted_unit(make_policy("trim-messages", 9)).value
+    ('messages', 'tokens')
+    """
+    if policy.unit is Unit.TOKENS and getattr(policy, "counter", None) is count_messages:
+        return Unit.MESSAGES
+    return policy.unit
+
+
 def measure(policy: WindowPolicy, messages: Sequence[Message]) -> int:
     """*messages* (system messages aside) in *policy*'s unit: interactions, messages, items or tokens.
 
@@ -235,7 +249,7 @@ def _rows(conversation: Conversation, policy: WindowPolicy) -> list[ProductTurn]
         return ProductTurn(
             policy.name,
             policy.product,
-            policy.unit,
+            counted_unit(policy),
             policy.size,
             turn,
             sent,
@@ -243,6 +257,7 @@ def _rows(conversation: Conversation, policy: WindowPolicy) -> list[ProductTurn]
             visible,
             partial,
             loaded,
+            policy.unit in (Unit.TOKENS, Unit.ITEMS),
         )
 
     if isinstance(policy, N8nSimpleMemory):

@@ -81,7 +81,8 @@ class ProductCell:
     partial_turns: tuple[int, ...] = ()
     """The earlier turns only part of which is in the array (the window cut inside them)."""
     counts_tokens_or_items: bool = False
-    """Whether the window counts neither messages nor turns, so *amount* says something of its own."""
+    """Whether the window's limit counts the new input too (tokens, items, or LangChain's
+    ``token_counter=len`` messages), so *amount* says the whole of it."""
 
     @property
     def memory_line(self) -> str:
@@ -211,7 +212,7 @@ def _cell(row: ProductTurn, fact: str) -> ProductCell:
         row.memory_messages,
         row.visible_turns,
         row.partial_turns,
-        row.unit in (Unit.TOKENS, Unit.ITEMS),
+        row.counts_new_input,
     )
 
 
