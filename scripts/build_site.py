@@ -98,6 +98,10 @@ def stage(src: Path, lessons: list[Lesson]) -> None:
     for path in (REPO / "course").iterdir():
         if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
             shutil.copy(path, src / path.name)
+    # The n8n pictures and the importable workflows lessons 1 to 4 link to, folders and all.
+    for folder in ("images", "workflows"):
+        if (REPO / "course" / folder).is_dir():
+            shutil.copytree(REPO / "course" / folder, src / folder, dirs_exist_ok=True)
 
 
 def build(out: Path = DEFAULT_OUT) -> Path:

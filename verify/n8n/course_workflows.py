@@ -189,14 +189,15 @@ def _node(source: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def _sticky(spec: CourseWorkflow) -> dict[str, Any]:
-    lines = spec.note.count("\n") + 1
+    # About 40 characters fit on a line of a 380-pixel note; a heading line takes two.
+    lines = sum(-(-len(line) // 40) or 1 for line in spec.note.splitlines()) + 2
     return {
         "id": _node_id(spec.file, "note"),
         "name": "What to try",
         "type": "n8n-nodes-base.stickyNote",
         "typeVersion": 1,
         "position": [-420, -40],
-        "parameters": {"content": spec.note, "height": 120 + 26 * lines, "width": 380},
+        "parameters": {"content": spec.note, "height": 40 + 22 * lines, "width": 380},
     }
 
 
