@@ -17,7 +17,7 @@ SYSTEM_PATH := $(PATH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
-	install-n8n verify-n8n record-n8n verify-cgroup2 check-versions
+	install-n8n verify-n8n record-n8n n8n-workflows n8n-pictures verify-cgroup2 check-versions
 
 # install EXTRA: check $(PYTHON) and repair or make the venv (scripts/course_python.py says
 # what to install when Python or its venv module is missing or too old), then install this
@@ -99,6 +99,14 @@ verify-n8n: $(TEST_STAMP) install-n8n
 ## record-n8n: run every scenario through n8n again and rewrite the fixtures in src/windowmem/data/n8n_recorded
 record-n8n: $(TEST_STAMP) install-n8n
 	$(call with_services,$(BIN)/python -m verify.n8n.record)
+
+## n8n-workflows: rewrite lessons 1 to 4's importable workflows in course/workflows from verify/n8n/workflows
+n8n-workflows: $(TEST_STAMP)
+	$(BIN)/python -m verify.n8n.course_workflows
+
+## n8n-pictures: import lessons 1 to 4's workflows into n8n, chat through them, save the editor's pictures in course/images/n8n
+n8n-pictures: $(TEST_STAMP) install-n8n
+	$(call with_services,$(BIN)/python -m verify.n8n.pictures)
 
 ## verify-cgroup2: boot a cgroup v2 kernel under QEMU and run the sandbox's checks there, as root and as a user with a delegated subtree (an hour or more)
 verify-cgroup2: $(TEST_STAMP)

@@ -159,6 +159,10 @@ def stage(src: Path, lessons: list[Lesson], course: Path = COURSE) -> list[LiveD
         for path in folder.glob("*"):
             if path.suffix not in {".ipynb", ".json", ".md"} and path.is_file():
                 shutil.copy(path, src / path.relative_to(course))
+    # The n8n pictures and the importable workflows lessons 1 to 4 link to, folders and all.
+    for folder in ("images", "workflows"):
+        if (course / folder).is_dir():
+            shutil.copytree(course / folder, src / folder, dirs_exist_ok=True)
     return explorers
 
 

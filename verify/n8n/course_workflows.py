@@ -1,0 +1,324 @@
+"""Makes the importable workflows of lessons 1 to 4 (``course/workflows/``) from the harness's own.
+
+    python -m verify.n8n.course_workflows           # rewrite course/workflows/*.json
+    python -m verify.n8n.course_workflows --check   # exit 1 if a file differs from what it makes
+
+Each course workflow starts from one workflow of ``verify/n8n/workflows/`` (the ones the
+live tier runs through n8n 2.41.1) and keeps its agent, chat model, memory node (with its
+typeVersion, Session ID option and Context Window Length) and tools. What only the harness
+needs goes: the Chat Memory Manager webhooks, the credentials (the learner picks their own
+in each node marked with a warning), the system message sent with each request and the
+test table's name. Most get the harness's Chat Trigger (public, as there: once published, its
+hosted chat page answers too) in place of its Webhook, so the editor's *Open chat* button
+drives them. A sticky note says what to try.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+SOURCES = HERE / "workflows"
+OUT = REPO / "course" / "workflows"
+LC = "@n8n/n8n-nodes-langchain"
+AGENT = "AI Agent"
+#: The harness's Chat Trigger workflow, the one every chat-driven course workflow's trigger comes from.
+CHAT_TRIGGER_SOURCE = "chat-trigger"
+#: The system message each course workflow gives its agent, in place of the harness's per-request one.
+SYSTEM_MESSAGE = "You are TuTienda's shop assistant. Answer briefly and in the customer's language."
+#: n8n's own default table name for Postgres Chat Memory (the harness uses one per run).
+POSTGRES_TABLE = "n8n_chat_histories"
+#: What the harness fills in at import time; none of it may reach a course file.
+HARNESS_TOKENS = ("__WM_",)
+#: The Postgres table token the harness fills in.
+TABLE_TOKEN = "__WM_TABLE__"
+
+
+@dataclass(frozen=True)
+class CourseWorkflow:
+    """One importable workflow: its *file* stem, *lesson*, harness *source*, *trigger* and *note*."""
+
+    file: str
+    lesson: int
+    source: str
+    title: str
+    trigger: str
+    """``"chat"`` (a Chat Trigger, driven by *Open chat*) or ``"webhook"`` (curl, as the source)."""
+    note: str
+    """The sticky note's Markdown: what the workflow shows and what to try."""
+
+    @property
+    def webhook_path(self) -> str:
+        """The Webhook's path (webhook workflows): the course's own, never a harness path."""
+        return f"tutienda-{self.file.replace('_', '-')}"
+
+
+class CourseWorkflowError(ValueError):
+    """A course workflow could not be made from its source; the message says what is missing."""
+
+
+COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
+    CourseWorkflow(
+        "lesson1_chat_trigger",
+        1,
+        "chat-trigger",
+        "TuTienda lesson 1: the Chat Trigger's session id",
+        "chat",
+        "## Lesson 1: whose memory is it?\n"
+        "Simple Memory 1.4 reads the session id the Chat Trigger passes on "
+        "(*Session ID: Connected Chat Trigger Node*).\n\n"
+        "1. Pick your OpenAI credential in **OpenAI Chat Model**.\n"
+        "2. **Open chat**, say your name, then ask for it: remembered.\n"
+        "3. Start a new session (the arrow beside *Session* in the Chat panel) and ask "
+        "again: a new session id, an empty memory.\n"
+        "4. Rename **Simple Memory** and ask again: typeVersion 1.4 adds the node's name to "
+        "the key, so the old messages are no longer found.",
+    ),
+    CourseWorkflow(
+        "lesson1_webhook_session_key",
+        1,
+        "window-k5",
+        "TuTienda lesson 1: a Webhook in front of Simple Memory",
+        "webhook",
+        "## Lesson 1: a Webhook has no session id of its own\n"
+        "The Webhook puts the client's JSON under `body`, so Simple Memory uses "
+        "*Define below* with the key `{{ $json.body.sessionId }}`.\n\n"
+        "1. Pick your OpenAI credential in **OpenAI Chat Model**, then publish the workflow.\n"
+        "2. Send two messages with the same `sessionId`:\n"
+        "`curl -X POST <your n8n>/webhook/tutienda-lesson1-webhook-session-key "
+        '-H "Content-Type: application/json" '
+        """-d '{"sessionId": "marta", "chatInput": "Hi, I am Marta"}'`\n"""
+        "3. Change the key to `{{ $json.sessionId }}` and send again: "
+        '"Key parameter is empty".',
+    ),
+    CourseWorkflow(
+        "lesson2_tool_turns",
+        2,
+        "window-k5",
+        "TuTienda lesson 2: what each call to the model carries",
+        "chat",
+        "## Lesson 2: what each model call carries\n"
+        "The agent calls the model once per step; each call carries the system message, "
+        "the window from **Simple Memory** and this turn's input and tool steps.\n\n"
+        "1. Pick your OpenAI credential in **OpenAI Chat Model**.\n"
+        "2. **Open chat**: ask `What is 12*7?`, then `And plus 5?`.\n"
+        "3. Open the second turn's execution, then **OpenAI Chat Model**: its input lists "
+        "the messages sent, the first turn's tool call among them.",
+    ),
+    CourseWorkflow(
+        "lesson3_window",
+        3,
+        "window-k2",
+        "TuTienda lesson 3: a window of two interactions",
+        "chat",
+        "## Lesson 3: the window\n"
+        "**Simple Memory** has *Context Window Length* 2: each call carries the last "
+        "2 x 2 = 4 stored messages, and anything older is not sent.\n\n"
+        "1. Pick your OpenAI credential in **OpenAI Chat Model**.\n"
+        "2. **Open chat**: give your order number, then chat two more turns, then ask for "
+        "the number: it has left the window.\n"
+        "3. Open the last execution, then **OpenAI Chat Model**: count the messages.\n"
+        "4. Set the length to 5 and start a new session: the number stays in.",
+    ),
+    CourseWorkflow(
+        "lesson4_postgres",
+        4,
+        "postgres-k2",
+        "TuTienda lesson 4: Postgres Chat Memory",
+        "chat",
+        "## Lesson 4: a store that outlives n8n\n"
+        "**Postgres Chat Memory** writes every message to the table `n8n_chat_histories` "
+        "(one row per message) and loads the last 2 interactions from it on every run.\n\n"
+        "1. Pick your OpenAI and Postgres credentials.\n"
+        "2. **Open chat** and chat a few turns; restart n8n; ask again: still remembered.\n"
+        "3. In Postgres: `SELECT id, session_id, message FROM n8n_chat_histories ORDER BY id;`",
+    ),
+    CourseWorkflow(
+        "lesson4_redis",
+        4,
+        "redis-k2",
+        "TuTienda lesson 4: Redis Chat Memory",
+        "chat",
+        "## Lesson 4: Redis Chat Memory\n"
+        "**Redis Chat Memory** keeps each session as one Redis list under the session id, "
+        "newest message first, and loads the last 2 interactions on every run.\n\n"
+        "1. Pick your OpenAI and Redis credentials.\n"
+        "2. **Open chat** and chat a few turns; restart n8n; ask again: still remembered.\n"
+        "3. In Redis: `KEYS *`, then `LRANGE <session id> 0 -1`.\n"
+        "4. *Session Time To Live* 0 keeps a list for ever; set it to delete quiet chats.",
+    ),
+)
+
+
+def load_sources(folder: Path = SOURCES) -> dict[str, dict[str, Any]]:
+    """The harness's workflows by name (file stem)."""
+    return {
+        p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))
+    }
+
+
+def _node_id(file: str, name: str) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"windowmem-course/{file}/{name}"))
+
+
+def _agent_inputs(source: dict[str, Any]) -> list[str]:
+    """The names of the nodes wired into the agent (trigger, model, memory, tools), in file order."""
+    feeding = {
+        name
+        for name, kinds in source["connections"].items()
+        for outputs in kinds.values()
+        for targets in outputs
+        for target in targets
+        if target["node"] == AGENT
+    }
+    return [n["name"] for n in source["nodes"] if n["name"] in feeding]
+
+
+def _node(source: dict[str, Any], name: str) -> dict[str, Any]:
+    for node in source["nodes"]:
+        if node["name"] == name:
+            return dict(json.loads(json.dumps(node)))
+    raise CourseWorkflowError(f"workflow {source.get('name')!r} has no node named {name!r}")
+
+
+def _sticky(spec: CourseWorkflow) -> dict[str, Any]:
+    # On a 380-pixel note about 32 characters of a heading fit on a 34-pixel line, and about
+    # 42 of the text on an 18-pixel line (measured on the pictures' canvases).
+    height = 40
+    for line in spec.note.splitlines():
+        if line.startswith("#"):
+            height += 34 * -(-len(line.lstrip("# ")) // 32)
+        else:
+            height += 18 * -(-len(line) // 42) if line else 8
+    return {
+        "id": _node_id(spec.file, "note"),
+        "name": "What to try",
+        "type": "n8n-nodes-base.stickyNote",
+        "typeVersion": 1,
+        "position": [-420, -40],
+        "parameters": {"content": spec.note, "height": height, "width": 380},
+    }
+
+
+def derive(spec: CourseWorkflow, sources: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The course workflow *spec* describes, made from its harness source in *sources*."""
+    if spec.source not in sources:
+        raise CourseWorkflowError(f"{spec.file}: no harness workflow {spec.source!r} in {SOURCES}")
+    if spec.trigger not in ("chat", "webhook"):
+        raise CourseWorkflowError(
+            f"{spec.file}: trigger must be 'chat' or 'webhook', not {spec.trigger!r}"
+        )
+    source = sources[spec.source]
+    kept = [AGENT, *_agent_inputs(source)]
+    nodes: list[dict[str, Any]] = []
+    trigger_name = ""
+    for name in kept:
+        node = _node(source, name)
+        kind = node["type"]
+        if kind == "n8n-nodes-base.webhook" or kind.endswith(".chatTrigger"):
+            if spec.trigger == "chat":
+                node = _node(sources[CHAT_TRIGGER_SOURCE], "When chat message received")
+                node["position"] = [0, 0]
+            else:
+                node["parameters"]["path"] = spec.webhook_path
+            node["webhookId"] = _node_id(spec.file, "webhook")
+            trigger_name = node["name"]
+        elif kind == f"{LC}.agent":
+            node["parameters"]["options"]["systemMessage"] = SYSTEM_MESSAGE
+            if spec.trigger == "chat":  # the Chat Trigger's chatInput is the prompt
+                node["parameters"] = {
+                    "options": node["parameters"]["options"],
+                    "promptType": "auto",
+                }
+        elif kind.startswith(f"{LC}.memory"):
+            if spec.trigger == "chat":
+                node["parameters"]["sessionIdType"] = "fromInput"
+                node["parameters"].pop("sessionKey", None)
+            if node["parameters"].get("tableName") == TABLE_TOKEN:
+                node["parameters"]["tableName"] = POSTGRES_TABLE
+        node.pop("credentials", None)  # the learner picks their own
+        node["id"] = _node_id(spec.file, node["name"])
+        nodes.append(node)
+    if not trigger_name:
+        raise CourseWorkflowError(f"{spec.file}: {spec.source!r} has no trigger feeding {AGENT!r}")
+    names = {n["name"] for n in nodes}
+    connections: dict[str, Any] = {}
+    for name, kinds in source["connections"].items():
+        for kind, outputs in kinds.items():
+            for targets in outputs:
+                for target in targets:
+                    if target["node"] in names and name in names:
+                        connections.setdefault(name, {}).setdefault(kind, [[]])[0].append(target)
+    # The trigger feeds the agent (a Chat Trigger stands where the harness's Webhook stood).
+    connections.pop(trigger_name, None)
+    connections = {
+        trigger_name: {"main": [[{"node": AGENT, "type": "main", "index": 0}]]},
+        **connections,
+    }
+    nodes.sort(key=lambda n: (n["name"] != trigger_name, n["name"] != AGENT))  # stable otherwise
+    workflow = {
+        "name": spec.title,
+        "nodes": [_sticky(spec), *nodes],
+        "connections": connections,
+        "settings": {"executionOrder": "v1"},
+        "pinData": {},
+    }
+    text = json.dumps(workflow)
+    leaked = [token for token in HARNESS_TOKENS if token in text]
+    if leaked or '"credentials"' in text:
+        raise CourseWorkflowError(f"{spec.file}: harness parts left in the workflow: {leaked}")
+    return workflow
+
+
+def render(workflow: dict[str, Any]) -> str:
+    """A workflow as the file holds it."""
+    return json.dumps(workflow, indent=2, ensure_ascii=False) + "\n"
+
+
+def build(sources: dict[str, dict[str, Any]] | None = None) -> dict[str, str]:
+    """Every course workflow's file name and text."""
+    sources = load_sources() if sources is None else sources
+    return {f"{spec.file}.json": render(derive(spec, sources)) for spec in COURSE_WORKFLOWS}
+
+
+def stale(folder: Path = OUT) -> list[str]:
+    """The course workflow files that are missing, differ from what :func:`build` makes, or are extra."""
+    wanted = build()
+    present = {p.name for p in folder.glob("*.json")} if folder.is_dir() else set()
+    wrong = [
+        name
+        for name, text in wanted.items()
+        if name not in present or (folder / name).read_text(encoding="utf-8") != text
+    ]
+    return sorted(wrong + sorted(present - set(wanted)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file is not current")
+    args = parser.parse_args(argv)
+    if args.check:
+        wrong = stale()
+        if wrong:
+            print(f"not current: {', '.join(wrong)} (run python -m verify.n8n.course_workflows)")
+            return 1
+        print(f"{len(COURSE_WORKFLOWS)} course workflows current in {OUT}")
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.json"):
+        old.unlink()
+    for name, text in build().items():
+        (OUT / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(COURSE_WORKFLOWS)} course workflows to {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
