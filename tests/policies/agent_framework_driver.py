@@ -8,7 +8,6 @@ included; a tool returns each call's recorded result; a session's
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from agent_framework import Message as AfMessage
 from agent_framework._clients import BaseChatClient
 from agent_framework._tools import FunctionInvocationLayer
 
+from tests import event_loop
 from tests.policies.model_calls import Key, scripted_turns
 from windowmem.messages import Message, Role
 
@@ -84,7 +84,7 @@ def play(messages: Sequence[Message], **agent_options: Any) -> tuple[list[list[K
             client.script = [to_af(m) for m in answers]
             await agent.run(opening.content, session=session)
 
-    asyncio.run(run_all())
+    event_loop.run(run_all())
     stored = session.state.get("in_memory", {}).get("messages", [])
     return client.received, [key(m) for m in stored]
 

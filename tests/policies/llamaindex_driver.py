@@ -7,7 +7,6 @@ recorded result, and a ``Memory`` (word tokenizer, no download) keeps the histor
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,6 +15,7 @@ from llama_index.core.base.llms.types import ChatMessage, TextBlock, ToolCallBlo
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 
+from tests import event_loop
 from tests.policies.model_calls import Key, scripted_turns
 from windowmem.messages import Message, Role
 
@@ -75,4 +75,4 @@ def play(
         return queue
 
     # One event loop for the memory's whole life: its SQL store is bound to the loop it met.
-    return received, asyncio.run(run_all())
+    return received, event_loop.run(run_all())

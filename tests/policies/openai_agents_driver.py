@@ -35,6 +35,7 @@ from openai.types.responses import (
     ResponseReasoningItem,
 )
 
+from tests import event_loop
 from windowmem.messages import Message, Role, interactions
 from windowmem.policies.openai_agents import ItemKind, OpenAIAgentsSession, SessionItem
 
@@ -126,7 +127,7 @@ def play(
 ) -> SdkRun:
     """Run every turn of *messages* through ``Runner.run`` with ``SessionSettings(limit=limit)``
     and a session of *session_type*."""
-    return asyncio.run(_play(messages, limit, reasoning, session_type))
+    return event_loop.run(_play(messages, limit, reasoning, session_type))
 
 
 async def _play(

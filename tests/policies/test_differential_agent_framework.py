@@ -8,13 +8,13 @@ chat client that records every request (``tests/policies/agent_framework_driver.
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import event_loop
 from tests.policies.model_calls import every_call, numbered, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists
 from windowmem.policies.agent_framework import (
@@ -37,7 +37,8 @@ def real_truncation(messages, max_n, compact_to, **options):
     strategy = compaction.TruncationStrategy(max_n=max_n, compact_to=compact_to, **options)
     listed = [driver.to_af(m) for m in messages]
     return [
-        driver.key(m) for m in asyncio.run(compaction.apply_compaction(listed, strategy=strategy))
+        driver.key(m)
+        for m in event_loop.run(compaction.apply_compaction(listed, strategy=strategy))
     ]
 
 
@@ -51,7 +52,8 @@ def real_summary(messages, target, threshold, budget):
     )
     listed = [driver.to_af(m) for m in messages]
     return [
-        driver.key(m) for m in asyncio.run(compaction.apply_compaction(listed, strategy=strategy))
+        driver.key(m)
+        for m in event_loop.run(compaction.apply_compaction(listed, strategy=strategy))
     ]
 
 

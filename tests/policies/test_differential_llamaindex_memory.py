@@ -8,13 +8,13 @@ must be what our memory stores and what our policy says it flushed.
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import event_loop
 from tests.policies.model_calls import numbered, our_key
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, turns
 from windowmem.messages import Message, Role, interactions
@@ -78,7 +78,7 @@ def check(writes, policy: LlamaIndexMemory, make_real) -> None:
         if engine is not None:
             await engine.dispose()  # close it in this loop, not at exit
 
-    asyncio.run(compare())
+    event_loop.run(compare())
 
 
 @settings(parent=PROPERTY_SETTINGS, max_examples=80)

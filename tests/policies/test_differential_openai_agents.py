@@ -9,13 +9,13 @@ dependent one is checked against the rule for that version.
 
 from __future__ import annotations
 
-import asyncio
 import importlib.metadata
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import event_loop
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, turns
 from windowmem.messages import Message, Role
 from windowmem.policies.openai_agents import OpenAIAgentsSession, parse_version, stored_items
@@ -107,7 +107,7 @@ def test_get_items_limits_as_the_sdk_returns_them(session_type, limit, expected)
         finally:
             await driver.close_session(session)
 
-    assert asyncio.run(stored_then_read()) == expected
+    assert event_loop.run(stored_then_read()) == expected
     messages = tuple(Message(Role.USER, f"m{i}") for i in range(1, 6))
     assert [m.content for m in OpenAIAgentsSession(limit).window(messages)] == expected
 

@@ -239,7 +239,9 @@ def test_feedback_shows_no_hidden_test(attacked):
         text = page.read_text(encoding="utf-8")
         leaked = [line for line in hidden if line in text]
         assert not leaked, f"{page} shows hidden tests: {leaked[:2]}"
-        assert "BEGIN HIDDEN TESTS" not in text
+        # An attacker's own answer cell may search for the words "BEGIN HIDDEN TESTS" and is
+        # shown as written; the instructor's marker line (with its ###) must be gone.
+        assert "### BEGIN HIDDEN TESTS" not in text
 
 
 # --- an LMS zip that attacks ---------------------------------------------------------------

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from jupyter_client.manager import AsyncKernelManager
 
 from autograder.sandbox.kernels import ReadyClient
+from tests import event_loop
 
 
 async def _started() -> AsyncKernelManager:
@@ -18,13 +18,6 @@ async def _started() -> AsyncKernelManager:
     manager.client_class = "autograder.sandbox.kernels.ReadyClient"
     await manager.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"])
     return manager
-
-
-def _run(coroutine):
-    """Run *coroutine* on a fresh event loop in its own thread: an earlier test in this worker
-    may leave a loop marked running in the main thread (nbclient's sync wrappers)."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_ready_client_sees_the_first_cells_output_and_the_kernel_info():
@@ -53,7 +46,7 @@ def test_a_ready_client_sees_the_first_cells_output_and_the_kernel_info():
             client.stop_channels()
             await manager.shutdown_kernel(now=True)
 
-    content, texts = _run(scenario())
+    content, texts = event_loop.run(scenario())
     assert content["status"] == "ok"
     assert "".join(texts) == "first\nsecond\n"
 
@@ -73,7 +66,7 @@ def test_a_kernel_that_died_is_reported_not_waited_for():
             await manager.cleanup_resources()
 
     with pytest.raises(RuntimeError, match="died|respond"):
-        _run(scenario())
+        event_loop.run(scenario())
 
 
 def test_every_worker_kernel_gets_a_ready_client(tmp_path):
