@@ -97,12 +97,12 @@ REVEALED_BY = {
         ],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["(a) Before turn 9, turns 1 to 8 are stored", "`slice(-0)` is `slice(0)`, which skips"],
+        1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: ["and leaves on turn **7**"],
-        4: ["No limit sends more tokens and still costs less"],
+        4: ["**No limit**: with the time at its top", "nothing is read from the cache"],
         5: ["turn 5 is stored but not\nloaded"],
-        6: ["(a) **[3, 5]**", "A reply that holds"],
+        6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -943,7 +943,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 2450,
-    "03_window_buffer_memory.ipynb": 1970,
+    "03_window_buffer_memory.ipynb": 1968,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
