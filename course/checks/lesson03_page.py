@@ -6,9 +6,6 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-import json
-from pathlib import Path
-
 from checks.lesson03 import (
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
@@ -19,6 +16,7 @@ from checks.lesson03 import (
     stamped_bill,
     support_behind,
 )
+from checks.page import workflow_node
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
@@ -44,9 +42,7 @@ assert _messages_at_window_0() == 1 + 16 + 1
 assert all(visible_turns(1, t) == (t - 1,) for t in range(2, 10))
 # The imported workflow's Simple Memory sets Context Window Length 2; its picture's turn 4
 # carries turns 2 and 3 only.
-course = Path(__file__).resolve().parents[1]
-workflow = json.loads((course / "workflows" / "lesson3_window.json").read_text(encoding="utf-8"))
-memory = next(n for n in workflow["nodes"] if n["name"] == "Simple Memory")
+memory = workflow_node("lesson3_window", "Simple Memory")
 assert memory["parameters"]["contextWindowLength"] == 2 and visible_turns(2, 4) == (2, 3)
 
 # Section 2: a tool turn with one call takes 4 places, with two calls 6; the recorded turn-4
