@@ -66,7 +66,7 @@ def _check_4() -> dict[str, Any]:
 
 def _check_5() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two tool rounds, turn 3 plain.
+    # from the recording): turn 1 plain, turn 2 two model rounds, turn 3 plain.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
     return {"5": len(agent_runs(chat, N8nSimpleMemory(5))[1].saved)}
 
@@ -175,7 +175,7 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="which of the run's tool rounds does the write at the end keep?",
+            hint="which of the run's model rounds does the write at the end keep?",
             mistakes={
                 6: "that stores both rounds; the write keeps only the last round's steps",
                 2: "2 is what AI Agent 2.2 stores; 3.1 stores the call and its result as messages",
@@ -183,7 +183,7 @@ BOOK = CheckBook(
                 8: "the first round went back to the model during the run, but it is not stored",
             },
             why="the write keeps the question, the last round's tool call and its result, and the answer; the first round is not stored",
-            transfer="a run with two tool rounds",
+            transfer="a run with two model rounds",
         ),
         Expectation(
             "6",

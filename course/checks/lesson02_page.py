@@ -99,7 +99,7 @@ assert all(c.agrees for c in recorded_beside_predicted("two-tool-rounds"))
 chat, _ = recorded_conversation(two_rounds)
 assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 v22 = load_recording("agent-v22")
-assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one tool round, two stored
+assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model round, two stored
 assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
 assert DEFAULT_SYSTEM_MESSAGE == "You are a helpful assistant"
 
