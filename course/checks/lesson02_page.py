@@ -25,6 +25,11 @@ assert [len(r.calls[0].messages) for r in no_memory] == [2] * 7
 assert "#6023" in marta.interactions[0].messages[0].content
 assert not any("#6023" in m.content for r in no_memory[1:] for m in r.calls[0].messages)
 assert turn_7_alone.messages[0] is marta.system_message
+assert (
+    turn_7_alone.messages[-1]
+    is turn_7_with_memory.messages[-1]
+    is marta.interactions[6].messages[0]
+)
 assert system_prompt(3.1, None, output_parser=False) is None
 assert system_prompt(3.1, None, output_parser=True) is not None
 
@@ -35,6 +40,12 @@ assert turn_7_with_memory.memory_turns == (2, 3, 4, 5, 6) and len(turn_7_with_me
 assert [len(r.calls[0].part(Part.MEMORY)) for r in with_memory] == [0, 2, 4, 6, 8, 10, 10]
 assert with_memory[-1].stored_after == 14 and with_memory[5].stored_after == 12
 assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 6)
+# ... and with a window of k, turn k + 2 is the first call without turn 1 (turn 5 at 3)
+window_3 = agent_runs(marta, N8nSimpleMemory(3))
+assert [window_3[i].calls[0].memory_turns for i in (1, 3, 4)] == [(1,), (1, 2, 3), (2, 3, 4)]
+for k in (3, 5):
+    runs_k = agent_runs(marta, N8nSimpleMemory(k))
+    assert next(r.turn for r in runs_k[1:] if 1 not in r.calls[0].memory_turns) == k + 2
 assert takes_memory("AI Agent") and not any(
     takes_memory(n) for n in ("Basic LLM Chain", "Text Classifier")
 )
@@ -83,6 +94,11 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
+assert [  # 4a: of the model's fields, only the address is in turn 3's call without memory
+    f
+    for f in sorted(redirect.arguments)
+    if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
+] == ["new_address"]
 
 # Section 5: the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
@@ -100,11 +116,14 @@ chat, _ = recorded_conversation(two_rounds)
 assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 v22 = load_recording("agent-v22")
 assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model round, two stored
+v22_chat = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
+assert len(v22_chat[1].saved) == 2 and len(v22_chat[2].calls[0].part(Part.MEMORY)) == 4
 assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
 assert DEFAULT_SYSTEM_MESSAGE == "You are a helpful assistant"
 
 # Section 6: 4 messages, none from memory; the snapshot's call 2 carries turn 1.
 assert len(turn_2_second_call.messages) == 4 and not turn_2_second_call.part(Part.MEMORY)
+assert fresh[1].turn == 2 and len(fresh[1].calls) == 2 and len(set(fresh_ids)) == len(fresh_ids)
 assert [m.role.value for m in turn_2_second_call.messages] == [
     "system",
     "user",

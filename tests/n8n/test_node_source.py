@@ -89,6 +89,11 @@ def test_an_output_parser_adds_a_system_message_even_without_the_option():
     from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, NO_DEFAULT_FROM
 
     assert f"exports.SYSTEM_MESSAGE = '{DEFAULT_SYSTEM_MESSAGE}';" in prompt
+    # ... which is also the text the option holds when it is added
+    options = (common / "options.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"name: 'systemMessage',\s*type: 'string',\s*default: prompt_1\.SYSTEM_MESSAGE", options
+    )
     assert NO_DEFAULT_FROM == 1.9
     notes = lesson_text("reference/02_with_and_without_memory_notes.ipynb")
     assert (
