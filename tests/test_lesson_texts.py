@@ -67,34 +67,16 @@ REVEALED_BY = {
         4: ["(a) Scope: the reload made the widget", "(b) Window: her\nlast message"],
     },
     "02_with_and_without_memory.ipynb": {
-        1: [
-            "print(describe_call(turn_7_alone))",
-            "Her order\nnumber was in turn 1's input",
-            "no other way\nof knowing",
-            "Before typeVersion 1.9 a default",
-        ],
-        2: ["print(describe_call(turn_7_with_memory))", "Turn 5 is the\nfirst without"],
-        3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
-        4: ['print("after turn 4, n8n stored:', "(c) Twice: the copy stored"],
-        5: [
+        1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
+        2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
+        3: ["Turns 1, 3, 4 and 6 were written", 'print("stored after turn 4:"'],
+        4: [
             'print("change_address receives:"',
-            "0.\n</details>",
-            "cannot read the agent's history",
             "(a) `new_address` alone",
-            "turn 2's first call sends",
+            "only the agent's holds anything",
         ],
-        6: [
-            'recorded_beside_predicted("two-tool-rounds")',
-            "Only the last round is kept",
-            "none of\nturn 1's reach the call",
-        ],
-        7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
-        8: [
-            "is the user's message, `chatInput`",
-            "the oldest turns have left a window of 4",
-            "run 2 is the sixth",
-            '**1. "It forgets everything at every message."**',
-        ],
+        5: ["Only the last round is kept", 'load_recording("two-tool-rounds")'],
+        6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
         1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
@@ -942,7 +924,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1994,
-    "02_with_and_without_memory.ipynb": 2450,
+    "02_with_and_without_memory.ipynb": 1980,
     "03_window_buffer_memory.ipynb": 1968,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 1996,
