@@ -62,7 +62,7 @@ SPRING_AI_GIT = os.environ.get("SPRING_AI_GIT", "")
 
 
 @pytest.mark.skipif(
-    not Path(SPRING_AI_GIT).is_dir(),
+    not (SPRING_AI_GIT and Path(SPRING_AI_GIT).is_dir()),
     reason="set SPRING_AI_GIT to a git directory of spring-projects/spring-ai with tag v2.0.1",
 )
 @pytest.mark.parametrize("path", sorted(store_choice.SPRING_AI_QUOTES))
