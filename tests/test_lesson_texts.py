@@ -1007,7 +1007,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
-    "04_memory_that_outlives_the_session.ipynb": 1978,
+    "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
