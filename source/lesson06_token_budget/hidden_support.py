@@ -1,8 +1,9 @@
 """Lesson 6's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
 
-Part C's situations drawn by stratum from a seed (``_situations``), each policy run on
-them in plain Python (``_run``, the budget engine's rules), whether a policy meets the
-situation's needs (``_meets``) and the policy expected (``_expected``).
+Part C's situations drawn from a seed, a kind per case (``_situations``, ``_KINDS``: three
+cases per policy in every cell), each policy run on them in plain Python (``_run``, the
+budget engine's rules), whether a policy meets the situation's needs (``_meets``) and the
+policy expected (``_expected``). Nothing here is in the library a student installs.
 """
 
 _type = (0).__class__.__class__
@@ -94,22 +95,28 @@ def _expected(situation):
     return next((_p for _p in _POLICIES if _meets(situation, _p)), None)
 
 
-def _stratum(situation):
-    _facts = [_f for _f, _t in situation["reads"] if _f is not None]
-    _peak = situation["base_tokens"] + sum(_t for _f, _t in situation["reads"])
-    if abs(situation["budget"] - _peak) <= 30:
-        return 0
-    if not (situation["every_fact"] and situation["extra_calls"]):
-        return None
-    if len(_run(situation, "truncate")[1]) == len(_facts):
-        return 1
-    if not situation["summary_will_do"]:
-        return None
-    return 2 if len(_run(situation, "compact")[1]) < len(_facts) else 3
+#: Each kind of case a C1 cell draws: (the policy it needs, how its budget sits, the team's
+#: four requirements: every_fact, summary_will_do, extra_calls, search_again; None: drawn).
+#: A cell asks each policy equally often (a constant earns a quarter), and every case where a
+#: budget is reached needs every fact and allows extra calls, so the lesson's rules read by
+#: keyword (forgetting allowed -> truncate, quoted -> retrieve, else compact) fail on the
+#: truncate and retrieve cases; a kind with a requirement off tells that requirement's rule.
+_KINDS = (
+    ("unbounded", "at the peak", None),  # 0: the budget exactly the largest window
+    ("unbounded", "over the peak", None),  # 1
+    ("truncate", "a token under", (True, True, True, True)),  # 2: only a miss at the front goes
+    ("truncate", "under", (True, True, True, True)),  # 3: truncation drops only misses
+    ("compact", "under", (True, True, True, True)),  # 4: truncation loses a fact, the summary fits
+    ("retrieve", "under", (True, True, True, True)),  # 5: the summary outgrows the room
+    ("truncate", "under", (True, False, True, True)),  # 6: quoted answers, truncation keeps them
+    ("retrieve", "under", (True, False, True, True)),  # 7: quoted answers, truncation loses one
+    ("truncate", "under", (True, True, True, False)),  # 8: searched once, truncation keeps all
+    ("compact", "under", (True, True, True, False)),  # 9: searched once, the summary fits
+)
 
 
-def _situations(seed, strata):
-    """One situation per stratum in *strata*, drawn from a seeded space, each with a policy that fits."""
+def _situations(seed, kinds):
+    """One situation per entry of *kinds* (an index in ``_KINDS``), drawn from a seeded space."""
     _seed = [seed]
 
     def _pick(n):
@@ -117,25 +124,42 @@ def _situations(seed, strata):
         return (_seed[0] >> 8) % n
 
     _out = []
-    for _target in strata:
+    for _kind in kinds:
+        _policy, _where, _needs = _KINDS[_kind]
         while True:
-            _base, _reads = 60 + 10 * _pick(15), []
-            for _number in range(1, 3 + _pick(4) + 1):
-                if _pick(3) == 0:
-                    _reads.append((None, 60 + 10 * _pick(25)))
-                _reads.append((f"Q{_number}", 60 + 10 * _pick(25)))
-            _largest = max(_t for _f, _t in _reads)
-            _peak = _base + sum(_t for _f, _t in _reads)
-            if _target == 0:
-                _budget = _peak + (-1, 0, 0, 1)[_pick(4)]
-            else:
-                _budget = _base + _largest + _pick(_peak - _base - _largest)
-            _situation = {
-                "base_tokens": _base, "reads": _reads, "budget": _budget,
-                "summary_line_tokens": 10 + 5 * _pick(9), "every_fact": _pick(4) != 0,
-                "summary_will_do": _pick(2) == 0, "extra_calls": _pick(4) != 0, "search_again": _pick(3) != 0,
-            }  # fmt: skip
-            if _stratum(_situation) == _target and _expected(_situation) is not None:
+            _situation = _draw(_pick, _where, _needs)
+            if _expected(_situation) == _policy and (
+                _where != "under" or _situation["budget"] < _peak(_situation) - 30
+            ):
                 _out.append(_situation)
                 break
     return _out
+
+
+def _peak(situation):
+    return situation["base_tokens"] + sum(_t for _f, _t in situation["reads"])
+
+
+def _draw(pick, where, needs):
+    """A task of three to six questions, some with a miss first, its budget placed by *where*."""
+    _base, _reads = 60 + 10 * pick(15), []
+    for _number in range(1, 3 + pick(4) + 1):
+        if pick(3) == 0:
+            _reads.append((None, 60 + 10 * pick(25)))
+        _reads.append((f"Q{_number}", 60 + 10 * pick(25)))
+    _largest = max(_t for _f, _t in _reads)
+    _peak_tokens = _base + sum(_t for _f, _t in _reads)
+    _budget = {
+        "at the peak": _peak_tokens,
+        "over the peak": _peak_tokens + 1 + pick(300),
+        "a token under": _peak_tokens - 1,
+    }.get(where)
+    if _budget is None:
+        _budget = _base + _largest + pick(_peak_tokens - _base - _largest)
+    _line = 10 + 5 * pick(9)
+    if needs is None:
+        needs = (pick(4) != 0, pick(2) == 0, pick(4) != 0, pick(3) != 0)
+    return {
+        "base_tokens": _base, "reads": _reads, "budget": _budget, "summary_line_tokens": _line,
+        "every_fact": needs[0], "summary_will_do": needs[1], "extra_calls": needs[2], "search_again": needs[3],
+    }  # fmt: skip

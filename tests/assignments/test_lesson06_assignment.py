@@ -5,8 +5,9 @@ release) is checked for this one too, in ``test_assignments.py``.
 
 The hidden tests compute their expectations in plain Python (a student could patch
 ``windowmem``); here they are held to windowmem's budget engine: the hand-worked bills are
-its runs of the assignment's task, and Part C's drawn situations and expected policies are
-those of :mod:`windowmem.budget.policy_choice`, case by case, seed by seed.
+its runs of the assignment's task, and the policy each of Part C's drawn situations needs is
+:mod:`windowmem.budget.policy_choice`'s, case by case, seed by seed. Part C's cases are drawn by
+the assignment's hidden support (never by the library): three per policy in every cell.
 
 ``python -m autograder grade``, the command instructors run, grades the instructor
 notebook (full marks), the untouched release (zero, without crashing), students who make
@@ -17,11 +18,13 @@ the questions affected, and keeps the rest, as its ``grades.csv`` says), and a s
 from __future__ import annotations
 
 import ast
+import random
 import re
+from collections import Counter
 
 import pytest
 
-from tests.fixtures.graded_cases import SITUATION_SEEDS
+from tests.fixtures.graded_cases import SITUATION_KINDS, SITUATION_SEEDS
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
@@ -41,16 +44,7 @@ from tests.nbgrader_helpers import (
     with_partial_losses,
 )
 from windowmem.budget import Event
-from windowmem.budget.policy_choice import (
-    CASE_STRATA,
-    POLICIES,
-    Situation,
-    _draws,
-    draw_situation,
-    expected_policy,
-    run_situation,
-    situations,
-)
+from windowmem.budget.policy_choice import POLICIES, Situation, expected_policy, run_situation
 
 ASSIGNMENT = "lesson06_token_budget"
 NOTEBOOK = "token_budget.ipynb"
@@ -300,7 +294,7 @@ def compacted_bill(base_tokens, reads, budget, line_tokens):
     "fit_is_strict": (
         "choose_answer",
         edited(CHOOSE, 'if peak <= situation["budget"]:', 'if peak < situation["budget"]:'),
-        {"test_policy_research"},  # the one cell whose near-peak case sits exactly at the peak
+        set(C1_CELLS),  # each cell has a case whose budget is exactly its largest window
     ),
     # C1: truncation taken to forget whenever it acts, even when it drops only misses
     "truncation_always_forgets": (
@@ -373,15 +367,21 @@ MUTANTS = with_partial_losses(
                 *(f"_via_{w}" for w in ("sys_modules", "importlib", "container", "closure")),
             )
         },
-        "full_window_is_over": {"test_compaction_any": 2.55},
-        "charges_the_compacted_window": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
-        "compaction_is_free": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
-        "summary_lines_never_cut": {"test_compaction_any": 5.09},
-        "truncates_instead": {"test_compaction_task": 1.0, "test_compaction_any": 6.36},
-        "no_fit_check": dict.fromkeys(C1_CELLS, 0.08),
-        "fit_is_strict": {"test_policy_research": 0.08},
-        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.75),
-        "summary_always_fits": dict.fromkeys(C1_CELLS, 0.08),
+        # B2's batches each ask for a compaction (a bill the unbounded one equals earns nothing)
+        "full_window_is_over": {"test_compaction_any": 2.8},
+        "charges_the_compacted_window": {"test_compaction_task": 1.0, "test_compaction_any": 7.0},
+        "compaction_is_free": {"test_compaction_task": 1.0, "test_compaction_any": 7.0},
+        "summary_lines_never_cut": {"test_compaction_any": 5.6},
+        "truncates_instead": {"test_compaction_task": 1.0, "test_compaction_any": 7.0},
+        "no_fit_check": dict.fromkeys(C1_CELLS, 0.25),  # its three unbounded cases
+        "fit_is_strict": dict.fromkeys(C1_CELLS, 0.08),
+        "truncation_always_forgets": dict.fromkeys(C1_CELLS, 0.25),  # its three truncate cases
+        # the retrieve cases where the summary outgrows the room (two in the compliance cell)
+        "summary_always_fits": {
+            "test_policy_helpdesk": 0.25,
+            "test_policy_research": 0.25,
+            "test_policy_compliance": 0.17,
+        },
     },
 )
 
@@ -683,26 +683,103 @@ def _is_call_of(node: ast.AST, name: str) -> bool:
     return isinstance(value, ast.Call) and getattr(value.func, "id", "") == name
 
 
-@pytest.mark.parametrize("grade_id", C1_CELLS)
-def test_each_c1_cell_draws_windowmem_s_situations_with_its_expected_policies(grade_id):
-    """The seed and strata a cell draws are windowmem's, and so is every case and its answer."""
-    text = solution_source(grade_id)
-    seed = SITUATION_SEEDS[grade_id]
-    assert f"(seed {seed})" in text.split("\n")[0]
-    assert f"_situations({seed}, {CASE_STRATA})" in text
+def as_situation(case: dict) -> Situation:
+    """A hidden case (plain values) as windowmem's :class:`Situation`."""
+    return Situation(**dict(case, reads=tuple(tuple(read) for read in case["reads"])))
+
+
+def c1_cases(grade_id: str) -> list[dict]:
+    """The twelve situations C1 cell *grade_id* draws, by its own helpers."""
     helpers = hidden_helpers(grade_id)
-    drawn = helpers["_situations"](seed, CASE_STRATA)
-    ours = situations(seed)
-    assert drawn == [s.as_dict() for s in ours]
-    assert [helpers["_expected"](s) for s in drawn] == [expected_policy(s) for s in ours]
+    return helpers["_situations"](SITUATION_SEEDS[grade_id], SITUATION_KINDS[grade_id])
+
+
+def drawn_at_random(seed: int, count: int) -> list[Situation]:
+    """*count* situations of the hidden space, budgets at, a token under or well under the peak,
+    requirements drawn too (the hidden ``_draw`` with this test's own random source)."""
+    draw, chosen = hidden_helpers(C1_CELLS[0])["_draw"], random.Random(seed)
+    wheres = ("a token under", "under", "at the peak", "under")
+    return [
+        as_situation(draw(chosen.randrange, wheres[n % len(wheres)], None)) for n in range(count)
+    ]
+
+
+@pytest.mark.parametrize("grade_id", C1_CELLS)
+def test_each_c1_case_is_of_its_kind_and_needs_windowmem_s_policy(grade_id):
+    """A cell draws its seed's cases, each of its kind: the policy windowmem's engine says it
+    needs (and the hidden expectation too), its budget where the kind puts it, its team's needs."""
+    text = solution_source(grade_id)
+    seed, kinds = SITUATION_SEEDS[grade_id], SITUATION_KINDS[grade_id]
+    assert f"(seed {seed})" in text.split("\n")[0]
+    assert f"_situations({seed}, {kinds})" in text
+    helpers = hidden_helpers(grade_id)
+    drawn = c1_cases(grade_id)
+    assert drawn == c1_cases(grade_id) and len({repr(c) for c in drawn}) == len(kinds)
+    for kind, case in zip(kinds, drawn, strict=True):
+        policy, where, needs = helpers["_KINDS"][kind]
+        situation = as_situation(case)
+        assert expected_policy(situation) == helpers["_expected"](case) == policy, case
+        peak = situation.base_tokens + sum(tokens for _, tokens in situation.reads)
+        assert {
+            "at the peak": situation.budget == peak,
+            "over the peak": situation.budget > peak,
+            "a token under": situation.budget == peak - 1,
+            "under": situation.budget < peak - 30,
+        }[where], case
+        team = (case["every_fact"], case["summary_will_do"], case["extra_calls"])
+        assert needs is None or (*team, case["search_again"]) == needs, case
+        if policy == "retrieve" and case["summary_will_do"]:  # the summary outgrows the room
+            assert run_situation(situation, "compact").answered < len(situation.questions())
+
+
+@pytest.mark.parametrize("grade_id", C1_CELLS)
+def test_each_c1_cell_asks_each_policy_equally_often(grade_id):
+    """Three cases per policy: answering one policy for every situation earns a quarter."""
+    needed = Counter(expected_policy(as_situation(case)) for case in c1_cases(grade_id))
+    assert needed == dict.fromkeys(POLICIES, 3)
+
+
+#: C1 cases (of twelve per cell, in C1_CELLS' order) each answer that runs no policy gets right,
+#: measured. A constant gets its policy's three. The lesson's rules read literally get the
+#: unbounded cases right (the peak is a sum) and, for the keywords and the summary read
+#: literally, the compact ones (a compact case needs every fact and allows extra calls and
+#: summaries, the keywords' "else compact"); retrieving whenever allowed gets the retrieve
+#: cases. Balanced labels leave them no less: each case of the other two policies defeats
+#: them, but a cell's one case with a requirement off (research: searched once; compliance:
+#: quoted answers) is its rule's.
+C1_CASES_RIGHT = {
+    **{f"always_{policy}": (3, 3, 3) for policy in POLICIES},
+    "keywords": (6, 6, 7),
+    "retrieve_when_allowed": (6, 7, 6),
+    "summary_literal": (6, 6, 7),
+}
+C1_RULES = {
+    **{f"always_{p}": f"def choose_policy(situation):\n    return {p!r}\n" for p in POLICIES},
+    "keywords": _C1_KEYWORDS,
+    "retrieve_when_allowed": _C1_RETRIEVE_WHEN_ALLOWED,
+    "summary_literal": _C1_SUMMARY_LITERAL,
+}
+
+
+@pytest.mark.parametrize("rule", sorted(C1_RULES))
+def test_a_c1_answer_that_runs_no_policy_gets_what_was_measured(rule):
+    """Constants a quarter of each cell; the literal rules what balanced labels leave them."""
+    namespace: dict = {}
+    exec(C1_RULES[rule], namespace)  # noqa: S102 - this module's own skimmer answer
+    right = tuple(
+        sum(namespace["choose_policy"](dict(case)) == expected_policy(as_situation(case))
+            for case in c1_cases(grade_id))
+        for grade_id in C1_CELLS
+    )  # fmt: skip
+    assert right == C1_CASES_RIGHT[rule]
+    ceiling = 3 if rule.startswith("always_") else 7  # chance; balanced labels' least, plus one
+    assert max(right) <= ceiling, right
 
 
 def test_the_hidden_agent_is_the_budget_engine_on_any_situation():
     """The hidden cells' plain-Python agent runs 2,000 drawn situations as windowmem's engine does."""
     helpers = hidden_helpers(C1_CELLS[0])
-    draws = _draws(2027)
-    for n in range(2000):
-        situation = draw_situation(draws, n % 2)
+    for situation in drawn_at_random(2027, 2000):
         for policy in POLICIES:
             engine = run_situation(situation, policy)
             facts = [situation.questions()[q][0] for q in engine.answered_questions]
@@ -723,9 +800,7 @@ def test_the_hidden_bills_are_the_budget_engine_s():
             n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("_bill")
         ]
         exec(compile(ast.Module(defs, []), grade_id, "exec"), namespace)  # noqa: S102
-    draws = _draws(6060)
-    for n in range(500):
-        s = draw_situation(draws, n % 2)
+    for s in drawn_at_random(6060, 500):
         lengths = [t for _, t in s.reads]
         assert (
             ns_a["_bill_unbounded"](s.base_tokens, lengths)
@@ -786,9 +861,9 @@ def test_the_shortcuts_really_compute_the_answers():
     assert bill(0, [5, 5]) == 15 and bill(100, []) == 100
     namespace = {}
     exec(MUTANTS["policy_choice_shortcut"][1], namespace)  # noqa: S102
-    for seed in SITUATION_SEEDS.values():
-        for s in situations(seed):
-            assert namespace["choose_policy"](s.as_dict()) == expected_policy(s)
+    for grade_id in C1_CELLS:
+        for case in c1_cases(grade_id):
+            assert namespace["choose_policy"](case) == expected_policy(as_situation(case))
 
 
 def test_every_mutant_changes_its_answer_cell():

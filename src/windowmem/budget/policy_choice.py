@@ -6,7 +6,8 @@ the answer first), a token budget and the size of one summary line, and what the
 requires. :func:`run_situation` runs it through the budget engine (:mod:`windowmem.budget.engine`,
 the agent of the lesson's tables, with the situation's sizes in place of a corpus's);
 :func:`expected_policy` names the first policy of :data:`POLICIES` (least machinery first)
-whose run meets every requirement; :func:`situations` draws them from a seeded space.
+whose run meets every requirement. (The assignment's graded situations are drawn by its
+hidden tests, never by the library a student installs.)
 
 >>> s = Situation(100, (("Q1", 300), ("Q2", 250)), budget=700, summary_line_tokens=20)
 >>> expected_policy(s)
@@ -17,7 +18,6 @@ whose run meets every requirement; :func:`situations` draws them from a seeded s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,19 +32,6 @@ from windowmem.errors import BudgetError
 
 #: The lesson's four policies, least machinery first: none, dropping, summarising, searching again.
 POLICIES = ("unbounded", "truncate", "compact", "retrieve")
-
-#: The strata of the space, each a point of the lesson a choice must get right; a case that
-#: is in none is never drawn. :data:`CASE_STRATA` says which stratum each of a cell's cases
-#: comes from, in order: eight of twelve where truncation drops only misses (a choice by keyword
-#: reaches for compact or retrieve there), one near the peak, the rest where a summary matters.
-STRATA = (
-    "near the peak: the budget a token under, at or a token over the largest window (the others keep 30 away)",
-    "drops only misses: every fact needed, extra calls allowed, truncation drops only reads without a fact",
-    "the summary outgrows the room: every fact needed, a summary will do, extra calls allowed, truncation "
-    "loses a fact, and compaction has to cut summary lines (facts too)",
-    "the summary fits: the same needs, truncation loses a fact, compaction keeps every fact",
-)
-CASE_STRATA = (1, 1, 1, 2, 1, 1, 0, 1, 1, 3, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -200,83 +187,11 @@ def expected_policy(situation: Situation) -> str | None:
     return next((p for p in POLICIES if meets(situation, p)), None)
 
 
-def stratum(situation: Situation) -> int | None:
-    """The index in :data:`STRATA` of the stratum *situation* belongs to, or None."""
-    peak = situation.base_tokens + sum(t for _, t in situation.reads)
-    if abs(situation.budget - peak) <= 30:
-        return 0
-    if not (situation.every_fact and situation.extra_calls):
-        return None
-    truncated = run_situation(situation, "truncate")
-    if truncated.answered == len(truncated.task):
-        return 1  # the budget is reached (it is more than 30 tokens under the peak)
-    if not situation.summary_will_do:
-        return None
-    compacted = run_situation(situation, "compact")
-    return 2 if compacted.answered < len(compacted.task) else 3
-
-
-def _draws(seed: int) -> Iterator[int]:
-    """A small linear congruential generator (the same one the notebook's hidden cells run)."""
-    state = seed
-    while True:
-        state = (state * 1103515245 + 12345) % 2147483648
-        yield state >> 8
-
-
-def draw_situation(draws: Iterator[int], target: int) -> Situation:
-    """One situation drawn for stratum *target* (rejected draws are never returned)."""
-
-    def pick(n: int) -> int:
-        return next(draws) % n
-
-    base = 60 + 10 * pick(15)
-    reads: list[tuple[str | None, int]] = []
-    for number in range(1, 3 + pick(4) + 1):
-        if pick(3) == 0:
-            reads.append((None, 60 + 10 * pick(25)))
-        reads.append((f"Q{number}", 60 + 10 * pick(25)))
-    peak = base + sum(t for _, t in reads)
-    room = peak - base - max(t for _, t in reads)
-    if target == 0:
-        budget = peak + (-1, 0, 0, 1)[pick(4)]
-    else:
-        budget = base + max(t for _, t in reads) + pick(room)
-    return Situation(
-        base,
-        tuple(reads),
-        budget,
-        summary_line_tokens=10 + 5 * pick(9),
-        every_fact=pick(4) != 0,
-        summary_will_do=pick(2) == 0,
-        extra_calls=pick(4) != 0,
-        search_again=pick(3) != 0,
-    )
-
-
-def situations(seed: int, strata: tuple[int, ...] = CASE_STRATA) -> tuple[Situation, ...]:
-    """One situation per entry of *strata*, each in that stratum and with a policy that fits."""
-    draws = _draws(seed)
-    out = []
-    for target in strata:
-        while True:
-            situation = draw_situation(draws, target)
-            if stratum(situation) == target and expected_policy(situation) is not None:
-                out.append(situation)
-                break
-    return tuple(out)
-
-
 __all__ = [
-    "CASE_STRATA",
     "POLICIES",
-    "STRATA",
     "Situation",
     "answered_from_summary",
-    "draw_situation",
     "expected_policy",
     "meets",
     "run_situation",
-    "situations",
-    "stratum",
 ]
