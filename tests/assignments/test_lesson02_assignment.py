@@ -849,6 +849,8 @@ def test_every_seeded_log_has_the_cause_windowmem_finds():
     log; the causes balanced over the part, three different ones in each three."""
     support = hidden_support(SOURCE.parent)
     assert support.CAUSES == CAUSES
+    assert sorted(support.ON_ITS_FACE + support.IN_THE_BUFFERS) == sorted(CAUSES)
+    assert all(set(pair) <= set(support.ON_ITS_FACE) for pair in support.FACE_PAIRS)
     drawn, seeds, edges, turns = [], set(), [], []
     readings_right = [0, 0, 0]  # threes each reading that follows no buffer names whole
     for grade_id in sorted(FORGOTTEN_CELLS):
