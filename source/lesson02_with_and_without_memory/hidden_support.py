@@ -227,46 +227,81 @@ def drawer(seed: int):
     return draw
 
 
-def cases(seed: int, count: int = 8) -> list[dict]:
-    """*count* logs drawn from *seed*, each with exactly one cause.
+#: The causes a reading of the log that follows each product's rules but no buffer names
+#: rightly whenever they are the cause (a detached memory, a failed n8n run, a tool result the
+#: product never stores, a session id that changed after the fact), and the two that only
+#: following the buffers tells (what the window keeps, which buffer an idle hour or a restart
+#: emptied).
+ON_ITS_FACE = (
+    "no memory",
+    "new session id per message",
+    "failed run",
+    "tool result not stored",
+)
+IN_THE_BUFFERS = ("window too small", "storage lost")
 
-    Each log has at least two surface signs pointing to other causes (``looks_like``), and
-    fools as many of the three readings that follow no buffer (``readings``) as its cause
-    allows. Two thirds of them are ones where the buffers must be followed (whose session
-    holds the fact, whose idle clock ran out, what the window keeps), no cause is more than
-    a third of them. Not six equal shares: three causes (no memory, a failed run, a tool
-    result not stored) show on the log's face under each product's rules, so equal shares
-    would pay a reader who follows no buffer two thirds of the part (the closing note of
-    issue 32 gives the figures).
+#: Two causes on the log's face for each three, in the order the part's threes take them: each
+#: pair four times over the part's 24 threes, and every three threes in a row (one cell) hold a
+#: pair with the tool result, for the cell's edge case.
+FACE_PAIRS = (
+    ("no memory", "new session id per message"),
+    ("no memory", "tool result not stored"),
+    ("new session id per message", "failed run"),
+    ("no memory", "failed run"),
+    ("new session id per message", "tool result not stored"),
+    ("failed run", "tool result not stored"),
+)
+
+#: How many of the three ``readings`` (in order) a drawn log of each cause must misread: as
+#: many as its cause allows (the causes on the log's face cannot fool the rules read product
+#: by product, nor a detached memory or an unstored tool result any reading).
+FOOLED = {
+    "no memory": 0,
+    "new session id per message": 2,
+    "window too small": 3,
+    "failed run": 1,
+    "storage lost": 3,
+    "tool result not stored": 0,
+}
+
+
+def threes(seed: int, misread: str, turn: int) -> list[list[dict]]:
+    """A Part C cell's nine logs, drawn from *seed*, in three threes of three different causes.
+
+    A three counts when all three of its causes are named. Each holds one cause that only
+    following the buffers tells (``IN_THE_BUFFERS``, in turns) and two on the log's face
+    (``FACE_PAIRS``, in turns); *turn* is the cell's place in the part (0 to 7), so that over
+    the part's eight cells every cause is the cause of exactly 12 of the 72 logs, and a three
+    never has one cause twice. A constant answer names no three; a reading that follows no
+    buffer names at most the threes whose buffer log it happens to get right. One log of a
+    three is the cell's edge case for *misread* (``EDGES``), in the first three whose slot has
+    its cause.
     """
     # drawing a cell's logs takes about half a second (most draws are rejected); a grading
     # process draws them once and hands each test its own copy
-    return copy.deepcopy(_drawn(seed, count))
+    return copy.deepcopy(_threes(seed, misread, turn))
 
 
 @functools.cache
-def _drawn(seed: int, count: int) -> list[dict]:
+def _threes(seed: int, misread: str, turn: int) -> list[list[dict]]:
+    if not 0 <= turn < 8:
+        raise ValueError(f"turn is the cell's place in Part C, 0 to 7, not {turn}")
     draw = drawer(seed)
-
-    def pick(options):
-        return options[draw(len(options))]
-
-    # (cause, how many of the three readings must misread the log), in fixed shares
-    wanted = [("window too small", 3), ("storage lost", 3)] * 2
-    wanted += [("new session id per message", 2), ("failed run", 1)]
-    wanted += [
-        pick(
-            (("window too small", 3), ("storage lost", 3)) * 2
-            + (
-                ("tool result not stored", 0),
-                ("no memory", 0),
-                ("new session id per message", 2),
-                ("failed run", 1),
-            )
-        )
-        for _ in range(count - len(wanted))
-    ]
-    return [_one_case(draw, target, fooled) for target, fooled in wanted]
+    edge_cause = EDGES[misread][0]
+    edge_left = True
+    out = []
+    for place in range(3 * turn, 3 * turn + 3):
+        three = []
+        for target in (IN_THE_BUFFERS[place % 2], *FACE_PAIRS[place % 6]):
+            if target == edge_cause and edge_left:
+                three.append(_edge_drawn(seed, misread))
+                edge_left = False
+            else:
+                three.append(_one_case(draw, target, FOOLED[target]))
+        out.append(three)
+    if edge_left:
+        raise AssertionError(f"no three of turn {turn} has a slot for {edge_cause}")
+    return out
 
 
 #: The edge cases, one a cell: (misreading it tells apart, the cause, how many of the three

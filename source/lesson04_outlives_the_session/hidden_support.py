@@ -50,22 +50,6 @@ def _misses(needs):
     return _out
 
 
-_TURNS_ON = (
-    (0, "failed runs"),
-    (3, "hour"),
-    (2, "size"),
-    (0, "workers"),
-    (2, "pause"),
-    (1, "boundary"),
-    (0, "failed runs"),
-    (1, "keep"),
-    (0, "overlap"),
-    (2, "hour"),
-    (1, "pause"),
-    (2, "restarts"),
-)
-
-
 def _turns_on(needs, on):
     _m = _misses(needs)
     if on == "hour":
@@ -84,62 +68,113 @@ def _answer(needs):
     return [_n for _n, _m in _misses(needs).items() if not _m]
 
 
-def _teams(seed, count, first):
-    """*count* teams from a seeded space of needs, each with as many fitting nodes, and turning
-    on the need, that _TURNS_ON names (in turns from *first*)."""
-    _state, _found = seed, []
+def _subset(index):
+    """The nodes of subset *index* of _NAMES (bit n: the n-th node), in _NAMES's order."""
+    return [_n for _b, _n in enumerate(_NAMES) if index >> _b & 1]
 
-    def _draw(options):
-        nonlocal _state
-        _state = (_state * 1103515245 + 12345) % 2147483648
-        return options[(_state >> 8) % len(options)]
 
-    while len(_found) < count:
-        _turns, _chars = _draw((40, 300, 2000, 15000, 60000)), _draw((400, 1200, 3000))
-        _needs = {
-            "workers": _draw((1, 1, 1, 2, 3, 4)),
-            "restarts": _draw((False, False, True)),
-            "databases": [_d for _d in ("Postgres", "Redis", "MongoDB") if _draw((True, False))],
-            "sql": _draw((False, False, False, True)),
-            "pause_minutes": _draw((5, 10, 15, 20, 30, 45, 60, 90, 120, 240)),
-            "failed_in_a_row": _draw((0, 0, 1, 1, 2, 3)),
-            "erase_minutes": _draw((None, None, None, 30, 60, 90, 120, 240, 1440, 10080)),
-            "keep_days": _draw((None, None, None, 1, 7)),
-            "session_turns": _turns,
-            "turn_chars": _chars,
-            "overlap": _draw(
-                (
-                    None,
-                    None,
-                    None,
-                    None,
-                    "no message lost",
-                    "no message lost",
-                    "each sees the other",
-                )
-            ),
-        }
-        # sizes well away from 16 MiB, so that a message's overhead (about a hundred bytes) never decides
-        if _turns * (_chars + 250) > 12 * 1024 * 1024 and _turns * _chars < 24 * 1024 * 1024:
+#: The needs a team can turn on (``_turns_on``), and how often each is wanted against the
+#: others: the hour at its edge, a pause and a keeping time most (the rules read off the prompt
+#: or fitted to the visible teams get them wrong).
+_ONS = {
+    "failed runs": 1,
+    "hour": 3,
+    "size": 1,
+    "workers": 1,
+    "pause": 3,
+    "boundary": 1,
+    "keep": 3,
+    "overlap": 1,
+    "restarts": 1,
+    "alongside": 1,
+}
+
+
+def _can_turn_on(nodes, on):
+    # a need a team whose fitting nodes are *nodes* can turn on: an erasure deadline (failed
+    # runs, boundary) fails every node but Redis, an overlap every node, and the needs Simple
+    # Memory alone fails on leave it out
+    if on == "overlap" or on == "failed runs":
+        return not nodes
+    if on == "boundary":
+        return nodes == [_NAMES[2]]
+    if on in ("hour", "alongside"):
+        return _NAMES[0] in nodes and (on == "hour" or len(nodes) > 1)
+    if on == "size":
+        return _NAMES[3] not in nodes
+    return _NAMES[0] not in nodes  # workers, pause, keep, restarts
+
+
+#: The fitting nodes each edge allows: Redis alone fits at the deadline (the others keep
+#: everything past it), none a day past 23 hours, MongoDB fails past 16 MiB and fits under it.
+_EDGE_ALLOWS = {
+    "keep at the deadline": lambda nodes: nodes == [_NAMES[2]],
+    "a day past 23 hours": lambda nodes: not nodes,
+    "just past 16 MiB": lambda nodes: _NAMES[3] not in nodes,
+    "just under 16 MiB": lambda nodes: _NAMES[3] in nodes,
+}
+
+
+def _edge_place(turn):
+    """The place of the team at cell *turn*'s edge (``_EDGES[turn]``): the last of the cell's
+    sixteen whose fitting nodes the edge allows."""
+    return max(
+        _p
+        for _p in range(16 * turn, 16 * turn + 16)
+        if _EDGE_ALLOWS[_EDGES[turn]](_subset(_p % 16))
+    )
+
+
+def _make_plan():
+    # the sixteen sets of nodes in turn, once in each cell's 16 teams, so that no
+    # constant answer earns more than one in sixteen; each drawn team turning on the need it
+    # can that has been wanted least so far, for its weight
+    _edges, _used, _plan_ = {_edge_place(_t) for _t in range(4)}, dict.fromkeys(_ONS, 0), []
+    for _place in range(64):
+        _nodes = _subset(_place % 16)
+        if _place in _edges:
+            _plan_.append((_nodes, None))
             continue
-        _fits, _on = _TURNS_ON[(first + len(_found)) % len(_TURNS_ON)]
-        if len(_answer(_needs)) == _fits and _turns_on(_needs, _on):
-            _found.append(_needs)
-    return _found
+        _on = min(
+            (_on for _on in _ONS if _can_turn_on(_nodes, _on)),
+            key=lambda _on: (_used[_on] / _ONS[_on], list(_ONS).index(_on)),
+        )
+        _used[_on] += 1
+        _plan_.append((_nodes, _on))
+    return tuple(_plan_)
 
 
-#: Teams at the edges of a rule, one per Part A cell, each drawn after its cell's teams: a
-#: keeping time that ends on the erasure deadline (Redis fits), one day against a 23-hour
-#: deadline (Redis does not), a session just past 16 MiB of text (MongoDB does not), and one
-#: just under it with room for every message's overhead (MongoDB fits).
-_EDGES = ("keep at the deadline", "a day past 23 hours", "just past 16 MiB", "just under 16 MiB")
-
-_MIB = 1024 * 1024
+def _plan(place):
+    """The fitting nodes of the part's team number *place* (0 to 63), and the need it turns
+    on (None at a cell's edge)."""
+    return _PLAN[place % 64]
 
 
-def _edge_team(seed, edge):
-    """One team from the seeded space of ``_teams``, moved onto *edge* (one of ``_EDGES``); the
-    node the edge is about fits or fails on that edge alone."""
+def _draw_team(draw):
+    """One team from the seeded space of needs; None when its sessions' size is near 16 MiB."""
+    _turns, _chars = draw((40, 300, 2000, 15000, 60000)), draw((400, 1200, 3000))
+    _needs = {
+        "workers": draw((1, 1, 1, 2, 3, 4)),
+        "restarts": draw((False, False, True)),
+        "databases": [_d for _d in ("Postgres", "Redis", "MongoDB") if draw((True, False))],
+        "sql": draw((False, False, False, True)),
+        "pause_minutes": draw((5, 10, 15, 20, 30, 45, 60, 90, 120, 240)),
+        "failed_in_a_row": draw((0, 0, 1, 1, 2, 3)),
+        "erase_minutes": draw((None, None, None, 30, 60, 90, 120, 240, 1440, 10080)),
+        "keep_days": draw((None, None, None, 1, 7)),
+        "session_turns": _turns,
+        "turn_chars": _chars,
+        "overlap": draw(
+            (None, None, None, None, "no message lost", "no message lost", "each sees the other")
+        ),
+    }
+    # sizes well away from 16 MiB, so that a message's overhead (about a hundred bytes) never decides
+    if _turns * (_chars + 250) > 12 * 1024 * 1024 and _turns * _chars < 24 * 1024 * 1024:
+        return None
+    return _needs
+
+
+def _drawer(seed):
     _state = seed
 
     def _draw(options):
@@ -147,8 +182,46 @@ def _edge_team(seed, edge):
         _state = (_state * 1103515245 + 12345) % 2147483648
         return options[(_state >> 8) % len(options)]
 
+    return _draw
+
+
+def _team_for(draw, place):
+    """A team drawn with *draw* with the fitting nodes, and turning on the need, that ``_plan``
+    gives the part's team number *place*."""
+    _nodes, _on = _plan(place)
     while True:
-        _needs = _teams(_draw(range(1, 2**30)), 1, 0)[0]
+        _needs = _draw_team(draw)
+        if (
+            _needs is not None
+            and _answer(_needs) == _nodes
+            and (_on is None or _turns_on(_needs, _on))
+        ):
+            return _needs
+
+
+def _teams(seed, count, first):
+    """*count* teams from a seeded space of needs, the part's teams *first* onwards."""
+    _draw = _drawer(seed)
+    return [_team_for(_draw, _place) for _place in range(first, first + count)]
+
+
+#: Teams at the edges of a rule, one per Part A cell: a keeping time that ends on the erasure
+#: deadline (Redis fits), one day against a 23-hour deadline (Redis does not), a session just
+#: past 16 MiB of text (MongoDB does not), and one just under it with room for every message's
+#: overhead (MongoDB fits).
+_EDGES = ("keep at the deadline", "a day past 23 hours", "just past 16 MiB", "just under 16 MiB")
+
+_MIB = 1024 * 1024
+
+
+def _edge_team(seed, edge, nodes=None):
+    """One team from the seeded space of needs, moved onto *edge* (one of ``_EDGES``): the node
+    the edge is about fits or fails on that edge alone; *nodes*, if given, the fitting ones."""
+    _draw = _drawer(seed)
+    while True:
+        _needs = _draw_team(_draw)
+        if _needs is None:
+            continue
         if edge == "keep at the deadline":
             _keep = _draw((1, 7))
             _needs.update(keep_days=_keep, erase_minutes=_keep * 1440)
@@ -167,9 +240,30 @@ def _edge_team(seed, edge):
             _chars = _room // _turns - _draw(range(1000 // _turns))
             _needs.update(session_turns=_turns, turn_chars=_chars, erase_minutes=None)
             _node, _want = _NAMES[3], []
-        if _misses(_needs)[_node] == _want and _needs["overlap"] != "each sees the other":
+        if (
+            _misses(_needs)[_node] == _want
+            and _needs["overlap"] != "each sees the other"
+            and (nodes is None or _answer(_needs) == nodes)
+        ):
             return _needs
 
+
+def _cell_teams(seed, edge, turn):
+    """A Part A cell's sixteen teams, drawn from *seed*: the part's teams 16 x *turn* onwards
+    (*turn*, the cell's place in the part, 0 to 3, whose edge is *edge*), one of them the team
+    at that edge."""
+    if not 0 <= turn < 4 or _EDGES[turn] != edge:
+        raise ValueError(
+            f"Part A's cell {turn} (0 to 3) has the edge {_EDGES[turn]!r}, not {edge!r}"
+        )
+    _draw, _at = _drawer(seed), _edge_place(turn)
+    return [
+        _edge_team(seed * 7 + 1, edge, _plan(_p)[0]) if _p == _at else _team_for(_draw, _p)
+        for _p in range(16 * turn, 16 * turn + 16)
+    ]
+
+
+_PLAN = _make_plan()
 
 _STORES = ("simple", "table", "redis")
 

@@ -17,6 +17,7 @@ import re
 import pytest
 
 from autograder.judge.support import hidden_support
+from tests.answer_shares import part_shares
 from tests.nbgrader_helpers import (
     REPO_ROOT,
     GradingRoundTrip,
@@ -275,21 +276,21 @@ def tool_sources(mapping, executions, run, window):
         FORGOTTEN.replace(
             "if n8n:  # Simple Memory: idle buffers go", "if True:  # idle buffers go"
         ),
+        FORGOTTEN_CELLS,
+    ),
+    # A tool round counted as n8n's code reads: every round stored, so windows fill faster.
+    "every_round_stored_in_c": (
+        "cases_answer",
+        FORGOTTEN.replace("(calls[-1:] if n8n else [])", "(calls if n8n else [])"),
         {
-            "test_forgotten_1",
             "test_forgotten_2",
+            "test_forgotten_3",
             "test_forgotten_4",
             "test_forgotten_5",
             "test_forgotten_6",
             "test_forgotten_7",
             "test_forgotten_8",
         },
-    ),
-    # A tool round counted as n8n's code reads: every round stored, so windows fill faster.
-    "every_round_stored_in_c": (
-        "cases_answer",
-        FORGOTTEN.replace("(calls[-1:] if n8n else [])", "(calls if n8n else [])"),
-        FORGOTTEN_CELLS,
     ),
     # Spring AI forgetting a failed call's question, as n8n does.
     "spring_forgets_failed_question": (
@@ -304,7 +305,8 @@ def tool_sources(mapping, executions, run, window):
             "test_forgotten_3",
             "test_forgotten_4",
             "test_forgotten_5",
-            "test_forgotten_8",
+            "test_forgotten_6",
+            "test_forgotten_7",
         },
     ),
     # An off-by-one at the idle boundary: an hour exactly counts as idle ("60 minutes or more").
@@ -316,14 +318,21 @@ def tool_sources(mapping, executions, run, window):
             "test_forgotten_2",
             "test_forgotten_3",
             "test_forgotten_5",
-            "test_forgotten_6",
+            "test_forgotten_7",
+            "test_forgotten_8",
         },
     ),
     # The hour read as "60 minutes or more": a buffer idle for exactly 60 minutes is kept.
     "idle_at_sixty": (
         "cases_answer",
         FORGOTTEN.replace('run["minute"] - minute > 60', 'run["minute"] - minute >= 60'),
-        {"test_forgotten_1", "test_forgotten_2"},
+        {
+            "test_forgotten_1",
+            "test_forgotten_2",
+            "test_forgotten_3",
+            "test_forgotten_7",
+            "test_forgotten_8",
+        },
     ),
 }
 
@@ -336,38 +345,31 @@ MUTANTS |= reached_every_way(MUTANTS, "tool_sources_shortcut", "windowmem.calls.
 PARTIAL_LOSSES: dict[str, dict[str, float]] = {
     "chat_input_from_the_array": {"test_tool_sources_fixed": 0.2},
     "every_round_stored_in_c": {
-        "test_forgotten_1": 0.11,
-        "test_forgotten_2": 0.11,
-        "test_forgotten_3": 0.11,
-        "test_forgotten_4": 0.11,
-        "test_forgotten_5": 0.11,
-        "test_forgotten_6": 0.22,
-        "test_forgotten_7": 0.11,
-        "test_forgotten_8": 0.11,
+        "test_forgotten_2": 0.33,
+        "test_forgotten_3": 0.33,
+        "test_forgotten_4": 0.67,
+        "test_forgotten_5": 0.33,
+        "test_forgotten_6": 0.33,
+        "test_forgotten_7": 0.33,
+        "test_forgotten_8": 0.67,
     },
     "from_ai_without_memory": {"test_tool_sources_fixed": 0.8, "test_tool_sources_from_ai": 0.8},
     "idle_at_sixty": {
-        "test_forgotten_1": 0.11,
-        "test_forgotten_2": 0.11,
-    },
-    "idle_from_an_hour": {
-        "test_forgotten_1": 0.22,
-        "test_forgotten_2": 0.11,
-        "test_forgotten_3": 0.11,
-        "test_forgotten_5": 0.11,
-        "test_forgotten_6": 0.11,
-    },
-    "no_cleanup": {"test_sent_cut_and_errors": 1.67, "test_sent_with_memory": 0.8},
-    "one_cause_for_all": {
         "test_forgotten_1": 0.67,
-        "test_forgotten_2": 0.67,
-        "test_forgotten_3": 0.67,
-        "test_forgotten_4": 0.67,
-        "test_forgotten_5": 0.56,
-        "test_forgotten_6": 0.67,
-        "test_forgotten_7": 0.78,
+        "test_forgotten_2": 0.33,
+        "test_forgotten_3": 0.33,
+        "test_forgotten_7": 0.33,
         "test_forgotten_8": 0.67,
     },
+    "idle_from_an_hour": {
+        "test_forgotten_1": 0.67,
+        "test_forgotten_2": 0.33,
+        "test_forgotten_3": 0.67,
+        "test_forgotten_5": 0.33,
+        "test_forgotten_7": 0.33,
+        "test_forgotten_8": 0.67,
+    },
+    "no_cleanup": {"test_sent_cut_and_errors": 1.67, "test_sent_with_memory": 0.8},
     "saves_failed_runs": {
         "test_saved": 1.14,
         "test_sent_after_failures": 1.0,
@@ -377,20 +379,22 @@ PARTIAL_LOSSES: dict[str, dict[str, float]] = {
         "test_tool_sources_from_ai": 0.6,
     },
     "spring_forgets_failed_question": {
-        "test_forgotten_1": 0.11,
-        "test_forgotten_2": 0.22,
-        "test_forgotten_3": 0.11,
-        "test_forgotten_4": 0.22,
-        "test_forgotten_5": 0.22,
-        "test_forgotten_8": 0.22,
+        "test_forgotten_1": 0.33,
+        "test_forgotten_2": 0.33,
+        "test_forgotten_3": 0.33,
+        "test_forgotten_4": 0.33,
+        "test_forgotten_5": 0.67,
+        "test_forgotten_6": 0.33,
+        "test_forgotten_7": 1.0,
     },
     "spring_idle_expires": {
         "test_forgotten_1": 0.33,
-        "test_forgotten_2": 0.33,
+        "test_forgotten_2": 1.0,
+        "test_forgotten_3": 0.33,
         "test_forgotten_4": 1.0,
-        "test_forgotten_5": 0.33,
-        "test_forgotten_6": 0.11,
-        "test_forgotten_7": 0.22,
+        "test_forgotten_5": 0.67,
+        "test_forgotten_6": 0.67,
+        "test_forgotten_7": 1.0,
         "test_forgotten_8": 1.0,
     },
     "spring_stores_tools": {"test_spring_stored": 1.2},
@@ -747,26 +751,19 @@ def test_tool_sources_are_the_inputs_windowmem_sends(source_nb):
 
 
 def hidden_generator(grade_id: str) -> dict:
-    """A Part C test cell's seed, and the generator and expected cause of the assignment's
-    hidden-test support, under the names the cells use."""
-    seed = re.search(
-        r"^_SEED = (\d+)", cell_text(cells_by_id(read_notebook(SOURCE))[grade_id]), re.M
-    )
+    """A Part C test cell's seed, edge and turn, and the generator and expected cause of the
+    assignment's hidden-test support."""
+    text = cell_text(cells_by_id(read_notebook(SOURCE))[grade_id])
+    seed = re.search(r"^_SEED = (\d+)", text, re.M)
     assert seed, f"{grade_id} has no _SEED"
-    edge = re.search(
-        r'edge_case\(_SEED, "([^"]+)"\)', cell_text(cells_by_id(read_notebook(SOURCE))[grade_id])
-    )
-    assert edge, f"{grade_id} has no edge case"
+    drawn = re.search(r'_support\.threes\(_SEED, "([^"]+)", (\d)\)', text)
+    assert drawn, f"{grade_id} draws no threes"
     support = hidden_support(SOURCE.parent)
     return {
-        "_SEED": int(seed.group(1)),
-        "_EDGE": edge.group(1),
-        "_edge_case": support.edge_case,
-        "_CAUSES": support.CAUSES,
-        "_cases": support.cases,
-        "_cause": support.cause,
-        "_looks_like": support.looks_like,
-        "_readings": support.readings,
+        "seed": int(seed.group(1)),
+        "edge": drawn.group(1),
+        "turn": int(drawn.group(2)),
+        "support": support,
     }
 
 
@@ -848,32 +845,43 @@ CAUSES = (
 
 
 def test_every_seeded_log_has_the_cause_windowmem_finds():
-    """The hidden cells' expected causes, recomputed with windowmem's stores, for every drawn log."""
-    drawn, readings = [], []
-    seeds, edges = set(), []
+    """The hidden cells' expected causes, recomputed with windowmem's stores, for every drawn
+    log; the causes balanced over the part, three different ones in each three."""
+    support = hidden_support(SOURCE.parent)
+    assert support.CAUSES == CAUSES
+    assert sorted(support.ON_ITS_FACE + support.IN_THE_BUFFERS) == sorted(CAUSES)
+    assert all(set(pair) <= set(support.ON_ITS_FACE) for pair in support.FACE_PAIRS)
+    drawn, seeds, edges, turns = [], set(), [], []
+    readings_right = [0, 0, 0]  # threes each reading that follows no buffer names whole
     for grade_id in sorted(FORGOTTEN_CELLS):
         cell = hidden_generator(grade_id)
-        assert cell["_CAUSES"] == CAUSES
-        seeds.add(cell["_SEED"])
-        edges.append(cell["_EDGE"])
-        edge = cell["_edge_case"](cell["_SEED"], cell["_EDGE"])
-        # the edge case is one its misreading gets wrong
-        assert cell["_cause"](edge) != cell["_cause"](edge, cell["_EDGE"])
-        for case in [*cell["_cases"](cell["_SEED"], 8), edge]:
-            want = cell["_cause"](case)
-            assert want is not None and windowmem_cause(case) == want, case
-            # at least two signs in the log point to other causes (decoys)
-            assert len([c for c in cell["_looks_like"](case) if c != want]) >= 2, case
-            drawn.append(want)
-            readings.append([reading == want for reading in cell["_readings"](case)])
-    assert len(seeds) == 8 and len(drawn) == 72
-    assert set(drawn) == set(CAUSES) and set(edges) == set(hidden_support(SOURCE.parent).EDGES)
-    # no one cause answers more than about a third of the logs, and the three readings that follow no
-    # buffer (the whole log's signs, the fact's run and after, the same by each product's rules)
-    # each name the cause of few of them (an eighth, a quarter, three eighths)
-    assert max(drawn.count(cause) for cause in CAUSES) <= 24
-    right = [sum(column) for column in zip(*readings)]
-    assert right[0] <= 9 and right[1] <= 18 and right[2] <= 27, right
+        seeds.add(cell["seed"])
+        edges.append(cell["edge"])
+        turns.append(cell["turn"])
+        edge = support.edge_case(cell["seed"], cell["edge"])
+        # the edge case is one its misreading gets wrong, and one of the cell's logs
+        assert support.cause(edge) != support.cause(edge, cell["edge"])
+        threes = support.threes(cell["seed"], cell["edge"], cell["turn"])
+        assert len(threes) == 3 and edge in [case for three in threes for case in three]
+        for three in threes:
+            causes = [support.cause(case) for case in three]
+            assert len(set(causes)) == 3, causes
+            for case, want in zip(three, causes):
+                assert want is not None and windowmem_cause(case) == want, case
+                # at least two signs in the log point to other causes (decoys)
+                assert len([c for c in support.looks_like(case) if c != want]) >= 2, case
+            drawn += causes
+            for i in range(3):
+                readings_right[i] += all(
+                    support.readings(case)[i] == want for case, want in zip(three, causes)
+                )
+    assert len(seeds) == 8 and sorted(turns) == list(range(8))
+    assert set(edges) == set(support.EDGES)
+    # every cause is the cause of a sixth of the logs: a constant answer names none of the threes
+    assert [drawn.count(cause) for cause in CAUSES] == [12] * 6
+    # the three readings that follow no buffer (the whole log's signs, the fact's run and after,
+    # the same by each product's rules) name few threes whole
+    assert readings_right == [0, 0, 3], readings_right
 
 
 def test_the_examples_have_one_cause_each(source_nb):
@@ -917,14 +925,97 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cause", CAUSES)
-def test_one_cause_for_every_log_earns_at_most_a_third_of_c1(graded, cause):
-    """C1's causes are not in equal shares (hidden_support.cases says why: three causes show
-    on a log's face, and equal shares would pay a reader who follows no buffer two thirds of
-    C1, a third of the notebook); no cause answers more than about a third of the logs."""
+def test_one_cause_for_every_log_earns_nothing_on_c1(graded, cause):
+    """Graded by the pipeline, one cause for every log names no three of C1 (each three has
+    three different causes): the in-process figure of CONSTANT_ANSWERS, 0."""
     student = f"skimmer_always_{cause.split()[0]}_{cause.split()[-1]}"
     scores = graded.cell_scores(student, NOTEBOOK)
-    earned = sum(scores[cell] for cell in FORGOTTEN_CELLS)
-    assert earned <= len(FORGOTTEN_CELLS) * 0.35, (cause, earned)
+    assert sum(scores[cell] for cell in FORGOTTEN_CELLS) == 0, cause
+
+
+# ---------------------------------------------------------------- constant answers, part by part
+
+
+def constant(signature: str, body: str) -> str:
+    """An answer cell whose function answers the same for every input."""
+    return f"def {signature}:\n    {body}\n"
+
+
+NOTHING_IN_A = {
+    "saved_answer": constant("messages_saved(execution)", "return []"),
+    "sent_answer": constant("sent_on(executions, run, window, call=1)", "return []"),
+    "spring_answer": constant("spring_stored(executions)", "return []"),
+}
+
+#: Every constant or one-label answer to a part of the assignment, with the share of the part's
+#: autograded points it earns, pinned from measurement (tests/answer_shares.py runs the hidden
+#: tests in this process; the pipeline's figure for Part C is checked above).
+CONSTANT_ANSWERS: dict[str, dict[str, tuple[dict[str, str], float]]] = {
+    "Part A": {
+        # the visible checks already see an empty array
+        "nothing saved, sent or stored": (NOTHING_IN_A, 0.0),
+        "every call refused": (
+            NOTHING_IN_A
+            | {
+                "sent_answer": constant(
+                    "sent_on(executions, run, window, call=1)", "raise ValueError"
+                )
+            },
+            0.03,  # the calls that do not exist
+        ),
+    },
+    "Part B": {
+        f"every field {label}": (
+            {
+                "tool_sources_answer": constant(
+                    "tool_sources(mapping, executions, run, window)",
+                    f"return {{field: {value} for field in (mapping or {{'query': 0}})}}",
+                )
+            },
+            share,
+        )
+        for label, value, share in (
+            ("none", "[]", 0.0),
+            ("this run", "[run]", 0.0),
+            ("every run so far", "list(range(1, run + 1))", 0.1),
+        )
+    },
+    "Part C": {
+        f"always {cause}": (
+            {"cases_answer": constant("forgotten_because(case)", f"return {cause!r}")},
+            0.0,
+        )
+        for cause in CAUSES
+    },
+}
+
+
+def part_a_labels(source_nb) -> int:
+    """How many different arrays Part A's hidden cases expect (as tokens)."""
+    _, executions = executions_of(source_nb)
+    saved = hidden_values("test_saved", ("_x", "_w", "_cases"), EXECUTIONS=executions)
+    spring = hidden_values("test_spring_stored", ("_failed_tool", "_cases"), EXECUTIONS=executions)
+    wants = {want for *_, want in saved["_cases"]} | {want for *_, want in spring["_cases"]}
+    return len(wants | {case[-1] for case in expected_cases(source_nb)})
+
+
+def chance(part: str, source_nb) -> float:
+    """What a constant earns on *part* when its labels are balanced: one over their number.
+    Part A: each array its cases expect; Part B: each field is none, this run's message, or
+    the runs the model was sent; Part C: the six causes."""
+    return {"Part A": 1 / part_a_labels(source_nb), "Part B": 1 / 3, "Part C": 1 / len(CAUSES)}[
+        part
+    ]
+
+
+@pytest.mark.parametrize(
+    "part, name", [(part, name) for part, answers in CONSTANT_ANSWERS.items() for name in answers]
+)
+def test_a_constant_answer_earns_at_most_chance_on_its_part(source_nb, part, name):
+    answers, pinned = CONSTANT_ANSWERS[part][name]
+    shares = part_shares(ASSIGNMENT, answers)
+    assert shares[part] == pinned, (part, name, shares)
+    assert pinned <= chance(part, source_nb), (part, name, chance(part, source_nb))
 
 
 @pytest.mark.slow

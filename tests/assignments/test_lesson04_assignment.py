@@ -15,9 +15,11 @@ autograded points).
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
+from tests.answer_shares import part_shares
 from tests.nbgrader_helpers import (
     REPO_ROOT,
     SKIMMER_SHARE,
@@ -74,6 +76,8 @@ PART_A_CELLS = {
     "test_case_tickets",
     "test_case_analysts",
 }
+#: Part A's nodes, as the setup cell's STORES names them.
+STORE_NAMES = ("Simple Memory", "Postgres Chat Memory", "Redis Chat Memory", "MongoDB Chat Memory")
 
 
 def solution_source(grade_id: str) -> str:
@@ -259,7 +263,7 @@ def lost_messages(product, start, schedule):
     "redis_ttl_covers_one_pause": (
         "cases_answer",
         edited(CHOSEN, ("(failed + 1) * pause <= erase", "pause <= erase")),
-        PART_A_CELLS,
+        {"test_case_privacy", "test_case_analysts"},
     ),
     # Off by one at the boundary: Simple Memory deletes a buffer after exactly an hour.
     "simple_hour_off_by_one": (
@@ -272,7 +276,7 @@ def lost_messages(product, start, schedule):
     "redis_boundary_off_by_one": (
         "cases_answer",
         edited(CHOSEN, ("(failed + 1) * pause <= erase", "(failed + 1) * pause < erase")),
-        {"test_case_privacy", "test_case_workshop", "test_case_tickets"},
+        {"test_case_workshop", "test_case_tickets", "test_case_analysts"},
     ),
     # MongoDB's 16 MiB cap forgotten.
     "mongo_without_a_cap": (
@@ -292,7 +296,7 @@ def lost_messages(product, start, schedule):
                 "return [n for n in fitting_stores(dict(needs, overlap=None)) if n != 'Simple Memory']  #",
             ),
         ),
-        {"test_case_privacy", "test_case_tickets", "test_case_analysts"},
+        {"test_case_tickets"},
     ),
 }
 
@@ -306,38 +310,34 @@ MUTANTS = with_partial_losses(
     MUTANTS,
     {
         "postgres_for_everything": {
-            "test_case_privacy": 0.91,
-            "test_case_workshop": 0.82,
-            "test_case_tickets": 1.0,
-            "test_case_analysts": 1.0,
+            "test_case_privacy": 0.94,
+            "test_case_workshop": 0.94,
+            "test_case_tickets": 0.94,
+            "test_case_analysts": 0.94,
         },
         "redis_ttl_covers_one_pause": {
-            "test_case_privacy": 0.18,
-            "test_case_workshop": 0.18,
-            "test_case_tickets": 0.09,
-            "test_case_analysts": 0.18,
+            "test_case_privacy": 0.06,
+            "test_case_analysts": 0.06,
         },
         "simple_hour_off_by_one": {
-            "test_case_privacy": 0.18,
-            "test_case_workshop": 0.09,
-            "test_case_tickets": 0.18,
-            "test_case_analysts": 0.18,
+            "test_case_privacy": 0.44,
+            "test_case_workshop": 0.31,
+            "test_case_tickets": 0.31,
+            "test_case_analysts": 0.31,
         },
         "redis_boundary_off_by_one": {
-            "test_case_privacy": 0.09,
-            "test_case_workshop": 0.09,
-            "test_case_tickets": 0.09,
+            "test_case_workshop": 0.06,
+            "test_case_tickets": 0.06,
+            "test_case_analysts": 0.06,
         },
         "mongo_without_a_cap": {
-            "test_case_privacy": 0.09,
-            "test_case_workshop": 0.27,
-            "test_case_tickets": 0.27,
-            "test_case_analysts": 0.09,
+            "test_case_privacy": 0.06,
+            "test_case_workshop": 0.12,
+            "test_case_tickets": 0.25,
+            "test_case_analysts": 0.12,
         },
         "a_database_serialises_overlaps": {
-            "test_case_privacy": 0.09,
-            "test_case_tickets": 0.09,
-            "test_case_analysts": 0.09,
+            "test_case_tickets": 0.06,
         },
         # the chat whose run ends a second before the key's hour holds when nothing expires
         "nothing_expires": {"test_b_restart": 2.0, "test_b_workers": 2.0, "test_b_idle": 1.88},
@@ -880,18 +880,39 @@ def test_part_a_expectations_are_what_windowmem_s_stores_do(tmp_path):
 
     for grade_id in sorted(PART_A_CELLS):
         score, cell = graded_with(grade_id, fitting_stores=answer)
-        assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] == 11
-        for seed in (1, 2, 3):
-            for first in (0, 5):
-                teams = cell["_teams"](seed, 12, first)
-                for i, needs in enumerate(teams):
-                    assert cell["_answer"](needs) == answer(needs), needs
-                    want, on = cell["_TURNS_ON"][(first + i) % len(cell["_TURNS_ON"])]
-                    assert len(answer(needs)) == want and cell["_turns_on"](needs, on)
-            # the teams at a rule's edge: windowmem's stores agree there too
-            for edge in cell["_EDGES"]:
-                needs = cell["_edge_team"](seed, edge)
-                assert cell["_answer"](needs) == answer(needs), (edge, needs)
+        assert score == GRADE_CONTRACT[grade_id] and cell["_parts"][1] == 16
+    support = support_namespace(ASSIGNMENT)["_support"]
+    for seed in (1, 2, 3):
+        for first in (0, 5):
+            for place, needs in enumerate(support._teams(seed, 12, first), start=first):
+                nodes, on = support._plan(place)
+                assert support._answer(needs) == answer(needs) == nodes, needs
+                assert on is None or support._turns_on(needs, on)
+        # the teams at a rule's edge: windowmem's stores agree there too
+        for edge in support._EDGES:
+            needs = support._edge_team(seed, edge)
+            assert support._answer(needs) == answer(needs), (edge, needs)
+
+
+def test_each_part_a_cell_has_every_set_of_nodes_once():
+    """A Part A cell's sixteen teams have the sixteen sets of nodes as answers, one each (so a
+    constant answer earns one in sixteen), its edge team among them; every need is turned on."""
+    support = support_namespace(ASSIGNMENT)["_support"]
+    every = sorted(sorted(support._subset(index)) for index in range(16))
+    for turn, grade_id in enumerate(
+        ("test_case_privacy", "test_case_workshop", "test_case_tickets", "test_case_analysts")
+    ):
+        seed, edge, drawn_turn = re.search(
+            r'_support\._cell_teams\((\d+), "([^"]+)", (\d)\)', solution_source(grade_id)
+        ).groups()
+        assert int(drawn_turn) == turn and edge == support._EDGES[turn]
+        teams = support._cell_teams(int(seed), edge, turn)
+        assert sorted(sorted(support._answer(needs)) for needs in teams) == every
+        assert (
+            support._edge_team(int(seed) * 7 + 1, edge, support._plan(support._edge_place(turn))[0])
+            in teams
+        )
+    assert {on for _, on in support._PLAN} == {*support._ONS, None}
 
 
 # ---------------------------------------------------------------- a grading run
@@ -921,6 +942,92 @@ def test_a_sharper_skimmer_earns_at_most_a_quarter(graded, source_nb, student):
 def test_the_model_skimmer_earns_little(graded, source_nb):
     """The model skimmer (Part A by keyword) stays well under the bar: at most 15%."""
     assert skimmer_share(graded.grades["skimmer"], graded_points(source_nb)) <= 0.15
+
+
+# ---------------------------------------------------------------- constant answers, part by part
+
+
+def constant(signature: str, body: str) -> str:
+    """An answer cell whose function answers the same for every input."""
+    return f"def {signature}:\n    {body}\n"
+
+
+#: Every constant or one-label answer to a part, with the share of the part's autograded points
+#: it earns, pinned from measurement (tests/answer_shares.py runs the hidden tests in this
+#: process); each at most the part's chance.
+CONSTANT_ANSWERS: dict[str, dict[str, tuple[dict[str, str], float]]] = {
+    "Part A": {
+        f"always {nodes}": (
+            {"cases_answer": constant("fitting_stores(needs)", f"return {nodes!r}")},
+            0.06,
+        )
+        for nodes in (
+            [name for bit, name in enumerate(STORE_NAMES) if index >> bit & 1]
+            for index in range(16)
+        )
+    },
+    "Part B": {
+        "nothing remembered": (
+            {
+                "remembered_answer": constant(
+                    "earlier_sent(store, turns, window)", "return [[] for _ in turns]"
+                )
+            },
+            0.0,
+        ),
+        # one label for every store: the table's, which forgets nothing
+        "every store a table": (
+            {
+                "remembered_answer": """def earlier_sent(store, turns, window):
+    out, held = [], []
+    for turn in turns:
+        out.append(list(held if window == 0 else held[-2 * window :]))
+        if not turn.get("failed"):
+            held += [turn["user"], turn["reply"]]
+    return out
+"""
+            },
+            0.02,
+        ),
+    },
+    "Part C": {
+        # nothing lost: both requests' messages kept, in the order they started
+        "nothing lost": (
+            {
+                "trace_answer": 'STEPS = {"n8n": ("load", "write user", "write reply"), "spring": ("get", "find", "save user", "find", "save reply")}\n\n\n'
+                + constant(
+                    "final_store(product, start, schedule)",
+                    'return list(start) + ["qA", "aA", "qB", "aB"] if schedule[0] == "A" else list(start) + ["qB", "aB", "qA", "aA"]',
+                )
+                + "\n\n"
+                + constant("lost_messages(product, start, schedule)", "return []")
+            },
+            0.05,
+        ),
+    },
+    "Part D": {
+        "nothing held or sent": (
+            {"held_answer": constant("held_and_sent(product, turns, size)", "return [], []")},
+            0.0,
+        ),
+    },
+}
+
+#: What a constant earns on each part when its labels are balanced: one over their number.
+#: Part A: the sixteen sets of nodes; Part B: the three stores' rules (one store's for all
+#: three is one label); Part C: the messages lost, a set of the four written; Part D: the two
+#: products' rules (one product's for both is one label).
+CHANCE = {"Part A": 1 / 16, "Part B": 1 / 3, "Part C": 1 / 16, "Part D": 1 / 2}
+
+
+@pytest.mark.parametrize(
+    "part, name", [(part, name) for part, answers in CONSTANT_ANSWERS.items() for name in answers]
+)
+def test_a_constant_answer_earns_at_most_chance_on_its_part(part, name):
+    answers, pinned = CONSTANT_ANSWERS[part][name]
+    shares = part_shares(ASSIGNMENT, answers)
+    assert shares[part] == pinned, (part, name, shares)
+    assert pinned <= round(CHANCE[part], 2), (part, name, CHANCE[part])
 
 
 ANSWERED_BY = {

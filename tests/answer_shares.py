@@ -1,0 +1,112 @@
+"""What a set of answers earns on each part of an assignment, measured in this process.
+
+The grading pipeline (``python -m autograder grade``) is the record, and slow: a class takes
+minutes. To measure many students who answer with constants or one label, this module runs
+the instructor's notebook here instead: its code cells in order in one namespace, the given
+answers in place of the model answers, and each test cell's visible checks then its hidden
+tests, scored as nbgrader scores them (an error gives 0, a cell's last value is its partial
+credit, clamped to [0, its points]). The hidden tests run in the assignment's folder, as the
+judge runs them, so they find its ``hidden_support.py`` and data files. A check of a test
+file compares a few of these figures with the pipeline's.
+
+    shares = part_shares("lesson02_with_and_without_memory", {"cases_answer": CONSTANT})
+    shares["Part C"]    # the share of Part C's autograded points the answers earn
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from autograder.judge.hidden_tests import in_folder
+from autograder.term.nbgrader_course import nbgrader_meta
+from tests.nbgrader_helpers import (
+    HIDDEN_MARKERS,
+    PART_HEADING,
+    REPO_ROOT,
+    cell_text,
+    read_notebook,
+)
+
+
+def source_notebook(assignment: str) -> Path:
+    """The instructor's notebook of *assignment* (one per assignment)."""
+    (path,) = sorted((REPO_ROOT / "source" / assignment).glob("*.ipynb"))
+    return path
+
+
+def _run(code: str, namespace: dict[str, Any], name: str) -> Any:
+    """Run *code* in *namespace*; the value of its last line if that is an expression."""
+    tree = ast.parse(code)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, name, "exec"), namespace)  # noqa: S102 - the course's own notebook
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), name, "eval"), namespace)  # noqa: S307
+
+
+def _score(code: str, namespace: dict[str, Any], name: str, points: float) -> float:
+    """A test cell's score: 0 on an error, its last value clamped to [0, points] if a number,
+    else full points."""
+    visible, _, rest = code.partition(HIDDEN_MARKERS[0])
+    hidden = rest.partition(HIDDEN_MARKERS[1])[0]
+    try:
+        _run(visible, namespace, name)
+        value = _run(hidden, namespace, name) if hidden else None
+    except Exception:  # noqa: BLE001 - any error scores the cell 0, as in nbgrader
+        return 0.0
+    if type(value) in (int, float):
+        return min(max(float(value), 0.0), points)
+    return points
+
+
+def cell_scores(assignment: str, answers: Mapping[str, str]) -> dict[str, float]:
+    """Each autograded test cell's score when *answers* (answer cell grade_id -> source)
+    replace the model answers; the cells not named keep the model answer."""
+    notebook = read_notebook(source_notebook(assignment))
+    unknown = set(answers) - {nbgrader_meta(c).get("grade_id") for c in notebook["cells"]}
+    if unknown:
+        raise KeyError(f"{assignment} has no answer cells {sorted(unknown)}")
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    scores: dict[str, float] = {}
+    with in_folder(source_notebook(assignment).parent), contextlib.redirect_stdout(io.StringIO()):
+        for cell in notebook["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            meta = nbgrader_meta(cell)
+            grade_id, code = meta.get("grade_id"), cell_text(cell)
+            if meta.get("solution"):
+                code = answers.get(grade_id, code)
+            if meta.get("grade") and not meta.get("solution"):
+                scores[grade_id] = _score(code, namespace, grade_id, float(meta["points"]))
+                continue
+            with contextlib.suppress(Exception):  # a wrong answer may break a demo cell
+                _run(code, namespace, grade_id or "cell")
+    return scores
+
+
+def cell_parts(assignment: str) -> dict[str, tuple[str, float]]:
+    """Each autograded test cell's part heading and points."""
+    out, part = {}, ""
+    for cell in read_notebook(source_notebook(assignment))["cells"]:
+        heading = PART_HEADING.search(cell_text(cell)) if cell["cell_type"] == "markdown" else None
+        part = heading.group(1) if heading else part
+        meta = nbgrader_meta(cell)
+        if meta.get("grade") and not meta.get("solution"):
+            out[meta["grade_id"]] = (part, float(meta["points"]))
+    return out
+
+
+def part_shares(assignment: str, answers: Mapping[str, str]) -> dict[str, float]:
+    """Per part, the share of its autograded points *answers* earn (rounded to hundredths)."""
+    scores, parts = cell_scores(assignment, answers), cell_parts(assignment)
+    earned: dict[str, float] = {}
+    total: dict[str, float] = {}
+    for grade_id, (part, points) in parts.items():
+        earned[part] = earned.get(part, 0.0) + scores[grade_id]
+        total[part] = total.get(part, 0.0) + points
+    return {part: round(earned[part] / total[part], 2) for part in total}
