@@ -164,3 +164,21 @@ def test_simple_memorys_help_text_counts_interactions():
     hint = "How many past interactions the model receives as context"
     assert re.search(r"displayName: 'Context Window Length',.*?hint: '" + hint + "'", source, re.S)
     assert f'help text, "{hint}", no longer holds' in lesson_text("03_window_buffer_memory.ipynb")
+
+
+def test_a_nodes_settings_tab_names_its_type_version():
+    """Lesson 3's version box: the foot of a node's Settings tab reads "<node> node version <v>"."""
+    package("n8n")  # the install the lessons state; its editor is the n8n-editor-ui it ships
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"nodeSettings.nodeVersion":`{node} node version {version}`' in source
+    assert re.search(
+        r"baseText\(`nodeSettings\.nodeVersion`,\{interpolate:\{node:\w+\.value\?\.displayName,"
+        r"version:\(\w+\.value\.typeVersion",
+        source,
+    )
+    assert re.search(r"\[\[\w+,\w+\.value===`settings`\]\]", source)
+    lesson = lesson_text("03_window_buffer_memory.ipynb").replace(" > ", " ")  # the box's quotes
+    assert '*Settings* tab reads "AI Agent node version 3.1": its **typeVersion**' in lesson
