@@ -988,7 +988,7 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1994,
     "02_with_and_without_memory.ipynb": 1980,
-    "03_window_buffer_memory.ipynb": 1968,
+    "03_window_buffer_memory.ipynb": 1999,
     "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
@@ -1033,3 +1033,14 @@ def test_the_reading_measure_counts_what_a_reader_reads():
     assert lesson_time.main_path("a\n## Resources\n- b") == "a\n"
     r = lesson_time.Reading(words=1800, checks=10, code_cells=10, has_explorer=True)
     assert r.minutes == 1800 / 180 + 10 * 3 + 10 * 1 + 5 and r.stated_minutes == 55
+
+
+def test_lesson_3s_links_into_its_reference_page_land_on_explicit_anchors():
+    """JupyterLab makes a heading's anchor from its text as written (``#Versions``), the site
+    from its own rule: a link's ``#versions`` resolves in both only to an explicit ``<a id>``."""
+    lesson = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    links = re.findall(r"\]\((reference/[\w.]+\.ipynb)#([\w-]+)\)", lesson)
+    assert {fragment for _, fragment in links} >= {"versions", "prices", "glossary"}
+    for page, fragment in links:
+        body = "\n".join(text(c) for c in cells(COURSE / page) if c["cell_type"] == "markdown")
+        assert f'<a id="{fragment}"></a>' in body, f"{page} has no anchor for #{fragment}"

@@ -36,7 +36,7 @@ assert not any(order in m.content for m in turn_7_call) and order in marta.messa
 assert any(order in m.content for m in marta_run.runs[5].stored)
 # The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
-# 1's worked answer and the rule for k = 0 (every call grows with the chat) and k = 1.
+# 1's worked answer and the rule for k = 0 (every call grows with the chat); k = 1 loads one turn.
 assert visible_turns(5, 9) == (4, 5, 6, 7, 8) and visible_turns(0, 9) == tuple(range(1, 9))
 assert _messages_at_window_0() == 1 + 16 + 1
 assert all(visible_turns(1, t) == (t - 1,) for t in range(2, 10))
@@ -56,6 +56,13 @@ turn_4 = tool_run.runs[3].requests[0]
 assert [m.role.value for m in turn_4] == ["system", "assistant", "tool", "assistant", "user"]
 assert turn_4[1].tool_calls == ("call_stock_3b",)
 assert all(c.agrees for c in recorded_beside_predicted("lesson3-tool-use"))
+# What the lesson prints as turn 3's stored messages: its six, two asking check_stock.
+turn_3_stored = turn_3.stored[len(tool_run.runs[1].stored) :]
+assert (
+    len(turn_3_stored) == 6
+    and turn_3_stored[0].content == tool_chat.interactions[2].messages[0].content
+)
+assert [tool[c] for m in turn_3_stored for c in m.tool_calls] == ["check_stock", "check_stock"]
 stored_before_4 = [m for run in runs[:3] for m in run.saved]
 assert N8nSimpleMemory(2).window(stored_before_4)[0].tool_call_id == "call_stock_3a"
 assert "39" in runs[2].saved[2].content or "39" in runs[2].saved[-1].content
@@ -139,4 +146,19 @@ assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
+# Section 6: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
+# costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
+assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
+assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
+
+# Section 4: "by 120 turns no limit costs more than window 5 on every model".
+long_chat = generated_support(120)
+long_bills = price_table(
+    behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
+    N8nSimpleMemory,
+    [5, 0],
+    counter=qwen,
+)
+assert all(long_bills.loc[0, c] > long_bills.loc[5, c] for c in costs)
+assert all(bills.loc[0, c] < bills.loc[5, c] for c in costs)  # and not on 60
 print("every figure in the text checked")

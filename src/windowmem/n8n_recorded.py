@@ -179,6 +179,20 @@ class RecordedRun:
         """What memory held after the run, as windowmem messages."""
         return None if self.memory_after is None else stored_messages(self.memory_after)
 
+    @property
+    def tool_names(self) -> dict[str, str]:
+        """The tool each call of the run asked for, by call id (from the model's scripted replies).
+
+        >>> RecordedRun("hi", 200, "ok", (), None, replies=({"tool_calls": [
+        ...     {"id": "c1", "name": "check_stock", "arguments": {}}]}, {"text": "4 left"})).tool_names
+        {'c1': 'check_stock'}
+        """
+        return {
+            str(call["id"]): str(call["name"])
+            for reply in self.replies
+            for call in reply.get("tool_calls") or ()
+        }
+
 
 @dataclass(frozen=True)
 class Recording:

@@ -207,3 +207,58 @@ def test_the_embedded_chat_widget_reuses_its_session_by_default():
     assert re.search(r"\bloadPreviousSession: (!0|true),", defaults.group(1))
     text = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert f"`@n8n/chat` {CHAT_VERSION}" in text and "the widget's default is **on**" in text
+
+
+def test_the_anthropic_chat_model_caches_prompts_only_when_its_option_is_set():
+    """Lesson 3's Claude column assumes the node's Prompt Caching option on: it is off by default,
+    and set, it marks the request with one cache_control of the chosen lifetime."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "llms" / "LMChatAnthropic"
+    source = (folder / "LmChatAnthropic.node.js").read_text(encoding="utf-8")
+    option = re.search(
+        r"displayName: 'Prompt Caching',\s*name: 'promptCaching',\s*type: 'options',\s*"
+        r"default: '(\w+)',.*?options: \[(.*?)\]",
+        source,
+        re.S,
+    )
+    assert option, "the Anthropic Chat Model's Prompt Caching option moved"
+    assert option.group(1) == "disabled"
+    choices = re.findall(r"name: '([^']+)', value: '([^']+)'", option.group(2))
+    assert choices == [("Disabled", "disabled"), ("5 Minutes", "5m"), ("1 Hour", "1h")]
+    assert re.search(
+        r"if \(options\.promptCaching && options\.promptCaching !== 'disabled'\) \{\s*"
+        r"invocationKwargs\.cache_control = \{\s*type: 'ephemeral',\s*ttl: options\.promptCaching,",
+        source,
+    )
+    lesson = lesson_text("03_window_buffer_memory.ipynb")
+    assert "*Prompt Caching* option on (Disabled by default): the Claude column assumes it on" in (
+        lesson
+    )
+    notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
+    assert "Disabled (the default), 5 Minutes or 1 Hour" in notes
+
+
+def test_simple_memorys_help_text_counts_interactions():
+    """Lesson 3 quotes Context Window Length's help text, which tool turns make untrue."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
+    source = (folder / "descriptions.js").read_text(encoding="utf-8")
+    hint = "How many past interactions the model receives as context"
+    assert re.search(r"displayName: 'Context Window Length',.*?hint: '" + hint + "'", source, re.S)
+    assert f'help text, "{hint}", no longer holds' in lesson_text("03_window_buffer_memory.ipynb")
+
+
+def test_a_nodes_settings_tab_names_its_type_version():
+    """Lesson 3's version box: the foot of a node's Settings tab reads "<node> node version <v>"."""
+    package("n8n")  # the install the lessons state; its editor is the n8n-editor-ui it ships
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"nodeSettings.nodeVersion":`{node} node version {version}`' in source
+    assert re.search(
+        r"baseText\(`nodeSettings\.nodeVersion`,\{interpolate:\{node:\w+\.value\?\.displayName,"
+        r"version:\(\w+\.value\.typeVersion",
+        source,
+    )
+    assert re.search(r"\[\[\w+,\w+\.value===`settings`\]\]", source)
+    lesson = lesson_text("03_window_buffer_memory.ipynb").replace(" > ", " ")  # the box's quotes
+    assert '*Settings* tab reads "AI Agent node version 3.1": its **typeVersion**' in lesson
