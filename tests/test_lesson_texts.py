@@ -144,7 +144,7 @@ REVEALED_BY = {
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
-            "print(describe_call(agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]))",
+            "print(describe_row(chat, next(r for r in rows if r.turn == 9 and r.policy == yours)))",
             "(a) 3. From the newest: turn 8",
             "The same 10 holds three whole turns",
         ],
@@ -945,7 +945,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 1996,
+    "05_designing_multi_turn_conversations.ipynb": 1994,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

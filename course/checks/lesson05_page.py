@@ -6,7 +6,10 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+import dataclasses
+
 from checks.lesson05 import STOCK_CALLS, _stock_chat
+from windowmem.calls.agent_calls import agent_runs
 from windowmem.design.money import SYSTEM_PROMPT_TOKENS, WINDOW_MESSAGES, support_designs
 from windowmem.design.rolling_summary import rolling_summary
 from windowmem.design.side_by_side import FactPlace
@@ -18,30 +21,55 @@ from windowmem.design.units import (
     turns_in_window,
 )
 from windowmem.messages import Role, assistant, user
+from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.langchain_agents import LangChainTrimInput
 from windowmem.policies.langgraph import SUMMARY_PREFIX, LangChainSummarization, LangGraphTrimInput
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory, flush_size
 from windowmem.policies.openai_agents import PRUNES_ORPHAN_OUTPUTS, OpenAIAgentsSession
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
-from windowmem.prices import MODEL_PRICES, PRICES_CHECKED
+from windowmem.prices import (
+    ANTHROPIC_CACHE,
+    GEMINI_CACHE,
+    MODEL_PRICES,
+    OPENAI_CACHE,
+    PRICES_CHECKED,
+)
 
-# Section 1: the four set-ups are the "10" of the code shown, and what each stores per turn.
-n8n, langchain, agents_sdk, spring = frameworks
+# Section 1: the six set-ups are the "10" of the code shown, and what each stores per turn.
+n8n, langchain, agents_sdk, spring, llamaindex, agent_framework = frameworks
 assert (n8n.name, n8n.size, n8n_loaded_messages(n8n.size)) == ("n8n", 5, 10)
 assert (langchain.name, langchain.size) == ("langchain-trim-state", 10)
-assert (agents_sdk.size, spring.size) == (10, 10)
+assert (agents_sdk.size, spring.size, agent_framework.size) == (10, 10, 10)
+assert agent_framework.target == 10 and agent_framework.name == "agent-framework-truncation"
+# LlamaIndex: Memory.from_defaults(token_limit=400, token_flush_size=100), cut past 400 x 0.7.
+assert (llamaindex.name, llamaindex.size, llamaindex.flush) == ("llamaindex-memory", 400, 100)
+assert llamaindex.threshold == 400 * 0.7 and llamaindex.trims_on_write
+# "with a small token_limit its default (3,000) is cut to token_limit x 0.7, the whole
+# allowance, so one flush can empty all but the newest turn": at 400, turn 6's call.
+assert flush_size(400) == int(400 * 0.7) and 400 * 0.7 < 3000
+default_flush = LlamaIndexMemory(400, counter=llamaindex.counter)
+turn_6 = {r.policy: r for r in side_by_side(chat, [default_flush]) if r.turn == 6}
+assert turn_6["llamaindex-memory"].visible_turns == (5,)
 calls_per_turn = tool_calls_per_turn(chat.messages)
 sizes = stored_per_turn(chat, n8n)
 assert [t for t, calls in enumerate(calls_per_turn[:8], 1) if calls] == [2, 3, 4, 5, 7]
 assert calls_per_turn[2] == 2  # "turn 3 asked for two tools at once"
-for p in (n8n, langchain, agents_sdk):  # "three of the four ... four messages or more a turn"
+for p in (n8n, langchain, agents_sdk, llamaindex, agent_framework):  # "all but Spring AI keep..."
     assert all(s >= 4 for s, c in zip(stored_per_turn(chat, p), calls_per_turn, strict=True) if c)
 assert set(stored_per_turn(chat, spring)) == {2}
+# Turn 3: LangChain and LlamaIndex 5, the Agent Framework 4, n8n and the SDK 6.
+assert [stored_per_turn(chat, p)[2] for p in frameworks] == [6, 5, 6, 2, 5, 4]
 assert sizes[:8] == (2, 4, 6, 4, 4, 2, 4, 2) == stored_turn_sizes(calls_per_turn)[:8]
 # The orphan rule: n8n and the Agents SDK drop a result whose call was cut; LangChain's
 # start_on="human" starts on a question.
 turn_9 = {r.policy: r for r in rows if r.turn == 9}
 assert turn_9["n8n"].partial_turns == (5,) == turn_9["openai-agents"].partial_turns
 assert turn_9["langchain-trim-state"].partial_turns == ()
+# The Agent Framework cuts between whole groups: turn 5's answer stays, its question and its
+# call with the result go together.
+af_9 = turn_9["agent-framework-truncation"]
+assert af_9.partial_turns == (5,) and af_9.sent[1] == chat.interactions[4].messages[-1]
+assert not any(m.role is Role.TOOL for m in chat.interactions[4].messages if m in af_9.sent)
 n8n_turn_9 = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
 assert (
     n8n_turn_9.sent[1].message.role is Role.ASSISTANT
@@ -65,7 +93,10 @@ assert turn_9["langchain-trim-state"].memory_messages + 1 <= 10  # the count inc
 whole = {
     name: [t for t in r.visible_turns if t not in r.partial_turns] for name, r in turn_9.items()
 }
-assert [len(whole[p.name]) for p in frameworks] == [3, 3, 3, 5]
+assert [len(whole[p.name]) for p in frameworks] == [3, 3, 3, 5, 5, 3]
+assert turn_9["llamaindex-memory"].partial_turns == ()
+# The `yours` cell prints the array of the framework named, the one side_by_side built.
+assert yours in {p.name for p in frameworks}
 assert turn_9["langchain-trim-state"].memory_messages == 8  # 9 of its 10 with the new question
 
 # Self-check 2's worked answer and the table after it.
@@ -119,7 +150,35 @@ assert 'data-turn="3"' in snapshot and "wm-fact" in snapshot
 # Section 4: the prices and the cache rule as the text states them.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES) and len(MODEL_PRICES) == 3
 assert all(p.cache.min_tokens == 1024 for p in MODEL_PRICES)
-assert PRICES_CHECKED.startswith("2026-12")
+assert PRICES_CHECKED == "2026-12-06"  # "the providers' list prices on 6 December 2026"
+# The worked call: turn 60 on GPT-5.4 mini. The window's call is shorter, but all of it after
+# the system prompt is uncached; the whole history's uncached part is smaller.
+mini = price_of("gpt-5.4-mini")
+system_prompt = support_designs(count_tokens)[0][1].messages[0]
+whole_call, window_call = (
+    last_call(d, mini, count_tokens) for d in support_designs(count_tokens)[:2]
+)
+assert whole_call.turn == window_call.turn == 60 and window_call.input < whole_call.input
+assert window_call.cached == OPENAI_CACHE.cacheable(count_tokens(system_prompt))
+assert window_call.uncached == window_call.input - window_call.cached > whole_call.uncached
+assert "uncached input" in priced_call(window_call, mini)
+# Claude's gap is widest; its caller marks the cache and pays 1.25 x input to write, OpenAI and
+# Google cache by themselves for free; without the premium the gap would halve.
+claude = price_of("claude-sonnet-4-6")
+assert ANTHROPIC_CACHE.explicit and claude.cache_write == claude.input * 125 / 100
+assert not OPENAI_CACHE.explicit and not GEMINI_CACHE.explicit
+assert all(p.cache_write is None for p in MODEL_PRICES if p is not claude)
+
+
+def gap(model):
+    whole, window = design_costs(support_designs(count_tokens)[:2], count_tokens, [model])
+    return window.dollars / whole.dollars - 1
+
+
+gaps = {p.name: gap(p) for p in MODEL_PRICES}
+assert max(gaps, key=gaps.get) == "Claude Sonnet 4.6"
+no_premium = gap(dataclasses.replace(claude, cache_write=claude.input))
+assert 0.4 < no_premium / gaps["Claude Sonnet 4.6"] < 0.6
 names = [d[0] for d in support_designs(count_tokens)]
 system_prompt = support_designs(count_tokens)[0][1].messages[0]
 assert SYSTEM_PROMPT_TOKENS == 1700 and count_tokens(system_prompt) >= 1700

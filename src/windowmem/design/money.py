@@ -38,7 +38,7 @@ from windowmem.messages import Message, Role, system
 from windowmem.policies.base import WindowPolicy
 from windowmem.policies.langgraph import LangChainSummarization, LangGraphThread
 from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.prices import MODEL_PRICES, ModelPrice, conversation_bill
+from windowmem.prices import MODEL_PRICES, CallTokens, ModelPrice, call_cost, conversation_bill
 from windowmem.tokens import TokenCounter, count_words
 
 #: The instruction repeated to give a sample system prompt a real agent's size.
@@ -160,3 +160,32 @@ def support_designs(counter: TokenCounter = count_words) -> tuple[Design, ...]:
         ("window of 40 messages", chat, N8nSimpleMemory(20)),
         (f"summary at {SUMMARY_TRIGGER} messages, keep {WINDOW_MESSAGES}", pinned, summarised),
     )
+
+
+def last_call(design: Design, model: ModelPrice, counter: TokenCounter = count_words) -> CallTokens:
+    """The tokens of *design*'s last call on *model*, by kind (input, cached, written, output)."""
+    _, conversation, policy = design
+    return conversation_bill(conversation, policy, model, counter).calls[-1]
+
+
+def priced_call(call: CallTokens, price: ModelPrice) -> str:
+    """One call's price worked out, kind by kind, at *price*'s list prices per million tokens.
+
+    >>> from windowmem.prices import price_of
+    >>> print(priced_call(CallTokens(60, 2_000, 1_664, 0, 22), price_of("gpt-5.4-mini")))
+    turn 60 on GPT-5.4 mini, US$ per million tokens:
+      uncached input       336 × 0.75
+      cached input       1,664 × 0.075
+      output                22 × 4.5
+      = US$0.000476 for the call
+    """
+    lines = [
+        f"turn {call.turn} on {price.name}, US$ per million tokens:",
+        f"  uncached input {call.uncached:>9,} × {price.input}",
+        f"  cached input   {call.cached:>9,} × {price.cached_input}",
+    ]
+    if call.written:
+        lines.append(f"  written        {call.written:>9,} × {price.cache_write}")
+    lines.append(f"  output         {call.output:>9,} × {price.output}")
+    lines.append(f"  = US${call_cost(call, price):.6f} for the call")
+    return "\n".join(lines)

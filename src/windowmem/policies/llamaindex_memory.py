@@ -158,6 +158,7 @@ class LlamaIndexMemory(WindowPolicy):
     counter: TokenCounter = count_words
 
     name: ClassVar[str] = "llamaindex-memory"
+    source: ClassVar[str] = "llama_index/core/memory/memory.py"
     product: ClassVar[str] = (
         f"LlamaIndex Memory, FIFO queue flushed on write ({LLAMA_INDEX_VERSION})"
     )

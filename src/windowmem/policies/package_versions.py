@@ -63,7 +63,12 @@ MODELLED: tuple[ModelledPackage, ...] = (
         "1.2.24",
         ("langgraph", "langgraph-trim-input", "langgraph-trim-state"),
     ),
-    ModelledPackage(Registry.PYPI, "langgraph-prebuilt", "1.1.3", ("langgraph-trim-input",)),
+    ModelledPackage(
+        Registry.PYPI,
+        "langgraph-prebuilt",
+        "1.1.3",
+        ("langgraph", "langgraph-trim-input", "langgraph-trim-state"),
+    ),
     ModelledPackage(
         Registry.PYPI,
         "langchain",
