@@ -945,7 +945,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 1994,
+    "05_designing_multi_turn_conversations.ipynb": 1992,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 
