@@ -249,3 +249,22 @@ def test_the_lesson_s_agent_framework_anchor_fix_keeps_the_first_question():
     assert calls == [driver.one_message_per_round(c) for c in expected]
     turn_9 = calls[first_call_indices(messages)[8]]
     assert turn_9[0] == our_key(CHAT.interactions[0].messages[0]) and "#4417" in turn_9[0][1]
+
+
+def test_the_lesson_shows_the_code_these_tests_run():
+    """The code in lesson 5's framework folds is the code above, word for word."""
+    import json
+    from pathlib import Path
+
+    lesson = Path(__file__).resolve().parents[2] / "course"
+    cells = json.loads((lesson / "05_designing_multi_turn_conversations.ipynb").read_text())
+    text = "".join("".join(c["source"]) for c in cells["cells"] if c["cell_type"] == "markdown")
+    for shown in (
+        'Memory.from_defaults(session_id="valentina", token_limit=400, token_flush_size=100)',
+        "compaction_strategy=TruncationStrategy(max_n=10, compact_to=10))",
+        'StaticMemoryBlock(name="order", static_content=f"Order on file: {order}")',
+        "TruncationStrategy(..., preserve_first_user_group=True)",
+        'max_tokens=10, start_on="human", end_on=("human", "tool"))',
+        "@before_model(state_schema=OrderState)",
+    ):
+        assert shown in text, shown
