@@ -34,7 +34,7 @@ sizes = stored_turn_sizes(tool_calls_per_turn(chat.messages))
 
 @cache
 def _rows() -> Any:
-    # The four frameworks' call on every turn of the two-orders chat (section 2's table).
+    # The six frameworks' call on every turn of the two-orders chat (section 2's table).
     return side_by_side(chat, framework_lineup())
 
 

@@ -135,7 +135,7 @@ def default_lineup(counter: TokenCounter = count_words) -> tuple[WindowPolicy, .
     )
 
 
-#: The window the four frameworks of lesson 5 are set to, in their own units: ten.
+#: The window lesson 5's frameworks are set to, in their own units: ten (LlamaIndex aside).
 SAME_NUMBER = 10
 
 
