@@ -740,12 +740,17 @@ def test_lesson5_carries_issue_22_s_corrections():
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "### Self-check 1" in body and "Sizing, in LangChain:" in body
     # The sizing exercise, in LangChain: three calls asked at once (the prose works two), one AI
-    # message carrying them, six stored a turn, and the new question counted: 3 × 6 + 1 = 19.
+    # message carrying them, six stored a turn, and the turn in progress counted up to its
+    # answering call, before which the trim runs again: 3 × 6 + 5 = 23 (tests/design/test_sizing.py).
     book = check_book(COURSE / name)
-    assert book.expected("1c") == 19
+    assert book.expected("1c") == 23
     main = " ".join(_main_path_of(name).split())
     # The two rules 1c needs, stated before the check.
-    for needed in ("one AI message carries both calls", "also counts the new question"):
+    for needed in (
+        "one AI message carries both calls",
+        "also counts the new question",
+        "before the answering call, this turn's tool calls and results",
+    ):
         assert main.index(needed) < main.index("### Self-check 1")
     # The rule a tool turn's price needs, stated before the first check.
     rule = (
@@ -755,9 +760,12 @@ def test_lesson5_carries_issue_22_s_corrections():
     # Both of a tool turn's model calls load the memory: 9 messages of the default's 10 after
     # the clean-up, 24 at 12 (the priced example is on the reference page).
     from windowmem.calls.agent_calls import Part, agent_runs
+    from windowmem.design.sizing import parallel_tool_chat
     from windowmem.policies import N8nSimpleMemory
 
-    stock_chat = importlib.import_module("checks.lesson05")._stock_chat(12)
+    stock_chat = parallel_tool_chat(
+        12, calls=importlib.import_module("checks.lesson05").STOCK_CALLS
+    )
     for k, loaded in ((5, 9), (12, 24)):
         calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
         assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]

@@ -8,11 +8,12 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 import dataclasses
 
-from checks.lesson05 import STOCK_CALLS, _stock_chat
+from checks.lesson05 import STOCK_CALLS
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.design.money import SYSTEM_PROMPT_TOKENS, WINDOW_MESSAGES, support_designs
 from windowmem.design.rolling_summary import rolling_summary
 from windowmem.design.side_by_side import FactPlace
+from windowmem.design.sizing import parallel_tool_chat, per_call_window, whole_turns_per_call
 from windowmem.design.units import (
     messages_per_turn,
     n8n_loaded_messages,
@@ -75,7 +76,8 @@ assert (
     n8n_turn_9.sent[1].message.role is Role.ASSISTANT
 )  # the orphaned result went, the answer stayed
 # "once per round of tool calls and once more to answer, each call loading the memory anew"
-stock_calls = agent_runs(_stock_chat(12), N8nSimpleMemory(12))[-1].calls
+stock_chat = parallel_tool_chat(12, calls=STOCK_CALLS)
+stock_calls = agent_runs(stock_chat, N8nSimpleMemory(12))[-1].calls
 assert len(stock_calls) == 2 and [len(c.part(c.sent[1].part)) for c in stock_calls] == [24, 24]
 
 # Self-check 1's worked answer.
@@ -84,9 +86,14 @@ assert (coverage.whole_turns, coverage.partial_messages) == (3, 2)
 assert sizes[7] + sizes[6] + sizes[5] == 8 and sizes[4] == 4
 assert [m.role for m in chat.interactions[4].messages[-2:]] == [Role.TOOL, Role.ASSISTANT]
 assert min(n8n_turn_9.memory_turns) == 5
-# 1c: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; 3 turns and the new question: 19.
-stock_turns = stored_per_turn(_stock_chat(12), langchain)
-assert set(stock_turns) == {1 + 1 + STOCK_CALLS + 1} == {6} and 3 * 6 + 1 == 19
+# 1c: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; the answering call holds 3 turns and this
+# turn's 5 messages before its answer: 23. At 19 the first call sends 3 whole turns, the
+# answering call 2 (tests/design/test_sizing.py plays both through the real create_agent).
+stock_turns = stored_per_turn(stock_chat, langchain)
+assert set(stock_turns) == {1 + 1 + STOCK_CALLS + 1} == {6} and 3 * 6 + 5 == 23
+assert per_call_window(turn_size=6, turns=3) == 23
+assert whole_turns_per_call(stock_chat, dataclasses.replace(langchain, size=19), 12) == (3, 2)
+assert whole_turns_per_call(stock_chat, dataclasses.replace(langchain, size=23), 12) == (3, 3)
 assert messages_per_turn(STOCK_CALLS) == 8  # n8n would store 8: one assistant message a call
 assert turn_9["langchain-trim-state"].memory_messages + 1 <= 10  # the count includes the question
 # "the same 10 holds three whole turns in n8n, the Agents SDK and LangChain ... five in Spring AI"
