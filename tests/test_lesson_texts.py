@@ -152,8 +152,11 @@ REVEALED_BY = {
             "anchored_rows = side_by_side(anchored, frameworks)",
             "(a) Turns 1, 2 and 3. On turn 4, LangChain",
         ],
-        3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "turn 8's call would\nneed 13"],
-        4: ["costs = design_costs(support_designs(", "Yes. The window sends fewer tokens"],
+        3: ["explorer = DesignExplorer(", "gives `r ≤ 3.5`, so 3", "turn 8's call would\nneed 13"],
+        4: [
+            "for c in design_costs(designs, count_tokens):",
+            "The window of 40. Once a window is full",
+        ],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],
@@ -770,7 +773,7 @@ def test_lesson5_carries_issue_22_s_corrections():
         calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
         assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]
     assert "SummarizationMiddleware" in main and "*user*" in main
-    assert "design_costs(support_designs(" in body and "per 1,000 such chats" in main
+    assert "design_costs(designs, count_tokens)" in body and "per 1,000\nsuch chats" in body
     assert "## Which version are you on?" in body
     # Issue 34: 2b's premise is stated: the window changed before the chat started.
     assert "before Valentina's chat starts" in main and "keeps the length a live session" in main
@@ -953,7 +956,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
-    "05_designing_multi_turn_conversations.ipynb": 1992,
+    "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

@@ -86,10 +86,19 @@ def _check_3() -> dict[str, Any]:
 def _check_4() -> dict[str, Any]:
     costs = {
         c.design: c.dollars
-        for c in design_costs(support_designs(count_tokens)[:2], count_tokens)
+        for c in design_costs(support_designs(count_tokens)[:4], count_tokens)
         if c.model == "GPT-5.4 mini"
     }
-    return {"4": costs["window of 10 messages"] > costs["whole history"]}
+    asked = {name: costs[design] for name, design in CHECK_4_DESIGNS.items()}
+    return {"4": max(asked, key=asked.__getitem__)}
+
+
+#: Self-check 4's three answers, each the design it names in the lesson's table.
+CHECK_4_DESIGNS = {
+    "whole history": "whole history",
+    "window of 10": "window of 10 messages",
+    "window of 40": "window of 40 messages",
+}
 
 
 BOOK = CheckBook(
@@ -199,12 +208,14 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="the window sends fewer tokens; ask which of them the cache can serve once the window is full, and at what price",
+            hint="once a window is full, ask which of its tokens the cache can still serve, and how many a call pays at the full price",
             mistakes={
-                False: "the window sends fewer tokens, but once it is full each call differs from the last right after the system prompt, so everything past the prompt is paid at the full price, where the whole history pays a tenth for all but the newest turn",
+                "whole history": "it sends the most tokens, but all of it except the newest turn was sent before and is read from the cache at a tenth of the price",
+                "window of 10": "a full window loses the cache past the system prompt, but this one pays the full price for only 10 messages a call; which design pays it for more?",
             },
-            why="a full window changes the prefix on every call, so only the system prompt is cached; the whole history is read almost entirely from the cache at a tenth of the price",
-            transfer="a window priced with the prompt cache, on a long chat with a long system prompt",
+            why="a full window changes the prefix right after the system prompt on every call, so all its messages pay the full price: 40 of them cost more than the whole history, which is read almost entirely from the cache",
+            transfer="a longer window priced with the prompt cache, on a long chat with a long system prompt",
+            form='one of "whole history", "window of 10" or "window of 40", in quotes',
         ),
     ],
 )

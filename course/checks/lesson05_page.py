@@ -10,7 +10,13 @@ import dataclasses
 
 from checks.lesson05 import STOCK_CALLS
 from windowmem.calls.agent_calls import agent_runs
-from windowmem.design.money import SYSTEM_PROMPT_TOKENS, WINDOW_MESSAGES, support_designs
+from windowmem.design.money import (
+    SUMMARY_INSTRUCTION_TOKENS,
+    SYSTEM_PROMPT_TOKENS,
+    WINDOW_MESSAGES,
+    summariser_calls,
+    support_designs,
+)
 from windowmem.design.rolling_summary import rolling_summary
 from windowmem.design.side_by_side import FactPlace
 from windowmem.design.sizing import parallel_tool_chat, per_call_window, whole_turns_per_call
@@ -34,6 +40,7 @@ from windowmem.prices import (
     MODEL_PRICES,
     OPENAI_CACHE,
     PRICES_CHECKED,
+    call_cost,
 )
 
 # Section 1: the six set-ups are the "10" of the code shown, and what each stores per turn.
@@ -158,66 +165,91 @@ assert 'data-turn="3"' in snapshot and "wm-fact" in snapshot
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES) and len(MODEL_PRICES) == 3
 assert all(p.cache.min_tokens == 1024 for p in MODEL_PRICES)
 assert PRICES_CHECKED == "2026-12-06"  # "the providers' list prices on 6 December 2026"
-# The worked call: turn 60 on GPT-5.4 mini. The window's call is shorter, but all of it after
-# the system prompt is uncached; the whole history's uncached part is smaller.
-mini = price_of("gpt-5.4-mini")
-system_prompt = support_designs(count_tokens)[0][1].messages[0]
-whole_call, window_call = (
-    last_call(d, mini, count_tokens) for d in support_designs(count_tokens)[:2]
+# "OpenAI counts that prefix in steps of 128 tokens: of a 1,701-token system prompt it caches
+# 1,664 (13 x 128)."
+system_prompt = designs[0][1].messages[0]
+assert OPENAI_CACHE.step_tokens == 128 and count_tokens(system_prompt) == 1701
+assert OPENAI_CACHE.cacheable(1701) == 1664 == 13 * 128
+assert SYSTEM_PROMPT_TOKENS == 1700 and WINDOW_MESSAGES == 10
+assert "#7781" == ANCHOR_FACTS["support_60"] and long_chat.turn_count == 60
+assert mini == price_of("gpt-5.4-mini") and [d[0] for d in designs] == [
+    d[0] for d in support_designs(count_tokens)
+]
+# Self-check 4's premise and the table: the window of 40 is the dearest on every model, the
+# summary's agent calls the cheapest, the window of 10 dearer than the whole history.
+costs = design_costs(designs, count_tokens)
+names = [d[0] for d in designs]
+dollars = {(c.design, c.model): c.dollars for c in costs}
+for model in MODEL_PRICES:
+    column = {d: dollars[(d, model.name)] for d in names}
+    assert column["window of 10 messages"] > column["whole history"]
+    assert max(column, key=column.get) == "window of 40 messages"
+    assert min(column, key=column.get) == "summary at 30 messages, keep 10"
+assert list(table) == names and all(
+    table[c.design]["cached, GPT-5.4 mini"] == f"{c.cached_share:.0%}"
+    for c in costs
+    if c.model == "GPT-5.4 mini"
 )
-assert whole_call.turn == window_call.turn == 60 and window_call.input < whole_call.input
-assert window_call.cached == OPENAI_CACHE.cacheable(count_tokens(system_prompt))
-assert window_call.uncached == window_call.input - window_call.cached > whole_call.uncached
+
+
+def per_1000(design, model):
+    return round(float(dollars[(design, model)]), 2)
+
+
+def gap(design, model):
+    return float(dollars[(design, model)] / dollars[("whole history", model)] - 1)
+
+
+# "0.6% more on GPT-5.4 mini ($20.23 against $20.11), 4% more on Gemini, 13% more on Claude"
+assert per_1000("window of 10 messages", "GPT-5.4 mini") == 20.23
+assert per_1000("whole history", "GPT-5.4 mini") == 20.11
+assert round(gap("window of 10 messages", "GPT-5.4 mini") * 100, 1) == 0.6
+assert round(gap("window of 10 messages", "Gemini 2.5 Flash") * 100) == 4
+assert round(gap("window of 10 messages", "Claude Sonnet 4.6") * 100) == 13
+# "Window of 40: 53% more than the whole history on GPT-5.4 mini"
+assert round(gap("window of 40 messages", "GPT-5.4 mini") * 100) == 53
+# The worked call: turn 60 on GPT-5.4 mini, the window's call the cheaper.
+whole_call, window_call = (last_call(d, mini, count_tokens) for d in designs[:2])
+assert whole_call.turn == window_call.turn == 60
+assert (window_call.uncached, whole_call.uncached) == (173, 101)
+assert (window_call.cached, whole_call.cached) == (1664, 3072)
+assert call_cost(window_call, mini) < call_cost(whole_call, mini)
 assert "uncached input" in priced_call(window_call, mini)
-# Claude's gap is widest; its caller marks the cache and pays 1.25 x input to write, OpenAI and
-# Google cache by themselves for free; without the premium the gap would halve.
+
+
+# "In ten-turn averages the whole history's calls become the dearer from turns 31-40 on GPT-5.4
+# mini, 51-60 on Gemini 2.5 Flash, and not within 60 turns on Claude Sonnet 4.6."
+def dearer_blocks(model):
+    whole, window = (per_call_by_block(d, model, count_tokens) for d in designs[:2])
+    return [i for i, (h, w) in enumerate(zip(whole, window, strict=True)) if h > w]
+
+
+assert dearer_blocks(mini) == [3, 4, 5]
+assert dearer_blocks(price_of("gemini-2.5-flash")) == [5]
+assert dearer_blocks(price_of("claude-sonnet-4-6")) == []
+# Claude's fold: the caller marks the cache and pays 1.25 x input to write it; OpenAI and
+# Google cache by themselves for free; at the plain input price the gap is $4.75, not $9.08.
 claude = price_of("claude-sonnet-4-6")
 assert ANTHROPIC_CACHE.explicit and claude.cache_write == claude.input * 125 / 100
 assert not OPENAI_CACHE.explicit and not GEMINI_CACHE.explicit
 assert all(p.cache_write is None for p in MODEL_PRICES if p is not claude)
-
-
-def gap(model):
-    whole, window = design_costs(support_designs(count_tokens)[:2], count_tokens, [model])
-    return window.dollars / whole.dollars - 1
-
-
-gaps = {p.name: gap(p) for p in MODEL_PRICES}
-assert max(gaps, key=gaps.get) == "Claude Sonnet 4.6"
-no_premium = gap(dataclasses.replace(claude, cache_write=claude.input))
-assert 0.4 < no_premium / gaps["Claude Sonnet 4.6"] < 0.6
-names = [d[0] for d in support_designs(count_tokens)]
-system_prompt = support_designs(count_tokens)[0][1].messages[0]
-assert SYSTEM_PROMPT_TOKENS == 1700 and count_tokens(system_prompt) >= 1700
-assert count_tokens(system_prompt) < 1700 + 30  # "a system prompt of 1,700 tokens"
-assert WINDOW_MESSAGES == 10 and "#7781" == ANCHOR_FACTS["support_60"]
-assert long_chat.turn_count == 60
-dollars = {(c.design, c.model): c.dollars for c in costs}
-for model in {c.model for c in costs}:
-    column = {d: dollars[(d, model)] for d in names}
-    assert column["window of 10 messages"] > column["whole history"]
-    assert max(column, key=column.get) == "window of 40 messages"
-    assert min(column, key=column.get) == "summary at 30 messages, keep 10"
-window_rows = [c for c in costs if c.design == "window of 10 messages"]
-whole_rows = [c for c in costs if c.design == "whole history"]
-assert all(w.input < h.input for w, h in zip(window_rows, whole_rows, strict=True))
-assert all(w.cached_share < h.cached_share for w, h in zip(window_rows, whole_rows, strict=True))
-
-# "a quarter fewer tokens than the whole history ... yet costs more on every model"
-assert all(
-    0.22 < 1 - w.input / h.input < 0.28 for w, h in zip(window_rows, whole_rows, strict=True)
+claude_gap = (
+    dollars[("window of 10 messages", claude.name)] - dollars[("whole history", claude.name)]
 )
-assert [c.model for c in costs[: len(MODEL_PRICES)]] == [
-    "GPT-5.4 mini",
-    "Claude Sonnet 4.6",
-    "Gemini 2.5 Flash",
-]
-assert list(table) == names and all(
-    row["cached, GPT-5.4 mini"] == f"{c.cached_share:.0%}"
-    for c in costs
-    if c.model == "GPT-5.4 mini"
-    for row in [table[c.design]]
-)
+assert round(float(claude_gap), 2) == 9.08
+plain = dataclasses.replace(claude, cache_write=claude.input)
+whole_plain, window_plain = design_costs(designs[:2], count_tokens, [plain])
+assert round(float(window_plain.dollars - whole_plain.dollars), 2) == 4.75
+# "its summariser's five calls (an estimate: LangChain's 494-token instruction and the replaced
+# messages in, about 70 tokens out, same model) add $4.57, which puts it above the whole history"
+summary_design = designs[-1]
+summaries = summariser_calls(summary_design, count_tokens)
+assert len(summaries) == 5 and SUMMARY_INSTRUCTION_TOKENS == 494
+assert all(65 <= c.output <= 75 and c.cached == 0 for c in summaries)
+extra = summariser_dollars(summary_design, mini, count_tokens)
+assert round(float(extra), 2) == 4.57 == table[summary_design[0]]["$, summariser, GPT-5.4 mini"]
+assert dollars[(summary_design[0], mini.name)] + extra > dollars[("whole history", mini.name)]
+assert all(table[d[0]]["$, summariser, GPT-5.4 mini"] == 0 for d in designs[:-1])
 
 # Which version are you on?
 assert PRUNES_ORPHAN_OUTPUTS == (0, 20, 0)

@@ -269,3 +269,36 @@ def test_the_lesson_shows_the_code_these_tests_run():
         "@before_model(state_schema=OrderState)",
     ):
         assert shown in text, shown
+
+
+def test_the_summary_middleware_beside_keep_last_10_never_fires():
+    """Lesson 5, section 3: ``SummarizationMiddleware(trigger=("messages", 30), keep=("messages",
+    10))`` stores its summary in the thread; beside ``keep_last_10`` it never fires, in either
+    order, because the trim keeps the thread under 30 messages. Alone, it does."""
+    pytest.importorskip("langchain.agents.middleware")
+    driver = pytest.importorskip("tests.policies.langgraph_driver")
+    from langchain.agents.middleware import SummarizationMiddleware
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from windowmem.design.sizing import parallel_tool_chat
+    from windowmem.policies.langgraph import SUMMARY_PREFIX
+
+    chat = parallel_tool_chat(20, calls=0)
+
+    def summary() -> SummarizationMiddleware:
+        return SummarizationMiddleware(
+            model=FakeListChatModel(responses=["Order #4417."] * 20),
+            trigger=("messages", 30),
+            keep=("messages", 10),
+        )
+
+    def summarised(call) -> bool:
+        return any(text.startswith(SUMMARY_PREFIX) for _, text, _ in call)
+
+    alone = driver.play(chat, driver.middleware_agent(summary()))
+    assert [summarised(call) for call in alone.every_input] == [False] * 15 + [True] * 5
+    assert alone.thread[0] == ("user", SUMMARY_PREFIX + "Order #4417.", ())
+    for both in ((summary(), lesson_middleware()), (lesson_middleware(), summary())):
+        run = driver.play(chat, driver.middleware_agent(*both))
+        assert not any(summarised(call) for call in run.every_input)
+        assert len(run.thread) == 10

@@ -54,6 +54,11 @@ WINDOW_MESSAGES = 10
 #: When lesson 5's ``SummarizationMiddleware`` summarises: from this many messages.
 SUMMARY_TRIGGER = 30
 
+#: LangChain's ``DEFAULT_SUMMARY_PROMPT`` (langchain 1.5.2), the summarising model's instruction
+#: without the messages it summarises, in Qwen2.5 tokens (tests/design/test_money.py counts
+#: the real one).
+SUMMARY_INSTRUCTION_TOKENS = 494
+
 #: One design to price: its name, the conversation as its agent sees it, and its window.
 Design = tuple[str, Conversation | Sequence[Message], WindowPolicy]
 
@@ -189,3 +194,59 @@ def priced_call(call: CallTokens, price: ModelPrice) -> str:
     lines.append(f"  output         {call.output:>9,} × {price.output}")
     lines.append(f"  = US${call_cost(call, price):.6f} for the call")
     return "\n".join(lines)
+
+
+def per_call_by_block(
+    design: Design,
+    model: ModelPrice,
+    counter: TokenCounter = count_words,
+    block: int = 10,
+) -> tuple[Decimal, ...]:
+    """*design*'s calls on *model*, averaged over each *block* turns: US$ per :data:`CHATS` calls.
+
+    Per call, the whole history grows by a turn's cached tokens, where a full window stays
+    flat: these averages show where one line passes the other.
+    """
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise WindowMemError(f"per_call_by_block: block must be a whole number >= 1, got {block!r}")
+    _, conversation, policy = design
+    costs = [
+        call_cost(c, model) for c in conversation_bill(conversation, policy, model, counter).calls
+    ]
+    chunks = [costs[i : i + block] for i in range(0, len(costs), block)]
+    return tuple(sum(chunk, Decimal(0)) / len(chunk) * CHATS for chunk in chunks)
+
+
+def summariser_calls(design: Design, counter: TokenCounter = count_words) -> tuple[CallTokens, ...]:
+    """The summarising model's own calls in *design* (none unless its policy is
+    ``SummarizationMiddleware``): on each, :data:`SUMMARY_INSTRUCTION_TOKENS` and the messages
+    it replaces go in, uncached (the instruction comes first and is under any cache's
+    minimum), and the summary comes out.
+    """
+    _, conversation, policy = design
+    if not isinstance(policy, LangChainSummarization):
+        return ()
+    thread: tuple[Message, ...] = ()
+    out = []
+    turn = 0
+    for message in as_conversation(conversation).messages:
+        if message.role is Role.SYSTEM:
+            continue
+        if message.role is Role.USER:
+            turn += 1
+        if message.role is Role.ASSISTANT and policy.triggered(thread):
+            cut = policy.cutoff(thread)
+            if cut > 0:
+                summary = policy.summarised(thread)[0]
+                read = SUMMARY_INSTRUCTION_TOKENS + sum(counter(m) for m in thread[:cut])
+                out.append(CallTokens(turn, read, 0, 0, counter(summary)))
+        thread = policy.write(thread, [message])
+    return tuple(out)
+
+
+def summariser_dollars(
+    design: Design, model: ModelPrice, counter: TokenCounter = count_words
+) -> Decimal:
+    """What the summariser's calls of :data:`CHATS` such chats cost on *model* (the agent's own
+    calls are :func:`design_costs`)."""
+    return sum((call_cost(c, model) for c in summariser_calls(design, counter)), Decimal(0)) * CHATS
