@@ -124,3 +124,17 @@ def test_sizing_refuses_bad_input():
     with pytest.raises(WindowMemError, match="no size up to 5"):
         smallest_window(STOCK, trim, 12, 3, largest=5)
     assert all(m.role is not Role.SYSTEM for m in STOCK)
+
+
+@pytest.mark.parametrize("calls", [1, 2, 3])
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_the_rule_sizes_the_agent_framework_s_max_n_too(calls, turns):
+    """The Agent Framework's ``TruncationStrategy`` also runs before every model call (its
+    model is held to the real package call by call in tests/design/test_framework_lineup.py):
+    with a turn stored as question, call message, one tool message and answer (4), the lesson's
+    rule gives the smallest ``max_n``."""
+    from windowmem.policies.agent_framework import AgentFrameworkTruncation
+
+    chat = parallel_tool_chat(turns + 2, calls=calls)
+    size = smallest_window(chat, lambda n: AgentFrameworkTruncation(max(n, 1)), turns + 2, turns)
+    assert size == per_call_window(turn_size=4, turns=turns)
