@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         print(f"{row.registry.value:8}  {row.package:42}  {row.modelled:10}  {row.status}")
         if row.status.startswith("newer"):
-            print(f"{'':8}  re-run the tests of: {', '.join(row.policies)}")
+            print(f"{'':8}  re-run the tests of: {row.recheck}")
     unknown = [r for r in rows if r.status == "not looked up"]
     print(f"{len(stale(rows))} newer, {len(unknown)} not looked up, {len(rows)} packages")
     return 1 if args.strict and (stale(rows) or unknown) else 0

@@ -293,6 +293,21 @@ def test_policies_show_unit_and_default_of_the_new_products(capsys):
     assert rows["agent-framework-summarization"][1:3] == ["messages", "4"]
 
 
+def test_policies_name_each_policy_s_package_version_and_source(capsys):
+    """Issue 33: every policy, the new ones included, with its version and its source."""
+    code, out, _ = run_in_process(capsys, "policies")
+    sources = out.split("Sources (", 1)[1].splitlines()[1:]
+    by_name = {line.split(":", 1)[0].strip(): line for line in sources}
+    assert code == 0 and list(by_name) == [info.name for info in policy_infos()]
+    for info in policy_infos():
+        assert info.source and info.packages, info.name
+        assert info.source in by_name[info.name] and info.packages[0] in by_name[info.name]
+    assert "langchain 1.5.2: langchain/agents/middleware/context_editing.py" in out
+    assert "llama-index-core 0.14.25: llama_index/core/memory/memory.py" in out
+    assert "agent-framework-core 1.23.0: agent_framework/_compaction.py" in out
+    assert "AdvancedSQLiteSession" in by_name["openai-agents"]
+
+
 def test_window_of_an_openai_agents_session_counts_items(capsys):
     code, out, _ = run_in_process(
         capsys, "window", TOOL_USE, "--policy", "openai-agents", "--size", "3"

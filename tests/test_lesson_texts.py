@@ -116,7 +116,7 @@ REVEALED_BY = {
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
-            "print(describe_call(agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]))",
+            "print(describe_row(chat, next(r for r in rows if r.turn == 9 and r.policy == yours)))",
             "(a) 3. From the newest: turn 8",
             "The same 10 holds three whole turns",
         ],
@@ -124,8 +124,11 @@ REVEALED_BY = {
             "anchored_rows = side_by_side(anchored, frameworks)",
             "(a) Turns 1, 2 and 3. On turn 4, LangChain",
         ],
-        3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "turn 8's call would\nneed 13"],
-        4: ["costs = design_costs(support_designs(", "Yes. The window sends fewer tokens"],
+        3: ["explorer = DesignExplorer(", "gives `r ≤ 3.5`, so 3", "turn 8's call would\nneed 13"],
+        4: [
+            "for c in design_costs(designs, count_tokens):",
+            "The window of 40. Once a window is full",
+        ],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["the last of the 14 calls", "answered_so_far()"],
@@ -785,12 +788,17 @@ def test_lesson5_carries_issue_22_s_corrections():
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "### Self-check 1" in body and "Sizing, in LangChain:" in body
     # The sizing exercise, in LangChain: three calls asked at once (the prose works two), one AI
-    # message carrying them, six stored a turn, and the new question counted: 3 × 6 + 1 = 19.
+    # message carrying them, six stored a turn, and the turn in progress counted up to its
+    # answering call, before which the trim runs again: 3 × 6 + 5 = 23 (tests/design/test_sizing.py).
     book = check_book(COURSE / name)
-    assert book.expected("1c") == 19
+    assert book.expected("1c") == 23
     main = " ".join(_main_path_of(name).split())
     # The two rules 1c needs, stated before the check.
-    for needed in ("one AI message carries both calls", "also counts the new question"):
+    for needed in (
+        "one AI message carries both calls",
+        "also counts the new question",
+        "before the answering call, this turn's tool calls and results",
+    ):
         assert main.index(needed) < main.index("### Self-check 1")
     # The rule a tool turn's price needs, stated before the first check.
     rule = (
@@ -800,14 +808,17 @@ def test_lesson5_carries_issue_22_s_corrections():
     # Both of a tool turn's model calls load the memory: 9 messages of the default's 10 after
     # the clean-up, 24 at 12 (the priced example is on the reference page).
     from windowmem.calls.agent_calls import Part, agent_runs
+    from windowmem.design.sizing import parallel_tool_chat
     from windowmem.policies import N8nSimpleMemory
 
-    stock_chat = importlib.import_module("checks.lesson05")._stock_chat(12)
+    stock_chat = parallel_tool_chat(
+        12, calls=importlib.import_module("checks.lesson05").STOCK_CALLS
+    )
     for k, loaded in ((5, 9), (12, 24)):
         calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
         assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]
     assert "SummarizationMiddleware" in main and "*user*" in main
-    assert "design_costs(support_designs(" in body and "per 1,000 such chats" in main
+    assert "design_costs(designs, count_tokens)" in body and "per 1,000\nsuch chats" in body
     assert "## Which version are you on?" in body
     # Issue 34: 2b's premise is stated: the window changed before the chat started.
     assert "before Valentina's chat starts" in main and "keeps the length a live session" in main
@@ -990,7 +1001,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1980,
     "03_window_buffer_memory.ipynb": 1999,
     "04_memory_that_outlives_the_session.ipynb": 1988,
-    "05_designing_multi_turn_conversations.ipynb": 1996,
+    "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
 

@@ -13,6 +13,7 @@ from windowmem.design.anchor_facts import turns_reached
 from windowmem.design.money import design_costs, support_designs
 from windowmem.design.rolling_summary import rolling_summary
 from windowmem.design.side_by_side import framework_lineup, side_by_side
+from windowmem.design.sizing import parallel_tool_chat, smallest_window
 from windowmem.design.units import (
     n8n_loaded_messages,
     stored_turn_sizes,
@@ -21,7 +22,6 @@ from windowmem.design.units import (
 )
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import Message, assistant, tool, user
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.tokens import count_messages, qwen_counter
@@ -34,41 +34,27 @@ sizes = stored_turn_sizes(tool_calls_per_turn(chat.messages))
 
 @cache
 def _rows() -> Any:
-    # The four frameworks' call on every turn of the two-orders chat (section 2's table).
+    # The six frameworks' call on every turn of the two-orders chat (section 2's table).
     return side_by_side(chat, framework_lineup())
 
 
 def _check_1() -> dict[str, Any]:
     coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
     turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
-    stock = _stock_chat(12)
-    sized = min(k for k in range(2, 40) if len(_langchain_turn_12(stock, k).visible_turns) >= 3)
+    # 1c: the smallest max_tokens whose every model call of turn 12 (the tool round and the
+    # answer) still sends the last 3 turns whole, found by trying each size on the model.
+    sized = smallest_window(
+        parallel_tool_chat(12, calls=STOCK_CALLS),
+        lambda n: LangChainTrimState(n, counter=count_messages),
+        12,
+        3,
+    )
     return {"1a": coverage.whole_turns, "1b": min(turn_9_call.memory_turns), "1c": sized}
 
 
 #: Self-check 1c's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-
-
-def _stock_chat(turns: int) -> list[Message]:
-    # The stock-checking agent of 1c: its tool calls asked at once, every turn.
-    out: list[Message] = []
-    for t in range(1, turns + 1):
-        ids = tuple(f"call_{t}{c}" for c in "abc"[:STOCK_CALLS])
-        out += [
-            user(f"Is item {t} in stock, at what price, and when can it come?"),
-            assistant("", ids),
-            *(tool(f'{{"answer": "{c}"}}', c) for c in ids),
-            assistant(f"Item {t}: 3 in stock, 45,000 pesos, here on Friday."),
-        ]
-    return out
-
-
-def _langchain_turn_12(stock: list[Message], size: int) -> Any:
-    # The lesson's keep_last_10 with max_tokens=size, on turn 12 of the stock agent's chat.
-    rows = side_by_side(stock, [LangChainTrimState(size, counter=count_messages)])
-    return next(r for r in rows if r.turn == 12)
 
 
 def _check_2() -> dict[str, Any]:
@@ -100,10 +86,19 @@ def _check_3() -> dict[str, Any]:
 def _check_4() -> dict[str, Any]:
     costs = {
         c.design: c.dollars
-        for c in design_costs(support_designs(count_tokens)[:2], count_tokens)
+        for c in design_costs(support_designs(count_tokens)[:4], count_tokens)
         if c.model == "GPT-5.4 mini"
     }
-    return {"4": costs["window of 10 messages"] > costs["whole history"]}
+    asked = {name: costs[design] for name, design in CHECK_4_DESIGNS.items()}
+    return {"4": max(asked, key=asked.__getitem__)}
+
+
+#: Self-check 4's three answers, each the design it names in the lesson's table.
+CHECK_4_DESIGNS = {
+    "whole history": "whole history",
+    "window of 10": "window of 10 messages",
+    "window of 40": "window of 40 messages",
+}
 
 
 BOOK = CheckBook(
@@ -133,15 +128,17 @@ BOOK = CheckBook(
         Expectation(
             "1c",
             _check_1,
-            hint="count the messages one such turn stores in LangChain, then add the new question",
+            hint="the trim runs before each model call of the turn; find the call at which the thread is fullest and count what it holds",
             mistakes={
                 3: "3 counts turns; max_tokens counts messages here (token_counter=len)",
-                18: "three turns of 6 messages are 18, but max_tokens also counts the new question",
-                24: "24 counts one assistant message per call, as n8n stores them; LangChain's one AI message carries all three calls",
+                18: "18 holds three turns of 6, but max_tokens also counts what the current turn has put in the thread",
+                19: "19 is enough for the turn's first call, but the trim runs again before the answering call, when the thread also holds this turn's tool-call message and three results: that call keeps only two whole turns, and the rewrite deletes the third from the saved thread",
+                24: "one too many: before the answering call the thread holds this turn's question, its call message and its three results, but not yet its answer",
                 25: "LangChain's one AI message carries all three calls: a turn stores 6, not 8",
+                31: "LangChain's one AI message carries all three calls: a turn stores 6, not 8",
                 12: "12 would be n8n's Context Window Length; this agent is LangChain's",
             },
-            why="a turn stores 1 + 1 + 3 + 1 = 6 messages, three need 18, and the new question makes 19",
+            why="a turn stores 1 + 1 + 3 + 1 = 6 messages; the answering call's thread holds three of them (18) and the current turn's 5 messages before its answer: 23",
             transfer="sizing a LangChain window for an agent with tool calls in every turn",
         ),
         Expectation(
@@ -211,12 +208,14 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="the window sends fewer tokens; ask which of them the cache can serve once the window is full, and at what price",
+            hint="once a window is full, ask which of its tokens the cache can still serve, and how many a call pays at the full price",
             mistakes={
-                False: "the window sends fewer tokens, but once it is full each call differs from the last right after the system prompt, so everything past the prompt is paid at the full price, where the whole history pays a tenth for all but the newest turn",
+                "whole history": "it sends the most tokens, but all of it except the newest turn was sent before and is read from the cache at a tenth of the price",
+                "window of 10": "a full window loses the cache past the system prompt, but this one pays the full price for only 10 messages a call; which design pays it for more?",
             },
-            why="a full window changes the prefix on every call, so only the system prompt is cached; the whole history is read almost entirely from the cache at a tenth of the price",
-            transfer="a window priced with the prompt cache, on a long chat with a long system prompt",
+            why="a full window changes the prefix right after the system prompt on every call, so all its messages pay the full price: 40 of them cost more than the whole history, which is read almost entirely from the cache",
+            transfer="a longer window priced with the prompt cache, on a long chat with a long system prompt",
+            form='one of "whole history", "window of 10" or "window of 40", in quotes',
         ),
     ],
 )

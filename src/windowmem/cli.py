@@ -148,7 +148,8 @@ def _shorten(text: str, width: int) -> str:
 
 
 def run_policies(args: argparse.Namespace) -> str:
-    """The text ``windowmem policies`` prints: name, unit, default size and product."""
+    """The text ``windowmem policies`` prints: name, unit, default size and product, the
+    superseded APIs, and each policy's package, version and source files."""
     rows = [
         (row.name, str(row.unit), _default_label(row.default_size), row.product)
         for row in policy_infos()
@@ -164,6 +165,12 @@ def run_policies(args: argparse.Namespace) -> str:
         for row in old:
             instead = f" -> use {', '.join(row.use_instead)}" if row.use_instead else ""
             lines.append(f"  {row.name}: {row.superseded}{instead}")
+    lines += [
+        "",
+        "Sources (the package and version each model was read and tested at, and its files):",
+    ]
+    for row in policy_infos():
+        lines.append(f"  {row.name}: {', '.join(row.packages)}: {row.source}")
     return "\n".join(lines) + "\n"
 
 

@@ -92,3 +92,44 @@ def test_lesson_5_s_designs_are_the_five_it_prices():
     pinned = dict((n, c) for n, c, _ in designs)[f"window of {WINDOW_MESSAGES}, order pinned"]
     assert "#7781" in pinned.messages[0].content
     assert "#7781" not in designs[0][1].messages[0].content
+
+
+def test_the_summary_instruction_is_langchain_s_own():
+    """The summariser's instruction lesson 5 prices is LangChain's DEFAULT_SUMMARY_PROMPT
+    without the messages it summarises, counted in Qwen2.5 tokens."""
+    summarization = pytest.importorskip("langchain.agents.middleware.summarization")
+    from windowmem.design.money import SUMMARY_INSTRUCTION_TOKENS
+    from windowmem.tokens import count_text
+
+    prompt = summarization.DEFAULT_SUMMARY_PROMPT
+    assert "{messages}" in prompt
+    assert count_text(prompt.replace("{messages}", "")) == SUMMARY_INSTRUCTION_TOKENS
+
+
+def test_summariser_calls_read_what_the_middleware_replaces_and_write_its_summary():
+    from windowmem.design.money import SUMMARY_INSTRUCTION_TOKENS, summariser_calls
+    from windowmem.policies.langgraph import LangChainSummarization
+
+    policy = LangChainSummarization(2, trigger_tokens=None, trigger_messages=5, counter=count_words)
+    chat = [m for t in range(1, 5) for m in (user(f"q {t}"), assistant(f"a {t}"))]
+    call = summariser_calls(("s", chat, policy), count_words)[0]
+    # Before turn 3's answer the thread holds 5 messages: the oldest 3 are summarised.
+    assert call.turn == 3 and call.cached == 0
+    assert call.input == SUMMARY_INSTRUCTION_TOKENS + 3 * 2
+    assert summariser_calls(("w", chat, N8nSimpleMemory(1)), count_words) == ()
+
+
+def test_per_call_by_block_averages_each_block_of_calls():
+    from windowmem.design.money import per_call_by_block
+    from windowmem.prices import call_cost
+
+    model = price_of("gpt-5.4-mini")
+    design = ("w", CHAT, N8nSimpleMemory(1))
+    calls = [
+        call_cost(c, model) for c in conversation_bill(CHAT, design[2], model, count_words).calls
+    ]
+    blocks = per_call_by_block(design, model, block=3)
+    assert len(blocks) == 3 and blocks[-1] == sum(calls[6:]) / 2 * CHATS
+    assert blocks[0] == sum(calls[:3]) / 3 * CHATS
+    with pytest.raises(WindowMemError, match="block must be a whole number >= 1"):
+        per_call_by_block(design, model, block=0)

@@ -132,7 +132,7 @@ def test_stored_per_turn_counts_as_each_framework_stores_a_tool_turn():
         user("u3"),
         assistant("a3"),
     ]
-    n8n, langchain, agents_sdk, spring = framework_lineup()
+    n8n, langchain, agents_sdk, spring, llamaindex, agent_framework = framework_lineup()
     # n8n keeps the last round only, one assistant message per call: 2 + 2, 2 + 2 × 2, 2.
     assert stored_per_turn(chat, n8n) == (4, 6, 2)
     # LangChain keeps the model's own messages: one assistant message for both calls.
@@ -141,3 +141,7 @@ def test_stored_per_turn_counts_as_each_framework_stores_a_tool_turn():
     assert stored_per_turn(chat, agents_sdk) == (6, 6, 2)
     # Spring AI's advisor outside the tool loop: question and answer.
     assert stored_per_turn(chat, spring) == (2, 2, 2)
+    # LlamaIndex's FunctionAgent stores the model's messages, a message per result.
+    assert stored_per_turn(chat, llamaindex) == (6, 5, 2)
+    # The Agent Framework: one tool message for a round's results (turn 2's two results).
+    assert stored_per_turn(chat, agent_framework) == (6, 4, 2)

@@ -48,6 +48,20 @@ def key(message: AfMessage) -> Key:
     return (str(message.role), text, links)
 
 
+def one_message_per_round(keys: Sequence[Key]) -> list[Key]:
+    """Our keys as an ``Agent`` holds them: consecutive tool results in one tool message
+    (texts joined by a space, call ids in order), as its function-invocation layer stores a
+    round's results."""
+    out: list[Key] = []
+    for role, text, links in keys:
+        if role == "tool" and out and out[-1][0] == "tool":
+            _, before, linked = out[-1]
+            out[-1] = (role, f"{before} {text}", (*linked, *links))
+        else:
+            out.append((role, text, links))
+    return out
+
+
 class ScriptedClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
     """Answers each call with the next scripted message and records what it was sent."""
 

@@ -16,8 +16,10 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.tools import FunctionTool
 
 from tests import event_loop
-from tests.policies.model_calls import Key, scripted_turns
-from windowmem.messages import Message, Role
+from tests.policies.model_calls import Key, our_key, scripted_turns
+from windowmem.messages import Message, Role, interactions
+from windowmem.policies.base import Memory
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory
 
 
 def key(message: ChatMessage) -> Key:
@@ -76,3 +78,23 @@ def play(
 
     # One event loop for the memory's whole life: its SQL store is bound to the loop it met.
     return received, event_loop.run(run_all())
+
+
+def expected_calls(
+    messages: Sequence[Message], policy: LlamaIndexMemory
+) -> tuple[list[list[Key]], list[Key]]:
+    """What each LLM call of a ``FunctionAgent`` receives under our model, and the queue left:
+    ``aput(user)``, ``aget()`` plus the turn's answers and results so far; the turn's replies
+    are then written with one ``aput_messages``."""
+    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
+    memory = Memory(policy)
+    calls = []
+    for turn in interactions([m for m in messages if m.role is not Role.SYSTEM]):
+        opening, replies = turn.messages[0], turn.messages[1:]
+        memory.add(opening)
+        for index, reply in enumerate(replies):
+            if reply.role is Role.ASSISTANT:
+                sent = (*system, *memory.stored, *replies[:index])
+                calls.append([our_key(m) for m in sent])
+        memory.add(*replies)
+    return calls, [our_key(m) for m in memory.stored]

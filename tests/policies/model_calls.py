@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from windowmem.design.sizing import calls_sent
 from windowmem.messages import Message, Role, interactions
-from windowmem.policies.base import Memory, WindowPolicy
+from windowmem.policies.base import WindowPolicy
 
 Key = tuple[str, str, tuple[str, ...]]
 
@@ -25,15 +26,7 @@ def every_call(
     """What each model call receives under *policy*: the system prompt (if *system_sent*),
     then what the memory loads just before the call's reply (an assistant message) is added."""
     system = [m for m in messages[:1] if m.role is Role.SYSTEM and system_sent]
-    memory = Memory(policy)
-    calls = []
-    for message in messages:
-        if message.role is Role.SYSTEM:
-            continue
-        if message.role is Role.ASSISTANT:
-            calls.append([our_key(m) for m in (*system, *memory.load())])
-        memory.add(message)
-    return calls
+    return [[our_key(m) for m in (*system, *sent)] for sent in calls_sent(messages, policy)]
 
 
 def scripted_turns(

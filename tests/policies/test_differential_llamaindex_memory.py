@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import event_loop
-from tests.policies.model_calls import numbered, our_key
+from tests.policies.model_calls import numbered
 from tests.strategies import PROPERTY_SETTINGS, chat, conversations, message_lists, turns
-from windowmem.messages import Message, Role, interactions
+from windowmem.messages import Message, Role
 from windowmem.policies.base import Memory
 from windowmem.policies.llamaindex_memory import LlamaIndexMemory, function_agent_counter
 
@@ -152,24 +152,6 @@ def test_the_flush_size_depends_on_the_constructor():
 # --- a real FunctionAgent over the Memory ----------------------------------------------
 
 
-def agent_calls(messages, policy: LlamaIndexMemory):
-    """What each LLM call of a ``FunctionAgent`` receives under our model: ``aput(user)``,
-    ``aget()`` plus the turn's answers and results so far; the turn's replies are then
-    written with one ``aput_messages``."""
-    system = [m for m in messages[:1] if m.role is Role.SYSTEM]
-    memory = Memory(policy)
-    calls = []
-    for turn in interactions([m for m in messages if m.role is not Role.SYSTEM]):
-        opening, replies = turn.messages[0], turn.messages[1:]
-        memory.add(opening)
-        for index, reply in enumerate(replies):
-            if reply.role is Role.ASSISTANT:
-                sent = (*system, *memory.stored, *replies[:index])
-                calls.append([our_key(m) for m in sent])
-        memory.add(*replies)
-    return calls, [our_key(m) for m in memory.stored]
-
-
 # llama-index's workflows inspect pydantic models, which warns thousands of times per run.
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @settings(parent=PROPERTY_SETTINGS, max_examples=40)
@@ -192,4 +174,4 @@ def test_a_function_agent_sends_what_our_memory_holds(messages, limit, flush):
         token_flush_size=3000 if flush is None else flush,
         counter=function_agent_counter(),
     )
-    assert llama_driver.play(history, make_memory) == agent_calls(history, policy)
+    assert llama_driver.play(history, make_memory) == llama_driver.expected_calls(history, policy)

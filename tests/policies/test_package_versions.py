@@ -56,7 +56,7 @@ def test_a_newer_release_is_reported_with_the_policies_to_recheck():
     rows = version_report({"openai-agents": "0.25.0", "langchain": "1.5.2"})
     newer = stale(rows)
     assert [(r.package, r.status) for r in newer] == [("openai-agents", "newer: 0.25.0")]
-    assert newer[0].policies == ("openai-agents",)
+    assert newer[0].policies == ("openai-agents",) and newer[0].recheck == "openai-agents"
     assert {r.package for r in rows} == {m.package for m in MODELLED}
 
 
@@ -77,3 +77,15 @@ def test_the_report_script_reads_pip_s_answer():
     spec.loader.exec_module(script)
     assert script.newest_from_pip("langchain (1.5.2)\nAvailable versions: 1.5.2") == "1.5.2"
     assert script.newest_from_pip("ERROR: No matching distribution found") is None
+
+
+def test_the_price_table_is_reported_with_the_packages_it_comes_from():
+    """``windowmem.prices`` is held to genai-prices: a newer release is reported too."""
+    from windowmem.prices import PRICES_SOURCE
+
+    (prices,) = [m for m in MODELLED if m.package == "genai-prices"]
+    assert prices.version in PRICES_SOURCE and not prices.policies
+    rows = version_report({"genai-prices": "0.3.0"})
+    assert [(r.package, r.recheck) for r in stale(rows)] == [
+        ("genai-prices", "windowmem.prices (tests/test_prices.py)")
+    ]

@@ -158,15 +158,24 @@ def describe_call(call: ModelCall) -> str:
     """
     lines = []
     for sent in call.sent:
-        message = sent.message
         where = sent.part.value if sent.turn is None else f"{sent.part.value} · turn {sent.turn}"
-        text = " ".join(message.content.split())
-        if message.tool_calls:
-            text = (text + " " if text else "") + f"[asks for {', '.join(message.tool_calls)}]"
-        elif message.tool_call_id:
-            text = f"[result of {message.tool_call_id}] {text}"
-        lines.append(f"{message.role.value:>9}  {where:<15}  {text}")
+        lines.append(message_line(sent.message, where))
     return "\n".join(lines)
+
+
+def message_line(message: Message, where: str) -> str:
+    """One line of a call's array: role, *where* the message comes from, text (tool links shown).
+
+    >>> from windowmem.messages import assistant
+    >>> message_line(assistant("", ["call_1"]), "memory · turn 2")
+    'assistant  memory · turn 2  [asks for call_1]'
+    """
+    text = " ".join(message.content.split())
+    if message.tool_calls:
+        text = (text + " " if text else "") + f"[asks for {', '.join(message.tool_calls)}]"
+    elif message.tool_call_id:
+        text = f"[result of {message.tool_call_id}] {text}"
+    return f"{message.role.value:>9}  {where:<15}  {text}"
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from windowmem.messages import Message, Role, system
 from windowmem.policies.base import WindowPolicy
 from windowmem.policies.langgraph import LangChainSummarization, LangGraphThread
 from windowmem.policies.n8n import N8nSimpleMemory
-from windowmem.prices import MODEL_PRICES, ModelPrice, conversation_bill
+from windowmem.prices import MODEL_PRICES, CallTokens, ModelPrice, call_cost, conversation_bill
 from windowmem.tokens import TokenCounter, count_words
 
 #: The instruction repeated to give a sample system prompt a real agent's size.
@@ -53,6 +53,11 @@ SYSTEM_PROMPT_TOKENS = 1700
 WINDOW_MESSAGES = 10
 #: When lesson 5's ``SummarizationMiddleware`` summarises: from this many messages.
 SUMMARY_TRIGGER = 30
+
+#: LangChain's ``DEFAULT_SUMMARY_PROMPT`` (langchain 1.5.2), the summarising model's instruction
+#: without the messages it summarises, in Qwen2.5 tokens (tests/design/test_money.py counts
+#: the real one).
+SUMMARY_INSTRUCTION_TOKENS = 494
 
 #: One design to price: its name, the conversation as its agent sees it, and its window.
 Design = tuple[str, Conversation | Sequence[Message], WindowPolicy]
@@ -160,3 +165,88 @@ def support_designs(counter: TokenCounter = count_words) -> tuple[Design, ...]:
         ("window of 40 messages", chat, N8nSimpleMemory(20)),
         (f"summary at {SUMMARY_TRIGGER} messages, keep {WINDOW_MESSAGES}", pinned, summarised),
     )
+
+
+def last_call(design: Design, model: ModelPrice, counter: TokenCounter = count_words) -> CallTokens:
+    """The tokens of *design*'s last call on *model*, by kind (input, cached, written, output)."""
+    _, conversation, policy = design
+    return conversation_bill(conversation, policy, model, counter).calls[-1]
+
+
+def priced_call(call: CallTokens, price: ModelPrice) -> str:
+    """One call's price worked out, kind by kind, at *price*'s list prices per million tokens.
+
+    >>> from windowmem.prices import price_of
+    >>> print(priced_call(CallTokens(60, 2_000, 1_664, 0, 22), price_of("gpt-5.4-mini")))
+    turn 60 on GPT-5.4 mini, US$ per million tokens:
+      uncached input       336 × 0.75
+      cached input       1,664 × 0.075
+      output                22 × 4.5
+      = US$0.000476 for the call
+    """
+    lines = [
+        f"turn {call.turn} on {price.name}, US$ per million tokens:",
+        f"  uncached input {call.uncached:>9,} × {price.input}",
+        f"  cached input   {call.cached:>9,} × {price.cached_input}",
+    ]
+    if call.written:
+        lines.append(f"  written        {call.written:>9,} × {price.cache_write}")
+    lines.append(f"  output         {call.output:>9,} × {price.output}")
+    lines.append(f"  = US${call_cost(call, price):.6f} for the call")
+    return "\n".join(lines)
+
+
+def per_call_by_block(
+    design: Design,
+    model: ModelPrice,
+    counter: TokenCounter = count_words,
+    block: int = 10,
+) -> tuple[Decimal, ...]:
+    """*design*'s calls on *model*, averaged over each *block* turns: US$ per :data:`CHATS` calls.
+
+    Per call, the whole history grows by a turn's cached tokens, where a full window stays
+    flat: these averages show where one line passes the other.
+    """
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise WindowMemError(f"per_call_by_block: block must be a whole number >= 1, got {block!r}")
+    _, conversation, policy = design
+    costs = [
+        call_cost(c, model) for c in conversation_bill(conversation, policy, model, counter).calls
+    ]
+    chunks = [costs[i : i + block] for i in range(0, len(costs), block)]
+    return tuple(sum(chunk, Decimal(0)) / len(chunk) * CHATS for chunk in chunks)
+
+
+def summariser_calls(design: Design, counter: TokenCounter = count_words) -> tuple[CallTokens, ...]:
+    """The summarising model's own calls in *design* (none unless its policy is
+    ``SummarizationMiddleware``): on each, :data:`SUMMARY_INSTRUCTION_TOKENS` and the messages
+    it replaces go in, uncached (the instruction comes first and is under any cache's
+    minimum), and the summary comes out.
+    """
+    _, conversation, policy = design
+    if not isinstance(policy, LangChainSummarization):
+        return ()
+    thread: tuple[Message, ...] = ()
+    out = []
+    turn = 0
+    for message in as_conversation(conversation).messages:
+        if message.role is Role.SYSTEM:
+            continue
+        if message.role is Role.USER:
+            turn += 1
+        if message.role is Role.ASSISTANT and policy.triggered(thread):
+            cut = policy.cutoff(thread)
+            if cut > 0:
+                summary = policy.summarised(thread)[0]
+                read = SUMMARY_INSTRUCTION_TOKENS + sum(counter(m) for m in thread[:cut])
+                out.append(CallTokens(turn, read, 0, 0, counter(summary)))
+        thread = policy.write(thread, [message])
+    return tuple(out)
+
+
+def summariser_dollars(
+    design: Design, model: ModelPrice, counter: TokenCounter = count_words
+) -> Decimal:
+    """What the summariser's calls of :data:`CHATS` such chats cost on *model* (the agent's own
+    calls are :func:`design_costs`)."""
+    return sum((call_cost(c, model) for c in summariser_calls(design, counter)), Decimal(0)) * CHATS

@@ -45,20 +45,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs, message_line
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import PolicyError
 from windowmem.messages import Message, Role, interactions, without_system
+from windowmem.policies.agent_framework import (
+    AgentFrameworkSummarization,
+    AgentFrameworkTruncation,
+    agent_message_count,
+)
 from windowmem.policies.base import Unit, WindowPolicy
 from windowmem.policies.langchain import LangChainJsBufferWindow, LangChainPyBufferWindow
 from windowmem.policies.langchain_agents import LangChainTrimState
+from windowmem.policies.llamaindex_memory import LlamaIndexMemory, function_agent_counter
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import stored_items
 from windowmem.policies.registry import make_policy
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory
 from windowmem.replay import replay
-from windowmem.tokens import TokenCounter, count_messages, count_words
+from windowmem.tokens import TokenCounter, count_messages, count_text, count_words
 
 #: A product in a line-up: a policy, or a registered name with a size (None: its default).
 LineupEntry = WindowPolicy | tuple[str, int | None]
@@ -129,12 +135,18 @@ def default_lineup(counter: TokenCounter = count_words) -> tuple[WindowPolicy, .
     )
 
 
-#: The window the four frameworks of lesson 5 are set to, in their own units: ten.
+#: The window lesson 5's frameworks are set to, in their own units: ten (LlamaIndex aside).
 SAME_NUMBER = 10
 
 
+#: LlamaIndex's ``Memory`` counts tokens, never messages: lesson 5 gives it this
+#: ``token_limit`` and flush size, counted in Qwen2.5 tokens (:func:`windowmem.tokens.count_text`).
+LLAMAINDEX_TOKEN_LIMIT = 400
+LLAMAINDEX_FLUSH = 100
+
+
 def framework_lineup(size: int = SAME_NUMBER) -> tuple[WindowPolicy, ...]:
-    """Lesson 5's four frameworks, each given the same number *size* as a developer writes it.
+    """Lesson 5's six frameworks, each given the same number *size* as a developer writes it.
 
     n8n's Simple Memory at Context Window Length ``size // 2`` (it loads ``2 × k``
     messages); langchain 1.x ``create_agent`` with a ``@before_model`` middleware that calls
@@ -142,10 +154,15 @@ def framework_lineup(size: int = SAME_NUMBER) -> tuple[WindowPolicy, ...]:
     end_on=("human", "tool"))`` and replaces the saved thread; the OpenAI Agents SDK's
     ``SQLiteSession`` with ``SessionSettings(limit=size)``; Spring AI's
     ``MessageWindowChatMemory`` with ``maxMessages(size)`` behind the memory advisor at its
-    default order.
+    default order; Microsoft Agent Framework's ``TruncationStrategy(max_n=size,
+    compact_to=size)``. LlamaIndex's ``Memory`` has no count of messages: it gets
+    ``Memory.from_defaults(token_limit=400, token_flush_size=100)``, whatever *size*,
+    tokens counted as a ``FunctionAgent`` stores them (:func:`function_agent_counter`).
 
-    >>> [(p.name, p.size) for p in framework_lineup()]
+    >>> [(p.name, p.size) for p in framework_lineup()][:4]
     [('n8n', 5), ('langchain-trim-state', 10), ('openai-agents', 10), ('spring-ai', 10)]
+    >>> [(p.name, p.size) for p in framework_lineup()][4:]
+    [('llamaindex-memory', 400), ('agent-framework-truncation', 10)]
     >>> framework_lineup(3)
     Traceback (most recent call last):
     ...
@@ -161,6 +178,12 @@ def framework_lineup(size: int = SAME_NUMBER) -> tuple[WindowPolicy, ...]:
         LangChainTrimState(size, counter=count_messages),
         make_policy("openai-agents", size),
         make_policy("spring-ai", size),
+        LlamaIndexMemory(
+            LLAMAINDEX_TOKEN_LIMIT,
+            token_flush_size=LLAMAINDEX_FLUSH,
+            counter=function_agent_counter(count_text),
+        ),
+        AgentFrameworkTruncation(size),
     )
 
 
@@ -172,12 +195,13 @@ def stored_per_turn(
     n8n's agent stores the question, one call and result per tool call of the last model
     round, and the answer; Spring AI's advisor (default order), LangChain's memory classes
     and Tensorify store the question and the answer; every other product stores the turn's
-    own messages (the Agents SDK as items: one per function call and per output).
+    own messages (the Agents SDK as items: one per function call and per output; the Agent
+    Framework with one tool message for a round's results).
 
     >>> from windowmem.messages import user, assistant, tool
     >>> chat = [user("u1"), assistant("", ["c1", "c2"]), tool("r1", "c1"), tool("r2", "c2"), assistant("a1")]
     >>> [stored_per_turn(chat, p) for p in framework_lineup()]
-    [(6,), (5,), (6,), (2,)]
+    [(6,), (5,), (6,), (2,), (5,), (4,)]
     """
     chat = as_conversation(conversation)
     if isinstance(policy, N8nSimpleMemory):
@@ -186,7 +210,16 @@ def stored_per_turn(
         return tuple(2 for _ in chat.interactions)
     if policy.unit is Unit.ITEMS:
         return tuple(len(stored_items(turn.messages)) for turn in chat.interactions)
+    if _one_message_per_round(policy):
+        return tuple(agent_message_count(turn.messages) for turn in chat.interactions)
     return tuple(len(turn.messages) for turn in chat.interactions)
+
+
+def _one_message_per_round(policy: WindowPolicy) -> bool:
+    """Whether *policy*'s agent keeps a round's tool results in one message (Agent Framework)."""
+    return isinstance(policy, AgentFrameworkTruncation | AgentFrameworkSummarization) and bool(
+        policy.one_message_per_round
+    )
 
 
 def counted_unit(policy: WindowPolicy) -> Unit:
@@ -218,6 +251,8 @@ def measure(policy: WindowPolicy, messages: Sequence[Message]) -> int:
     if policy.unit is Unit.TOKENS:
         counter = getattr(policy, "counter", None)
         return sum(counter(m) for m in kept) if counter is not None else len(kept)
+    if _one_message_per_round(policy):
+        return agent_message_count(kept)
     return len(kept)
 
 
@@ -294,3 +329,32 @@ def side_by_side(
     policies = [make_policy(*entry) if isinstance(entry, tuple) else entry for entry in chosen]
     per_product = [_rows(conversation, policy) for policy in policies]
     return tuple(row for turn_rows in zip(*per_product) for row in turn_rows)
+
+
+def describe_row(conversation: Conversation | Sequence[Message], row: ProductTurn) -> str:
+    """*row*'s array, one message a line as :func:`~windowmem.calls.agent_calls.describe_call`
+    prints n8n's: role, where it comes from (system message, memory or input, with its turn),
+    text.
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> chat = [system("Be brief."), user("I'm Marta"), assistant("Hi Marta"), user("Who am I?")]
+    >>> print(describe_row(chat, side_by_side(chat, [("spring-ai", 20)])[-1]))
+       system  system message   Be brief.
+         user  memory · turn 1  I'm Marta
+    assistant  memory · turn 1  Hi Marta
+         user  input · turn 2   Who am I?
+    """
+    chat = as_conversation(conversation)
+    turn_of: dict[Message, int] = {}
+    for number, turn in enumerate(chat.interactions, 1):
+        for message in turn.messages:
+            turn_of.setdefault(message, number)
+    lines = []
+    for index, message in enumerate(row.sent):
+        if message.role is Role.SYSTEM and index == 0:
+            where = "system message"
+        else:
+            part = "input" if index == len(row.sent) - 1 else "memory"
+            where = f"{part} · turn {turn_of.get(message, row.turn)}"
+        lines.append(message_line(message, where))
+    return "\n".join(lines)

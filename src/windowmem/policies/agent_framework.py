@@ -119,6 +119,27 @@ def message_groups(messages: Sequence[Message]) -> tuple[Group, ...]:
     return tuple(Group(spans[r][0], tuple(indices)) for r, indices in members.items())
 
 
+def agent_message_count(messages: Sequence[Message], indices: Sequence[int] | None = None) -> int:
+    """How many messages an ``Agent``'s history holds for *messages* (those at *indices*):
+    the results of one round of tool calls are one ``tool`` message there, one content each.
+
+    The function-invocation layer answers a model message that asks for two tools with one
+    tool message carrying both results (seen running 1.23.0); this library keeps a message
+    per result, so a run of consecutive results counts once.
+
+    >>> from windowmem.messages import user, assistant, tool
+    >>> chat = [user("u1"), assistant("", ["c1", "c2"]), tool("r1", "c1"), tool("r2", "c2")]
+    >>> agent_message_count(chat), len(chat)
+    (3, 4)
+    """
+    chosen = range(len(messages)) if indices is None else indices
+    return sum(
+        1
+        for i in chosen
+        if not (messages[i].role is Role.TOOL and i > 0 and messages[i - 1].role is Role.TOOL)
+    )
+
+
 def truncate(
     messages: Sequence[Message],
     max_n: int,
@@ -126,19 +147,28 @@ def truncate(
     *,
     preserve_system: bool = True,
     preserve_first_user_group: bool = False,
+    one_message_per_round: bool = False,
 ) -> tuple[Message, ...]:
     """``TruncationStrategy`` counting messages, on a list with nothing flagged yet.
 
     Over *max_n* messages, whole groups are dropped oldest first until at most
     *compact_to* are left; protected are system groups (*preserve_system*), the first
-    user group (*preserve_first_user_group*) and the newest non-system group.
+    user group (*preserve_first_user_group*) and the newest non-system group. With
+    *one_message_per_round*, consecutive tool results count as the one message an
+    ``Agent`` stores them in (:func:`agent_message_count`).
 
     >>> from windowmem.messages import user, assistant
     >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
     >>> [m.content for m in truncate(chat, 4, 2)], len(truncate(chat, 5, 2))
     (['a2', 'u3'], 5)
     """
-    count = len(messages)
+
+    def size(indices: Sequence[int] | None = None) -> int:
+        if one_message_per_round:
+            return agent_message_count(messages, indices)
+        return len(messages) if indices is None else len(indices)
+
+    count = size()
     if count <= max_n:
         return tuple(messages)
     groups = message_groups(messages)
@@ -154,7 +184,7 @@ def truncate(
         if g in protected:
             continue
         dropped.update(group.indices)
-        count -= len(group.indices)
+        count -= size(group.indices)
     return tuple(m for i, m in enumerate(messages) if i not in dropped)
 
 
@@ -164,7 +194,10 @@ class AgentFrameworkTruncation(_WholeInput):
 
     Before every model call, when history plus the new messages hold more than *size*
     messages, the oldest groups are left out until at most ``compact_to`` (default:
-    *size*) remain. Both are required in the real class: 20 here is a chosen size.
+    *size*) remain. Both are required in the real class: 20 here is a chosen size. The
+    results of one round of tool calls are counted as the one message an ``Agent`` stores
+    them in (*one_message_per_round*; False counts a message per result, as
+    ``apply_compaction`` does on a list given that way).
 
     >>> from windowmem.messages import user, assistant, tool
     >>> chat = [user("u1"), assistant("", ["c1"]), tool("r1", "c1"), assistant("a1"), user("u2")]
@@ -176,8 +209,12 @@ class AgentFrameworkTruncation(_WholeInput):
     compact_to: int | None = None
     preserve_system: bool = True
     preserve_first_user_group: bool = False
+    one_message_per_round: bool = True
 
     name: ClassVar[str] = "agent-framework-truncation"
+    source: ClassVar[str] = (
+        "agent_framework/_compaction.py (TruncationStrategy), agent_framework/_tools.py"
+    )
     product: ClassVar[str] = (
         f"Microsoft Agent Framework TruncationStrategy, messages ({AGENT_FRAMEWORK_VERSION})"
     )
@@ -204,6 +241,7 @@ class AgentFrameworkTruncation(_WholeInput):
             self.target,
             preserve_system=self.preserve_system,
             preserve_first_user_group=self.preserve_first_user_group,
+            one_message_per_round=self.one_message_per_round,
         )
 
 
@@ -212,6 +250,8 @@ def summarise(
     target: int,
     threshold: int,
     summarizer: Summarizer = count_summarised,
+    *,
+    one_message_per_round: bool = False,
 ) -> tuple[Message, ...]:
     """``SummarizationStrategy`` on a list with nothing flagged yet (no input budget).
 
@@ -225,15 +265,21 @@ def summarise(
     >>> [m.content for m in summarise(chat, 2, 0)]
     ['summary of 3 messages', 'a2', 'u3']
     """
+
+    def size(indices: Sequence[int]) -> int:
+        if one_message_per_round:
+            return agent_message_count(messages, indices)
+        return len(indices)
+
     groups = [g for g in message_groups(messages) if g.kind != "system"]
-    if sum(len(g.indices) for g in groups) <= target + threshold:
+    if sum(size(g.indices) for g in groups) <= target + threshold:
         return tuple(messages)
     kept, retained = 0, 0
     for group in reversed(groups):
         if retained >= target and kept:
             break
         kept += 1
-        retained += len(group.indices)
+        retained += size(group.indices)
     older = groups[: len(groups) - kept]
     if not older:
         return tuple(messages)
@@ -263,7 +309,8 @@ class AgentFrameworkSummarization(_WholeInput):
     The real class also caps the summariser's input at ``max_summary_input_tokens``
     (8000 estimated tokens, 4 characters each, prompt included); this model takes every
     older group, as the real one does with ``max_summary_input_tokens=None`` or while
-    they fit.
+    they fit. A round's tool results count as one message (*one_message_per_round*), as
+    in :class:`AgentFrameworkTruncation`.
 
     >>> from windowmem.messages import user, assistant
     >>> chat = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
@@ -274,8 +321,10 @@ class AgentFrameworkSummarization(_WholeInput):
     size: int = SUMMARY_TARGET
     threshold: int = SUMMARY_THRESHOLD
     summarizer: Summarizer = count_summarised
+    one_message_per_round: bool = True
 
     name: ClassVar[str] = "agent-framework-summarization"
+    source: ClassVar[str] = "agent_framework/_compaction.py (SummarizationStrategy)"
     product: ClassVar[str] = (
         f"Microsoft Agent Framework SummarizationStrategy ({AGENT_FRAMEWORK_VERSION})"
     )
@@ -290,4 +339,10 @@ class AgentFrameworkSummarization(_WholeInput):
             raise PolicyError(f"{self.name}: summarizer must be a function of the messages")
 
     def load(self, stored: Sequence[Message]) -> tuple[Message, ...]:
-        return summarise(stored, self.size, self.threshold, self.summarizer)
+        return summarise(
+            stored,
+            self.size,
+            self.threshold,
+            self.summarizer,
+            one_message_per_round=self.one_message_per_round,
+        )

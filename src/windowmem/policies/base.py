@@ -56,6 +56,8 @@ class WindowPolicy(ABC):
     #: True where the product windows the history *with* the turn's new user message in it
     #: (LangGraph's hooks): then :meth:`load_with` is what the model receives.
     includes_new_message: ClassVar[bool] = False
+    #: The product's file(s) the model was read from, in the package ``package_versions`` names.
+    source: ClassVar[str] = ""
     #: Where the product's own project tells users to leave this API, and since which version.
     superseded: ClassVar[str | None] = None
     #: The registered policies that model what that project recommends instead.

@@ -37,6 +37,7 @@ class LangChainJsBufferWindow(WindowPolicy):
 
     size: float = 5  # type: ignore[assignment]  # a JavaScript number: k = 1.5 is legal there
     name: ClassVar[str] = "langchain-js"
+    source: ClassVar[str] = "memory/buffer_window_memory.js"
     product: ClassVar[str] = "LangChain JS BufferWindowMemory"
     unit: ClassVar[Unit] = Unit.INTERACTIONS
     default_size: ClassVar[int] = 5
@@ -74,6 +75,7 @@ class LangChainPyBufferWindow(WindowPolicy):
 
     size: int = 5
     name: ClassVar[str] = "langchain-py"
+    source: ClassVar[str] = "langchain_classic/memory/buffer_window.py"
     superseded: ClassVar[str | None] = (
         "deprecated since langchain 0.3.1, removal in 2.0.0 (langchain-classic 1.0.8: "
         "alternative langchain.agents.create_agent)"

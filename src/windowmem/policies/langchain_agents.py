@@ -64,6 +64,9 @@ class LangChainTrimState(LangGraphTrimState):
     """
 
     name: ClassVar[str] = "langchain-trim-state"
+    source: ClassVar[str] = (
+        "langchain/agents/factory.py, langchain/agents/middleware/types.py (before_model)"
+    )
     superseded: ClassVar[str | None] = None  # the LangGraph hook it replaces is, not this
     use_instead: ClassVar[tuple[str, ...]] = ()
     product: ClassVar[str] = (
@@ -87,6 +90,9 @@ class LangChainTrimInput(LangGraphTrimInput):
     """
 
     name: ClassVar[str] = "langchain-trim-input"
+    source: ClassVar[str] = (
+        "langchain/agents/factory.py, langchain/agents/middleware/types.py (wrap_model_call)"
+    )
     superseded: ClassVar[str | None] = None  # the LangGraph hook it replaces is, not this
     use_instead: ClassVar[tuple[str, ...]] = ()
     product: ClassVar[str] = (
@@ -128,6 +134,7 @@ class LangChainContextEditing(_WholeInput):
     counter: TokenCounter = count_words
 
     name: ClassVar[str] = "langchain-context-editing"
+    source: ClassVar[str] = "langchain/agents/middleware/context_editing.py"
     product: ClassVar[str] = (
         f"LangChain ContextEditingMiddleware, ClearToolUsesEdit ({LANGCHAIN_VERSION})"
     )

@@ -117,6 +117,7 @@ class LangGraphThread(_WholeInput):
     size: int | None = None  # type: ignore[assignment]  # the thread has no window to size
 
     name: ClassVar[str] = "langgraph"
+    source: ClassVar[str] = "langgraph/prebuilt/chat_agent_executor.py (create_react_agent)"
     superseded: ClassVar[str | None] = (
         "create_react_agent deprecated since LangGraph 1.0 (langgraph-prebuilt 1.1.3: moved to "
         "langchain.agents.create_agent, which with no middleware also sends the whole thread)"
@@ -155,6 +156,7 @@ class LangGraphTrimInput(_WholeInput):
     include_system: bool = False
 
     name: ClassVar[str] = "langgraph-trim-input"
+    source: ClassVar[str] = "langgraph/prebuilt/chat_agent_executor.py (_get_model_input_state)"
     superseded: ClassVar[str | None] = (
         "create_react_agent and pre_model_hook deprecated since LangGraph 1.0 (langgraph-prebuilt 1.1.3)"
     )
@@ -202,6 +204,7 @@ class LangGraphTrimState(LangGraphTrimInput):
     """
 
     name: ClassVar[str] = "langgraph-trim-state"
+    source: ClassVar[str] = "langgraph/prebuilt/chat_agent_executor.py (pre_model_hook)"
     use_instead: ClassVar[tuple[str, ...]] = ("langchain-trim-state",)
     product: ClassVar[str] = f"LangGraph pre_model_hook, RemoveMessage ({LANGGRAPH_VERSION})"
     trims_on_write: ClassVar[bool] = True
@@ -247,6 +250,7 @@ class LangChainSummarization(_WholeInput):
     summarizer: Summarizer = count_summarised
 
     name: ClassVar[str] = "langchain-summarization"
+    source: ClassVar[str] = "langchain/agents/middleware/summarization.py"
     product: ClassVar[str] = f"LangChain SummarizationMiddleware ({LANGCHAIN_VERSION})"
     unit: ClassVar[Unit] = Unit.MESSAGES
     default_size: ClassVar[int | None] = DEFAULT_MESSAGES_TO_KEEP

@@ -44,6 +44,7 @@ class LlamaIndexChatMemoryBuffer(WindowPolicy):
     count_joined: bool = False
 
     name: ClassVar[str] = "llamaindex"
+    source: ClassVar[str] = "llama_index/core/memory/chat_memory_buffer.py"
     superseded: ClassVar[str | None] = (
         'marked "Deprecated: Please use llama_index.core.memory.Memory" (llama-index-core '
         "0.14.25; the first release to say so was not looked up)"

@@ -158,8 +158,9 @@ class LlamaIndexMemory(WindowPolicy):
     counter: TokenCounter = count_words
 
     name: ClassVar[str] = "llamaindex-memory"
+    source: ClassVar[str] = "llama_index/core/memory/memory.py"
     product: ClassVar[str] = (
-        f"LlamaIndex Memory, FIFO queue flushed on write ({LLAMA_INDEX_VERSION})"
+        f"LlamaIndex Memory, oldest turns moved out on write ({LLAMA_INDEX_VERSION})"
     )
     unit: ClassVar[Unit] = Unit.TOKENS
     default_size: ClassVar[int | None] = DEFAULT_TOKEN_LIMIT

@@ -232,6 +232,9 @@ class OpenAIAgentsSession(WindowPolicy):
     version: str = MODELLED_VERSION
 
     name: ClassVar[str] = "openai-agents"
+    source: ClassVar[str] = (
+        "agents/memory/sqlite_session.py, agents/run_internal/items.py; the same limit in AsyncSQLiteSession, AdvancedSQLiteSession and SQLAlchemySession on SQLite (agents/extensions/memory/, run by the tests)"
+    )
     # The other offline session types behave the same (module docstring); the label stays
     # the one lesson 5's stored outputs show.
     product: ClassVar[str] = f"OpenAI Agents SDK SQLiteSession ({MODELLED_VERSION})"

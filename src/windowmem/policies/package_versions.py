@@ -37,6 +37,17 @@ class ModelledPackage:
     package: str
     version: str
     policies: tuple[str, ...]
+    #: What else is built on the package, where no window policy is (``windowmem.prices``).
+    models: str = ""
+
+    @property
+    def recheck(self) -> str:
+        """What to test again when the registry serves a newer version.
+
+        >>> MODELLED[-1].recheck
+        'windowmem.prices (tests/test_prices.py)'
+        """
+        return ", ".join(self.policies) or self.models
 
 
 #: Every modelled package, the version read and tested, and the policies built on it.
@@ -63,7 +74,12 @@ MODELLED: tuple[ModelledPackage, ...] = (
         "1.2.24",
         ("langgraph", "langgraph-trim-input", "langgraph-trim-state"),
     ),
-    ModelledPackage(Registry.PYPI, "langgraph-prebuilt", "1.1.3", ("langgraph-trim-input",)),
+    ModelledPackage(
+        Registry.PYPI,
+        "langgraph-prebuilt",
+        "1.1.3",
+        ("langgraph", "langgraph-trim-input", "langgraph-trim-state"),
+    ),
     ModelledPackage(
         Registry.PYPI,
         "langchain",
@@ -81,6 +97,11 @@ MODELLED: tuple[ModelledPackage, ...] = (
         "1.23.0",
         ("agent-framework-truncation", "agent-framework-summarization"),
     ),
+    # The list prices lessons 3, 5 and 6 bill with: pydantic's table, which cites each
+    # provider's price page.
+    ModelledPackage(
+        Registry.PYPI, "genai-prices", "0.2.5", (), "windowmem.prices (tests/test_prices.py)"
+    ),
 )
 
 
@@ -94,6 +115,7 @@ class VersionRow:
     newest: str | None
     status: str
     policies: tuple[str, ...]
+    recheck: str = ""
 
 
 def version_key(version: str) -> tuple[tuple[int, str], ...]:
@@ -132,6 +154,7 @@ def version_report(newest: Mapping[str, str | None]) -> tuple[VersionRow, ...]:
             newest.get(m.package),
             status_of(m.version, newest.get(m.package), m.registry),
             m.policies,
+            m.recheck,
         )
         for m in MODELLED
     )

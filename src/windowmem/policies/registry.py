@@ -37,6 +37,7 @@ from windowmem.policies.llamaindex import LlamaIndexChatMemoryBuffer
 from windowmem.policies.llamaindex_memory import LlamaIndexMemory
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.policies.openai_agents import OpenAIAgentsSession
+from windowmem.policies.package_versions import MODELLED
 from windowmem.policies.semantic_kernel import SemanticKernelTruncation
 from windowmem.policies.spring_ai import SpringAi1xMessageWindow, SpringAiMessageWindow
 from windowmem.policies.tensorify import TensorifyWindowMemory
@@ -82,6 +83,19 @@ class PolicyInfo:
     description: str
     superseded: str | None = None
     use_instead: tuple[str, ...] = ()
+    source: str = ""
+    """The product's file(s) the model was read from."""
+    packages: tuple[str, ...] = ()
+    """Each modelled package with the version read and tested, ``"langchain 1.5.2"``."""
+
+
+def packages_of(name: str) -> tuple[str, ...]:
+    """The packages (and versions) that policy *name* models, from :data:`MODELLED`.
+
+    >>> packages_of("langchain-trim-state"), packages_of("tensorify")
+    (('langchain 1.5.2',), ('Tensorify Window Memory documented',))
+    """
+    return tuple(f"{m.package} {m.version}" for m in MODELLED if name in m.policies)
 
 
 def policy_class(name: str) -> type[WindowPolicy]:
@@ -136,6 +150,8 @@ def policy_infos() -> tuple[PolicyInfo, ...]:
             describe(cls),
             cls.superseded,
             cls.use_instead,
+            cls.source,
+            packages_of(cls.name),
         )
         for cls in POLICIES.values()
     )

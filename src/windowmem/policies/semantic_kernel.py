@@ -99,6 +99,9 @@ class SemanticKernelTruncation(WindowPolicy):
         "agent-framework-summarization",
     )
     name: ClassVar[str] = "semantic-kernel"
+    source: ClassVar[str] = (
+        "semantic_kernel/contents/history_reducer/chat_history_truncation_reducer.py"
+    )
     product: ClassVar[str] = "Semantic Kernel ChatHistoryTruncationReducer"
     unit: ClassVar[Unit] = Unit.MESSAGES
     default_size: ClassVar[int] = 10

@@ -112,6 +112,7 @@ class SpringAiMessageWindow(_SpringAiWindow):
     """
 
     name: ClassVar[str] = "spring-ai"
+    source: ClassVar[str] = "spring-ai-model chat/memory/MessageWindowChatMemory.java (v2.0.1)"
     product: ClassVar[str] = "Spring AI 2.x MessageWindowChatMemory"
 
     def _evicted_count(self, others: list[Message], excess: int) -> int:
@@ -135,6 +136,7 @@ class SpringAi1xMessageWindow(_SpringAiWindow):
     """
 
     name: ClassVar[str] = "spring-ai-1x"
+    source: ClassVar[str] = "spring-ai-model chat/memory/MessageWindowChatMemory.java (v1.1.8)"
     product: ClassVar[str] = "Spring AI 1.x MessageWindowChatMemory"
 
     def _evicted_count(self, others: list[Message], excess: int) -> int:

@@ -41,6 +41,7 @@ class TensorifyWindowMemory(WindowPolicy):
 
     size: int = 20
     name: ClassVar[str] = "tensorify"
+    source: ClassVar[str] = "https://tensorify.io/docs/plugins/memory-window (documented only)"
     product: ClassVar[str] = "Tensorify Window Memory"
     unit: ClassVar[Unit] = Unit.MESSAGES
     default_size: ClassVar[int] = 20

@@ -68,6 +68,7 @@ class TrimMessages(WindowPolicy):
     end_on: str | Role | tuple[str | Role, ...] | None = None
 
     name: ClassVar[str] = "trim-messages"
+    source: ClassVar[str] = "langchain_core/messages/utils.py (trim_messages)"
     product: ClassVar[str] = "LangChain trim_messages (strategy=last)"
     unit: ClassVar[Unit] = Unit.TOKENS
     #: ``max_tokens`` has no default in LangChain; 1000 is this course's choice.

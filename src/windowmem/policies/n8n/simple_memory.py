@@ -33,6 +33,9 @@ class N8nSimpleMemory(WindowPolicy):
 
     size: int = 5
     name: ClassVar[str] = "n8n"
+    source: ClassVar[str] = (
+        "nodes/memory/MemoryBufferWindow/MemoryBufferWindow.node.js, utils/agent-execution/memoryManagement.js"
+    )
     product: ClassVar[str] = "n8n Simple Memory"
     unit: ClassVar[Unit] = Unit.INTERACTIONS
     default_size: ClassVar[int] = 5
