@@ -950,7 +950,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1994,
     "02_with_and_without_memory.ipynb": 2450,
-    "03_window_buffer_memory.ipynb": 1993,
+    "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
