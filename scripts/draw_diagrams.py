@@ -23,6 +23,7 @@ from windowmem.examples import load_example
 from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg
 from windowmem.messages import Message
 from windowmem.policies import N8nSimpleMemory
+from windowmem.prices import shared_prefix
 
 COURSE = Path(__file__).resolve().parents[1] / "course"
 
@@ -126,10 +127,39 @@ def lesson3() -> str:
     )
 
 
+def lesson3_cache() -> str:
+    """Marta's calls for turns 6 and 7, no limit against window 5: the start they share."""
+    marta = load_example("marta")
+    labels = _turn_labels(marta)
+    rows = []
+    for size, name in ((0, "no limit"), (5, "window 5")):
+        runs = agent_runs(marta, N8nSimpleMemory(size))
+        before, call = (runs[t].calls[0].messages for t in (5, 6))
+        same = shared_prefix(call, before)
+        new = marta.interactions[6].messages[0]
+        rows.append(
+            Row(f"turn 6's call, {name}", _boxes(before, labels, marta.interactions[5].messages[0]))
+        )
+        rows.append(
+            Row(
+                f"turn 7's call, {name}",
+                tuple(
+                    Box(b.label, b.role, i < same) for i, b in enumerate(_boxes(call, labels, new))
+                ),
+            )
+        )
+    return store_load_svg(
+        "Lesson 3 · the cache serves only the start a call shares with an earlier one",
+        rows,
+        "Turn 7, solid: the start it repeats from turn 6 (cacheable); faded: paid in full.",
+    )
+
+
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
     "02_store_and_load.svg": lesson2,
     "03_store_and_load.svg": lesson3,
+    "03_prompt_cache.svg": lesson3_cache,
 }
 
 

@@ -20,8 +20,15 @@ from checks.page import workflow_node
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
+from windowmem.frames import PRICE_CACHED_COLUMN
 from windowmem.policies.n8n import visible_turns
-from windowmem.prices import MODEL_PRICES
+from windowmem.prices import (
+    MODEL_PRICES,
+    OPENAI_CACHE,
+    conversation_bill,
+    price_of,
+    shared_prefix,
+)
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 
@@ -71,6 +78,15 @@ assert (
     tool_run.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
     and tool_run.type_versions["@n8n/n8n-nodes-langchain.agent"] == 3.1
 )
+# Turn 3: one model reply asked for both sizes (two requests: before the tools and after), each
+# call stored as its own assistant message with its result; turn 4's three history messages.
+turn_3_requests = tool_run.runs[2].requests
+assert len(turn_3_requests) == 2
+assert [m.tool_calls for m in turn_3_requests[1] if m.tool_calls][-2:] == [
+    ("call_stock_3a",),
+    ("call_stock_3b",),
+]
+assert len(turn_4) - 2 == 3
 # Several rounds: only the last round's calls are stored (recorded, AI Agent 3.1, turn 2 asked
 # for call_t2_1, read its result, then asked for call_t2_2).
 rounds = load_recording("agent-v31").runs[1]
@@ -103,6 +119,25 @@ cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
 assert bills.loc[5, cached] < bills.loc[0, cached]  # "fewer of them cached"
 assert bills["output tokens"].nunique() == 1  # "Output is the same at every window"
 
+# Section 4: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
+# calls x 2,304 (2,398 rounded down to 18 x 128), plus 128 on each of turns 3 to 6.
+assert qwen(tutienda.system_message) == 2398 and price_of("gpt-5.4-mini").cache == OPENAI_CACHE
+assert OPENAI_CACHE.step_tokens == 128 and OPENAI_CACHE.cacheable(2398) == 2304 == 18 * 128
+window_5 = [
+    c.cached for c in conversation_bill(tutienda, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).calls
+]
+assert window_5[0] == 0 and len(window_5) - 1 == 59 and 59 * 2304 == 135_936
+assert window_5[2:6] == [2304 + 128] * 4 and set(window_5[1:2] + window_5[6:]) == {2304}
+assert sum(window_5) == 135_936 + 4 * 128 == 136_448 == bills.loc[5, cached]
+assert PRICE_CACHED_COLUMN.format(model="GPT-5.4 mini") == cached
+# The diagram: Marta's turn 7 repeats all of turn 6's call with no limit, only the System
+# Message at window 5.
+for size, shared in ((0, None), (5, 1)):
+    turn_6, turn_7 = (agent_runs(marta, N8nSimpleMemory(size))[t].calls[0].messages for t in (5, 6))
+    assert shared_prefix(turn_7, turn_6) == (shared or len(turn_6))
+# Section 3's question: the smallest window whose turn-7 call holds #6023 is 6.
+assert smallest_window_recalling(marta, order, 7) == 6
+
 # Self-check 4: the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
 timed = {k: stamped_bill(k) for k in (5, 0)}
@@ -118,6 +153,7 @@ assert qwen(short.system_message) == 833
 assert max(tokens_per_call(short, N8nSimpleMemory(5), qwen)) < 1024
 unbounded = tokens_per_call(short, N8nSimpleMemory(0), qwen)
 assert next(t for t, n in enumerate(unbounded, start=1) if n >= 1024) == 8
+assert conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).total("cached") == 0
 
 # Self-check 5: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
 # window of 3 loads 6 to 8 on turn 9.

@@ -176,7 +176,7 @@ def render_window_html(view: WindowView, counter_name: str = "tokens") -> str:
             css="wm-tokens-this-call",
         )
         + _figure(
-            f"running input bill, turns 1&ndash;{view.turn}",
+            f"running input tokens, turns 1&ndash;{view.turn}",
             f"{view.running_bill:,}",
             css="wm-running-bill",
         )

@@ -4,7 +4,7 @@ Given a conversation replayed through a window memory (:class:`~.window_cache.Re
 :func:`window_view` picks one turn and gathers everything the explorer displays at
 once: the timeline of turns (visible, evicted, current, later), the exact message array
 the model receives, messages versus interactions, the tokens of this call and the
-running input bill, and whether a chosen fact is still in view.
+running input tokens, and whether a chosen fact is still in view.
 :func:`~.window_html.render_window_html` writes it as HTML. All the memory logic is
 :mod:`windowmem.replay`'s; this module only arranges it.
 
