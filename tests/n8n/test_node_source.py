@@ -207,3 +207,16 @@ def test_the_embedded_chat_widget_reuses_its_session_by_default():
     assert re.search(r"\bloadPreviousSession: (!0|true),", defaults.group(1))
     text = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert f"`@n8n/chat` {CHAT_VERSION}" in text and "the widget's default is **on**" in text
+
+
+def test_the_node_settings_tab_names_the_agents_type_version():
+    """Lesson 2's versions box: the editor's node Settings tab reads "AI Agent node version 3.1"."""
+    # The editor package has its own version number (2.41.0 in n8n 2.41.1): check n8n's.
+    assets = package("n8n").parent / "n8n-editor-ui" / "dist" / "assets"
+    label = '"nodeSettings.nodeVersion":`{node} node version {version}`'
+    assert any(label in js.read_text(encoding="utf-8") for js in assets.glob("*.js")), (
+        "the editor no longer labels a node's version in its Settings tab as the lesson says"
+    )
+    lesson = lesson_text("02_with_and_without_memory.ipynb")
+    assert "*Settings* tab ends with its typeVersion" in lesson
+    assert '("AI Agent node version 3.1")' in lesson
