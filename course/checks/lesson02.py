@@ -7,26 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from checks.lesson02_see import (
+    buffers_when_turn_2_calls,
+    marta,
+    marta_with_failed_turns,
+    tool_items,
+    tutienda_tools,
+)
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_conversation
-from windowmem.calls.tool_scenario import load_tool_scenario, session_per_message
-from windowmem.examples import load_example
+from windowmem.calls.tool_scenario import session_per_message
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.n8n_recorded import load_recording
-from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
+from windowmem.policies import N8nSimpleMemory
 
-marta = load_example("marta")
-scenario = load_tool_scenario("tutienda_tools")
-
-
-def marta_failing(failing: set[int]) -> list[Any]:
-    """Marta's chat, where the runs of the turns in *failing* end without an answer."""
-    turns = [
-        m
-        for number, interaction in enumerate(marta.interactions, start=1)
-        for m in interaction.messages[: 1 if number in failing else 2]
-    ]
-    return [marta.system_message, *turns]
+scenario = tutienda_tools
 
 
 def _check_1() -> dict[str, Any]:
@@ -40,19 +35,14 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    runs = agent_runs(marta_failing({2, 5}), N8nSimpleMemory(5))
+    runs = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))
     return {"3": runs[6].calls[0].memory_turns}
 
 
 def _check_4() -> dict[str, Any]:
-    scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
     scenario_off = agent_runs(scenario.conversation)
-    turn_2, turn_3 = scenario.conversation.interactions[1:3]
-    (redirect,) = scenario.deliveries("call_address_3", chat_input=turn_3.messages[0].content)
-    (tracking,) = scenario.deliveries("call_track_2", chat_input=turn_2.messages[0].content)
-    store = SimpleMemoryStore(ManualClock())
-    store.memory(scenario.agent_workflow_id, scenario.session_id).add(*scenario_on[0].saved)
-    inner = store.memory(tracking.tool.workflow_id, tracking.item["session_id"])
+    redirect, tracking = tool_items()
+    _, inner = buffers_when_turn_2_calls(tracking)
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
     # off, turn 3's call can hold a value only if turn 3's own message (or the system message) says it.
     sent_without_memory = scenario_off[2].calls[0].messages

@@ -10,11 +10,12 @@ The specification the lesson leaves to its reference page is checked there.
 import json
 from pathlib import Path
 
-from checks.lesson02 import marta_failing
+from checks.lesson02_see import marta_with_failed_turns
 from windowmem.calls.agent_calls import Part
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation
 from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, system_prompt
+from windowmem.calls.tool_scenario import session_per_message
 from windowmem.messages import assistant, user
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 
@@ -65,13 +66,22 @@ assert [m.role.value for m in n8n_runs[3].calls[0].messages] == [
     "assistant",
     "user",
 ]
-two_failed = agent_runs(marta_failing({2, 5}), N8nSimpleMemory(5))[6].calls[0]
+two_failed = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))[6].calls[0]
 assert two_failed.memory_turns == (1, 3, 4, 6) and len(two_failed.part(Part.MEMORY)) == 8
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
 
-# Section 4: the rows; the items; the buffers; turn 3's text; 4a and 4b.
+# Section 4: the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
+# the rows n8n evaluates as expressions.
+scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
+turn_3 = scenario.conversation.interactions[2]
+assert all(
+    parameter.startswith("={{")
+    for tool in scenario.tools
+    for _, parameter in tool.inputs
+    if "{{" in parameter
+)
 assert sorted(tracking.arguments) == ["order_number"]
 assert sorted(redirect.arguments) == ["new_address", "order_number"]
 assert redirect.item == {
@@ -101,12 +111,20 @@ assert [  # 4a: of the model's fields, only the address is in turn 3's call with
 ] == ["new_address"]
 
 # Section 5: the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
-# a turn 4 messages; the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
+# a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
 # 2 turn 3 loads turn 2 alone; AI Agent 2.2 stores question and answer; the old default.
 course = Path("workflows/lesson2_tool_turns.json")
 nodes = {n["name"]: n for n in json.loads(course.read_text(encoding="utf-8"))["nodes"]}
 assert nodes["AI Agent"]["typeVersion"] == 3.1 and {"Simple Memory", "Calculator"} <= set(nodes)
 assert len(scenario_on[1].saved) == 4 and scenario_on[1].saved[1].tool_calls == ("call_track_2",)
+parallel = load_recording("parallel-tools")
+assert parallel.n8n_version == "2.41.1" and len(parallel.runs[0].stored) == 6
+assert [m.tool_calls for m in parallel.runs[0].stored if m.tool_calls] == [
+    ("call_t1_a",),
+    ("call_t1_b",),
+]
+parallel_chat, _ = recorded_conversation(parallel)
+assert len(agent_runs(parallel_chat, N8nSimpleMemory(5))[0].saved) == 6
 turn_3_request = two_rounds.runs[2].requests[0]
 assert [m.tool_calls for m in turn_3_request if m.tool_calls] == [("call_t2_2",)]
 assert two_rounds.n8n_version == "2.41.1" and two_rounds.agent_version == 3.1
@@ -121,7 +139,13 @@ assert len(v22_chat[1].saved) == 2 and len(v22_chat[2].calls[0].part(Part.MEMORY
 assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
 assert DEFAULT_SYSTEM_MESSAGE == "You are a helpful assistant"
 
-# Section 6: 4 messages, none from memory; the snapshot's call 2 carries turn 1.
+# Section 6: 8 calls, turns 1 to 6 making 1, 2, 2, 1, 1, 1, call 6 being turn 4's (failed);
+# 4 messages, none from memory; the still picture's call 2 carries turn 1.
+fresh_ids = session_per_message(scenario.session_id, scenario.conversation.turn_count)
+fresh = agent_runs(scenario.conversation, N8nSimpleMemory(5), session_ids=fresh_ids)
+turn_2_second_call = fresh[1].calls[1]
+calls_in_order = [run for run in scenario_on for _ in run.calls]
+assert len(calls_in_order) == 8 and calls_in_order[5].turn == 4 and not calls_in_order[5].answered
 assert len(turn_2_second_call.messages) == 4 and not turn_2_second_call.part(Part.MEMORY)
 assert fresh[1].turn == 2 and len(fresh[1].calls) == 2 and len(set(fresh_ids)) == len(fresh_ids)
 assert [m.role.value for m in turn_2_second_call.messages] == [

@@ -247,7 +247,8 @@ def test_simple_memorys_help_text_counts_interactions():
 
 
 def test_a_nodes_settings_tab_names_its_type_version():
-    """Lesson 3's version box: the foot of a node's Settings tab reads "<node> node version <v>"."""
+    """Lessons 2 and 3's version boxes: the foot of a node's Settings tab reads
+    "<node> node version <v>"."""
     package("n8n")  # the install the lessons state; its editor is the n8n-editor-ui it ships
     assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
     if not assets.is_dir():
@@ -262,3 +263,6 @@ def test_a_nodes_settings_tab_names_its_type_version():
     assert re.search(r"\[\[\w+,\w+\.value===`settings`\]\]", source)
     lesson = lesson_text("03_window_buffer_memory.ipynb").replace(" > ", " ")  # the box's quotes
     assert '*Settings* tab reads "AI Agent node version 3.1": its **typeVersion**' in lesson
+    lesson_2 = lesson_text("02_with_and_without_memory.ipynb")
+    assert "*Settings* tab ends with its typeVersion" in lesson_2
+    assert '("AI Agent node version 3.1")' in lesson_2

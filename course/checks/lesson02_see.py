@@ -1,0 +1,76 @@
+"""What lesson 2's "See it" cells show, built here so the page shows outputs, not plumbing.
+
+Each function names one thing the lesson looks at: Marta's chat with failed turns, the items
+TuTienda's tools receive, the buffers Simple Memory then holds, a recorded request, the
+explorer. The check book (``checks/lesson02.py``) and the page checks build on the same
+functions, so the lesson, its answers and its asserts read one computation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.tool_scenario import Delivery, load_tool_scenario, without_tools
+from windowmem.examples import load_example
+from windowmem.explorer.calls_widgets import CallsExplorer
+from windowmem.messages import Message
+from windowmem.policies import ManualClock, Memory, N8nSimpleMemory, SimpleMemoryStore
+
+marta = load_example("marta")
+tutienda_tools = load_tool_scenario("tutienda_tools")
+
+
+def marta_with_failed_turns(*failing: int) -> list[Any]:
+    """Marta's chat, where the runs of the turns numbered in *failing* end without an answer.
+
+    >>> len(marta_with_failed_turns(3)) == len(marta.messages) - 1
+    True
+    """
+    turns = [
+        m
+        for number, interaction in enumerate(marta.interactions, start=1)
+        for m in interaction.messages[: 1 if number in failing else 2]
+    ]
+    return [marta.system_message, *turns]
+
+
+def tool_items() -> tuple[Delivery, Delivery]:
+    """What ``change_address`` (turn 3) and ``track_order`` (turn 2) receive, with memory on."""
+    turn_2, turn_3 = tutienda_tools.conversation.interactions[1:3]
+    (redirect,) = tutienda_tools.deliveries("call_address_3", chat_input=turn_3.messages[0].content)
+    (tracking,) = tutienda_tools.deliveries("call_track_2", chat_input=turn_2.messages[0].content)
+    return redirect, tracking
+
+
+def buffers_when_turn_2_calls(tracking: Delivery) -> tuple[SimpleMemoryStore, Memory]:
+    """The n8n process's Simple Memory buffers when turn 2 calls *tracking*'s tool.
+
+    The agent's buffer holds turn 1; the tool's sub-workflow opens its own buffer, named for
+    its workflow and the session id it received. Returns the store and that inner buffer.
+    """
+    runs = agent_runs(tutienda_tools.conversation, N8nSimpleMemory(5))
+    store = SimpleMemoryStore(ManualClock())
+    store.memory(tutienda_tools.agent_workflow_id, tutienda_tools.session_id).add(*runs[0].saved)
+    inner = store.memory(tracking.tool.workflow_id, tracking.item["session_id"])
+    return store, inner
+
+
+def show_request(request: Sequence[Message], width: int = 60) -> None:
+    """Print a recorded model request one message a line, a tool call by its call id."""
+    for message in request:
+        if message.tool_calls:
+            print(f"assistant: asks for {', '.join(message.tool_calls)}")
+        else:
+            print(message.short(width))
+
+
+def lesson_explorer() -> CallsExplorer:
+    """The lesson's explorer: TuTienda with tools first, and Marta's chat, window 5, call 2."""
+    return CallsExplorer(
+        {"tutienda_tools": tutienda_tools, "marta": without_tools(marta)},
+        start="tutienda_tools",
+        window=5,
+        call=2,
+    )
