@@ -262,6 +262,7 @@ def _queue_student(
         tuple(nb.notebook for nb in student.gradable),
         course.config,
         box,
+        settings.wall_clock(course.code_cells),
     )
     prepare(job)
     return job

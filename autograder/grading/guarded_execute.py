@@ -109,6 +109,7 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
         self._killed: str | None = None
         self._died: str | None = None
         self._stop_index: int | None = None
+        self._judge_out_of_time = False
         self._restored: list[str] = []
         self._unfaithful: list[str] = []
         self._workdir = (resources or {}).get("metadata", {}).get("path")
@@ -138,6 +139,7 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
                 self._died,
                 tuple(self._restored),
                 tuple(self._unfaithful),
+                self._judge_out_of_time,
             )
 
     def preprocess_cell(self, cell, resources, index):

@@ -38,6 +38,11 @@ class JudgedExecution(LoggingConfigurable):
         help="Run each call the judge makes in a forked copy of the kernel, so no call "
         "remembers another (costs CPU per call: see README, remaining risks)",
     ).tag(config=True)
+    judge_deadline = Float(
+        0.0,
+        help="time.monotonic() past which the judge calls no more into the student's code "
+        "(0: no deadline); the tests not judged by then score 0",
+    ).tag(config=True)
     assignment_folder = Unicode(
         "", help="The instructor's folder of the assignment, where the judge runs the setup cells"
     ).tag(config=True)
@@ -47,6 +52,7 @@ class JudgedExecution(LoggingConfigurable):
     km: Any
     _stop_index: int | None
     _stopped_by: str | None
+    _judge_out_of_time: bool
     wall_clock_factor: float
     interrupt_grace: float
 
@@ -66,6 +72,7 @@ class JudgedExecution(LoggingConfigurable):
             interrupt_grace=self.interrupt_grace,
             kill=self._kill_kernel,
             calls_apart=self.judge_calls_apart,
+            deadline=self.judge_deadline or None,
         )
         if self._stopped_by is not None or self.kc is None:
             channel.gone = True
@@ -74,6 +81,7 @@ class JudgedExecution(LoggingConfigurable):
             verdicts, problems = judge_notebook(nb, whole, channel, folder)
         finally:
             channel.close()
+        self._judge_out_of_time = channel.log.out_of_time
         if problems:
             self.log.warning("The judge could not run a setup cell:\n%s", problems)
         for index, verdict in verdicts.items():
@@ -82,10 +90,14 @@ class JudgedExecution(LoggingConfigurable):
             if verdict.log:
                 self.log.info("judge, %s:\n%s", verdict.grade_id, verdict.log)
         self.log.info(
-            "judge: %d requests in %.2f s%s",
+            "judge: %d requests in %.2f s%s%s%s",
             channel.log.requests,
             channel.log.seconds,
             f"; {channel.log.killed}" if channel.log.killed else "",
+            f"; {channel.log.strays} process(es) left by calls killed"
+            if channel.log.strays
+            else "",
+            "; out of time, later calls not made" if channel.log.out_of_time else "",
         )
 
     def _judge_before_stop(self, nb: NotebookNode, whole: dict[int, str], resources: dict) -> None:
@@ -110,6 +122,7 @@ class JudgedExecution(LoggingConfigurable):
         prestart_kernel(type(self.km), self.config, cwd=os.getcwd())
         rerun: Any = type(self)(config=self.config)
         rerun.preprocess(truncated, copy.deepcopy(resources))
+        self._judge_out_of_time = rerun._judge_out_of_time
         for index in earlier:
             nb.cells[index].outputs = truncated.cells[index].outputs
 

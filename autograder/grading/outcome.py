@@ -46,6 +46,7 @@ class ExecutionReport:
     kernel_died: str | None = None  # the cell the kernel died in
     restored: tuple[str, ...] = ()  # what the guard put back before the tests
     unfaithful: tuple[str, ...] = ()  # why the kernel could not be trusted to run the tests
+    judge_out_of_time: bool = False  # the student's time ran out before every test was judged
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ExecutionReport:
@@ -55,6 +56,7 @@ class ExecutionReport:
             data.get("kernel_died"),
             tuple(data.get("restored", ())),
             tuple(data.get("unfaithful", ())),
+            bool(data.get("judge_out_of_time", False)),
         )
 
 

@@ -129,7 +129,9 @@ def _failure(
         limit = settings.wall_clock(course.code_cells)
         return (
             Status.TIMED_OUT,
-            f"grading ran past the {limit:g} s limit for one student; its worker and kernel were killed, nothing was scored",
+            f"grading ran past the {limit:g} s limit for one student; its worker and kernel "
+            "were killed, nothing was scored: grade this student again with a larger "
+            "--student-timeout, or by hand",
         )
     if outcome is None:
         return (
@@ -185,6 +187,12 @@ def _execution_story(report: ExecutionReport | None, settings: Settings) -> tupl
             f"{cells} ran past {settings.cell_timeout} s and was interrupted (the limit counts "
             f"the kernel's CPU time, {settings.cell_timeout * settings.wall_clock_factor:g} s "
             "on the clock at most); the rest of the notebook ran"
+        )
+    if report.judge_out_of_time:
+        status = Status.TIMED_OUT
+        parts.append(
+            "the hidden tests' calls into the notebook used up the time one student may take "
+            "(--student-timeout): the tests not judged by then scored 0"
         )
     if report.kernel_died:
         status = Status.ERROR

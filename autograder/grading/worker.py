@@ -33,6 +33,10 @@ from autograder.term.nbgrader_course import db_url
 RESULT_FILE = "result.json"
 OUTPUT_FILE = "output.log"
 KERNEL_PID_FILE = "kernel.pgid"
+#: The share of a student's time (``Job.seconds``) the judge may use up, counted from the
+#: worker's release: the rest is left for the call running at the deadline to be stopped
+#: (``interrupt_grace``), the records and the feedback page, so the student is scored.
+JUDGE_SHARE = 0.8
 #: The run's shared highlighted code and Markdown, beside the students' folders (no student
 #: folder starts with a dot): see :mod:`autograder.records.render_cache`.
 RENDER_CACHE = ".render-cache"
@@ -63,6 +67,9 @@ class Job:
     notebooks: tuple[str, ...]  # names to grade, already copied into the class course
     config: Config
     sandbox: Sandbox | None = None  # None: --no-sandbox
+    # seconds the student may take in all, counted from the release (the scheduler kills
+    # the worker past them); None: no limit, so no deadline for the judge either
+    seconds: float | None = None
 
     @property
     def result_file(self) -> Path:
@@ -151,6 +158,8 @@ def run(job: Job, release: Any = None, graded: Any = None) -> None:
         seconds["kernel: launch"] = time.perf_counter() - started
         if release is not None:
             release.wait()
+        if job.seconds is not None:  # read by the judge, made after this (config is shared)
+            config.GuardedExecute.judge_deadline = time.monotonic() + JUDGE_SHARE * job.seconds
         started = time.perf_counter()
         autograde = StepResult.from_api(
             api.autograde(job.assignment, job.student_id, force=True, create=True)

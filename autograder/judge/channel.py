@@ -8,7 +8,11 @@ than an execute request. What the kernel publishes meanwhile (prints, displays, 
 is read and dropped. Each call has its own limit in the kernel's CPU seconds, with a
 wall-clock ceiling for a kernel that sleeps: past it the kernel is interrupted, and a
 kernel that ignores the interrupt is killed, after which every call fails at once with
-:class:`KernelGone`.
+:class:`KernelGone`. The processes a call starts do not outlive it (a fork bomb in the
+student's function would otherwise eat every later call's CPU seconds), and past the
+judge's *deadline* (the student's time, less what the grader needs after the tests)
+no call is made: each fails at once with :class:`CallTimedOut`, so the tests still end
+with a score.
 
 What comes back is decoded by :mod:`autograder.judge.wire` (plain types only). An
 exception in the student's function comes back as the names of its classes only and is
@@ -32,7 +36,7 @@ from typing import Any
 
 from nbclient.util import run_sync
 
-from autograder.grading.cpu_limit import kernel_cpu_seconds
+from autograder.grading.cpu_limit import kernel_cpu_seconds, kernel_pids
 from autograder.judge import wire
 from autograder.judge.raised import (
     CallTimedOut,
@@ -52,6 +56,9 @@ GUARD_MODULE = "_autograder_guard"
 JUDGE_ROOTS = (WIRE_MODULE, KERNEL_MODULE, "os", "gc", "signal", "json", "socket")
 #: Seconds between two readings of the kernel's CPU time while a call runs.
 POLL_SECONDS = 0.1
+#: Seconds the judge keeps killing what a call left running (each pass kills all it finds;
+#: a killed process cannot fork, and the pids limit bounds how many there are).
+STRAY_SECONDS = 5.0
 
 
 @dataclass
@@ -63,6 +70,8 @@ class ChannelLog:
     library: list[str] = field(default_factory=list)  # what the behaviour check refused
     killed: str | None = None
     seconds: float = 0.0
+    strays: int = 0  # processes a call left running, killed after it
+    out_of_time: bool = False  # the deadline came before every call was made
 
 
 class KernelChannel:
@@ -79,6 +88,7 @@ class KernelChannel:
         connect_seconds: float = 30.0,
         kill: Callable[[], None] | None = None,
         calls_apart: bool = False,
+        deadline: float | None = None,
     ) -> None:
         self.client = client
         self.manager = manager
@@ -91,12 +101,16 @@ class KernelChannel:
         self.interrupt_grace = interrupt_grace
         self.connect_seconds = connect_seconds
         self._kill = kill
+        # time.monotonic() past which no call is made (None: the per-call limits only)
+        self.deadline = deadline
         self.gone = False
         self.log = ChannelLog()
         self._socket: socket.socket | None = None
         self._buffer = bytearray()
         self._folder: str | None = None
         self._serve_id: str | None = None
+        # the kernel's processes once it serves: whatever a call adds to them is killed
+        self._serving: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ the two requests
 
@@ -196,6 +210,7 @@ class KernelChannel:
             with contextlib.suppress(OSError):
                 os.unlink(path)
         self._socket.settimeout(POLL_SECONDS)
+        self._serving = frozenset(kernel_pids(self.manager))
 
     def close(self) -> None:
         """Close the socket (the kernel's server returns) and drop what the kernel published."""
@@ -245,6 +260,8 @@ class KernelChannel:
     # ------------------------------------------------------------------ the round trip
 
     def _request(self, request: dict, what: str) -> dict:
+        if self._out_of_time():
+            raise CallTimedOut()
         self.open()
         started = time.perf_counter()
         self.log.requests += 1
@@ -256,6 +273,8 @@ class KernelChannel:
                 self._gone(f"the kernel's end of the channel closed before {what}")
             text = self._reply(what)
         finally:
+            if not self.gone:
+                self._end_strays()
             self.log.seconds += time.perf_counter() - started
         try:
             answer = json.loads(text)
@@ -269,6 +288,8 @@ class KernelChannel:
         """The kernel's next line, within the call's CPU limit and its wall-clock ceiling."""
         cpu_start = kernel_cpu_seconds(self.manager)
         wall_end = time.monotonic() + self.cpu_seconds_per_call * self.wall_clock_factor
+        if self.deadline is not None:
+            wall_end = min(wall_end, self.deadline)
         while True:
             line = self._read_line()
             if line is not None:
@@ -276,9 +297,31 @@ class KernelChannel:
             used = (kernel_cpu_seconds(self.manager) or 0.0) - (cpu_start or 0.0)
             if used >= self.cpu_seconds_per_call or time.monotonic() >= wall_end:
                 self.log.timeouts.append(what)
+                self._out_of_time()
                 return self._interrupt(what)
             if not self._alive():
                 self._gone(f"the kernel died while {what}")
+
+    def _out_of_time(self) -> bool:
+        """True (and noted in the log) once the judge's deadline has come."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.log.out_of_time = True
+        return self.log.out_of_time
+
+    def _end_strays(self) -> None:
+        """SIGKILL the processes the last call started, until none is left (or STRAY_SECONDS)."""
+        end = time.monotonic() + STRAY_SECONDS
+        killed: set[int] = set()
+        while True:
+            strays = [p for p in kernel_pids(self.manager) if p not in self._serving and running(p)]
+            if not strays or time.monotonic() > end:
+                self.log.strays += len(killed)
+                return
+            for pid in strays:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            killed.update(strays)
+            time.sleep(0.01)
 
     def _read_line(self) -> bytes | None:
         """A whole line from the kernel, None when none came within the poll, or KernelGone."""
@@ -334,6 +377,15 @@ class KernelChannel:
                 return
             except Exception:  # noqa: BLE001 - a closed channel has nothing more to drop
                 return
+
+
+def running(pid: int) -> bool:
+    """True while *pid* exists and has not exited (a zombie waits for its parent to read it)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def silent_expressions(client: Any, expressions: dict[str, str]) -> str:

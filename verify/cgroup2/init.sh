@@ -14,7 +14,10 @@ for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev vir
   insmod "/modules/$module.ko" || say "could not load $module"
 done
 mkdir -p /host /results
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 host /host || say "no host share"
+# cache=loose: the guest keeps what it has read of the host's files (read-only to it) instead
+# of asking 9p again at every open and stat: `import pytest` 86 s -> 14 s, a run's set-up
+# minutes -> seconds. The results share stays uncached: the host reads what the guest writes.
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose host /host || say "no host share"
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /results || say "no results share"
 say "up after $(cut -d' ' -f1 /proc/uptime) s"
 echo "$(cut -d' ' -f1 /proc/uptime)" > /results/boot-seconds

@@ -8,8 +8,9 @@ import pytest
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 
+from autograder.grading.cpu_limit import kernel_pids
 from autograder.grading.guarded_execute import guard_setup_code
-from autograder.judge.channel import KernelChannel, kill_process_group
+from autograder.judge.channel import KernelChannel, kill_process_group, running
 from autograder.judge.raised import CallTimedOut, KernelGone, StudentRaised
 from autograder.judge.wire import Opaque
 
@@ -53,6 +54,14 @@ def remembers(n):
 def hogs():
     import os
     os._exit(3)
+def starts_spinners(n):
+    import subprocess, sys
+    for _ in range(n):
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    return n
+def sleeps(seconds):
+    time.sleep(seconds)
+    return "awake"
 """
 
 
@@ -65,8 +74,8 @@ def run(client, code):
             return
 
 
-@pytest.fixture
-def kernel():
+def open_channel(calls_apart: bool = True, deadline: float | None = None):
+    """A channel into a fresh kernel that has run :data:`NOTEBOOK`; its kernel shut down after."""
     manager = AsyncKernelManager(kernel_name="python3")
     run_sync(manager.start_kernel)()
     client = manager.client()
@@ -80,13 +89,20 @@ def kernel():
         cpu_seconds_per_call=2.0,
         interrupt_grace=3.0,
         kill=lambda: kill_process_group(manager),
-        calls_apart=True,  # every test holds for calls in place too; these also cover the fork
+        calls_apart=calls_apart,
+        deadline=deadline,
     )
     yield channel
     channel.close()
     client.stop_channels()
     if run_sync(manager.is_alive)():
         run_sync(manager.shutdown_kernel)(now=True)
+
+
+@pytest.fixture
+def kernel():
+    # every test holds for calls in place too; these also cover the fork
+    yield from open_channel(calls_apart=True)
 
 
 def test_calls_and_values_cross_as_plain_data(kernel):
@@ -181,3 +197,30 @@ def test_a_call_sees_the_names_as_its_test_cell_found_them(kernel):
     assert kernel.call("greets", (), {}, at=7) == "hello!"
     assert kernel.describe("GREETING", at=7) == ("value", "hello")
     assert kernel.call("greets", (), {}) == "bye!"  # and the namespace is the notebook's again
+
+
+def test_the_processes_a_call_starts_do_not_outlive_it():
+    """Spinners left by one call would eat the next calls' CPU seconds: they are killed.
+
+    In place, since outside a sandbox only the kernel's descendants are found (a forked
+    call's orphans leave the tree; the sandbox's cgroup finds those too).
+    """
+    for channel in open_channel(calls_apart=False):
+        before = set(kernel_pids(channel.manager))
+        assert channel.call("starts_spinners", (3,), {}) == 3
+        assert channel.log.strays == 3
+        assert channel.call("spins", (0.5,), {}) == "done"
+        assert channel.log.timeouts == []
+        assert {p for p in kernel_pids(channel.manager) if p not in before if running(p)} == set()
+
+
+def test_past_the_deadline_no_call_is_made_and_each_fails_at_once():
+    for channel in open_channel(deadline=time.monotonic() + 3.0):
+        assert channel.call("double", ([1],), {}) == [2]
+        with pytest.raises(CallTimedOut):
+            channel.call("sleeps", (30,), {})  # stopped at the deadline
+        assert channel.log.out_of_time
+        requests = channel.log.requests
+        with pytest.raises(CallTimedOut):
+            channel.call("double", ([1],), {})
+        assert channel.log.requests == requests  # not sent
