@@ -122,4 +122,7 @@ everything = turn_view(long_chat, N8nSimpleMemory(0), 300, count_tokens)
 assert fact_visible(everything, order) and long_chat.interactions[0].messages[0].content.count(
     order
 )
+first_turn = sum(count_tokens(m) for m in long_chat.interactions[0].messages)
+assert first_turn / everything.input_tokens < 0.01  # "its turn a sliver of a prompt"
+assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who still shows it
 print("every figure in the text checked")
