@@ -159,11 +159,12 @@ REVEALED_BY = {
         1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
         2: [
             "at_1500 = reference_table(",
-            "(a) 5: after the opening 193 tokens",
+            "(a) 4: after the opening 193 tokens",
             "(b) 26: the first",
         ],
-        3: ["costs = policy_costs(runs.values())", "*unbounded*. From the sixth call on"],
-        4: ["drift = keeping_frame(", "3,600: the system message"],
+        3: ["explorer = BudgetExplorer(", "1. The last call carries", "594 tokens"],
+        4: ["costs = policy_costs(runs.values())", "*unbounded*. From the sixth call on"],
+        5: ["keeping = keeping_frame(", "4: the sentence rides on every call"],
     },
 }
 

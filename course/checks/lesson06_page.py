@@ -6,6 +6,8 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+from decimal import Decimal
+
 from windowmem.budget.chunking import CHUNK_TOKENS
 from windowmem.budget.prompts import reference_line
 from windowmem.budget.task import SEARCH_DEPTH
@@ -17,12 +19,15 @@ corpus = prepared.corpus
 truncate, compact, retrieve, jit = (runs[p] for p in policies[1:])
 bill = unbounded.bill
 
-# The story: 22,000 tokens, a longest prompt of 3,000, five answers at 1,500, and searching
-# again answers twelve for more than no cap.
+# The story and 1a's worked answer: 22,000 tokens, over seven times the longest call, five
+# answers at 1,500, and searching again answers twelve for more than no cap.
 assert round(bill.input_tokens, -3) == 22_000 and round(bill.peak, -3) == 3_000
 assert truncate.answered == 5 and retrieve.answered == 12
 assert retrieve.bill.input_tokens > bill.input_tokens
-assert 7 < bill.input_tokens / bill.peak < 8  # "over seven times the longest prompt"
+assert 7 < bill.input_tokens / bill.peak < 8  # "over seven times the longest call"
+# The words: a system prompt of 33 tokens and a task text of 160, the twelve questions.
+opening = unbounded.trace[0].context
+assert [(i.kind.value, i.tokens) for i in opening] == [("system", 33), ("task", 160)]
 
 # Section 1: six articles, chunks of at most 256 tokens, two per article, up to three reads.
 assert len(corpus.articles) == 6 and max(c.tokens for c in prepared.chunks) <= CHUNK_TOKENS == 256
@@ -59,14 +64,31 @@ per_line = [i.tokens / len(i.lines) for i in summaries if i.lines]
 assert 15 <= min(per_line) and max(per_line) <= 30  # "about 20 tokens each"
 last_reads = [i for i in truncate.trace[-1].context if i.kind.value == "read"]
 assert len(last_reads) == 6 and 1500 - 193 == 1307
-assert [sorted(prepared.task.index(q) + 1 for q in i.facts) for i in last_reads] == [
-    [8],
-    [9],
-    [],
-    [10],
-    [11],
-    [12],
+
+
+def facts_of(reads):
+    return [sorted(prepared.task.index(q) + 1 for q in i.facts) for i in reads]
+
+
+assert facts_of(last_reads) == [[8], [9], [], [10], [11], [12]]
+# 2a's worked answer, at 1,300: five reads kept, Q9's, Q10's two, Q11's and Q12's; four answers.
+at_1300 = run_task(prepared, 1300, "truncate")
+reads_1300 = [i for i in at_1300.trace[-1].context if i.kind.value == "read"]
+assert 1300 - 193 == 1107 and facts_of(reads_1300) == [[9], [], [10], [11], [12]]
+assert at_1300.answered == 4 and 1107 // 200 == 5
+# Retrieve's 13 re-reads at 1,500: each takes the size over the budget and pushes out the
+# oldest read (Q1's Q8's, Q2's Q9's), every question searched again, Q10 twice.
+retrieve_reads = [s for s in retrieve.trace if s.event.value == "read"][bill.reads :]
+assert [prepared.task.index(s.question) + 1 for s in retrieve_reads] == [*range(1, 11), 10, 11, 12]
+pushed = [
+    facts_of(
+        i
+        for i in s.context
+        if i not in retrieve.trace[s.number + 1].context and i.kind.value == "read"
+    )
+    for s in retrieve_reads[:2]
 ]
+assert pushed == [[[8]], [[9]]] and all(s.used > 1500 for s in retrieve_reads[:2])
 assert jit.bill.calls == 26 and jit.reads_while_answering() == 12 and jit.bill.reads == 25
 row = at_1500.loc
 assert row["compact", "compactions"] == 2 and row["compact", "calls"] == bill.calls + 2
@@ -74,11 +96,23 @@ assert row["compact", "answered"] == 12 and row["retrieve", "reads"] == 13 + 13
 assert row["retrieve", "input_tokens"] > row["unbounded", "input_tokens"]
 assert row["just-in-time", "input_tokens"] == at_1500["input_tokens"].min()
 assert row["just-in-time", "peak"] < 1000 < 1500 and row["just-in-time", "answered"] == 12
-for name in ("truncate", "compact", "retrieve"):  # "from 2,951 tokens up ... the unbounded one"
+for name in ("truncate", "compact", "retrieve"):  # "at 2,951 or more ... the unbounded run"
     assert run_task(prepared, bill.peak, name).bill == bill
     assert run_task(prepared, bill.peak - 1, name).bill != bill
 
-# Section 3: prices, the 1,024-token floor, the cheapest run, the cut by a third.
+# Section 3: just-in-time's peak, 853 = 193 + twelve references (179) + two chunks (249, 232),
+# while answering; its last call, 594 = 193 + 179 + Q12's chunk (222), holds one fact.
+refs_tokens = sum(i.tokens for i in jit.trace[-1].context if i.kind.value == "reference")
+at_peak = next(s for s in jit.trace if s.used == jit.bill.peak)
+peak_reads = [i.tokens for i in at_peak.context if i.kind.value == "read"]
+assert jit.bill.peak == 853 == 193 + refs_tokens + sum(peak_reads) and refs_tokens == 179
+assert peak_reads == [249, 232] and at_peak.question is not None
+jit_calls = [s for s in jit.trace if s.event.value == "call"]
+final = [i for i in jit_calls[-1].context if i.kind.value == "read"]
+assert jit_calls[-1].used == 594 == 193 + 179 + 222 and [i.tokens for i in final] == [222]
+assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered == 12
+
+# Section 4: prices, the 1,024-token floor, the cheapest run, the cut by a third.
 assert all(m.cached_input * 10 == m.input and m.cache.min_tokens == 1024 for m in MODEL_PRICES)
 assert jit.bill.peak < 1024
 by_model = {}
@@ -96,6 +130,23 @@ from windowmem.budget.money import task_calls  # noqa: E402
 
 served = task_calls(unbounded, "gpt-5.4-mini")
 assert served[4].cached == 0 and all(c.cached > 0 for c in served[5:])  # "from the sixth call on"
+# The cache rules as the lesson states them: OpenAI and Google by themselves, OpenAI in steps
+# of 128 (1,320 -> 1,280); Anthropic on request, its writes at 1.25 times the input price.
+gpt, claude, gemini = MODEL_PRICES
+assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
+assert gpt.cache.cacheable(1320) == 1280 and gemini.cache.cacheable(1320) == 1320
+assert claude.cache_write == claude.input * Decimal("1.25") and gpt.cache_write is None
+# Unbounded's 75.3% against 77.5%, and retrieve's 42%: its last nine calls send windows that
+# calls 6 to 14 sent, so the cache serves them.
+assert f"{by_model['GPT-5.4 mini']['unbounded'].cached_share:.1%}" == "75.3%"
+assert f"{by_model['Gemini 2.5 Flash']['unbounded'].cached_share:.1%}" == "77.5%"
+assert round(100 * by_model["GPT-5.4 mini"]["retrieve"].cached_share) == 42
+retrieve_calls = [s.context for s in retrieve.trace if s.event.value == "call"]
+assert len(retrieve_calls) == 27 and retrieve_calls[18:] == retrieve_calls[5:14]
+assert all(c.cached == 0 for c in task_calls(retrieve, gpt)[10:18])
+assert all(c.cached > 0 for c in task_calls(retrieve, gpt)[18:])
+retrieve_cached = [c.cached for c in task_calls(retrieve, gpt)]
+assert sum(retrieve_cached[18:]) / sum(retrieve_cached) > 0.8  # "mostly its last nine calls"
 # "A real agent's longer system prompt ... narrows the gaps without changing the cheapest":
 # the reference page's table, at 1,700 tokens and the budget raised as much.
 from windowmem.budget.money import policy_costs as _costs  # noqa: E402
@@ -108,7 +159,19 @@ for model in MODEL_PRICES:
     gap = lambda d: min(v for k, v in d.items() if k != "unbounded") / d["unbounded"]  # noqa: E731
     assert gap(long_costs) < gap(short_costs), model.name
 
-# Section 4: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more.
+# Section 5: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
+# number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
+from windowmem.examples import ANCHOR_FACTS  # noqa: E402
+
+drift = keeping
+assert (
+    order == ANCHOR_FACTS["support_60"] and order in long_chat.interactions[0].messages[0].content
+)
+assert (
+    keeping_frame({"no limit": (long_chat, N8nSimpleMemory(0))}, order, count_tokens)
+    .iloc[0]
+    .equals(keeping.iloc[0])
+)
 turns = [sum(count_tokens(m) for m in i.messages) for i in long_chat.interactions]
 assert round(sum(turns) / len(turns)) == 24 and long_chat.turn_count == 300
 assert count_tokens(pinned_chat.messages[0]) - count_tokens(long_chat.messages[0]) == 12
