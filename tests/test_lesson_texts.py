@@ -162,7 +162,7 @@ REVEALED_BY = {
             "(a) 4: after the opening 193 tokens",
             "(b) 26: the first",
         ],
-        3: ["explorer = BudgetExplorer(", "1. The last call carries", "594 tokens"],
+        3: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
         4: ["costs = policy_costs(runs.values())", "*unbounded*. From the sixth call on"],
         5: ["keeping = keeping_frame(", "4: the sentence rides on every call"],
     },

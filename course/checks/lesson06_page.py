@@ -136,6 +136,9 @@ gpt, claude, gemini = MODEL_PRICES
 assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
 assert gpt.cache.cacheable(1320) == 1280 and gemini.cache.cacheable(1320) == 1320
 assert claude.cache_write == claude.input * Decimal("1.25") and gpt.cache_write is None
+# "the Claude figures assume it does": its bills write to the cache and read from it.
+claude_unbounded = by_model["Claude Sonnet 4.6"]["unbounded"].bill
+assert claude_unbounded.total("written") > 0 and claude_unbounded.total("cached") > 0
 # Unbounded's 75.3% against 77.5%, and retrieve's 42%: its last nine calls send windows that
 # calls 6 to 14 sent, so the cache serves them.
 assert f"{by_model['GPT-5.4 mini']['unbounded'].cached_share:.1%}" == "75.3%"
