@@ -955,7 +955,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1970,
     "04_memory_that_outlives_the_session.ipynb": 2484,
     "05_designing_multi_turn_conversations.ipynb": 1996,
-    "06_token_budget_and_context_drift.ipynb": 2000,
+    "06_token_budget_and_context_drift.ipynb": 1996,
 }
 
 

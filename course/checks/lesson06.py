@@ -150,7 +150,7 @@ def _check_5() -> dict[str, Any]:
 def _check_5_mistakes() -> dict[Any, str]:
     plain, with_pin = _pinning_bills()
     return {
-        0: "the system message is sent on every call, so its 12 tokens are paid on all 300",
+        0: "the system prompt is sent on every call, so its 12 tokens are paid on all 300",
         sum(with_pin) - sum(plain): "that is the extra in tokens; give it as a percentage of the "
         "window's bill",
         with_pin[-1] - plain[-1]: "that is the extra tokens of one call; as a share of a call of "
@@ -245,7 +245,7 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="the system message goes out on every call: what share of a call are 12 tokens?",
+            hint="the system prompt goes out on every call: what share of a call are 12 tokens?",
             mistakes=_check_5_mistakes,
             why="the pinned sentence rides on every call: 12 tokens on calls of about 270",
             transfer="the price of pinning, which the lesson has not worked",
