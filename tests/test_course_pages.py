@@ -96,6 +96,8 @@ def test_adding_a_lesson_is_one_entry_and_its_notebook(tmp_path):
     }
     for written in (root / "course").glob("04_*.ipynb"):
         written.unlink()  # the real lesson 4, once written, gives way to this one
+    for notes in (root / "course" / "reference").glob("04_*_notes.ipynb"):
+        notes.unlink()  # and so does its reference page, which belongs to no lesson now
     (root / "course" / "04_persistent_memory.ipynb").write_text(json.dumps(notebook))
     catalog = json.loads((root / "course" / "lessons.json").read_text())
     entry = catalog["lessons"][3]
@@ -282,6 +284,10 @@ def course_with_notes(tmp_path: Path) -> Path:
     notes.write_text(json.dumps(NOTES))
     (notes.parent / "04_table.png").write_bytes(b"not really a png")
     data = json.loads(lesson.read_text())
+    link = f"]({notes.relative_to(root / 'course')}"
+    # The fixture's lesson links its page only through the cell appended here.
+    for cell in data["cells"]:
+        cell["source"] = "".join(cell["source"]).replace(link, "](#the-reference-page")
     data["cells"].append(
         {
             "cell_type": "markdown",

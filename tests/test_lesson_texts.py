@@ -67,80 +67,52 @@ REVEALED_BY = {
         4: ["(a) Scope: the reload made the widget", "(b) Window: her\nlast message"],
     },
     "02_with_and_without_memory.ipynb": {
-        1: [
-            "print(describe_call(turn_7_alone))",
-            "Her order\nnumber was in turn 1's input",
-            "no other way\nof knowing",
-            "Before typeVersion 1.9 a default",
-        ],
-        2: ["print(describe_call(turn_7_with_memory))", "Turn 5 is the\nfirst without"],
-        3: ["pd.DataFrame([(n.display_name", "declare no memory input at"],
-        4: ['print("after turn 4, n8n stored:', "(c) Twice: the copy stored"],
-        5: [
+        1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
+        2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
+        3: ["Turns 1, 3, 4 and 6 were written", 'print("stored after turn 4:"'],
+        4: [
             'print("change_address receives:"',
-            "0.\n</details>",
-            "cannot read the agent's history",
             "(a) `new_address` alone",
-            "turn 2's first call sends",
+            "only the agent's holds anything",
         ],
-        6: [
-            'recorded_beside_predicted("two-tool-rounds")',
-            "Only the last round is kept",
-            "none of\nturn 1's reach the call",
-        ],
-        7: ["explorer.show()", "nothing comes from memory (0).\nThe second call"],
-        8: [
-            "is the user's message, `chatInput`",
-            "the oldest turns have left a window of 4",
-            "run 2 is the sixth",
-            '**1. "It forgets everything at every message."**',
-        ],
+        5: ["Only the last round is kept", 'load_recording("two-tool-rounds")'],
+        6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["(a) Before turn 9, turns 1 to 8 are stored", "`slice(-0)` is `slice(0)`, which skips"],
+        1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: ["and leaves on turn **7**"],
-        4: ["No limit sends more tokens and still costs less"],
+        4: ["**No limit**: with the time at its top", "nothing is read from the cache"],
         5: ["turn 5 is stored but not\nloaded"],
-        6: ["(a) **[3, 5]**", "A reply that holds"],
+        6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
-            '"turn 6 sends from memory"',
-            "Read the columns separately",
-            "and four are kept: after turn 6, `u5 a5 u6 a6`",
-        ],
-        2: [
-            "print(table.ddl())",
-            "The first element is turn 6's answer",
-            "Four rows, numbered 0 to 3",
-            "is still `a6`, turn\n6's answer",
-            "numbered `u6 a6 u7` from 0",
-        ],
-        3: [
             '"turn 4 sends from memory"',
             "Simple Memory began empty",
-            "(a) 2, `u3 a3`",
+            "2, `u3 a3`: the new process",
         ],
-        4: [
+        2: [
             '"own Simple Memory: sent from memory"',
             "worker 1 sees only the odd turns",
-            "(a) `[4, 6]`: worker 2's own map",
-            "by turn 7 the shared table holds",
+            "`[4, 6]`: worker 2's map",
+        ],
+        3: [
+            "table = n8n_table.N8nPostgresHistory(",
+            "all twelve messages stay",
+            "(a) 12: the table is never trimmed",
+        ],
+        4: [
+            '"B was sent": listed(run.sent["B"])',
+            "so B\nnever sees question A",
+            "2, `u1 a1`: A writes",
         ],
         5: [
-            '"table holds after": listed(race.stored)',
-            "replaced the list that held it",
-            "(a) 2, `u1 a1`: n8n writes",
+            "for rule in expiry.RULES[:3]",
+            "at 12:20 Redis had forgotten her",
+            "11:20. Only a write",
         ],
-        6: [
-            "for rule in expiry.RULES",
-            "Redis forgot at 11:20",
-            "A failed run still resets the clock",
-            "(a) 11:20. Only a write",
-        ],
-        7: ["explorer = OutliveExplorer(", "Three are left: `u5 a4 a5`"],
-        8: ["10:45, an hour after the last write", '**2. Expecting a TTL of "an hour'],
+        6: ["(a) Redis: three workers rule out"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -669,28 +641,35 @@ def _main_path_of(name: str) -> str:
     return _lesson_time().main_path(body)
 
 
-def test_lesson4_carries_issue_22_s_corrections():
-    """Issue 22, lesson 4: both race timings, no TOOL row, the schema default, the failed run's TTL."""
-    name = "04_memory_that_outlives_the_session.ipynb"
-    body = "\n".join(text(c) for c in cells(COURSE / name))
-    assert (
-        "## Deeper: the same race at another timing" in body
-        and "0 interleaved" not in _main_path_of(name)
+REFERENCE_4 = "reference/04_memory_that_outlives_the_session_notes.ipynb"
+
+
+def _lesson4_and_notes() -> str:
+    return "\n".join(
+        text(c)
+        for page in ("04_memory_that_outlives_the_session.ipynb", REFERENCE_4)
+        for c in cells(COURSE / page)
     )
+
+
+def test_lesson4_carries_issue_22_s_corrections():
+    """Issue 22, lesson 4, as issue 34 placed it: both race timings, no TOOL row, the schema
+    default and the failed run's TTL on the reference page; the main path names neither."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    body = _lesson4_and_notes()
+    assert "0 interleaved" not in _main_path_of(name) and "0 interleaved" in body
     assert "which 2.0.1 never writes" in body
     assert "jdbc.initialize-schema" in body and "is `embedded`" in body
-    assert "A failed run still resets the clock" in body  # and self-check 6b asks it
-    # Self-check 7's worked answer states the 2.0.1 rule and the steps' order as concurrent_runs
-    # has them (the question gives only the timing): both questions saved from one read, each
-    # answer's add reading the list again.
+    assert "A failed run still resets the clock" in body
+    # The window store's overlap states the 2.0.1 rule and the steps' order as concurrent_runs
+    # has them: both questions saved from one read, each answer's add reading the list again.
     assert "move the cut forward to the next user message" in body
-    assert "both are saved from that one\nread" in body and "finds the list again" in body
+    assert "both questions are saved\nfrom that one read" in body and "finds the list again" in body
+    assert "never interleaves" not in body and "the\ntable now interleaves" in body
+    assert "blind and\nlost need not match" in body
 
 
-def test_lesson4_answers_its_fresh_reading():
-    """Lesson 4's fresh reading: a worked answer folded below every self-check, self-check 8's
-    answer cell asks the time its question asks, and the deeper race text says what
-    concurrent_runs counts (Spring AI does interleave at the second timing)."""
+def test_lesson4_folds_a_worked_answer_below_every_self_check():
     name = "04_memory_that_outlives_the_session.ipynb"
     all_cells = cells(COURSE / name)
     found = self_checks(COURSE / name)
@@ -701,11 +680,77 @@ def test_lesson4_answers_its_fresh_reading():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    answer_8 = text(all_cells[found[8][1]])
-    assert '"HH:MM"' in text(all_cells[found[8][0]]) and '"HH:MM"' in answer_8
-    body = "\n".join(text(c) for c in all_cells)
-    assert "never interleaves" not in body and "the table now interleaves" in body
-    assert "blind and\nlost need not match" in body
+    assert '"HH:MM"' in text(all_cells[found[5][1]])
+
+
+def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
+    """Issue 34, lesson 4: the TuTienda builder's story with Spring AI on the reference page, the
+    restart and the lock unfolded with their fixes, the n8n pictures and workflows placed, 3b's
+    premise stated, one version box, and a last section whose table store_choice computes."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    main = " ".join(_main_path_of(name).split())
+    for product in ("maxMessages", "MessageWindowChatMemory", "JDBC"):
+        assert product not in main, f"{product} belongs on the reference page"
+    assert main.count("Which version are you on?") == 1
+    assert "## 1 · Simple Memory won't remember tomorrow" in main
+    assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
+    assert "Delete** of the same key releases it" in main
+    # Self-check 3b's premise, stated in its question.
+    assert "build the window anew from the stored rows on every run" in main
+    assert main.index("build the window anew") < main.index("### Self-check 4")
+    # The pictures in the sections where the builder switches store, and the workflows.
+    sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
+    by_title = {s.split("\n", 1)[0]: s for s in sections}
+    postgres = by_title["3 · Moving to Postgres: the table keeps everything"]
+    quiet = by_title["5 · When a quiet conversation is deleted"]
+    for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
+        assert (
+            f"](images/n8n/{picture})" in postgres
+            and (COURSE / "images" / "n8n" / picture).is_file()
+        )
+    assert "](images/n8n/lesson4_redis_fields.png)" in quiet
+    for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
+        assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
+    assert "**Import from File…**" in postgres and "credentials" in postgres
+    # The last section: the decision table, computed, and a check on a team's needs.
+    last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
+    assert last == "6 · Which store should you choose?", list(by_title)
+    assert 'store_choice.table("n8n")' in by_title[last]
+    from windowmem.outlive import store_choice
+
+    rows = store_choice.table("n8n")
+    assert {r["store"] for r in rows} >= {
+        "Simple Memory",
+        "Postgres Chat Memory",
+        "Redis Chat Memory",
+    }
+    assert list(rows[0]) == ["need", "store", "why", "what to set"]
+
+
+def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
+    """Issue 34: Spring AI's default repository is in memory and lost on restart; its Redis
+    repository has no expiry by default (a TTL only when configured) and needs Redis Stack."""
+    page = COURSE / REFERENCE_4
+    notes = " ".join(
+        "\n".join(text(c) for c in cells(page) if c["cell_type"] == "markdown").split()
+    )
+    assert "`InMemoryChatMemoryRepository` when no other repository is configured" in notes
+    assert "**lost on every restart**" in notes
+    assert "needs **Redis Stack** 7.0 or later" in notes and "RedisJSON" in notes
+    assert "It has **no expiry by default**" in notes
+    assert "spring.ai.chat.memory.repository.redis.time-to-live" in notes
+    lesson = " ".join(_main_path_of("04_memory_that_outlives_the_session.ipynb").split())
+    assert "Spring AI's Redis" not in lesson and "Spring AI Redis" not in lesson
+    headings = "\n".join(text(c) for c in cells(page))
+    for heading in (
+        "## Versions",
+        "## The race at other timings",
+        "## The TTL on a real Redis server",
+        "### The store to choose in Spring AI",
+    ):
+        # The site's anchor for a heading (MyST, myst_heading_anchors): lower case, dashes.
+        slug = heading.lstrip("# ").lower().replace(" ", "-")
+        assert f"\n{heading}\n" in headings and f"{REFERENCE_4}#{slug})" in lesson
 
 
 def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
@@ -950,10 +995,10 @@ def test_lessons_1_to_3_show_their_store_and_load_diagram_and_it_is_current(numb
 #: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 2000,
-    "02_with_and_without_memory.ipynb": 2450,
-    "03_window_buffer_memory.ipynb": 1970,
-    "04_memory_that_outlives_the_session.ipynb": 2484,
+    "01_scope_and_storage.ipynb": 1994,
+    "02_with_and_without_memory.ipynb": 1980,
+    "03_window_buffer_memory.ipynb": 1968,
+    "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 1996,
 }

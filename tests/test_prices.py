@@ -119,6 +119,28 @@ def test_a_window_that_halves_the_tokens_can_cost_more(price):
     assert window.dollars > full.dollars
 
 
+@pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
+def test_a_stamp_atop_the_system_message_leaves_nothing_to_cache(price):
+    # The same 30 turns with the time at the top of the system message: no call shares a
+    # prefix with another, every token is paid in full, and fewer tokens cost less again.
+    chat = _chat(30, 1100)
+    stamp = {"stamp": lambda turn: f"Now: turn {turn}"}
+    full = conversation_bill(chat, N8nSimpleMemory(100), price, count_words, **stamp)
+    window = conversation_bill(chat, N8nSimpleMemory(5), price, count_words, **stamp)
+    plain = conversation_bill(chat, N8nSimpleMemory(100), price, count_words)
+    assert full.total("cached") == window.total("cached") == 0
+    # "Now: turn t" is three words more on every call.
+    assert full.total("input") == plain.total("input") + 3 * 30
+    assert window.dollars < full.dollars
+    if price.cache_write is not None:  # the caller still asks to cache: written, never read
+        assert full.total("written") == full.total("input")
+
+
+def test_a_stamp_must_be_text():
+    with pytest.raises(PolicyError, match="non-empty string"):
+        conversation_bill(_chat(2, 5), N8nSimpleMemory(5), "gpt-5.4-mini", stamp=lambda t: "")
+
+
 def test_an_unknown_model_or_kind_says_what_to_use():
     with pytest.raises(PolicyError, match="gpt-5.4-mini"):
         price_of("gpt-2")

@@ -10,6 +10,7 @@ The version tables, the other products and their checks are on the reference pag
 
 from dataclasses import replace
 
+from checks.page import workflow_node
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
 
@@ -124,6 +125,18 @@ night_at_1 = marta_returns("sqlite", "a night passes (14 hours)", window=1).wind
 assert len(night_at_1) == 2 and night_at_1[0].content == "Do you ship to Medellín?"
 assert not any("#6023" in m.content for m in night_at_1)
 assert check.__self__.expected("3b") == len(night_at_1)  # computed there on n8n's Postgres table
+
+# Section 2's pictures: the Chat Trigger workflow's Simple Memory on the default option (which
+# reads sessionId at the top of the item), the webhook workflow's on Define below under body.
+chat_memory = workflow_node("lesson1_chat_trigger", "Simple Memory")["parameters"]
+hook_memory = workflow_node("lesson1_webhook_session_key", "Simple Memory")["parameters"]
+# (a parameter left at its default is not saved: Context Window Length 5, as pictured)
+assert chat_memory["sessionIdType"] == "fromInput"
+assert chat_memory.get("contextWindowLength", N8nSimpleMemory().size) == 5
+assert hook_memory["sessionIdType"] == "customKey"
+assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
+assert found(webhook, id_type="customKey", key=hook_memory["sessionKey"]) == "abc"
+assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
 # Section 4: the explorer's window, self-check 4's timings, a bigger window after a loss.
 assert explorer.runs.window == 5 == N8nSimpleMemory().size

@@ -13,7 +13,7 @@ from typing import Any
 from windowmem.budget.corpus import help_centre
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
-from windowmem.examples import ANCHOR_FACTS, load_example
+from windowmem.examples import ANCHOR_FACTS, generated_support, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool, user
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
@@ -26,8 +26,19 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 
 
+#: The turn Luis's self-check 1 asks about.
+LUIS_TURN = 9
+
+
+def _messages_at_window_0() -> int:
+    # Luis's chat, no tools: a generated support chat of nine turns behind the agent's System
+    # Message; what turn 9's call carries at Context Window Length 0.
+    chat = generated_support(LUIS_TURN)
+    return len(turn_view(chat, N8nSimpleMemory(0), LUIS_TURN, QWEN).sent)
+
+
 def _check_1() -> dict[str, Any]:
-    return {"1a": visible_turns(5, 9), "1b": visible_turns(0, 9)}
+    return {"1a": visible_turns(5, LUIS_TURN), "1b": _messages_at_window_0()}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -106,16 +117,27 @@ def support_behind(titles: tuple[str, ...] | None = None) -> Conversation:
     return behind_system_message(chat, "\n\n".join([chat.system_message.content, *articles]))
 
 
-def _dearer(chat: Conversation, model: str) -> str:
-    bills = {k: conversation_bill(chat, N8nSimpleMemory(k), model, QWEN).dollars for k in (5, 0)}
+def the_time(turn: int) -> str:
+    """What ``{{ $now }}`` at the top of the System Message becomes on turn *turn*'s run: a new
+    time on every run (a minute apart here)."""
+    return f"Now: 2026-12-07T10:{turn:02d}:00.000+00:00"
+
+
+def stamped_bill(k: int, model: str = "gpt-5.4-mini") -> Any:
+    """TuTienda's bill at window *k* on *model* with the time at the top of its System Message."""
+    return conversation_bill(support_behind(), N8nSimpleMemory(k), model, QWEN, stamp=the_time)
+
+
+def _dearer_with_the_time() -> str:
+    bills = {k: stamped_bill(k).dollars for k in (5, 0)}
     if bills[5] == bills[0]:
         return "the same"
     return "window 5" if bills[5] > bills[0] else "no limit"
 
 
 def _check_4() -> dict[str, Any]:
-    # The smaller agent's System Message is under the 1,024 tokens a cache needs.
-    return {"4": _dearer(support_behind(SHORT_PROMPT_ARTICLES), "gpt-5.4-mini")}
+    # The time at the top of the System Message: no two calls share a prefix.
+    return {"4": _dearer_with_the_time()}
 
 
 def _check_5() -> dict[str, Any]:
@@ -136,18 +158,22 @@ class Claim:
     """What to say when the claim is true and was left out."""
 
 
+def second_agent() -> Conversation:
+    """Self-check 6's agent: the 60-turn chat behind a System Message of two articles only."""
+    return support_behind(SHORT_PROMPT_ARTICLES)
+
+
 def _bills(k: int) -> list[Any]:
-    return [conversation_bill(support_behind(), N8nSimpleMemory(k), p, QWEN) for p in MODEL_PRICES]
+    return [conversation_bill(second_agent(), N8nSimpleMemory(k), p, QWEN) for p in MODEL_PRICES]
 
 
 def _order_on_turn_60_at_50() -> bool:
-    chat = load_example("support_60")
+    chat = second_agent()
     return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
 
 
-def _ten_times_the_tokens() -> bool:
-    ratio = _bills(50)[0].total("input") / _bills(5)[0].total("input")
-    return 8 <= ratio <= 12
+def _fifty_cheaper_than_five() -> bool:
+    return all(w.dollars < f.dollars for w, f in zip(_bills(50), _bills(5), strict=True))
 
 
 def _fifty_dearer_than_no_limit() -> bool:
@@ -176,34 +202,35 @@ def _five_cheaper_than_no_limit() -> bool:
     return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
 
 
-#: Self-check 6a's sentences, numbered as the lesson lists them; the page's list is tested against this.
+#: Self-check 6's sentences about the second agent, numbered as the lesson lists them; the
+#: page's list is tested against this.
 CLAIMS = (
     Claim(
         1,
-        "At window 50, Lucía's order number from turn 1 still reaches the model on turn 60.",
+        "At window 50, turn 1's order number still reaches turn 60.",
         _order_on_turn_60_at_50,
         "(1) does not hold: window 50 reaches back 50 turns, and turn 60's window starts well after turn 1",
         "",
     ),
     Claim(
         2,
-        "Window 50 sends about ten times the input tokens of window 5.",
-        _ten_times_the_tokens,
-        "(2) does not hold: the long System Message rides on every call at any window; compare the "
-        "input tokens in section 4's table",
+        "Window 50 costs less than window 5, on all three models.",
+        _fifty_cheaper_than_five,
         "",
+        "(2) holds too: window 5's calls stay under the 1,024 tokens a cache needs, so every token "
+        "is paid in full, while window 50's calls are read mostly from the cache until it fills",
     ),
     Claim(
         3,
-        "Window 50 costs more than no limit at all, on each of the three models.",
+        "Window 50 costs more than no limit, on all three models.",
         _fifty_dearer_than_no_limit,
         "",
-        "(3) holds too: once window 50 is full it slides, and its calls lose the cached prefix that "
-        "no limit keeps; read section 4's table",
+        "(3) holds too: once window 50 is full it slides, and an 833-token System Message is too "
+        "short to be cached alone, so its calls lose the cached prefix that no limit keeps",
     ),
     Claim(
         4,
-        "Window 50 keeps her conversation through a restart of n8n.",
+        "Window 50 keeps the chat through a restart of n8n.",
         _survives_a_restart,
         "(4) does not hold: a restart empties Simple Memory at any window; the window only chooses "
         "what to load from what is still stored",
@@ -211,7 +238,7 @@ CLAIMS = (
     ),
     Claim(
         5,
-        "No window size brings back a conversation when the customer starts a new chat session.",
+        "No window brings back a chat when the customer starts a new session.",
         _no_window_finds_a_new_session,
         "",
         "(5) holds too: a new session id files her under a new, empty history, and no window loads "
@@ -221,8 +248,8 @@ CLAIMS = (
         6,
         "Window 5 costs less than no limit, because it sends fewer tokens.",
         _five_cheaper_than_no_limit,
-        "(6) does not hold: window 5 sends fewer tokens, but once full its calls share only the "
-        "System Message with the call before, so less of each is read from the cache",
+        "(6) does not hold: window 5 sends fewer tokens, but its calls never reach the 1,024 "
+        "tokens a cache needs, while no limit's are read mostly from the cache",
         "",
     ),
 )
@@ -248,10 +275,13 @@ def _claim_feedback() -> dict[tuple[int, ...], str]:
     return said
 
 
+def first_turn_without_turn_1(k: int) -> int:
+    """The first turn of a long chat whose call at window *k* no longer carries turn 1."""
+    return next(t for t in range(2, k + 3) if 1 not in visible_turns(k, t))
+
+
 def _check_6() -> dict[str, Any]:
-    # 6b: the first turn of a long chat whose call at window 50 no longer carries turn 1.
-    first_without = next(t for t in range(2, 200) if 1 not in visible_turns(50, t))
-    return {"6a": _true_claims(), "6b": first_without}
+    return {"6": _true_claims()}
 
 
 def _first_buyer_cause(chat: Any) -> str:
@@ -302,12 +332,17 @@ BOOK = CheckBook(
         Expectation(
             "1b",
             _check_1,
-            hint="with k = 0, n8n calls slice(-0): what does JavaScript read -0 as, and what does that slice skip?",
+            hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; how many of the stored messages does a slice(-0) load?",
             mistakes={
-                (): "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole array"
+                16: "that is the history alone: the call also carries the System Message before it and the new question after it",
+                12: "that is a window of 5; at 0 the slice skips nothing, so all eight earlier turns are sent",
+                17: "one short: 1 System Message, 16 stored messages (8 turns of 2), 1 new question",
+                2: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
+                1: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
+                0: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
             },
-            why="slice(-0) is slice(0), the whole array: 0 means no limit",
-            transfer="window 0, a value the rule for k ≥ 1 leaves out",
+            why="slice(-0) is slice(0), the whole history: 1 System Message, the 16 messages of turns 1 to 8, 1 new question",
+            transfer="window 0 on another turn, counted in messages",
         ),
         Expectation(
             "2",
@@ -337,13 +372,13 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="a cache serves only a prefix of 1,024 tokens or more that an earlier call sent identically: which of the two ever has one?",
+            hint="a cache serves only a prefix that an earlier call sent identically, from the first token: with the time at the top, what do two calls still share?",
             mistakes={
-                "no limit": "no limit sends more tokens, but from its eighth call on most of each is read from the cache at a tenth of the price",
-                "the same": "the two send different tokens and read different amounts from the cache",
+                "window 5": "that was section 4's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
+                "the same": "the two send different numbers of tokens, and now every token is paid at the full price",
             },
-            why="window 5's calls stay under 1,024 tokens, so nothing is ever read from the cache, while no limit's growing calls are mostly read from it at a tenth of the price",
-            transfer="a System Message too short to be cached",
+            why="with the time at its top, no call shares a prefix with another, so nothing is cached: every token is paid in full, and no limit sends more of them",
+            transfer="a System Message that changes on every call",
         ),
         Expectation(
             "5",
@@ -357,24 +392,12 @@ BOOK = CheckBook(
             transfer="a log with an idle-hour deletion that is not the cause",
         ),
         Expectation(
-            "6a",
+            "6",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 4 and 5, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against sections 1, 4 and 5 and the second agent's numbers, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="the reply keeps the two claims the numbers and the store bear out: window 50 costs more than no limit, and no window reaches a new session",
-            transfer="a reply weighing reach, money and storage together",
-        ),
-        Expectation(
-            "6b",
-            _check_6,
-            hint="turn t's window at k = 50 starts at turn t − 50: when does that pass turn 1?",
-            mistakes={
-                51: "on turn 51 the window is turns 1 to 50: turn 1 is still in it",
-                50: "on turn 50 the window holds all 49 earlier turns",
-                61: "the window starts after turn 1 long before the chat ends",
-            },
-            why="turn t's window starts at t − 50, which passes turn 1 once t − 50 > 1",
-            transfer="the rule of section 1 at a window the lesson did not work",
+            why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; and no window reaches a new session",
+            transfer="a reply weighing reach, money and storage on an agent the lesson did not price",
         ),
     ],
 )

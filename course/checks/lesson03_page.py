@@ -10,8 +10,13 @@ from checks.lesson03 import (
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
+    _messages_at_window_0,
+    first_turn_without_turn_1,
+    second_agent,
+    stamped_bill,
     support_behind,
 )
+from checks.page import workflow_node
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
@@ -29,8 +34,16 @@ assert len(marta_run.runs[5].stored) == 12 and len(turn_7_call) == 12
 assert turn_7_call[0].role.value == "system" and turn_7_call[1].content == marta.messages[3].content
 assert not any(order in m.content for m in turn_7_call) and order in marta.messages[1].content
 assert any(order in m.content for m in marta_run.runs[5].stored)
-# 1's worked answer and the rule for k = 0.
+# The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
+assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
+# 1's worked answer and the rule for k = 0 (every call grows with the chat) and k = 1.
 assert visible_turns(5, 9) == (4, 5, 6, 7, 8) and visible_turns(0, 9) == tuple(range(1, 9))
+assert _messages_at_window_0() == 1 + 16 + 1
+assert all(visible_turns(1, t) == (t - 1,) for t in range(2, 10))
+# The imported workflow's Simple Memory sets Context Window Length 2; its picture's turn 4
+# carries turns 2 and 3 only.
+memory = workflow_node("lesson3_window", "Simple Memory")
+assert memory["parameters"]["contextWindowLength"] == 2 and visible_turns(2, 4) == (2, 3)
 
 # Section 2: a tool turn with one call takes 4 places, with two calls 6; the recorded turn-4
 # call at window 2 is system, the call for size 40, its result, the reply, the question, and
@@ -51,6 +64,12 @@ assert (
     tool_run.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
     and tool_run.type_versions["@n8n/n8n-nodes-langchain.agent"] == 3.1
 )
+# Several rounds: only the last round's calls are stored (recorded, AI Agent 3.1, turn 2 asked
+# for call_t2_1, read its result, then asked for call_t2_2).
+rounds = load_recording("agent-v31").runs[1]
+asked = [c for request in rounds.requests for m in request for c in m.tool_calls]
+kept = [c for m in rounds.stored[4:] for c in m.tool_calls]
+assert {"call_t2_1", "call_t2_2"} <= set(asked) and kept == ["call_t2_2"]
 
 # Self-check 3's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
 assert [3 in visible_turns(3, t) for t in (4, 6, 7)] == [True, True, False]
@@ -72,6 +91,19 @@ assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "a higher bill o
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
+assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
+cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
+assert bills.loc[5, cached] < bills.loc[0, cached]  # "fewer of them cached"
+assert bills["output tokens"].nunique() == 1  # "Output is the same at every window"
+
+# Self-check 4: the time at the top; nothing cached, window 5 about four fifths of the tokens
+# and of the bill, both several times the bill without the time.
+timed = {k: stamped_bill(k) for k in (5, 0)}
+assert all(b.total("cached") == 0 for b in timed.values())
+assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
+assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
+mini = "GPT-5.4 mini, US$ per 1,000 chats"
+assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
 
 # Self-check 4: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
 short = support_behind(SHORT_PROMPT_ARTICLES)
@@ -88,9 +120,23 @@ after_break = _after_the_break(andina_turns)
 assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
-# Self-check 6's worked answer: turn 60 at 50 starts at turn 10; window 50 sends about a
-# quarter more tokens than window 5, and Lucía's order number is not sent on turn 60.
-assert visible_turns(50, 60)[0] == 10
-assert 1.15 <= bills.loc[50, "input tokens"] / bills.loc[5, "input tokens"] <= 1.3
+# Section 6: each chat asks on its last turn for a fact from turn 1 (and no later turn), and
+# needs a window of t - 1; 8 to 12 reach turn 1 from turns 9 to 13.
+for name in chats.values():
+    chat = load_example(name)
+    said = [
+        i
+        for i, t in enumerate(chat.interactions, start=1)
+        if any(ANCHOR_FACTS[name] in m.content for m in t.messages)
+    ]
+    assert said == [1] and ANCHOR_FACTS[name] not in chat.interactions[-1].messages[-1].content
+assert list(reach) == list(chats) and all(window == asked - 1 for asked, window in reach.values())
+assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
+
+# Self-check 6's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
+# turn 52; the second agent's 833 tokens; the main agent's bills on GPT-5.4 mini.
+assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
+assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
+assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
 print("every figure in the text checked")

@@ -9,10 +9,31 @@ checked`` only if every assert holds. nbval and ``tests/test_lesson_texts.py`` r
 
 from __future__ import annotations
 
+import json
 import runpy
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
+#: The importable n8n workflows the lessons link to (``make n8n-workflows`` writes them).
+WORKFLOWS = HERE.parent / "workflows"
+
+
+def workflow_node(workflow: str, node: str) -> dict[str, Any]:
+    """The node named *node* in the course's importable workflow ``workflows/<workflow>.json``.
+
+    >>> workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
+    2
+    >>> workflow_node("lesson3_window", "Postgres Chat Memory")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no node 'Postgres Chat Memory' in workflows/lesson3_window.json"
+    """
+    nodes = json.loads((WORKFLOWS / f"{workflow}.json").read_text(encoding="utf-8"))["nodes"]
+    found = next((n for n in nodes if n["name"] == node), None)
+    if found is None:
+        raise KeyError(f"no node {node!r} in workflows/{workflow}.json")
+    return found
 
 
 def verify_page(lesson: str, page: dict) -> None:

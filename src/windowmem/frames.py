@@ -349,6 +349,10 @@ def bill_frame(rows: Iterable[BillRow]) -> pd.DataFrame:
 
 #: The first column of :func:`price_table`; one column per model follows.
 PRICE_TOKENS_COLUMN = "input tokens"
+#: :func:`price_table`'s column of input read from the cache, with ``token_kinds``.
+PRICE_CACHED_COLUMN = "cached input tokens, {model}"
+#: :func:`price_table`'s column of output tokens, with ``token_kinds``.
+PRICE_OUTPUT_COLUMN = "output tokens"
 
 
 def price_table(
@@ -358,9 +362,15 @@ def price_table(
     models: Iterable[ModelPrice | str] = MODEL_PRICES,
     counter: TokenCounter = count_messages,
     chats: int = 1000,
+    *,
+    token_kinds: bool = False,
 ) -> pd.DataFrame:
     """What *conversation* costs at each window size: its input tokens, then US dollars per
     *chats* such conversations on each model (input, cached input, cache writes and output).
+
+    With *token_kinds*, two columns follow the input tokens: the part of them read from the
+    first model's cache (:data:`PRICE_CACHED_COLUMN`, named for that model) and the output
+    tokens (:data:`PRICE_OUTPUT_COLUMN`).
 
     >>> from windowmem.messages import system, user, assistant
     >>> from windowmem.policies.n8n import N8nSimpleMemory
@@ -370,6 +380,8 @@ def price_table(
     >>> table = price_table(chat, N8nSimpleMemory, [2, 0], ["gpt-5.4-mini"], count_words)
     >>> table.to_dict("list")
     {'input tokens': [12200, 15200], 'GPT-5.4 mini, US$ per 1,000 chats': [7.65, 6.79]}
+    >>> price_table(chat, N8nSimpleMemory, [2], ["gpt-5.4-mini"], count_words, token_kinds=True).to_dict("list")
+    {'input tokens': [12200], 'cached input tokens, GPT-5.4 mini': [7552], 'output tokens': [800], 'GPT-5.4 mini, US$ per 1,000 chats': [7.65]}
     """
     chat = as_conversation(conversation)
     factory = policy_factory(make_policy)
@@ -380,14 +392,28 @@ def price_table(
     rows = []
     for size in kept:
         bills = [conversation_bill(chat, factory(size), price, counter) for price in prices]
-        rows.append([bills[0].total("input")] + [round(float(b.dollars) * chats, 2) for b in bills])
-    columns = [PRICE_TOKENS_COLUMN] + [f"{p.name}, US$ per {chats:,} chats" for p in prices]
+        kinds = [bills[0].total("cached"), bills[0].total("output")] if token_kinds else []
+        rows.append(
+            [bills[0].total("input"), *kinds] + [round(float(b.dollars) * chats, 2) for b in bills]
+        )
+    kind_columns = (
+        [PRICE_CACHED_COLUMN.format(model=prices[0].name), PRICE_OUTPUT_COLUMN]
+        if token_kinds
+        else []
+    )
+    columns = [
+        PRICE_TOKENS_COLUMN,
+        *kind_columns,
+        *(f"{p.name}, US$ per {chats:,} chats" for p in prices),
+    ]
     return pd.DataFrame(rows, index=pd.Index(kept, name="window"), columns=columns)
 
 
 __all__ = [
     "keeping_frame",
     "BILL_COLUMNS",
+    "PRICE_CACHED_COLUMN",
+    "PRICE_OUTPUT_COLUMN",
     "PRICE_TOKENS_COLUMN",
     "COST_BY_LENGTH_COLUMNS",
     "COST_BY_WINDOW_COLUMNS",

@@ -286,23 +286,50 @@ def conversation_bill(
     policy: WindowPolicy,
     model: ModelPrice | str,
     counter: TokenCounter = count_messages,
+    *,
+    stamp: Callable[[int], str] | None = None,
 ) -> Bill:
     """What every call of *conversation* under *policy* costs on *model*, one call per turn.
 
     A call's output is its turn's assistant messages; the extra calls of a turn's tool rounds
     are not counted, so for a chat with tools the bill is a lower bound.
+
+    *stamp*, when given, is the text put at the start of the system message of turn *t*'s
+    call, ``stamp(t)``: what an expression such as n8n's ``{{ $now }}`` at the top of the
+    System Message does, filled anew on every run. Calls whose stamps differ share no prefix.
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> from windowmem.tokens import count_words
+    >>> chat = [system("rule " * 1100)] + [m for t in range(4) for m in (user("u"), assistant("a"))]
+    >>> plain = conversation_bill(chat, N8nSimpleMemory(0), "gpt-5.4-mini", count_words)
+    >>> stamped = conversation_bill(chat, N8nSimpleMemory(0), "gpt-5.4-mini", count_words,
+    ...                             stamp=lambda turn: f"Now: 10:0{turn}")
+    >>> plain.total("cached"), stamped.total("cached")
+    (3072, 0)
     """
     price = price_of(model) if isinstance(model, str) else model
     chat = as_conversation(conversation)
     views = list(iter_turn_views(chat, policy, counter))
-    cached = cache_tokens([v.sent for v in views], price.cache, counter)
+    sent = [_stamped(v.sent, stamp(v.turn)) if stamp else v.sent for v in views]
+    cached = cache_tokens(sent, price.cache, counter)
     calls = []
-    for view, interaction, (read, written) in zip(views, chat.interactions, cached, strict=True):
+    for view, call, interaction, (read, written) in zip(
+        views, sent, chat.interactions, cached, strict=True
+    ):
         reply = [m for m in interaction.messages if m.role is Role.ASSISTANT]
-        calls.append(
-            CallTokens(view.turn, view.input_tokens, read, written, sum(counter(m) for m in reply))
-        )
+        tokens = sum(counter(m) for m in call) if stamp else view.input_tokens
+        calls.append(CallTokens(view.turn, tokens, read, written, sum(counter(m) for m in reply)))
     return Bill(price, tuple(calls))
+
+
+def _stamped(call: Sequence[Message], text: str) -> tuple[Message, ...]:
+    # The stamp opens the system message; a call without one gets a system message of its own.
+    if not isinstance(text, str) or not text.strip():
+        raise PolicyError(f"a stamp must be a non-empty string, got {text!r}")
+    if call and call[0].role is Role.SYSTEM:
+        return (system(text + "\n" + call[0].content), *call[1:])
+    return (system(text), *call)
 
 
 def behind_system_message(

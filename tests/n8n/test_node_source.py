@@ -56,8 +56,88 @@ def test_the_chat_trigger_has_a_memory_input_only_when_it_loads_sessions_from_me
         r"if \(\$parameter\.options\?\.loadPreviousSession !== 'memory'\) \{\s*return \[\];", body
     )
     assert "AiMemory" in body or "ai_memory" in body
-    text = lesson_text("02_with_and_without_memory.ipynb")
+    text = lesson_text("reference/02_with_and_without_memory_notes.ipynb")
     assert "*Load Previous Session* set to *From Memory*" in text
+
+
+def test_an_output_parser_adds_a_system_message_even_without_the_option():
+    """Lesson 2's reference page, as windowmem.calls.system_prompt models prepareMessages."""
+    common = (
+        package("@n8n/n8n-nodes-langchain")
+        / "dist"
+        / "nodes"
+        / "agents"
+        / "Agent"
+        / "agents"
+        / "ToolsAgent"
+    )
+    source = (common / "common.js").read_text(encoding="utf-8")
+    assert "const useSystemMessage = options.systemMessage ?? ctx.getNode().typeVersion < 1.9;" in (
+        source
+    )
+    # with a System Message: the instructions after it; without one: a system message of their own
+    assert re.search(
+        r"if \(useSystemMessage\) \{\s*messages\.push\(\[\s*'system',\s*"
+        r"`\{system_message\}\$\{options\.outputParser \? '\\n\\n\{formatting_instructions\}' : ''\}`",
+        source,
+    )
+    assert re.search(
+        r"else if \(options\.outputParser\) \{\s*messages\.push\(\['system', '\{formatting_instructions\}'\]\);",
+        source,
+    )
+    prompt = (common / "prompt.js").read_text(encoding="utf-8")
+    from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, NO_DEFAULT_FROM
+
+    assert f"exports.SYSTEM_MESSAGE = '{DEFAULT_SYSTEM_MESSAGE}';" in prompt
+    # ... which is also the text the option holds when it is added
+    options = (common / "options.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"name: 'systemMessage',\s*type: 'string',\s*default: prompt_1\.SYSTEM_MESSAGE", options
+    )
+    assert NO_DEFAULT_FROM == 1.9
+    notes = lesson_text("reference/02_with_and_without_memory_notes.ipynb")
+    assert (
+        "an output parser adds a system message from typeVersion 1.9, even without the option"
+        in (notes)
+    )
+
+
+def test_message_an_assistant_reads_a_memory_before_1_6_and_by_default_after():
+    operation = (
+        package("@n8n/n8n-nodes-langchain")
+        / "dist"
+        / "nodes"
+        / "vendors"
+        / "OpenAi"
+        / "v1"
+        / "actions"
+        / "assistant"
+        / "message.operation.js"
+    ).read_text(encoding="utf-8")
+    assert re.search(r"const memory = useMemoryConnector \|\| nodeVersion < 1\.6", operation)
+    field = re.search(r"displayName: 'Memory',.*?default: '(\w+)'", operation, re.S)
+    assert field and field.group(1) == "connector"
+    from windowmem.calls.system_prompt import ASSISTANT_MEMORY_CHOICES, ASSISTANT_MEMORY_FIELD_FROM
+
+    assert ASSISTANT_MEMORY_FIELD_FROM == 1.6
+    for label, value in zip(ASSISTANT_MEMORY_CHOICES, ("connector", "threadId"), strict=True):
+        assert re.search(rf"name: '{label}',\s*value: '{value}'", operation, re.I), label
+    notes = lesson_text("reference/02_with_and_without_memory_notes.ipynb")
+    assert "**before 1.6 it always reads it**" in notes
+
+
+def test_the_chat_memory_manager_inserts_messages():
+    """Lesson 2's fix for a failed run: the Chat Memory Manager's Insert Messages mode."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory" / "MemoryManager"
+    source = (folder / "MemoryManager.node.js").read_text(encoding="utf-8")
+    for mode, value in (
+        ("Get Many Messages", "load"),
+        ("Insert Messages", "insert"),
+        ("Delete Messages", "delete"),
+    ):
+        assert re.search(rf"name: '{mode}',.*?value: '{value}'", source, re.S), mode
+    lesson = lesson_text("02_with_and_without_memory.ipynb")
+    assert "**Chat Memory Manager** node (*Insert Messages*)" in lesson
 
 
 def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_is_set():

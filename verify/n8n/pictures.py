@@ -150,7 +150,8 @@ SHOTS: tuple[Shot, ...] = (
         "lesson1_chat_trigger",
         "node",
         node="Simple Memory",
-        shows=("Session ID", "Context Window Length", "sessionId"),
+        # Lesson 1 points at the warning: the memory lives in the n8n instance, not in queue mode.
+        shows=("Session ID", "Context Window Length", "sessionId", "stores memory locally"),
         values=(("sessionIdType", CHAT_TRIGGER), ("contextWindowLength", "5")),
     ),
     Shot(

@@ -9,9 +9,11 @@ Four rules, read in the products' code:
   write is followed by ``EXPIRE``, so the key lives *sessionTTL* seconds after the last
   **write**; reads never extend it.
 * **n8n Postgres and MongoDB Chat Memory**: no timestamp, no TTL: kept until deleted.
-* **Spring AI Redis repository** (2.0.1): one key per message, each given the TTL when
-  written; through ``MessageWindowChatMemory`` every ``add`` replaces the whole
-  conversation (clear, then add), so every key's clock restarts at each write.
+* **Spring AI Redis repository** (2.0.1), *with a time-to-live configured*: one key per
+  message, each given the TTL when written; through ``MessageWindowChatMemory`` every
+  ``add`` replaces the whole conversation (clear, then add), so every key's clock restarts
+  at each write. Its default is no time-to-live at all (``timeToLiveSeconds`` -1, no
+  ``EXPIRE``): the rule here is the configured case (``...redis.time-to-live=1h``).
 
 :func:`timeline` plays one list of events (``write``: a run that loads, then saves its
 turn at the end; ``read``: a run that loads and saves nothing, such as a failed one) against each rule and says, per event, whether
