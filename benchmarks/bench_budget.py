@@ -1,4 +1,5 @@
-"""How fast the budget engine is: preparing a corpus, the full reference table, a trace lookup.
+"""How fast the budget engine is: preparing a corpus, the full reference table, one run per
+policy, pricing a run on three models with the prompt cache, a trace lookup.
 
 Prints figures; asserts nothing. Uses the reference corpus from ../shared when it is
 there, else the course's help-centre corpus. Run on one core:
@@ -56,6 +57,19 @@ def main() -> int:
     _searched.cache_clear()
     warm_prepare_time, _ = seconds(lambda: prepare(corpus))  # token counts cached, the rest redone
 
+    from windowmem.budget.money import policy_costs
+    from windowmem.budget.strategies import OverflowStrategy
+
+    per_policy = {
+        policy.value: min(
+            seconds(lambda policy=policy: budget.run_task(prepared, 1500, policy))[0]
+            for _ in range(REPEATS)
+        )
+        for policy in OverflowStrategy
+    }
+    runs_at_1500 = [budget.run_task(prepared, 1500, policy) for policy in OverflowStrategy]
+    pricing_times = [seconds(lambda: policy_costs(runs_at_1500))[0] for _ in range(REPEATS)]
+
     result = budget.run_task(prepared, 1500, "retrieve")
     steps = len(result.trace)
     lookups = 100_000
@@ -81,6 +95,11 @@ def main() -> int:
     )
     print(
         f"cold start to full table         {cold_total * 1000:8.1f} ms   (with every import and the vocabulary load)"
+    )
+    for policy, spent in per_policy.items():
+        print(f"one run at 1,500, {policy:<17} {spent * 1000:8.1f} ms   best of {REPEATS}")
+    print(
+        f"price {len(runs_at_1500)} runs on 3 models (cache) {min(pricing_times) * 1000:8.1f} ms   best of {REPEATS}"
     )
     print(
         f"trace lookup (used + facts)      {lookup / lookups * 1e6:8.2f} µs   ({steps} steps in a retrieve run)"

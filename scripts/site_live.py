@@ -65,7 +65,7 @@ def _lesson06() -> Any:
     from windowmem.explorer.budget_widgets import BudgetExplorer
 
     # As lesson 6's explorer cell builds it.
-    return BudgetExplorer(prepare(help_centre()), budget=1500, choice="truncate")
+    return BudgetExplorer(prepare(help_centre()), budget=1500, choice="just-in-time")
 
 
 #: The lessons whose explorer the site makes live: notebook -> (key, how its cell builds it).

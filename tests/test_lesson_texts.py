@@ -131,26 +131,15 @@ REVEALED_BY = {
         ],
     },
     "06_token_budget_and_context_drift.ipynb": {
-        1: ["the last of the 14 calls", "answered_so_far()"],
-        2: ['"bill so far": step.bill.input_tokens', "6 → 12 questions"],
-        3: [
+        1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
+        2: [
             "at_1500 = reference_table(",
-            "sweep = reference_table(",
-            "(a) 5: after the opening 193 tokens",
+            "(a) 4: after the opening 193 tokens",
+            "(b) 26: the first",
         ],
-        4: [
-            "the lossy summariser answers {lossy.answered}",
-            "by_budget = summaries.pivot(",
-            '`"a"`: a lost line is a sentence',
-        ],
-        5: [
-            "sweep = reference_table(",
-            'room for "\n      f"{room:.1f} reads',
-            "11: only the last read takes",
-        ],
-        6: ["explorer = BudgetExplorer(", "(a) 5. The answering starts"],
-        7: ["drift = pd.DataFrame(", "(b) 3,600: the system message"],
-        8: ["23. Q1's re-read brings", "**2. Treating re-retrieval as free.**"],
+        3: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
+        4: ["costs = policy_costs(runs.values())", "*unbounded*. From the sixth call on"],
+        5: ["keeping = keeping_frame(", "4: the sentence rides on every call"],
     },
 }
 
@@ -824,6 +813,13 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "before Valentina's chat starts" in main and "keeps the length a live session" in main
 
 
+LESSON_6_NOTES = COURSE / "reference" / "06_token_budget_and_context_drift_notes.ipynb"
+
+
+def lesson6_and_notes_text() -> str:
+    return lesson6_text() + "\n" + "\n".join(text(c) for c in cells(LESSON_6_NOTES))
+
+
 def test_lesson6_carries_issue_22_s_corrections():
     """Issue 22, lesson 6: the drift caveats and the answering caveat on the main path, the mapping
     onto lesson 3 and 5's mechanisms, peak defined before the table that shows it."""
@@ -832,19 +828,31 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "sits at the *start*, where they found models most accurate" in main
     assert "Answering costs no call of its own" in main
     assert "`trim_messages`" in main and "rolling summary" in main and "search tool" in main
-    assert main.index("A run's **peak**") < main.index("The four runs side by side")
+    assert main.index("A run's **peak**") < main.index("The five runs side by side")
+
+
+def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
+    """Issue 34: just-in-time beside truncate, compact and retrieve, in one table of tokens and
+    one of dollars, with the prompt cache's prefix rule stated before the priced table."""
+    main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
+    body = lesson6_text()
+    assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
+    assert main.index("**just-in-time**") < main.index("The five runs side by side")
+    assert main.index("exact **prefix**") < main.index("The five runs on three models")
+    assert "Anthropic" in main and "just in time" in main
 
 
 def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     """The lesson's rule is the engine's: a read holds only the fact of the question it was
     made for, so of two reads of one chunk, each counts for its own question (lesson 6's
-    reader found four such pairs and the rule silent on them)."""
+    reader found four such pairs and the rule silent on them). The reference page plots both
+    counts."""
     from windowmem.budget import help_centre, prepare, run_task
 
-    body = " ".join(lesson6_text().split())
+    body = " ".join(lesson6_and_notes_text().split())
     assert "A read holds a fact only for the question it was made for" in body
     assert "still in the window at the moment it is answered" in body
-    assert "each copy counts only for its own question" in body
+    assert "Each copy counts only for its own question" in body
     assert "result.answered_so_far()" in body and "result.facts_known()" in body
     prepared = prepare(help_centre())
     unbounded = run_task(prepared, 1500, "unbounded")
@@ -852,7 +860,7 @@ def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     q1, q7 = prepared.task[0], prepared.task[6]
     assert reads[0].chunk == reads[6].chunk and (reads[0].facts, reads[6].facts) == ({q1}, {q7})
     # One token under the peak only Q1's read is dropped: Q7's copy of its chunk stays, and
-    # Q1 still counts as lost, as the lesson says.
+    # Q1 still counts as lost, as the reference page says.
     near_peak = run_task(prepared, unbounded.bill.peak - 1, "truncate")
     assert q1 not in near_peak.answered_questions
     assert reads[0].chunk in {i.chunk for i in near_peak.trace[-1].context}
@@ -861,7 +869,7 @@ def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
 def test_lesson6_states_the_engine_s_lossy_rate():
     from windowmem.budget.strategies import LOSSY_DROP_BELOW
 
-    assert f"probability {1 - LOSSY_DROP_BELOW}" in lesson6_text()
+    assert f"probability {1 - LOSSY_DROP_BELOW}" in lesson6_and_notes_text()
 
 
 def test_lesson6_cites_the_context_drift_source():
@@ -870,16 +878,17 @@ def test_lesson6_cites_the_context_drift_source():
 
 
 def test_lesson6_quotes_no_figures_it_cannot_source():
-    """The chapter the budget task re-implements has no public page to name, so the lesson
-    does not quote its figures (issue 22: name a public page or drop the claim). The
-    maintainer cell and tests/budget/test_budget_reference.py still reproduce them wherever
-    the reference corpus is present."""
+    """The chapter the budget task re-implements has no public page to name, so the lesson and
+    its reference page do not quote its figures (issue 22: name a public page or drop the
+    claim). The reference page's checks and tests/budget/test_reference.py still reproduce
+    them wherever the reference corpus is present."""
     from windowmem.budget.published import PUBLISHED
 
-    body = lesson6_text()
+    body = lesson6_and_notes_text()
     shown = "".join(
         "".join(o.get("data", {}).get("text/plain", "")) + "".join(o.get("text", ""))
-        for c in cells(LESSON_6)
+        for page in (LESSON_6, LESSON_6_NOTES)
+        for c in cells(page)
         for o in c.get("outputs", [])
     )
     assert "The window is the working memory" not in body and "published: answered" not in shown
@@ -1009,7 +1018,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1991,
-    "06_token_budget_and_context_drift.ipynb": 2490,
+    "06_token_budget_and_context_drift.ipynb": 1996,
 }
 
 

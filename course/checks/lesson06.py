@@ -8,19 +8,27 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from windowmem import Conversation, system
 from windowmem.budget import help_centre, prepare, run_task
+from windowmem.budget.money import policy_costs
 from windowmem.cost import tokens_per_call
+from windowmem.design.anchor_facts import with_fact_in_system_prompt
 from windowmem.examples import ANCHOR_FACTS, generated_support
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies import N8nSimpleMemory
+from windowmem.prices import price_of
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
 
 QWEN = qwen_counter()
 BUDGET = 1500
-POLICIES = ("unbounded", "truncate", "compact", "retrieve")
+POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
+#: The model self-check 4 prices the runs on.
+MODEL = "gpt-5.4-mini"
+#: Self-check 2a's budget, one the lesson does not work (its table is at BUDGET).
+TRUNCATE_BUDGET = 1300
+#: The order number Lucía gives on turn 1 of the long chat (self-check 5).
+ORDER = ANCHOR_FACTS["support_60"]
 
 
 @cache
@@ -30,36 +38,26 @@ def _prepared() -> Any:
 
 @cache
 def _runs() -> dict[str, Any]:
-    # Section 3's four runs at the lesson's budget.
+    # Section 2's five runs at the lesson's budget.
     return {name: run_task(_prepared(), BUDGET, name) for name in POLICIES}
-
-
-def _nearest(options: dict[str, float], value: float) -> str:
-    return min(options.items(), key=lambda kv: abs(kv[1] - value))[0]
 
 
 def _check_1() -> dict[str, Any]:
     prepared = _prepared()
-    # 1a's premise: search ranks the answer first for eleven questions and second for one.
-    ranks = sorted(prepared.answer_rank[q] for q in prepared.task)
-    if ranks != [0] * (len(prepared.task) - 1) + [1]:
-        raise AssertionError(f"self-check 1a's premise no longer holds: answer ranks {ranks}")
-    return {"1a": _runs()["unbounded"].bill.calls}
-
-
-def _check_2() -> dict[str, Any]:
-    prepared = _prepared()
     corpus = prepared.corpus
     unbounded = _runs()["unbounded"]
-    unbounded_bill = unbounded.bill.input_tokens
+    # 1a's premise: 14 calls, from 193 tokens to 2,951.
+    calls = [s.used for s in unbounded.trace if s.event.value == "call"]
+    if (len(calls), calls[0], calls[-1]) != (14, 193, 2951):
+        raise AssertionError(f"self-check 1a's premise no longer holds: {calls}")
     ratio_12_6 = (
         run_task(prepare(corpus, 12), 10**6, "unbounded").bill.input_tokens
         / run_task(prepare(corpus, 6), 10**6, "unbounded").bill.input_tokens
     )
-    return {"2a": round(unbounded_bill, -3), "2b": round(ratio_12_6)}
+    return {"1a": round(unbounded.bill.input_tokens, -3), "1b": round(ratio_12_6)}
 
 
-def _check_2_mistakes() -> dict[Any, str]:
+def _check_1a_mistakes() -> dict[Any, str]:
     unbounded = _runs()["unbounded"]
     calls, last = unbounded.bill.calls, unbounded.bill.peak
     return {
@@ -75,157 +73,94 @@ def _check_2_mistakes() -> dict[Any, str]:
     }
 
 
-def _check_3() -> dict[str, Any]:
-    runs = _runs()
-    return {
-        "3a": runs["truncate"].answered,
-        "3b": max(runs, key=lambda name: runs[name].bill.input_tokens),
-    }
+@cache
+def _truncated() -> Any:
+    return run_task(_prepared(), TRUNCATE_BUDGET, "truncate")
 
 
-def _check_3a_mistakes() -> dict[Any, str]:
-    # The reads the last call's size holds under truncate at 1,500: one of them holds no fact.
-    last = _runs()["truncate"].trace[-1].context
+def _check_2() -> dict[str, Any]:
+    return {"2a": _truncated().answered, "2b": _runs()["just-in-time"].bill.calls}
+
+
+def _check_2a_mistakes() -> dict[Any, str]:
+    # The reads the last call's size holds under truncate at 1,300: one of them holds no fact.
+    last = _truncated().trace[-1].context
     reads = [item for item in last if item.kind.value == "read"]
     return {
         len(reads): "that many reads fit, but one of them (Q10's first) holds no fact",
-        len(reads) + 1: "one read too many: add the opening 193 tokens before the reads",
+        len(reads) + 1: "one read too many: take the opening 193 tokens from the budget first",
+        len(reads) - 2: "one read too few: 1,107 tokens hold five reads of about 200",
         12: "truncation drops the oldest reads and nothing brings them back",
         0: "the last reads are still in the window when the answering starts",
     }
 
 
-def _lossy_saving() -> float:
-    lossy = run_task(_prepared(), BUDGET, "compact", summariser="lossy")
-    perfect = _runs()["compact"]
-    return 1 - lossy.bill.input_tokens / perfect.bill.input_tokens
+def last_call(result: Any) -> Any:
+    """The context of *result*'s last call: the one that writes the answers."""
+    return [s for s in result.trace if s.event.value == "call"][-1].context
+
+
+def _check_3() -> dict[str, Any]:
+    window = last_call(_runs()["just-in-time"])
+    return {"3": len({q for item in window for q in item.facts})}
 
 
 def _check_4() -> dict[str, Any]:
-    return {"4": _nearest({"a": 0.03, "b": 0.25, "c": 0.5}, _lossy_saving())}
+    costs = policy_costs(_runs().values(), (price_of(MODEL),))
+    return {"4": min(costs, key=lambda c: c.dollars).policy}
+
+
+def _pinning_bills() -> tuple[list[int], list[int]]:
+    """Each call's tokens over the 300 turns, for the 10-turn window without and with the pin."""
+    long_chat = generated_support(300)
+    window_10 = N8nSimpleMemory(10)
+    return (
+        tokens_per_call(long_chat, window_10, QWEN),
+        tokens_per_call(pinned_chat(long_chat, ORDER), window_10, QWEN),
+    )
 
 
 def _check_5() -> dict[str, Any]:
-    prepared = _prepared()
-    # One token under the unbounded run's peak.
-    return {"5": run_task(prepared, _runs()["unbounded"].bill.peak - 1, "truncate").answered}
-
-
-def _reread_while_answering(budget: int) -> set[int]:
-    """The task positions of the questions read again while answering, under retrieve."""
-    prepared = _prepared()
-    reads = [s for s in run_task(prepared, budget, "retrieve").trace if s.event.value == "read"]
-    # The reading pass makes the unbounded run's reads; every later read is a re-read.
-    first_pass = _runs()["unbounded"].bill.reads
-    return {prepared.task.index(s.question) + 1 for s in reads[first_pass:]}
-
-
-def pushed_out(budget: int) -> list[tuple[int, int, int, list[list[int]]]]:
-    """Each re-read under retrieve at *budget*, in order, and what it pushed out of the window.
-
-    A row per re-read: its question's task position, the window's tokens with it, the
-    tokens after the drop that follows it, and the facts (task positions) of each read that
-    drop pushed out (``[]`` for a read that holds no fact).
-    """
-    prepared = _prepared()
-    result = run_task(prepared, budget, "retrieve")
-    position = {q: n for n, q in enumerate(prepared.task, 1)}
-    reads = [s for s in result.trace if s.event.value == "read"]
-    rows = []
-    # The reading pass makes the unbounded run's reads; every later read is a re-read.
-    for read in reads[_runs()["unbounded"].bill.reads :]:
-        drop = result.trace[read.number + 1]
-        gone = [i for i in read.context if i not in drop.context and i.kind.value == "read"]
-        facts = [sorted(position[q] for q in i.facts) for i in gone]
-        rows.append((position[read.question], read.used, drop.used, facts))
-    return rows
-
-
-def _first_factless_push_out(budget: int) -> int:
-    """The task position of the first question whose re-read pushes out a read with no fact."""
-    for question, _, _, gone in pushed_out(budget):
-        if [] in gone:
-            return question
-    raise AssertionError(f"no re-read pushes out a read with no fact at {budget}")
-
-
-def _check_6() -> dict[str, Any]:
-    return {"6a": _first_factless_push_out(2000), "6b": len(_reread_while_answering(2000))}
-
-
-def _check_6b_mistakes() -> dict[Any, str]:
-    lost = len(_prepared().task) - run_task(_prepared(), 2000, "truncate").answered
-    mistakes = {
-        13: "count questions, not reads: one question takes two reads",
-        0: "at 2,000 tokens the early reads are gone before the answering starts",
-    }
-    mistakes[lost] = (
-        "the chain does not stop at the read with no fact: the re-reads before it had already "
-        "pushed out the reads of questions still to come"
-    )
-    return mistakes
-
-
-def _check_7() -> dict[str, Any]:
     long_chat = generated_support(300)
-    order = ANCHOR_FACTS["support_60"]
+    order = ORDER
     last = long_chat.turn_count
-    keep_all, window_10 = N8nSimpleMemory(0), N8nSimpleMemory(10)
-    bills = {
-        name: sum(tokens_per_call(long_chat, policy, QWEN))
-        for name, policy in [("all", keep_all), ("10", window_10)]
-    }
+    window_10 = N8nSimpleMemory(10)
+    plain = tokens_per_call(long_chat, window_10, QWEN)
     pinned = pinned_chat(long_chat, order)
-    pinned_bill = sum(tokens_per_call(pinned, window_10, QWEN))
-    # 7b's premise: the pinned sentence adds the same few tokens to every call.
-    extra = {
-        p - w
-        for p, w in zip(
-            tokens_per_call(pinned, window_10, QWEN), tokens_per_call(long_chat, window_10, QWEN)
-        )
-    }
+    with_pin = tokens_per_call(pinned, window_10, QWEN)
+    # 4's premise: the pinned sentence adds the same few tokens to every call, and only the
+    # pinned window still shows the order number on the last turn.
+    extra = {p - w for p, w in zip(with_pin, plain, strict=True)}
     recent, kept = (
         turn_view(long_chat, window_10, last, QWEN),
         turn_view(pinned, window_10, last, QWEN),
     )
+    # 5's premise: "once full, the window's calls carry about 270 tokens each", and 12 tokens
+    # on such a call is the same whole percentage as on the bill.
+    full = plain[10:]
     if len(extra) != 1 or fact_visible(recent, order) or not fact_visible(kept, order):
-        raise AssertionError(f"self-check 7b's premise no longer holds: {extra}")
-    return {
-        "7a": _nearest({"a": 14, "b": 2, "c": 5}, bills["all"] / bills["10"]),
-        "7b": pinned_bill - bills["10"],
-    }
+        raise AssertionError(f"self-check 5's premise no longer holds: {extra}")
+    if round(sum(full) / len(full), -1) != 270 or round(100 * 12 / 270) != round(
+        100 * (sum(with_pin) / sum(plain) - 1)
+    ):
+        raise AssertionError("self-check 5's premise no longer holds: calls of about 270 tokens")
+    return {"5": round(100 * (sum(with_pin) / sum(plain) - 1))}
 
 
-def _check_7b_mistakes() -> dict[Any, str]:
-    long_chat = generated_support(300)
-    window_10 = N8nSimpleMemory(10)
-    last = long_chat.turn_count
-    per_call = (
-        turn_view(
-            pinned_chat(long_chat, ANCHOR_FACTS["support_60"]), window_10, last, QWEN
-        ).input_tokens
-        - turn_view(long_chat, window_10, last, QWEN).input_tokens
-    )
+def _check_5_mistakes() -> dict[Any, str]:
+    plain, with_pin = _pinning_bills()
     return {
-        per_call: "that is one call's share: the system message is sent again on every call",
-        0: "the window still holds 10 turns; the system message is extra, on every call",
+        0: "the system prompt is sent on every call, so its 12 tokens are paid on all 300",
+        sum(with_pin) - sum(plain): "that is the extra in tokens; give it as a percentage of the "
+        "window's bill",
+        with_pin[-1] - plain[-1]: "that is the extra tokens of one call; as a share of a call of "
+        "about 270 tokens, what percentage is it?",
     }
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
     """The long chat with the order number pinned in its system message, as the page builds it."""
-    return Conversation(
-        (
-            system(f"{long_chat.system_message.content} The customer's order number is {order}."),
-            *long_chat.messages[1:],
-        ),
-        title="the same chat, order number pinned in the system message",
-    )
-
-
-def _check_8() -> dict[str, Any]:
-    # One token under the unbounded run's peak, where truncation drops only Q1's read.
-    return {"8": run_task(_prepared(), _runs()["unbounded"].bill.peak - 1, "retrieve").bill.calls}
+    return with_fact_in_system_prompt(long_chat, f"The customer's order number is {order}.")
 
 
 BOOK = CheckBook(
@@ -234,130 +169,87 @@ BOOK = CheckBook(
         Expectation(
             "1a",
             _check_1,
-            hint="one call per read, and one more that writes the answers",
-            mistakes={
-                12: "one call per read, and one question takes two reads; the last call writes the answers",
-                13: "count a call for every read (one question takes two) and one that writes the answers",
-                26: "a read is one call: the search call brings the chunk in",
-            },
-            why="thirteen reads (one question takes two) and one call that answers everything",
-            transfer="the calls counted from search's ranks, before the table shows them",
-        ),
-        Expectation(
-            "2a",
-            _check_2,
             hint="average the first and the last call's size, times the calls; round to the nearest thousand",
-            mistakes=_check_2_mistakes,
+            mistakes=_check_1a_mistakes,
             why="each call resends a size that grows from 193 to 2,951, so the bill is about the average size times 14",
         ),
         Expectation(
-            "2b",
-            _check_2,
+            "1b",
+            _check_1,
             hint="twice the calls, and each call carries about twice as much",
             mistakes={
                 2: "that would hold if every call cost the same; later calls carry every earlier read",
                 8: "too high: the bill grows with the square of the task, not the cube",
             },
-            why="twice the calls, each with about twice the window",
+            why="twice the calls, each with about twice the window: the bill grows with the square of the reads",
             transfer="a task of half the length",
         ),
         Expectation(
-            "3a",
-            _check_3,
-            hint="take 193 tokens from 1,500 and count how many reads of about 200 tokens fit; "
+            "2a",
+            _check_2,
+            hint="take 193 tokens from 1,300 and count how many reads of about 200 tokens fit; "
             "then ask which of the last reads hold a fact",
-            mistakes=_check_3a_mistakes,
-            why="six reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
-            transfer="truncation's answers counted from the budget, before any bounded run is shown",
+            mistakes=_check_2a_mistakes,
+            why="five reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
+            transfer="truncation's answers at a budget the lesson does not run",
         ),
         Expectation(
-            "3b",
-            _check_3,
-            hint="count the reads: which policy reads chunks a second time?",
+            "2b",
+            _check_2,
+            hint="count the first pass's calls, then one call for each question read again by "
+            "its id, then the call that writes the answers",
             mistakes={
-                "unbounded": "no budget is dear, but re-reading pays for a full window on every extra call",
-                "compact": "compaction adds a call per compaction, and leaves a small window behind",
+                14: "that is the first pass and the answers call; each question is read again while answering",
+                25: "count the call that writes the answers too",
+                27: "a read by id needs no search: Q10 is not read twice again, its reference names the right chunk",
+                38: "a read again by id is one call, not a search of up to three reads",
+                13: "13 is the first pass's reads; each read is one call, and the answering adds more",
             },
-            why="every re-read pays for a full window again",
+            why="13 calls read the chunks once, 12 read a chunk again by its id while answering, "
+            "and one writes the answers",
+            transfer="the just-in-time policy, before its run is shown",
+        ),
+        Expectation(
+            "3",
+            _check_3,
+            hint="a reference holds no fact: which chunk is still a read on the last call?",
+            mistakes={
+                12: "twelve are answered, but each answer was taken while its chunk was in the "
+                "window; on the last call the others are references, which hold no fact",
+                0: "the chunk read again for the last question is still a read on the last call",
+                2: "two chunks sit in the window only while a question is answered; the next "
+                "call turns the older one into a reference",
+            },
+            why="the last call carries twelve references and Q12's chunk, read again by its id: "
+            "one fact; the other answers were kept aside",
+            transfer="just-in-time's last call, before the explorer shows it",
         ),
         Expectation(
             "4",
             _check_4,
-            hint="a lost line is about 20 tokens; what else does each call carry?",
+            hint="a cached token costs a tenth; which run keeps sending the same beginning, "
+            "and which runs change it or stay under 1,024 tokens?",
             mistakes={
-                "b": "too much: a lost line saves about 20 tokens a call, beside some 1,000 tokens of "
-                "system prompt, task text and reads that no summariser touches",
-                "c": "far too much: the reads and the task text, most of every call, are untouched; "
-                "only the summary's lines go, about 20 tokens each",
+                "just-in-time": "it sends the fewest tokens, but every call is under 1,024 tokens, "
+                "so none is read from the cache",
+                "truncate": "each drop changes the window right after the task text, so little is "
+                "read from the cache, and it answers only 5",
+                "compact": "each compaction rewrites the window's beginning, so the cache starts again",
+                "retrieve": "it sends the most tokens, in the most calls, most of them after a drop",
             },
-            why="only the summary shrinks, and its lines are small beside the reads every call carries",
-            transfer="a lossy summariser",
+            why="the unbounded window only appends, so every call from the sixth is served the "
+            "call before it from the cache, at a tenth of the price",
+            transfer="the budget policies in dollars, before the priced table",
+            form='one of "unbounded", "truncate", "compact", "retrieve" or "just-in-time"',
         ),
         Expectation(
             "5",
             _check_5,
-            hint="which read takes the window over 2,950, and what does truncation drop then?",
-            mistakes={
-                12: "the last read takes the window to its peak, one token over the budget, and truncation acts",
-                5: "5 is the answer at 1,500; here only the very last read goes over",
-                10: "truncation drops reads until the window fits; one read of about 200 tokens is enough",
-            },
-            why="only the last read goes over, and truncation drops the oldest read, Q1's; Q7's copy of that chunk counts only for Q7",
-            transfer="a budget one token under the peak",
-        ),
-        Expectation(
-            "6a",
-            _check_6,
-            hint="first find the reads still in the window when the answering starts (section 2's "
-            "call tokens give each read's size); then, for each re-read, add its size and drop the "
-            "oldest reads until the size fits 2,000",
-            mistakes={
-                1: "Q1's re-read pushes out the oldest read, Q6's, which holds Q6's fact",
-                6: "Q6's read is the first to go; count the re-reads from Q1's, one read pushed out each",
-                10: "Q10's first read is the one with no fact; the question is whose re-read pushes it out",
-            },
-            why="Q1's to Q4's re-reads push out Q6's to Q9's reads, and the next one meets Q10's first, factless read",
-            transfer="retrieve at 2,000 tokens, a budget the page has not run it at",
-        ),
-        Expectation(
-            "6b",
-            _check_6,
-            hint="when Q6 comes to be answered, is its read still in the window?",
-            mistakes=_check_6b_mistakes,
-            why="the re-reads of Q1 to Q4 had already pushed out Q6's to Q9's facts, so the factless "
-            "drop comes too late to stop the chain",
-        ),
-        Expectation(
-            "7a",
-            _check_7,
-            hint="kept turns pile up: call t carries all t − 1 earlier turns",
-            mistakes={
-                "b": "keeping everything makes each call grow with the chat; the window's calls stop growing",
-                "c": "still too low: over 300 turns the gap keeps widening with every turn",
-            },
-            why="keeping every turn resends a growing history on every one of 300 calls",
-            transfer="a 300-turn chat",
-        ),
-        Expectation(
-            "7b",
-            _check_7,
-            hint="the system message goes out on every call",
-            mistakes=_check_7b_mistakes,
-            why="the pinned sentence rides on every one of the 300 calls",
+            hint="the system prompt goes out on every call: what share of a call are 12 tokens?",
+            mistakes=_check_5_mistakes,
+            why="the pinned sentence rides on every call: 12 tokens on calls of about 270",
             transfer="the price of pinning, which the lesson has not worked",
-        ),
-        Expectation(
-            "8",
-            _check_8,
-            hint="Q1's re-read brings the size back to 2,951: what does truncation drop then, and whose question comes next?",
-            mistakes={
-                14: "that is the unbounded run; retrieve reads Q1's fact again before answering Q1",
-                15: "Q1's re-read takes the size over 2,950 again, and truncation pushes out the oldest read left, Q2's, just before Q2 is answered",
-                27: "the chain stops before the end: once the oldest read left is one that holds no fact, dropping it costs no question",
-                22: "count the call that writes the answers too",
-            },
-            why="each re-read pushes out the next question's read, until the oldest read left holds no fact (Q10's first): nine re-reads",
-            transfer="retrieve just under the peak, a budget the page has not run it at",
+            form="a whole number of percent, like 10",
         ),
     ],
 )

@@ -26,7 +26,7 @@ a bill or a budget run costs nothing extra until a lesson asks for its table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate
 
 import pandas as pd
@@ -50,7 +50,8 @@ from windowmem.errors import WindowMemError
 from windowmem.messages import Message
 from windowmem.policies.base import PolicyFactory, WindowPolicy
 from windowmem.prices import MODEL_PRICES, ModelPrice, conversation_bill, price_of
-from windowmem.replay import iter_turn_views
+from windowmem.recall import fact_visible
+from windowmem.replay import iter_turn_views, turn_view
 from windowmem.tokens import TokenCounter, count_messages
 from windowmem.turn_ranges import gap_spans, turn_runs, turn_spans, write_spans
 
@@ -137,6 +138,42 @@ def cost_by_window(
         rows.append((size, sum(calls) / len(calls), max(calls), sum(calls), calls[-1]))
 
     return pd.DataFrame.from_records(rows, columns=list(COST_BY_WINDOW_COLUMNS))
+
+
+def keeping_frame(
+    choices: Mapping[str, tuple[Conversation | Sequence[Message], WindowPolicy]],
+    fact: str,
+    counter: TokenCounter = count_messages,
+) -> pd.DataFrame:
+    """One row per choice (a conversation and its window): what keeping *fact* costs, and whether
+    the last turn's call still shows it.
+
+    >>> from windowmem.messages import system, user, assistant
+    >>> from windowmem.policies.n8n import N8nSimpleMemory
+    >>> chat = [system("hi")] + [m for t in range(4) for m in (user(f"#{t}"), assistant("ok"))]
+    >>> frame = keeping_frame({"window of 1": (chat, N8nSimpleMemory(1))}, "#0")
+    >>> int(frame["input bill"].item()), bool(frame["#0 in view on turn 4"].item())
+    (14, False)
+    """
+    rows = []
+    for name, (conversation, policy) in choices.items():
+        chat = as_conversation(conversation)
+        calls = tokens_per_call(chat, policy, counter)
+        if not calls:
+            raise WindowMemError(
+                f"{name}: the conversation has no turns, so there is no call to cost"
+            )
+        last = turn_view(chat, policy, chat.turn_count, counter)
+        rows.append(
+            {
+                "choice": name,
+                "last call tokens": last.input_tokens,
+                "mean tokens per call": round(sum(calls) / len(calls)),
+                "input bill": sum(calls),
+                f"{fact} in view on turn {chat.turn_count}": fact_visible(last, fact),
+            }
+        )
+    return pd.DataFrame(rows).set_index("choice")
 
 
 #: The columns of :func:`cost_by_conversation_length`, in order.
@@ -373,6 +410,7 @@ def price_table(
 
 
 __all__ = [
+    "keeping_frame",
     "BILL_COLUMNS",
     "PRICE_CACHED_COLUMN",
     "PRICE_OUTPUT_COLUMN",

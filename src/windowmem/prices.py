@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypeVar
 
 from windowmem.conversation import Conversation, as_conversation
 from windowmem.errors import PolicyError
@@ -48,6 +49,9 @@ PRICES_SOURCE = (
 PRICES_CHECKED = "2026-12-06"
 
 _MILLION = Decimal(1_000_000)
+
+#: An entry of a call: a message, or a budget agent's context item.
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -186,8 +190,8 @@ def call_cost(tokens: CallTokens, price: ModelPrice) -> Decimal:
     ) / _MILLION
 
 
-def shared_prefix(a: Sequence[Message], b: Sequence[Message]) -> int:
-    """How many messages, from the first, *a* and *b* have in common.
+def shared_prefix(a: Sequence[object], b: Sequence[object]) -> int:
+    """How many entries, from the first, *a* and *b* have in common (messages, or any values).
 
     >>> from windowmem.messages import user
     >>> shared_prefix([user("a"), user("b")], [user("a"), user("c")])
@@ -201,6 +205,50 @@ def shared_prefix(a: Sequence[Message], b: Sequence[Message]) -> int:
     return n
 
 
+def _after_system_message(call: Sequence[Message]) -> int:
+    """Where Anthropic's first breakpoint sits: after the system message, if the call has one."""
+    return 1 if call and call[0].role is Role.SYSTEM else 0
+
+
+def prefix_cache(
+    calls: Sequence[Sequence[T]],
+    rule: CacheRule,
+    size: Callable[[T], int],
+    fixed_prefix: Callable[[Sequence[T]], int],
+) -> list[tuple[int, int]]:
+    """(read from the cache, written to it) for each call in *calls*, in tokens.
+
+    A call is a sequence of entries (messages, or a budget agent's context items), each of
+    *size* tokens; two entries match when they are equal. A provider that caches by itself can
+    serve the longest prefix any earlier call sent; one with breakpoints serves only a prefix
+    ending at an earlier breakpoint (after the first ``fixed_prefix(call)`` entries, the part
+    sent unchanged on every call, or the end of an earlier call), and writes the rest of the
+    call up to its own end.
+
+    >>> prefix_cache([["s", "a"], ["s", "a", "b"]], CacheRule(2, 1, False, ""), len, lambda c: 1)
+    [(0, 0), (2, 0)]
+    """
+    out: list[tuple[int, int]] = []
+    for i, call in enumerate(calls):
+        sizes = [size(entry) for entry in call]
+        total = sum(sizes)
+        prefix_tokens = [0]
+        for entry_size in sizes:
+            prefix_tokens.append(prefix_tokens[-1] + entry_size)
+        best = 0
+        for earlier in calls[:i]:
+            shared = shared_prefix(call, earlier)
+            if rule.explicit:
+                breakpoints = [len(earlier), fixed_prefix(earlier)]
+                shared = max((b for b in breakpoints if 0 < b <= shared), default=0)
+            best = max(best, rule.cacheable(prefix_tokens[shared]))
+        written = 0
+        if rule.explicit and total >= rule.min_tokens:
+            written = total - best
+        out.append((best, written))
+    return out
+
+
 def cache_tokens(
     calls: Sequence[Sequence[Message]], rule: CacheRule, counter: TokenCounter = count_messages
 ) -> list[tuple[int, int]]:
@@ -210,27 +258,7 @@ def cache_tokens(
     with breakpoints serves only a prefix ending at an earlier breakpoint (the end of the system
     message, or the end of an earlier call), and writes the rest of the call up to its own end.
     """
-    out: list[tuple[int, int]] = []
-    for i, call in enumerate(calls):
-        sizes = [counter(m) for m in call]
-        total = sum(sizes)
-        prefix_tokens = [0]
-        for size in sizes:
-            prefix_tokens.append(prefix_tokens[-1] + size)
-        best = 0
-        for earlier in calls[:i]:
-            shared = shared_prefix(call, earlier)
-            if rule.explicit:
-                breakpoints = [len(earlier)]
-                if earlier and earlier[0].role is Role.SYSTEM:
-                    breakpoints.append(1)
-                shared = max((b for b in breakpoints if b <= shared), default=0)
-            best = max(best, rule.cacheable(prefix_tokens[shared]))
-        written = 0
-        if rule.explicit and total >= rule.min_tokens:
-            written = total - best
-        out.append((best, written))
-    return out
+    return prefix_cache(calls, rule, counter, _after_system_message)
 
 
 @dataclass(frozen=True)

@@ -55,16 +55,17 @@ def test_lesson6_explorer_follows_its_controls(lab_server, page):
     run_all_cells(page)
     assert error_outputs(page) == []
 
-    truncate = run_task(prepared, 1500, "truncate")
-    last = len(truncate.trace) - 1
-    pane = wait_for_view(page, 1500, "truncate", last)
+    # The lesson opens the explorer on just-in-time: its last window holds one read in full.
+    just_in_time = run_task(prepared, 1500, "just-in-time")
+    last = len(just_in_time.trace) - 1
+    pane = wait_for_view(page, 1500, "just-in-time", last)
     pane.scroll_into_view_if_needed()
     assert (slider_value(page, "wm-budget-slider"), slider_value(page, "wm-step-slider")) == (
         1500,
         last,
     )
-    assert readout(pane) == expected(truncate, last)
-    assert pane.locator(".wm-dot.wm-held").count() == truncate.answered
+    assert readout(pane) == expected(just_in_time, last)
+    assert pane.locator(".wm-dot.wm-held").count() == len(just_in_time.trace[-1].facts) == 1
 
     # A person picks "compact" from the menu: the step slider stays at the end of the new run.
     page.locator(".wm-policy select").select_option(label="compact")

@@ -32,6 +32,8 @@ ALL_RUNS = [
     for summariser in Summariser
     if policy.compacts or summariser is Summariser.PERFECT
 ]
+#: What truncation may drop: never the system prompt or the task.
+DROPPABLE = (ItemKind.READ, ItemKind.SUMMARY, ItemKind.REFERENCE)
 
 
 def bill_from_trace(result):
@@ -59,14 +61,20 @@ def check_rules(result):
         assert [item.kind for item in window[:2]] == [ItemKind.SYSTEM, ItemKind.TASK]
         if step.event is Event.READ:
             assert window[:-1] == before.context and window[-1].kind is ItemKind.READ
+        if step.event is Event.REFERENCE:
+            # Every read but the last item becomes its reference; one that answered nothing goes.
+            assert policy.just_in_time and step.used < before.used
+            assert [i for i in window if i.kind is ItemKind.READ] in ([], [before.context[-1]])
+            assert all(not i.facts for i in window if i.kind is ItemKind.REFERENCE)
+            assert {q for i in window for q in i.points_to} == {
+                q
+                for i in before.context
+                for q in i.points_to | (i.facts if i is not before.context[-1] else frozenset())
+            }
         if step.event is Event.TRUNCATE:
             assert policy.bounded and before.used > budget
             assert window[-1] == before.context[-1], "the read just added is never dropped"
-            oldest = next(
-                k
-                for k, item in enumerate(before.context)
-                if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
-            )
+            oldest = next(k for k, item in enumerate(before.context) if item.kind in DROPPABLE)
             dropped = before.context[oldest]
             if dropped.kind is ItemKind.SUMMARY and len(dropped.lines) > 1:
                 assert window[oldest].lines == dropped.lines[1:]
@@ -99,9 +107,7 @@ def check_rules(result):
         ):
             # Before a search or the answers, the policy has brought the window within budget,
             # or nothing is left that it may drop.
-            droppable = [
-                k for k, item in enumerate(window) if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
-            ]
+            droppable = [k for k, item in enumerate(window) if item.kind in DROPPABLE]
             assert step.used <= budget or droppable in ([], [len(window) - 1])
     final = trace[-1]
     assert final.event is Event.CALL
@@ -138,8 +144,11 @@ def test_unbounded_never_forgets_and_answers_everything():
 
 
 def test_without_pressure_every_policy_costs_the_same():
+    """Every policy but just-in-time acts only over budget; just-in-time acts at every call."""
     unbounded = run_task(PREPARED, 100_000, "unbounded")
     for policy, summariser in ALL_RUNS:
+        if policy.just_in_time:
+            continue
         result = run_task(PREPARED, 100_000, policy, summariser)
         assert (result.bill, result.answered_questions) == (
             unbounded.bill,

@@ -24,13 +24,16 @@ class ItemKind(StrEnum):
     TASK = "task"
     READ = "read"
     SUMMARY = "summary"
+    REFERENCE = "reference"
 
 
 @dataclass(frozen=True)
 class Item:
     """One entry of the context: its size, and the question ids whose facts it holds.
 
-    A read knows its chunk; a summary knows its lines, as question ids, oldest first.
+    A read knows its chunk; a summary knows its lines, as question ids, oldest first. A
+    reference knows its chunk and, in *points_to*, the question whose fact that chunk holds:
+    it holds no fact itself, only where to read it again.
     """
 
     kind: ItemKind
@@ -38,6 +41,7 @@ class Item:
     facts: frozenset[int] = frozenset()
     chunk: int | None = None
     lines: tuple[int, ...] = ()
+    points_to: frozenset[int] = frozenset()
 
 
 def used(context: Iterable[Item]) -> int:
@@ -87,6 +91,7 @@ class Event(StrEnum):
     READ = "read"
     TRUNCATE = "truncate"
     COMPACT = "compact"
+    REFERENCE = "reference"
     ANSWER = "answer"
 
 

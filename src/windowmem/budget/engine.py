@@ -6,6 +6,14 @@ context (the chapter's "window") goes over budget, the overflow strategy truncat
 compacts it. At the end it answers from what the context holds (searching again first
 under a retrieve strategy) in one last call.
 
+Under the just-in-time strategy, before every call each read the model has already been
+sent (every read but one that has just arrived) becomes a one-line reference: its chunk
+id, its article's title and the question it answers; a read that answered nothing leaves
+no reference. While answering, a question whose read is only a reference is read again by
+that id (one call, one read, no search); one whose reference a truncation dropped is
+searched again. Over budget, the seen reads become references first, then truncation
+drops the oldest references.
+
 Points a reader of the specification could take two ways, and what the published
 figures (budget 1,500) settle:
 
@@ -32,6 +40,8 @@ from windowmem.budget.prepared import Prepared, prepare
 from windowmem.budget.prompts import (
     SYSTEM_PROMPT,
     answers_text,
+    read_call,
+    reference_line,
     search_call,
     summary_line,
     summary_text,
@@ -62,11 +72,21 @@ class TaskResult:
     answered_questions: tuple[int, ...]
     bill: Bill
     trace: tuple[Step, ...]
+    answering_from: int = 0
+    """The trace step at which the answering began (0 where it is not known)."""
 
     @property
     def answered(self) -> int:
         """How many task questions were answered."""
         return len(self.answered_questions)
+
+    def reads_while_answering(self) -> int:
+        """How many reads the agent made while answering: re-reads by id or searches again."""
+        return (
+            sum(1 for s in self.trace[self.answering_from :] if s.event is Event.READ)
+            if self.answering_from
+            else 0
+        )
 
     def facts_known(self) -> tuple[int, ...]:
         """How many facts the context held after each step: the curve a lesson plots."""
@@ -136,6 +156,15 @@ def check_budget(budget: object) -> int:
     return budget
 
 
+def check_system_tokens(tokens: object) -> int:
+    """*tokens* as a whole number of at least 1, or a BudgetError saying so."""
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+        raise BudgetError(
+            f"the system prompt's size must be a whole number of tokens, at least 1; got {tokens!r}"
+        )
+    return tokens
+
+
 class _Agent:
     """The mutable state of one run; :func:`run_task` is its only user."""
 
@@ -146,6 +175,8 @@ class _Agent:
         strategy: OverflowStrategy,
         summariser: Summariser,
         seed: int,
+        *,
+        system_tokens: int | None = None,
     ) -> None:
         self.prepared, self.budget, self.strategy, self.summariser = (
             prepared,
@@ -157,11 +188,15 @@ class _Agent:
         questions = prepared.corpus.questions
         task_text = task_prompt(questions[q].question for q in prepared.task)
         self.context: list[Item] = [
-            Item(ItemKind.SYSTEM, count_text(SYSTEM_PROMPT)),
+            Item(
+                ItemKind.SYSTEM,
+                count_text(SYSTEM_PROMPT) if system_tokens is None else system_tokens,
+            ),
             Item(ItemKind.TASK, count_text(task_text)),
         ]
         self.bill = Bill()
         self.trace: list[Step] = []
+        self.answering_from = 0
         self._changed(Event.START, None, "system prompt and task")
 
     def _note(self, event: Event, question: int | None, detail: str) -> None:
@@ -175,6 +210,8 @@ class _Agent:
         self._note(event, question, detail)
 
     def _call(self, output: str, question: int | None, detail: str) -> None:
+        if self.strategy.just_in_time:
+            self._to_references(question)
         self.bill = self.bill.charge(used(self.context), count_text(output))
         self._note(Event.CALL, question, detail)
 
@@ -187,13 +224,70 @@ class _Agent:
             ItemKind.SUMMARY, count_text(self._summary_text(lines)), frozenset(lines), lines=lines
         )
 
+    def _reference(self, read: Item) -> Item | None:
+        """The one-line reference a seen read leaves, or None for a read that answered nothing."""
+        if not read.facts:
+            return None
+        assert read.chunk is not None
+        chunk = self.prepared.chunks[read.chunk]
+        title = self.prepared.corpus.articles[chunk.article].title
+        (question,) = read.facts
+        text = reference_line(read.chunk, title, self.prepared.task.index(question) + 1)
+        return Item(ItemKind.REFERENCE, count_text(text), chunk=read.chunk, points_to=read.facts)
+
+    def _to_references(self, question: int | None) -> None:
+        """Every read but the last item, which the model has not been sent yet, becomes a reference."""
+        seen = [k for k, item in enumerate(self.context[:-1]) if item.kind is ItemKind.READ]
+        if not seen:
+            return
+        kept = []
+        for k, item in enumerate(self.context):
+            if k in seen:
+                reference = self._reference(item)
+                # A read again by id leaves nothing new: its reference is still there.
+                if reference is not None and reference not in self.context:
+                    kept.append(reference)
+            else:
+                kept.append(item)
+        self.context = kept
+        self._changed(
+            Event.REFERENCE, question, f"{len(seen)} read(s) the model has seen kept as references"
+        )
+
+    def reread(self, question: int, chunk: int) -> None:
+        """Read *chunk* again by its id for *question*: one call, one read, no search."""
+        self._call(read_call(chunk), question, f"read chunk {chunk} again for question {question}")
+        self.bill = replace(self.bill, reads=self.bill.reads + 1)
+        self.context.append(
+            Item(
+                ItemKind.READ,
+                self.prepared.chunks[chunk].tokens,
+                frozenset({question}),
+                chunk=chunk,
+            )
+        )
+        self._changed(Event.READ, question, f"read chunk {chunk} again (holds the answer)")
+        self._overflow(question)
+
+    def _overflow(self, question: int) -> None:
+        """What the strategy does once a read has landed and the context is over budget."""
+        if not (self.strategy.bounded and used(self.context) > self.budget):
+            return
+        if self.strategy.compacts:
+            self.compact(question)
+            return
+        if self.strategy.just_in_time:
+            # The reads already seen become references before anything is dropped.
+            self._to_references(question)
+        self.truncate(question)
+
     def truncate(self, question: int | None) -> None:
         while used(self.context) > self.budget:
             oldest = next(
                 (
                     k
                     for k, item in enumerate(self.context)
-                    if item.kind in (ItemKind.READ, ItemKind.SUMMARY)
+                    if item.kind in (ItemKind.READ, ItemKind.SUMMARY, ItemKind.REFERENCE)
                 ),
                 None,
             )
@@ -210,7 +304,11 @@ class _Agent:
                 )
             else:
                 del self.context[oldest]
-                what = f"read of chunk {item.chunk}" if item.kind is ItemKind.READ else "summary"
+                what = (
+                    "summary"
+                    if item.kind is ItemKind.SUMMARY
+                    else f"{item.kind.value} of chunk {item.chunk}"
+                )
                 self._changed(Event.TRUNCATE, question, f"dropped the {what}")
 
     def compact(self, question: int | None) -> None:
@@ -253,18 +351,22 @@ class _Agent:
                 question,
                 f"read chunk {chunk}" + (" (holds the answer)" if holds else ""),
             )
-            if self.strategy.bounded and used(self.context) > self.budget:
-                if self.strategy.compacts:
-                    self.compact(question)
-                else:
-                    self.truncate(question)
+            self._overflow(question)
             if holds:
                 return
 
     def answer_all(self) -> tuple[int, ...]:
         answered = []
+        self.answering_from = len(self.trace)
         for question in self.prepared.task:
-            if self.strategy.retrieves and question not in facts_held(self.context):
+            if self.strategy.just_in_time and question not in facts_held(self.context):
+                reference = next((i for i in self.context if question in i.points_to), None)
+                if reference is not None:
+                    assert reference.chunk is not None
+                    self.reread(question, reference.chunk)
+                else:
+                    self.read(question)
+            elif self.strategy.retrieves and question not in facts_held(self.context):
                 self.read(question)
             held = question in facts_held(self.context)
             if held:
@@ -286,8 +388,14 @@ def run_task(
     strategy: str | OverflowStrategy,
     summariser: str | Summariser = Summariser.PERFECT,
     seed: int = SUMMARY_SEED,
+    *,
+    system_tokens: int | None = None,
 ) -> TaskResult:
     """Run the task on *corpus* with a context of *budget* tokens under overflow *strategy*.
+
+    *system_tokens* sizes the system prompt, for an agent whose instructions and tool schemas
+    are longer than the simulation's own prompt (None: that prompt, counted). The budget counts
+    it like every other item, and no policy ever drops it.
 
     >>> from windowmem.budget.corpus import help_centre
     >>> result = run_task(help_centre(), 1500, "truncate")
@@ -305,6 +413,7 @@ def run_task(
         strategy_named(strategy),
         summariser_named(summariser),
         check_seed(seed),
+        system_tokens=None if system_tokens is None else check_system_tokens(system_tokens),
     )
     for question in prepared.task:
         agent.read(question)
@@ -319,4 +428,5 @@ def run_task(
         answered,
         agent.bill,
         tuple(agent.trace),
+        agent.answering_from,
     )

@@ -34,6 +34,24 @@ def search_call(question: str) -> str:
     return f'search("{question}")'
 
 
+def read_call(chunk: int) -> str:
+    """The output of a call that reads *chunk* again by its id, as a reference names it.
+
+    >>> read_call(7)
+    'read(chunk=7)'
+    """
+    return f"read(chunk={chunk})"
+
+
+def reference_line(chunk: int, title: str, position: int) -> str:
+    """What stays of a read once the model has seen it: its id, its article, what it answers.
+
+    >>> reference_line(7, "Payments", 2)
+    '[chunk 7, "Payments": answers question 2]\\n'
+    """
+    return f'[chunk {chunk}, "{title}": answers question {position}]\n'
+
+
 def summary_line(question: str, answer: str) -> str:
     """One fact of a summary: the question and its answer."""
     return f"- {question} -> {answer}\n"

@@ -7,6 +7,8 @@ the rules of real products' memories; these are the chapter's four ways out of o
 * ``compact``: one extra call summarises every read but the latest into a fact per line.
 * ``retrieve``: truncate, then search again before answering a question whose fact is gone.
 * ``compact+retrieve``: compact, and search again before answering.
+* ``just-in-time``: keep only a one-line reference to each read the model has seen, and
+  read it again by its id when a question needs it; over budget, drop the oldest references.
 
 >>> OverflowStrategy("compact+retrieve").compacts, OverflowStrategy("compact+retrieve").retrieves
 (True, True)
@@ -33,6 +35,7 @@ class OverflowStrategy(StrEnum):
     COMPACT = "compact"
     RETRIEVE = "retrieve"
     COMPACT_RETRIEVE = "compact+retrieve"
+    JUST_IN_TIME = "just-in-time"
 
     @property
     def bounded(self) -> bool:
@@ -45,9 +48,21 @@ class OverflowStrategy(StrEnum):
         return self in (OverflowStrategy.COMPACT, OverflowStrategy.COMPACT_RETRIEVE)
 
     @property
+    def just_in_time(self) -> bool:
+        """Whether reads the model has seen become references, read again by id when needed.
+
+        Unlike the others, this strategy acts at every call, over budget or not.
+        """
+        return self is OverflowStrategy.JUST_IN_TIME
+
+    @property
     def retrieves(self) -> bool:
-        """Whether a question whose fact has gone is searched again before it is answered."""
-        return self in (OverflowStrategy.RETRIEVE, OverflowStrategy.COMPACT_RETRIEVE)
+        """Whether a question whose fact has gone is read again (searched, or by id) before it is answered."""
+        return self in (
+            OverflowStrategy.RETRIEVE,
+            OverflowStrategy.COMPACT_RETRIEVE,
+            OverflowStrategy.JUST_IN_TIME,
+        )
 
 
 class Summariser(StrEnum):

@@ -29,6 +29,7 @@ CHOICES: Mapping[str, tuple[OverflowStrategy, Summariser]] = {
     "compact": (OverflowStrategy.COMPACT, Summariser.PERFECT),
     "compact (lossy)": (OverflowStrategy.COMPACT, Summariser.LOSSY),
     "retrieve": (OverflowStrategy.RETRIEVE, Summariser.PERFECT),
+    "just-in-time": (OverflowStrategy.JUST_IN_TIME, Summariser.PERFECT),
 }
 
 

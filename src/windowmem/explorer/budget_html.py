@@ -22,6 +22,7 @@ _SEGMENT_COLOUR = {
     "task": "#6e7781",
     "read": "#2da44e",
     "summary": "#bf8700",
+    "reference": "#0969da",
 }
 #: A read that holds none of the task's facts.
 _FACTLESS_READ = "#9be9a8"

@@ -94,6 +94,8 @@ def _label(
     if kind is ItemKind.SUMMARY:
         return f"summary of earlier reads: {len(lines)} line(s)"
     assert chunk is not None
+    if kind is ItemKind.REFERENCE:
+        return f"reference to {_chunk_name(prepared, chunk)}"
     return _chunk_name(prepared, chunk)
 
 
