@@ -742,6 +742,12 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
     assert "**Import from File…**" in postgres and "credentials" in postgres
+    # The lock: its importable workflow and its picture, in section 4.
+    lock = by_title["4 · Two requests at once"]
+    assert "](workflows/lesson4_lock.json)" in lock
+    assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
+    assert "](images/n8n/lesson4_lock_canvas.png)" in lock
+    assert (COURSE / "images" / "n8n" / "lesson4_lock_canvas.png").is_file()
     # The last section: the decision table, computed, and a check on a team's needs.
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
     assert last == "6 · Which store should you choose?", list(by_title)
@@ -1010,7 +1016,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 2450,
     "03_window_buffer_memory.ipynb": 1970,
-    "04_memory_that_outlives_the_session.ipynb": 1987,
+    "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1996,
     "06_token_budget_and_context_drift.ipynb": 2490,
 }
