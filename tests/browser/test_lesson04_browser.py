@@ -67,7 +67,10 @@ def test_lesson4_explorer_follows_its_controls(lab_server, page):
     assert pane.locator(".wm-sent tr.wm-from-memory").count() == 4
 
     # The menu offers n8n's stores only (Spring AI's is on the reference page).
-    options = page.locator(".wm-outlive-store select option").all_inner_texts()
+    options = [
+        o.replace("\xa0", " ")
+        for o in page.locator(".wm-outlive-store select option").all_inner_texts()
+    ]
     assert options == list(N8N_STORES)
     # The table, one worker, two requests at once: both blind, all ten rows kept.
     pick(page, "wm-outlive-workers", "1")
