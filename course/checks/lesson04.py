@@ -19,7 +19,7 @@ from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
 from windowmem.outlive.workers import alternate
 from windowmem.policies import N8nSimpleMemory
-from windowmem.policies.n8n import ManualClock
+from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 from windowmem.storage import backends
 from windowmem.storage.list_stores import SqliteLists
 from windowmem.storage.n8n_redis_history import N8nRedisHistory
@@ -89,16 +89,19 @@ def _check_4() -> dict[str, Any]:
         races.Request("A", "question A", "answer A"),
         races.Request("B", "question B", "answer B"),
     )
-    # B arrives while A's model is answering: A has loaded, and writes after its model call.
+    # B arrives during A's model call and its model answers first: both load, B writes, A writes.
     race = races.run_pair(
         "n8n",
         StoreSpec("n8n-sql", chosen.sql_location),
-        "lesson4-race-during-call",
+        "lesson4-race-b-first",
         history,
         pair,
-        schedule=races.N8N_DURING_CALL,
+        schedule=races.N8N_B_ANSWERS_FIRST,
     )
-    return {"4": len(race.sent["B"]) - 1}
+    new_rows = race.stored[len(history) :]
+    owners = [text.split()[-1] for text in new_rows]  # "question B" -> "B"
+    assert owners[0::2] == owners[1::2], "each run's question and answer are adjacent rows"
+    return {"4": owners[0::2]}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -120,8 +123,8 @@ def _check_5() -> dict[str, Any]:
     return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
-#: Self-check 6's team: three queue-mode workers, erase 24 hours after the last saved turn
-#: with no clean-up job, pauses of at most two hours.
+#: Self-check 6's team: one n8n process redeployed nightly, erase 24 hours after the last
+#: saved turn with no clean-up job, pauses of at most two hours.
 ANDINA_ERASE_HOURS = 24
 ANDINA_PAUSE_HOURS = 2
 SHORT_NAMES = {
@@ -131,13 +134,24 @@ SHORT_NAMES = {
 }
 
 
+def _keeps_through_the_pause(store: str) -> bool:
+    """Whether *store* can keep a chat through Andina's pause: Simple Memory's idle hour is
+    fixed (measured on its store's clock); Redis's TTL is set to the erasure deadline."""
+    if store == "Simple Memory":
+        clock = ManualClock()
+        simple = SimpleMemoryStore(clock)
+        simple.memory("andina", "chat").add(user("hi"), assistant("hello"))
+        clock.advance(hours=ANDINA_PAUSE_HOURS)
+        return len(simple.memory("andina", "chat")) > 0
+    return True
+
+
 def _check_6() -> dict[str, Any]:
-    # (a) The rebuilt stores that both share a chat between workers and delete it by themselves.
+    # (a) The rebuilt stores that delete a quiet chat by themselves and keep it through a pause.
     fitting = [
         name
         for name in store_choice.N8N_STORES
-        if store_choice.measured(name).shared_by_workers
-        and store_choice.measured(name).deletes_a_quiet_chat
+        if store_choice.measured(name).deletes_a_quiet_chat and _keeps_through_the_pause(name)
     ]
     # (b) The TTL that erases exactly ANDINA_ERASE_HOURS after the last write and keeps the
     # chat through a pause: checked on the Redis list on a hand-moved clock.
@@ -220,14 +234,18 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="when does n8n write A's question to the table: before A's model call or after it?",
+            hint="when does n8n write a run's question and answer: when the run arrives, or once its model has answered?",
             mistakes={
-                3: "that counts question A, which n8n writes only once A's model has answered, or B's own question, which is not an earlier message",
-                4: "A's messages are written only once A's model has answered, and B loaded while it was still answering",
-                0: "B still loads the messages stored before either request",
+                (
+                    "A",
+                    "B",
+                ): "A arrived first, but a run writes its rows only once its model has answered, and B's answered first",
+                ("B",): "name both runs: whose rows come first, then whose come after",
+                ("A",): "name both runs: whose rows come first, then whose come after",
             },
-            why="n8n writes a run only once its model answers, so for the whole model call a second request loads a history without it",
-            transfer="a second request that arrives during the first one's model call, a timing the table does not show",
+            form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
+            why="a run writes its question and answer only once its model has answered, so B's rows, answered first, come before A's",
+            transfer="two overlapping runs finishing in the other order than they arrived, which the lesson's table does not show",
         ),
         Expectation(
             "5",
@@ -244,15 +262,15 @@ BOOK = CheckBook(
         Expectation(
             "6a",
             _check_6,
-            hint="which node keeps one history for all three workers and erases it by itself? Answer with its name as the answer cell spells it",
+            hint="which node erases a quiet chat by itself, at a time you set, and keeps it through a two-hour pause? Answer with its name as the answer cell spells it",
             mistakes={
                 "Postgres": "Postgres keeps every row until someone deletes it: that is the clean-up job nobody will run",
                 "MongoDB": "MongoDB Chat Memory never expires a document: only a clean-up job would erase it",
-                "Simple Memory": "three workers would each keep their own, and a deploy empties it",
+                "Simple Memory": "it deletes a quiet chat by itself, but after a fixed idle hour: a two-hour pause would lose the chat, and each nightly deploy empties it",
             },
             form='one of "Simple Memory", "Postgres", "Redis" or "MongoDB", in quotes',
-            why="only Redis Chat Memory is shared by the workers and deletes a quiet chat by itself, through its TTL",
-            transfer="another team's needs",
+            why="only Redis Chat Memory deletes a quiet chat by itself at a time you set, its TTL, so the chat survives the pause and is gone by the deadline",
+            transfer="another team's needs, where two stores delete by themselves",
         ),
         Expectation(
             "6b",

@@ -15,6 +15,7 @@ from checks.lesson04 import (
     MARTA_EVENTS,
     TURNS_7_AND_8,
     _check_6,
+    _keeps_through_the_pause,
 )
 from windowmem.policies import N8nSimpleMemory
 from windowmem.storage import n8n_redis_history
@@ -58,29 +59,40 @@ assert "#6023" in table.get_messages()[0].content
 assert len(N8nSimpleMemory(2).load(table.get_messages())) == 4
 assert len(N8nSimpleMemory(10).load(table.get_messages())) == 12
 
-# Section 4: without a lock both load first, B blind, rows interleave; with a lock B sees A.
-no_lock, locked = race_runs["no lock"], race_runs["a lock per session"]
+# Section 4: without a lock both load first, B blind, rows interleave; with the recipe's lock
+# B is turned away ("one moment"): sent nothing, stored nothing, while A runs as alone.
+no_lock, locked = race_runs["no lock"], race_runs["the recipe's lock"]
 assert list(no_lock.trace[:2]) == ["A load", "B load"]
 assert "question A" not in no_lock.sent["B"] and "question B" not in no_lock.sent["A"]
 assert no_lock.stored[2:] == ("question A", "question B", "answer A", "answer B")
-assert locked.sent["B"] == (*(m.content for m in history), "question A", "answer A", "question B")
-assert locked.stored[2:] == ("question A", "answer A", "question B", "answer B")
-assert len(no_lock.stored) == len(locked.stored) == len(history) + 4  # n8n loses no row
-# Self-check 4: B arrives during A's model call, loads u1 a1 only.
-during = races.run_pair(
+assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
+assert locked.sent["A"] == (*(m.content for m in history), "question A")
+assert locked.stored[2:] == ("question A", "answer A")
+assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
+# Self-check 4's worked answer: B's model answers first, so B's rows come first; both blind.
+b_first = races.run_pair(
     "n8n",
     StoreSpec("n8n-sql", chosen.sql_location),
-    "lesson4-page-during",
+    "lesson4-page-b-first",
     history,
     pair,
-    schedule=races.N8N_DURING_CALL,
+    schedule=races.N8N_B_ANSWERS_FIRST,
 )
-assert during.sent["B"] == (*(m.content for m in history), "question B")
+assert b_first.stored[2:] == ("question B", "answer B", "question A", "answer A")
+assert b_first.sent["B"] == (*(m.content for m in history), "question B")
+assert b_first.sent["A"] == (*(m.content for m in history), "question A")
+# The lock's TTL: a 75-second run outlives its 60-second key; B at second 70 runs beside A.
+assert [(o.name, o.count, o.ran, o.overlaps) for o in long_run] == [
+    ("A", 1, True, ()),
+    ("B", 1, True, ("A",)),
+]
+assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
 
 # Section 5: Redis expires 11:20 and is gone at 12:20; Simple Memory's clock moved to the
 # failed 11:15 run (12:15), the page load too (11:50); Postgres never expires.
 rows = {rule: expiry.timeline(rule, marta_events) for rule in expiry.RULES[:3]}
 assert clock_time(rows["n8n Redis (sessionTTL 3600)"][3].expires_at) == "11:20"
+assert set(columns) == set(expiry.RULES[:3])
 assert not rows["n8n Redis (sessionTTL 3600)"][-1].found
 assert clock_time(rows["n8n Simple Memory"][2].expires_at) == "11:50"
 assert clock_time(rows["n8n Simple Memory"][3].expires_at) == "12:15"
@@ -99,6 +111,8 @@ assert store_choice.contradicted(store_choice.N8N_CHOICES) == []
 deleting = [s for s in store_choice.N8N_STORES if store_choice.measured(s).deletes_a_quiet_chat]
 assert deleting == ["Simple Memory", "Redis Chat Memory"]  # Simple Memory's is the idle hour
 assert not store_choice.measured("Simple Memory").shared_by_workers
-# Self-check 6's worked answer: 86400 = 24 × 3600, and 7200 keeps the pause.
+# Self-check 6's worked answer: Simple Memory loses the chat over the two-hour pause; 86400 =
+# 24 × 3600 is the upper bound, 7200 the lower.
+assert not _keeps_through_the_pause("Simple Memory") and _check_6()["6a"] == "Redis"
 assert _check_6()["6b"] == ANDINA_ERASE_HOURS * 3600 == 86400 and ANDINA_PAUSE_HOURS * 3600 == 7200
 print("every figure in the text checked")

@@ -88,6 +88,31 @@ def test_lesson_4_s_stores_hold_the_chat(made: tuple[Harness, Pictures]) -> None
     assert harness.redis_ttl(pictures.sessions["lesson4_redis"]) == -1  # TTL 0: kept for ever
 
 
+def test_lesson_4_s_lock_releases_and_turns_a_second_run_away(
+    made: tuple[Harness, Pictures],
+) -> None:
+    """After each answered run the lock's key is gone (Delete); with a run holding it (the key
+    at 1), the next message is answered "one moment" without a model call or a stored row."""
+    from verify.n8n.course_live import chat
+    from windowmem.outlive import session_lock
+
+    harness, pictures = made
+    session = pictures.sessions["lesson4_lock"]
+    assert int(harness.redis.command("EXISTS", f"lock:{session}")) == 0
+    rows = "SELECT count(*) FROM n8n_chat_histories WHERE session_id = %s"
+    assert harness.n8n.postgres.execute(rows, (session,)) == [(4,)]
+    harness.redis.command("INCR", f"lock:{session}")  # a run in progress
+    try:
+        run = chat(harness, pictures.live["lesson4_lock"], session, "Are you there?", ())
+        assert run.status == 200 and run.output == session_lock.ONE_MOMENT
+        assert run.requests == () and run.unused == ()
+        assert harness.n8n.postgres.execute(rows, (session,)) == [(4,)]
+        assert 0 < harness.redis_ttl(f"lock:{session}") <= session_lock.RECIPE_TTL
+        assert int(harness.redis.command("GET", f"lock:{session}")) == 2
+    finally:
+        harness.redis.command("DEL", f"lock:{session}")
+
+
 def test_every_picture_was_taken_and_showed_what_it_should(made: tuple[Harness, Pictures]) -> None:
     from PIL import Image
 

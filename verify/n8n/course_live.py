@@ -42,6 +42,11 @@ CREDENTIALS = {
         "redis",
         {"id": CREDENTIAL_IDS["redis"], "name": "windowmem redis"},
     ),
+    # Lesson 4's lock: the Redis node's Increment and Delete.
+    "n8n-nodes-base.redis": (
+        "redis",
+        {"id": CREDENTIAL_IDS["redis"], "name": "windowmem redis"},
+    ),
 }
 
 

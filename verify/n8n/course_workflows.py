@@ -53,6 +53,8 @@ class CourseWorkflow:
     """``"chat"`` (a Chat Trigger, driven by *Open chat*) or ``"webhook"`` (curl, as the source)."""
     note: str
     """The sticky note's Markdown: what the workflow shows and what to try."""
+    lock: bool = False
+    """Whether a per-session lock stands around the agent (lesson 4's recipe, :func:`with_lock`)."""
 
     @property
     def webhook_path(self) -> str:
@@ -154,7 +156,36 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "3. In Redis: `KEYS *`, then `LRANGE <session id> 0 -1`.\n"
         "4. *Session Time To Live* 0 keeps a list for ever; set it to delete quiet chats.",
     ),
+    CourseWorkflow(
+        "lesson4_lock",
+        4,
+        "postgres-k2",
+        "TuTienda lesson 4: a lock per session",
+        "chat",
+        "## Lesson 4: one run per chat at a time\n"
+        "**Take the lock** (Redis Increment, TTL 60 s) counts the runs of this chat in "
+        "progress; **First run?** lets only the first through to the agent, and any other "
+        "gets **One moment** at once: its question is neither answered nor stored. "
+        "**Release the lock** deletes the key after the agent.\n\n"
+        "1. Pick your OpenAI, Postgres and Redis credentials (Redis in both Redis nodes).\n"
+        "2. **Open chat** and send two messages quickly: the second is answered "
+        '"One moment".\n'
+        "3. Keep the TTL above your longest run: a run that outlives it lets the next "
+        "one in beside it.",
+        lock=True,
+    ),
 )
+#: The lock's nodes (lesson 4's recipe), and what the turned-away run answers.
+LOCK_TAKE, LOCK_TEST, LOCK_WAIT, LOCK_RELEASE = (
+    "Take the lock",
+    "First run?",
+    "One moment",
+    "Release the lock",
+)
+LOCK_TTL_SECONDS = 60
+ONE_MOMENT = "One moment, I'm still on your last message."
+#: The Chat Trigger's item, read by name once the Redis node has replaced it.
+FROM_TRIGGER = "$('When chat message received').item.json"
 
 
 def load_sources(folder: Path = SOURCES) -> dict[str, dict[str, Any]]:
@@ -270,11 +301,131 @@ def derive(spec: CourseWorkflow, sources: dict[str, dict[str, Any]]) -> dict[str
         "settings": {"executionOrder": "v1"},
         "pinData": {},
     }
+    if spec.lock:
+        workflow = with_lock(spec, workflow)
     text = json.dumps(workflow)
     leaked = [token for token in HARNESS_TOKENS if token in text]
     if leaked or '"credentials"' in text:
         raise CourseWorkflowError(f"{spec.file}: harness parts left in the workflow: {leaked}")
     return workflow
+
+
+def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
+    """*workflow* (a Chat Trigger feeding the agent) with lesson 4's lock around its agent.
+
+    Trigger → Redis Increment ``lock:<session id>`` with Expire (n8n-nodes-base 2.41.1 sends
+    ``EXPIRE`` after every ``INCR``) → If the count is 1 → the agent → Redis Delete; the If's
+    other branch sets ``output``, which the chat shows as the reply. The Redis node's output
+    replaces the chat's item, so the agent's prompt and the memory's key read the trigger.
+    """
+    nodes = [dict(json.loads(json.dumps(n))) for n in workflow["nodes"]]
+    trigger = next((n for n in nodes if n["type"].endswith(".chatTrigger")), None)
+    if trigger is None or trigger["name"] != "When chat message received":
+        raise CourseWorkflowError(f"{spec.file}: the lock needs the Chat Trigger in front")
+    session = f"{FROM_TRIGGER}.sessionId"
+    for node in nodes:
+        if node["type"] == f"{LC}.agent":
+            node["parameters"] = {
+                "promptType": "define",
+                "text": f"={{{{ {FROM_TRIGGER}.chatInput }}}}",
+                "options": node["parameters"]["options"],
+            }
+        elif node["type"].startswith(f"{LC}.memory"):
+            node["parameters"]["sessionIdType"] = "customKey"
+            node["parameters"]["sessionKey"] = f"={{{{ {session} }}}}"
+    x, y = trigger["position"]
+    for moved in nodes:  # the agent and its model, memory and tools make room for the lock
+        if moved["name"] != trigger["name"] and not moved["type"].endswith("stickyNote"):
+            moved["position"] = [moved["position"][0] + 460, moved["position"][1]]
+
+    def node(name: str, kind: str, version: float, at: list[int], parameters: Any) -> Any:
+        return {
+            "id": _node_id(spec.file, name),
+            "name": name,
+            "type": kind,
+            "typeVersion": version,
+            "position": at,
+            "parameters": parameters,
+        }
+
+    lock_key = f"=lock:{{{{ {session} }}}}"
+    added = [
+        node(
+            LOCK_TAKE,
+            "n8n-nodes-base.redis",
+            1,
+            [x + 220, y],
+            {
+                "operation": "incr",
+                "key": "=lock:{{ $json.sessionId }}",
+                "expire": True,
+                "ttl": LOCK_TTL_SECONDS,
+            },
+        ),
+        node(
+            LOCK_TEST,
+            "n8n-nodes-base.if",
+            2.2,
+            [x + 440, y],
+            {
+                "conditions": {
+                    "options": {
+                        "caseSensitive": True,
+                        "leftValue": "",
+                        "typeValidation": "strict",
+                        "version": 2,
+                    },
+                    "conditions": [
+                        {
+                            "id": _node_id(spec.file, "count is 1"),
+                            "leftValue": f"={{{{ $json['lock:' + {session}] }}}}",
+                            "rightValue": 1,
+                            "operator": {"type": "number", "operation": "equals"},
+                        }
+                    ],
+                    "combinator": "and",
+                },
+                "options": {},
+            },
+        ),
+        node(
+            LOCK_WAIT,
+            "n8n-nodes-base.set",
+            3.4,
+            [x + 660, y + 380],
+            {
+                "assignments": {
+                    "assignments": [
+                        {
+                            "id": _node_id(spec.file, "output"),
+                            "name": "output",
+                            "value": ONE_MOMENT,
+                            "type": "string",
+                        }
+                    ]
+                },
+                "options": {},
+            },
+        ),
+        node(
+            LOCK_RELEASE,
+            "n8n-nodes-base.redis",
+            1,
+            [x + 1100, y],
+            {"operation": "delete", "key": lock_key},
+        ),
+    ]
+    connections = dict(workflow["connections"])
+    connections[trigger["name"]] = {"main": [[{"node": LOCK_TAKE, "type": "main", "index": 0}]]}
+    connections[LOCK_TAKE] = {"main": [[{"node": LOCK_TEST, "type": "main", "index": 0}]]}
+    connections[LOCK_TEST] = {
+        "main": [
+            [{"node": AGENT, "type": "main", "index": 0}],
+            [{"node": LOCK_WAIT, "type": "main", "index": 0}],
+        ]
+    }
+    connections[AGENT] = {"main": [[{"node": LOCK_RELEASE, "type": "main", "index": 0}]]}
+    return {**workflow, "nodes": [*nodes, *added], "connections": connections}
 
 
 def render(workflow: dict[str, Any]) -> str:

@@ -103,6 +103,14 @@ CHATS: tuple[Chat, ...] = (
         ),
     ),
     Chat(
+        "lesson4_lock",
+        "marta-lock",
+        (
+            _says("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
+            _says("Can it come on Friday?", "Yes, Friday works."),
+        ),
+    ),
+    Chat(
         "lesson4_redis",
         "marta-redis",
         (
@@ -219,6 +227,19 @@ SHOTS: tuple[Shot, ...] = (
             ("sessionIdType", CHAT_TRIGGER),
             ("tableName", "n8n_chat_histories"),
             ("contextWindowLength", "2"),
+        ),
+    ),
+    Shot(
+        "lesson4_lock_canvas",
+        "lesson4_lock",
+        "canvas",
+        shows=(
+            *CANVAS_NODES,
+            "Take the lock",
+            "First run?",
+            "One moment",
+            "Release the lock",
+            "Lesson 4: one run per chat at a time",
         ),
     ),
     Shot(

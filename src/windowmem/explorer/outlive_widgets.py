@@ -8,16 +8,30 @@ the browser test.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import ipywidgets as widgets
 
 from windowmem.explorer.live import LiveExplorer
 from windowmem.explorer.outlive_html import render_outlive_html
 from windowmem.explorer.outlive_view import outlive_view
-from windowmem.outlive.store_scenarios import EVENTS, MARTA_TURNS, STORES, EventName, StoreName
+from windowmem.outlive.store_scenarios import (
+    EVENTS,
+    MARTA_TURNS,
+    N8N_STORES,
+    STORES,
+    EventName,
+    StoreName,
+)
 
 
 class OutliveExplorer(LiveExplorer):
-    """Menus for the store, the workers and the event, and a slider over the six calls."""
+    """Menus for the store, the workers and the event, and a slider over the six calls.
+
+    The store menu offers *stores*: n8n's three by default, any of
+    :data:`~windowmem.outlive.store_scenarios.STORES` when given (the reference page adds
+    Spring AI's).
+    """
 
     label = "Memory that outlives the session explorer"
 
@@ -28,9 +42,15 @@ class OutliveExplorer(LiveExplorer):
         workers: int = 1,
         event: EventName = "nothing",
         call: int = 4,
+        stores: Sequence[StoreName] = N8N_STORES,
     ) -> None:
+        unknown = [s for s in stores if s not in STORES]
+        if unknown or store not in stores:
+            raise ValueError(
+                f"stores are some of {STORES} and store one of them; got stores {list(stores)}, store {store!r}"
+            )
         outlive_view(store, workers, event, call)  # a bad starting value fails here, clearly
-        self.store = widgets.Dropdown(options=list(STORES), value=store, description="Store")
+        self.store = widgets.Dropdown(options=list(stores), value=store, description="Store")
         self.workers = widgets.Dropdown(options=[1, 2], value=workers, description="Workers")
         self.event = widgets.Dropdown(
             options=list(EVENTS),

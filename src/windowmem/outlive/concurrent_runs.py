@@ -58,9 +58,10 @@ N8N_DURING_CALL = ("A", "B", "A", "A", "B", "B")
 #: The same timing in Spring AI: A's advisor has already saved A's question before the model
 #: call, so B's read finds it; B saves after it; A then adds its reply, then B.
 SPRING_DURING_CALL = ("A", "A", "A", "B", "B", "B", "A", "A", "B", "B")
-#: With a lock per session (taken before the agent, released after its writes): B waits for
-#: A to finish, so B loads A's question and answer.
-N8N_LOCKED = ("A", "A", "A", "B", "B", "B")
+#: B arrives during A's model call and its model answers first: both load, then B writes its
+#: question and answer, then A its own. (Lesson 4's lock does not make B wait: it turns B
+#: away, :mod:`windowmem.outlive.session_lock`.)
+N8N_B_ANSWERS_FIRST = ("A", "B", "B", "B", "A", "A")
 #: Spring AI's default ``maxMessages`` (2.0.1), used when no window is given.
 SPRING_WINDOW = 20
 

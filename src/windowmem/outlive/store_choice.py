@@ -117,20 +117,20 @@ N8N_CHOICES: tuple[Choice, ...] = (
         "quiet chats deleted by themselves (privacy), with no clean-up job",
         "Redis Chat Memory",
         "one list per session, shared by every worker; with a TTL the key expires that long after the last write",
-        "Session Time To Live: the longest pause between saved turns that must survive, in seconds (0 never expires)",
+        "Session Time To Live, in seconds: at least the longest pause between saved turns that must survive, at most how long a quiet chat may be kept (0 never expires)",
         frozenset({"survives a restart", "shared by workers", "deletes a quiet chat"}),
     ),
     Choice(
         "MongoDB already runs, and sessions stay short",
         "MongoDB Chat Memory",
-        "one document per session, kept until deleted, refused past 16 MiB",
-        "a key that rolls over (per chat, or per month)",
+        "one document (MongoDB's record) per session holding all its messages, kept until deleted; MongoDB refuses a document over 16 MiB, so a very long session stops saving",
+        "a Session ID that starts a new document now and then (one per chat, or with the month in it), so none grows that big",
     ),
     Choice(
         "two messages of one chat sent at once must not be answered blind",
         "a shared store plus a lock",
         "no memory node locks a session: both runs load before either writes",
-        "a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent; Delete after it",
+        'a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent that answers "one moment" to any run but the first; Delete after it',
     ),
 )
 

@@ -38,6 +38,8 @@ STORES: tuple[StoreName, ...] = (
     "n8n Redis list (sessionTTL 3600)",
     "Spring AI JDBC (maxMessages 4)",
 )
+#: The n8n stores: the lesson's explorer offers these; the reference page adds Spring AI.
+N8N_STORES: tuple[StoreName, ...] = STORES[:3]
 EventName = Literal["nothing", "the agent restarts", "an hour passes", "two requests at once"]
 EVENTS: tuple[EventName, ...] = (
     "nothing",
@@ -174,7 +176,7 @@ def _overlap(
         note = (
             "both read, then each saveAll replaced the conversation: the first question is lost"
             if shared
-            else ""
+            else "each worker read and saved its own map: the overlap changed nothing"
         )
     else:
         sent = [
@@ -188,7 +190,9 @@ def _overlap(
         note = (
             "both loaded before either wrote: each prompt misses the other, and the rows interleave"
             if shared
-            else ""
+            else "each worker loaded and wrote its own map: the two runs touched different "
+            "histories, so the overlap changed nothing (each was already blind to the other "
+            "worker's turns)"
         )
     return [
         ScenarioCall(n, w, tuple(s), tuple(views[i]), note)
