@@ -54,8 +54,8 @@ REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
         1: ['`["Marta"]`: after the renaming', "the composite key does (`tutienda:u-1:m-1`"],
         2: [
-            '(a) "Key parameter is empty": the webhook\'s item',
-            "def found(item, **setting)",
+            '(a) "Key parameter is empty": the Chat Trigger\'s item',
+            "n8n.session_id_or_error(item, **setting)",
             '"Webhook, then Edit Fields":',
             "Read the Webhook column",
         ],
@@ -1022,7 +1022,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1994,
+    "01_scope_and_storage.ipynb": 1992,
     "02_with_and_without_memory.ipynb": 1977,
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,

@@ -32,33 +32,17 @@ def _check_1() -> dict[str, Any]:
     }
 
 
-def _found(item: dict, **setting: Any) -> str:
-    # The session id a memory node resolves (typeVersion 1.2 and later), or n8n's error message.
-    try:
-        return n8n.session_id(item, **setting)
-    except n8n.N8nNodeError as error:
-        return error.message
-
-
 def _check_2() -> dict[str, Any]:
-    item = n8n.webhook_item({"sessionId": "abc"})
+    webhook = n8n.webhook_item({"sessionId": "abc"})
     # Edit Fields writes the field it sets at the top of the item it passes on.
-    edit_fields = {"sessionId": n8n.evaluate_parameter("={{ $json.body.sessionId }}", item)}
+    edit_fields = {"sessionId": n8n.evaluate_parameter("={{ $json.body.sessionId }}", webhook)}
     return {
-        # the key written for the top of the item, behind a webhook
-        "2a": _found(item, id_type="customKey", key="={{ $json.sessionId }}"),
-        "2b": _found(edit_fields),
+        # the webhook workflow's key, copied behind a Chat Trigger: its item has no body
+        "2a": n8n.session_id_or_error(
+            n8n.chat_trigger_item("abc", "Hi"), **n8n.define_below("={{ $json.body.sessionId }}")
+        ),
+        "2b": n8n.session_id_or_error(edit_fields),
     }
-
-
-def _marta_back(
-    between: list, template: str = desk.TENANT_USER.template, store: str = "in-process"
-) -> Any:
-    # The first session, then *between*, then Marta's return in her new thread m-2.
-    events = desk.support_desk()
-    first, rest = events[: len(events) - 3], events[len(events) - 3 :]
-    run = desk.run_script([*first, *between, *rest], template, store)
-    return next(call for call in run.calls if call.request.thread == "m-2")
 
 
 def _postgres_next_day(window: int) -> int:
@@ -88,7 +72,9 @@ def _check_3() -> dict[str, Any]:
     lucia_writes = desk.Request(desk.LUCIA, "l-1", "Can the armchairs come on Friday?", "Yes.")
     return {
         # 50 quiet minutes, Lucía writes in her own thread, 20 more: another buffer was used.
-        "3a": len(_marta_back([desk.Pause(50), lucia_writes, desk.Pause(20)]).window),
+        "3a": len(
+            desk.marta_returns("in-process", [desk.Pause(50), lucia_writes, desk.Pause(20)]).window
+        ),
         # a lasting store, Context Window Length 1, after a night
         "3b": _postgres_next_day(1),
     }
@@ -145,13 +131,13 @@ BOOK = CheckBook(
         Expectation(
             "2a",
             _check_2,
-            hint="evaluate the key on the webhook item: what is at the top of it?",
+            hint="evaluate the key on the Chat Trigger's item: is there a body in it?",
             mistakes={
-                "abc": "that key works behind a Chat Trigger; a webhook puts the client's JSON one level down, under body",
+                "abc": "that key works behind a webhook, which nests the client's JSON under body; the Chat Trigger puts sessionId at the top and has no body",
                 "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
             },
-            why="a webhook's item has sessionId only under body, so the copied key comes out empty",
-            transfer="a Webhook trigger and a key written for the top of the item",
+            why="the Chat Trigger's item is action, sessionId and chatInput, with no body, so the key comes out empty",
+            transfer="a key written for a webhook, copied behind the Chat Trigger",
         ),
         Expectation(
             "2b",

@@ -14,6 +14,11 @@ from checks.page import workflow_node
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
 
+# The Words table: a buffer is named workflow id, "__", session key (the explorer's workflow
+# is support-agent), and the lesson's workflow has a Calculator tool on the agent.
+assert desk.InProcessStore(5).buffer_name("user:u-1") == "support-agent__user:u-1"
+assert workflow_node("lesson1_chat_trigger", "Calculator")["type"].endswith(".toolCalculator")
+
 # Section 1: the seven requests, the shared u-1, the per user key's history, the renamed chat.
 assert len(requests) == 7 and len(desk.KEY_CHOICES) == 5
 assert [c.name for c in desk.KEY_CHOICES] == [
@@ -62,13 +67,18 @@ assert n8n.KEY_EMPTY.message == "Key parameter is empty"
 assert set(n8n.chat_trigger_item("abc", "Hi")) == {"action", "sessionId", "chatInput"}
 assert set(webhook) == {"headers", "params", "query", "body"}
 assert "sessionId" not in n8n.schedule_item()
-assert found(webhook) == "No session ID found"  # the symptom
-table = {t: {n: found(i, **s) for n, s in settings.items()} for t, i in items.items()}
+assert n8n.session_id_or_error(webhook) == "No session ID found"  # the symptom
+table = {
+    t: {n: n8n.session_id_or_error(i, **s) for n, s in settings.items()} for t, i in items.items()
+}
 assert [name for name, row in table["Webhook"].items() if row == "abc"] == [
     "Define below: {{ $json.body.sessionId }}"
 ]
 assert table["Webhook"]["Define below: {{ $json.sessionId }}"] == "Key parameter is empty"
 assert table["Webhook, then Edit Fields"]["default option"] == "abc"
+# self-check 2a: the webhook's key behind a Chat Trigger, whose item has no body
+assert table["Chat Trigger"]["Define below: {{ $json.body.sessionId }}"] == "Key parameter is empty"
+assert check.__self__.expected("2a") == "Key parameter is empty"
 assert table["Schedule Trigger"]["Define below: nightly-report"] == "nightly-report"
 assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")] == [
     False,
@@ -88,6 +98,10 @@ assert n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=1).end
     "__chat_history"
 )
 assert n8n.SIMPLE_MEMORY_VERSIONS[-1] == 1.4
+# 1.4 appends "__" and the node's name to the key; the buffer name starts with the workflow id.
+assert n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=1.4) == (
+    "wf1__abc__Simple_Memory"
+)
 
 
 def _key(name, **options):
@@ -108,8 +122,8 @@ last = recorded.runs[-1].requests[0]
 assert [m.role for m in last] == [Role.SYSTEM, Role.USER] and last[1].content == "u3"
 assert recorded.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
 assert desk.InProcessStore(5).idle_limit_minutes == 60
-in_process = {name: len(marta_returns("in-process", b).window) for name, b in betweens.items()}
-on_disk = {name: len(marta_returns("sqlite", b).window) for name, b in betweens.items()}
+in_process = {name: len(desk.marta_returns("in-process", b).window) for name, b in betweens.items()}
+on_disk = {name: len(desk.marta_returns("sqlite", b).window) for name, b in betweens.items()}
 assert in_process == {
     "nothing": 4,
     "the agent restarts": 0,
@@ -121,7 +135,9 @@ assert in_process == {
 }
 assert 50 + 20 == 70 and in_process["40 min, Marta writes, 40 min"] == 4 + 2
 assert set(on_disk.values()) == {4, 6} and on_disk["a night passes (14 hours)"] == 4
-night_at_1 = marta_returns("sqlite", "a night passes (14 hours)", window=1).window
+night_at_1 = desk.marta_returns(
+    "sqlite", desk.BETWEEN["a night passes (14 hours)"], window=1
+).window
 assert len(night_at_1) == 2 and night_at_1[0].content == "Do you ship to Medellín?"
 assert not any("#6023" in m.content for m in night_at_1)
 assert check.__self__.expected("3b") == len(night_at_1)  # computed there on n8n's Postgres table
@@ -135,12 +151,19 @@ assert chat_memory["sessionIdType"] == "fromInput"
 assert chat_memory.get("contextWindowLength", N8nSimpleMemory().size) == 5
 assert hook_memory["sessionIdType"] == "customKey"
 assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
-assert found(webhook, id_type="customKey", key=hook_memory["sessionKey"]) == "abc"
+assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
 # Section 4: the explorer's window, self-check 4's timings, a bigger window after a loss.
 assert explorer.runs.window == 5 == N8nSimpleMemory().size
 assert 12 * 60 + 3 * (7 - 1) == 12 * 60 + 18 and 13 * 60 + 5 - (12 * 60 + 18) == 47
 assert check.__self__.expected("4a") == "scope" and check.__self__.expected("4b") == "window"
-assert len(marta_returns("in-process", "a night passes (14 hours)", window=100).window) == 0
+assert (
+    len(
+        desk.marta_returns(
+            "in-process", desk.BETWEEN["a night passes (14 hours)"], window=100
+        ).window
+    )
+    == 0
+)
 print("every figure in the text checked")

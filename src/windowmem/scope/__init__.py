@@ -59,10 +59,12 @@ from windowmem.scope.support_desk import (
     CARLOS,
     LUCIA,
     MARTA,
+    marta_returns,
     support_desk,
 )
 
 __all__ = [
+    "marta_returns",
     "BETWEEN",
     "CARLOS",
     "COMPOSITE",

@@ -8,8 +8,13 @@ and they come back. :func:`support_desk` gives that script for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from windowmem.errors import WindowMemError
+from windowmem.scope.agent_stores import StoreKind
+from windowmem.scope.key_choices import TENANT_USER
 from windowmem.scope.script import Customer, Event, Pause, Request, Restart
+from windowmem.scope.shared_agent import Call, run_script
 
 MARTA = Customer("Marta", tenant="tutienda", user_id="u-1")
 
@@ -71,3 +76,21 @@ def support_desk(between: str = "nothing") -> tuple[Event, ...]:
     if between not in BETWEEN:
         raise WindowMemError(f"unknown interval {between!r}: use one of {', '.join(BETWEEN)}")
     return (*_FIRST_SESSION, *BETWEEN[between], *_NEXT_SESSION)
+
+
+def marta_returns(store: StoreKind, between: Sequence[Event], window: int = 5) -> Call:
+    """The call of Marta's return (her new chat ``m-2``) when *between* happens after the first session.
+
+    The key is tenant + user, so her new chat reads her first chat's history; *store* is
+    where it lives and *window* the interactions loaded. The call's ``window`` is what she
+    receives.
+
+    >>> len(marta_returns("in-process", BETWEEN["nothing"]).window)
+    4
+    >>> len(marta_returns("in-process", BETWEEN["the agent restarts"]).window)
+    0
+    """
+    run = run_script(
+        (*_FIRST_SESSION, *between, *_NEXT_SESSION), TENANT_USER.template, store, window=window
+    )
+    return next(call for call in run.calls if call.request.thread == "m-2")

@@ -262,6 +262,31 @@ def session_id(
     return coerce_session_id(found)
 
 
+def define_below(key: str) -> dict[str, Any]:
+    """The *Session ID* setting "Define below" (saved as ``customKey``) with *key* in the Key field.
+
+    A Key that starts with ``=`` is an n8n expression; without it, fixed text.
+
+    >>> session_id(chat_trigger_item("abc", "Hi"), **define_below("={{ $json.sessionId }}"))
+    'abc'
+    """
+    return {"id_type": CUSTOM_KEY, "key": key}
+
+
+def session_id_or_error(item: Mapping[str, Any], **settings: Any) -> str:
+    """:func:`session_id` for *item*, or the message of the error n8n raises instead.
+
+    >>> session_id_or_error(webhook_item({"sessionId": "abc"}))
+    'No session ID found'
+    >>> session_id_or_error(chat_trigger_item("abc", "Hi"), **define_below("={{ $json.body.sessionId }}"))
+    'Key parameter is empty'
+    """
+    try:
+        return session_id(item, **settings)
+    except N8nNodeError as error:
+        return error.message
+
+
 def scopes_to_node(node_type: str, type_version: float, id_type: SessionIdType) -> bool:
     """True when n8n appends the node's name to the session id (``fromInput`` at or after the minimum).
 
