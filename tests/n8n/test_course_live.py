@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,14 @@ pytestmark = [pytest.mark.n8n, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Harness, Pictures]]:
+    folder = tmp_path_factory.mktemp("n8n-pictures")
     with Harness.open() as harness:
-        yield harness, make_pictures(harness, tmp_path_factory.mktemp("n8n-pictures"))
+        # Playwright's sync API refuses a thread whose event loop runs, as the browser tests'
+        # session-long Playwright leaves the main thread on the same xdist worker: take the
+        # pictures in a thread of their own.
+        with ThreadPoolExecutor(1, thread_name_prefix="n8n-pictures") as pool:
+            pictures = pool.submit(make_pictures, harness, folder).result()
+        yield harness, pictures
 
 
 def _texts(request_body: dict[str, object]) -> list[str]:

@@ -178,7 +178,7 @@
       ) +
       figure("messages sent on this call", String(view.sent.length), partsSent, "") +
       figure(`${esc(counterName)} this call`, commas(view.tokens), "", "wm-tokens-this-call") +
-      figure(`running input bill, turns 1&ndash;${view.turn}`, commas(view.bill), "", "wm-running-bill");
+      figure(`running input tokens, turns 1&ndash;${view.turn}`, commas(view.bill), "", "wm-running-bill");
     const headline =
       `<b>${esc(view.title || "conversation")}</b>: Context Window Length <b>${view.window}</b>` +
       `${view.window === 0 ? " (0 loads every message)" : ""}, answering turn <b>${view.turn}</b> of ${view.turnCount}`;
