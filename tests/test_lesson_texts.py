@@ -139,8 +139,12 @@ REVEALED_BY = {
             "(b) 26: the first",
         ],
         3: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
-        4: ["costs = policy_costs(runs.values())", "*unbounded*. From the sixth call on"],
-        5: ["keeping = keeping_frame(", "4: the sentence rides on every call"],
+        4: [
+            "costs = policy_costs(runs.values())",
+            "*unbounded*. From the sixth call on",
+            "So the invoice went up. An unbounded window only appends",
+        ],
+        5: ["keeping = keeping_frame(", "**12**: turn 11's call", "about 4%, 3,600 tokens"],
     },
 }
 
@@ -1023,11 +1027,11 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1992,
-    "02_with_and_without_memory.ipynb": 1977,
+    "02_with_and_without_memory.ipynb": 1971,
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1991,
-    "06_token_budget_and_context_drift.ipynb": 1996,
+    "06_token_budget_and_context_drift.ipynb": 1994,
 }
 
 

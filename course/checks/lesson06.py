@@ -27,7 +27,7 @@ POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
 MODEL = "gpt-5.4-mini"
 #: Self-check 2a's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
-#: The order number Lucía gives on turn 1 of the long chat (self-check 5).
+#: The order number Lucía gives on turn 1 of the long chat (section 5, self-check 5).
 ORDER = ANCHOR_FACTS["support_60"]
 
 
@@ -120,42 +120,43 @@ def _pinning_bills() -> tuple[list[int], list[int]]:
     )
 
 
-def _check_5() -> dict[str, Any]:
+def _pinning_premise() -> None:
+    """Section 5's worked answer: the pin adds 12 tokens to every call, about 4% of the bill."""
     long_chat = generated_support(300)
-    order = ORDER
     last = long_chat.turn_count
     window_10 = N8nSimpleMemory(10)
-    plain = tokens_per_call(long_chat, window_10, QWEN)
-    pinned = pinned_chat(long_chat, order)
-    with_pin = tokens_per_call(pinned, window_10, QWEN)
-    # 4's premise: the pinned sentence adds the same few tokens to every call, and only the
-    # pinned window still shows the order number on the last turn.
+    plain, with_pin = _pinning_bills()
+    # The pinned sentence adds the same 12 tokens to every call (3,600 over the 300), and only
+    # the pinned window still shows the order number on the last turn.
     extra = {p - w for p, w in zip(with_pin, plain, strict=True)}
     recent, kept = (
         turn_view(long_chat, window_10, last, QWEN),
-        turn_view(pinned, window_10, last, QWEN),
+        turn_view(pinned_chat(long_chat, ORDER), window_10, last, QWEN),
     )
-    # 5's premise: "once full, the window's calls carry about 270 tokens each", and 12 tokens
-    # on such a call is the same whole percentage as on the bill.
+    if extra != {12} or sum(with_pin) - sum(plain) != 3600:
+        raise AssertionError(f"section 5's pin no longer adds 12 tokens a call: {extra}")
+    if fact_visible(recent, ORDER) or not fact_visible(kept, ORDER):
+        raise AssertionError("section 5's premise no longer holds: who shows the order number")
+    # "Once full, the window's calls carry about 270 tokens", and 12 on such a call is the same
+    # whole percentage (4) as on the bill.
     full = plain[10:]
-    if len(extra) != 1 or fact_visible(recent, order) or not fact_visible(kept, order):
-        raise AssertionError(f"self-check 5's premise no longer holds: {extra}")
     if round(sum(full) / len(full), -1) != 270 or round(100 * 12 / 270) != round(
         100 * (sum(with_pin) / sum(plain) - 1)
     ):
-        raise AssertionError("self-check 5's premise no longer holds: calls of about 270 tokens")
-    return {"5": round(100 * (sum(with_pin) / sum(plain) - 1))}
+        raise AssertionError("section 5's premise no longer holds: calls of about 270 tokens")
 
 
-def _check_5_mistakes() -> dict[Any, str]:
-    plain, with_pin = _pinning_bills()
-    return {
-        0: "the system prompt is sent on every call, so its 12 tokens are paid on all 300",
-        sum(with_pin) - sum(plain): "that is the extra in tokens; give it as a percentage of the "
-        "window's bill",
-        with_pin[-1] - plain[-1]: "that is the extra tokens of one call; as a share of a call of "
-        "about 270 tokens, what percentage is it?",
-    }
+def _check_5() -> dict[str, Any]:
+    _pinning_premise()
+    long_chat = generated_support(300)
+    window_10 = N8nSimpleMemory(10)
+    # The first turn whose call, under the plain 10-turn window, no longer carries the number.
+    lost = next(
+        turn
+        for turn in range(1, long_chat.turn_count + 1)
+        if not fact_visible(turn_view(long_chat, window_10, turn, QWEN), ORDER)
+    )
+    return {"5": lost}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -245,11 +246,19 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="the system prompt goes out on every call: what share of a call are 12 tokens?",
-            mistakes=_check_5_mistakes,
-            why="the pinned sentence rides on every call: 12 tokens on calls of about 270",
-            transfer="the price of pinning, which the lesson has not worked",
-            form="a whole number of percent, like 10",
+            hint="a window of 10 turns loads the 10 turns before the current one: "
+            "from which turn is turn 1 not among them?",
+            mistakes={
+                11: "turn 11's call still loads the 10 turns before it, turns 1 to 10",
+                10: "turn 10's call loads turns 1 to 9, and turn 11's turns 1 to 10: turn 1 is still there",
+                2: "the window holds 10 turns, not one: turn 1 stays loaded for a while",
+                21: "the window counts turns (a question and its answer), not messages",
+                300: "the plain window loses it long before the last turn",
+            },
+            why="turn t's call loads turns t - 10 to t - 1: turn 11's still holds turn 1, turn 12's "
+            "starts at turn 2",
+            transfer="when a 10-turn window loses an early fact, which the lesson has not worked",
+            form="a whole number, a turn of the 300",
         ),
     ],
 )
