@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from tests import event_loop
 from verify.n8n.course_workflows import COURSE_WORKFLOWS
 from verify.n8n.harness import Harness
 from verify.n8n.model_server import Text
@@ -27,12 +27,8 @@ pytestmark = [pytest.mark.n8n, pytest.mark.slow]
 def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Harness, Pictures]]:
     folder = tmp_path_factory.mktemp("n8n-pictures")
     with Harness.open() as harness:
-        # Playwright's sync API refuses a thread whose event loop runs, as the browser tests'
-        # session-long Playwright leaves the main thread on the same xdist worker: take the
-        # pictures in a thread of their own.
-        with ThreadPoolExecutor(1, thread_name_prefix="n8n-pictures") as pool:
-            pictures = pool.submit(make_pictures, harness, folder).result()
-        yield harness, pictures
+        # the browser tests' session-long Playwright may hold this worker's main thread's loop
+        yield harness, event_loop.in_own_thread(make_pictures, harness, folder)
 
 
 def _texts(request_body: dict[str, object]) -> list[str]:
