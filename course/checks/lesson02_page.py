@@ -13,10 +13,12 @@ from pathlib import Path
 from checks.lesson02_see import marta_with_failed_turns
 from windowmem.calls.agent_calls import Part
 from windowmem.calls.memory_inputs import takes_memory
+from windowmem.calls.memory_writes import saved_messages_before_2_3
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation
 from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, system_prompt
 from windowmem.calls.tool_scenario import session_per_message
 from windowmem.messages import assistant, user
+from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
@@ -41,6 +43,10 @@ assert turn_7_with_memory.memory_turns == (2, 3, 4, 5, 6) and len(turn_7_with_me
 assert [len(r.calls[0].part(Part.MEMORY)) for r in with_memory] == [0, 2, 4, 6, 8, 10, 10]
 assert with_memory[-1].stored_after == 14 and with_memory[5].stored_after == 12
 assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 6)
+# ... and Marta's story ends at the smallest window that sends turn 1 on turn 7: 6.
+assert window_for_turn_1 == 6
+assert 1 in agent_runs(marta, N8nSimpleMemory(6))[6].calls[0].memory_turns
+assert 1 not in agent_runs(marta, N8nSimpleMemory(5))[6].calls[0].memory_turns
 # ... and with a window of k, turn k + 2 is the first call without turn 1 (turn 5 at 3)
 window_3 = agent_runs(marta, N8nSimpleMemory(3))
 assert [window_3[i].calls[0].memory_turns for i in (1, 3, 4)] == [(1,), (1, 2, 3), (2, 3, 4)]
@@ -71,6 +77,23 @@ assert two_failed.memory_turns == (1, 3, 4, 6) and len(two_failed.part(Part.MEMO
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
+# The repair: the Chat Memory Manager inserts types AI, System (its default) and User, after
+# what is stored, and the next call loads the inserted question and reply like a written turn.
+assert manager.DEFAULT_TYPE is manager.MessageType.SYSTEM
+assert {t.value for t in manager.MessageType} == {"ai", "system", "user"}
+reply_3 = marta.interactions[2].messages[1]
+repaired = manager.insert(
+    manager.stored_history(stored_4),
+    [
+        manager.ManagerMessage(question_3.content, "user"),
+        manager.ManagerMessage(reply_3.content, "ai"),
+    ],
+)
+assert [m.role.value for m in manager.model_history(repaired)[-2:]] == ["user", "assistant"]
+assert [m.content for m in N8nSimpleMemory(5).load(manager.model_history(repaired))][-2:] == [
+    question_3.content,
+    reply_3.content,
+]
 
 # Section 4: the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
 # the rows n8n evaluates as expressions.
@@ -137,6 +160,9 @@ assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model ro
 v22_chat = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
 assert len(v22_chat[1].saved) == 2 and len(v22_chat[2].calls[0].part(Part.MEMORY)) == 4
 assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
+# The version table: before 2.3.0 a tool turn stored two messages, the tool use in the answer.
+before_2_3 = saved_messages_before_2_3(user("u"), [("calc", {"x": 1}, "2")], assistant("It is 2."))
+assert len(before_2_3) == 2 and before_2_3[1].content.startswith("[Used tools:")
 assert DEFAULT_SYSTEM_MESSAGE == "You are a helpful assistant"
 
 # Section 6: 8 calls, turns 1 to 6 making 1, 2, 2, 1, 1, 1, call 6 being turn 4's (failed);
