@@ -15,9 +15,11 @@ from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
 
 # The Words table: a buffer is named workflow id, "__", session key (the explorer's workflow
-# is support-agent), and the lesson's workflow has a Calculator tool on the agent.
+# is support-agent); the lesson's workflow has Simple Memory on its agent.
 assert desk.InProcessStore(5).buffer_name("user:u-1") == "support-agent__user:u-1"
-assert workflow_node("lesson1_chat_trigger", "Calculator")["type"].endswith(".toolCalculator")
+assert workflow_node("lesson1_chat_trigger", "Simple Memory")["type"].endswith(
+    ".memoryBufferWindow"
+)
 
 # Section 1: the seven requests, the shared u-1, the per user key's history, the renamed chat.
 assert len(requests) == 7 and len(desk.KEY_CHOICES) == 5
@@ -92,10 +94,14 @@ assert (
     )
     == "new"
 )
-# The version box: typeVersion 1's constant key, 1.4's node name, a rename, Define below.
+# The version table: typeVersion 1's constant key, 1.1 to 1.3's session id, 1.4's node name.
 chat = n8n.chat_trigger_item("abc", "Hi")
 assert n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=1).endswith(
     "__chat_history"
+)
+assert all(
+    n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=v) == "wf1__abc"
+    for v in (1.1, 1.2, 1.3)
 )
 assert n8n.SIMPLE_MEMORY_VERSIONS[-1] == 1.4
 # 1.4 appends "__" and the node's name to the key; the buffer name starts with the workflow id.
