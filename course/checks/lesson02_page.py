@@ -90,6 +90,16 @@ repaired = manager.insert(
     ],
 )
 assert [m.role.value for m in manager.model_history(repaired)[-2:]] == ["user", "assistant"]
+# ... through a Simple Memory at Define below whose Key is the session id, plus "__" and the
+# agent's memory node name on 1.4: the buffer the agent's own memory (default option) uses.
+for version, key in ((1.3, "s1"), (1.4, "s1__Simple_Memory")):
+    agent_side = simple_memory_buffer_key(
+        chat_trigger_item("s1", "Hi"), workflow_id="wf", type_version=version
+    )
+    manager_side = simple_memory_buffer_key(
+        {}, workflow_id="wf", type_version=version, id_type="customKey", key=key
+    )
+    assert agent_side == manager_side
 assert [m.content for m in N8nSimpleMemory(5).load(manager.model_history(repaired))][-2:] == [
     question_3.content,
     reply_3.content,
