@@ -136,8 +136,14 @@ def test_the_chat_memory_manager_inserts_messages():
         ("Delete Messages", "delete"),
     ):
         assert re.search(rf"name: '{mode}',.*?value: '{value}'", source, re.S), mode
+    # Each inserted message's type: AI, System (the default) or User, as the lesson's repair says.
+    types = re.search(r"displayName: 'Type Name or ID',.*?default: '(\w+)'", source, re.S)
+    assert types and types.group(1) == "system"
+    names = re.findall(r"name: '(\w+)',\s*value: '(\w+)'", types.group(0))
+    assert names == [("AI", "ai"), ("System", "system"), ("User", "user")]
     lesson = lesson_text("02_with_and_without_memory.ipynb")
-    assert "**Chat Memory Manager** node (*Insert Messages*)" in lesson
+    assert "**Chat Memory Manager**" in lesson and "set to *Insert Messages*" in lesson
+    assert "type **User** and the reply with type **AI**. The type starts at **System**" in lesson
 
 
 def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_is_set():
