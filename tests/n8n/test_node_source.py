@@ -143,7 +143,10 @@ def test_the_chat_memory_manager_inserts_messages():
     assert names == [("AI", "ai"), ("System", "system"), ("User", "user")]
     lesson = lesson_text("02_with_and_without_memory.ipynb")
     assert "**Chat Memory Manager**" in lesson and "set to *Insert Messages*" in lesson
-    assert "type **User** and the reply with type **AI**. The type starts at **System**" in lesson
+    assert (
+        "type **User** and an answer with type **AI**" in lesson
+        and "starts at **System**" in lesson
+    )
 
 
 def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_is_set():
