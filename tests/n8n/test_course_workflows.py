@@ -62,7 +62,10 @@ def test_no_harness_part_is_left(spec: cw.CourseWorkflow) -> None:
     assert "id" not in workflow and "active" not in workflow  # n8n gives its own on import
     assert "$json.body.system" not in text
     agent = _by_type(workflow, ".agent")
-    assert agent["parameters"]["options"]["systemMessage"] == cw.SYSTEM_MESSAGE
+    assert agent["parameters"]["options"]["systemMessage"] == spec.system_message
+    assert spec.system_message.startswith(cw.SYSTEM_MESSAGE)
+    # Lesson 2's tool turn must happen in the learner's own n8n: its agent is told to use the tool.
+    assert ("Use the Calculator tool" in spec.system_message) == (spec.file == "lesson2_tool_turns")
 
 
 @pytest.mark.parametrize("spec", cw.COURSE_WORKFLOWS, ids=lambda s: s.file)

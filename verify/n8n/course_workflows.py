@@ -33,6 +33,9 @@ AGENT = "AI Agent"
 CHAT_TRIGGER_SOURCE = "chat-trigger"
 #: The system message each course workflow gives its agent, in place of the harness's per-request one.
 SYSTEM_MESSAGE = "You are TuTienda's shop assistant. Answer briefly and in the customer's language."
+#: Lesson 2's agent must call its Calculator, or a capable model answers 12*7 itself and the
+#: learner sees no tool call to find in the next turn's model input.
+USE_THE_CALCULATOR = " Use the Calculator tool for every calculation, even a simple one."
 #: n8n's own default table name for Postgres Chat Memory (the harness uses one per run).
 POSTGRES_TABLE = "n8n_chat_histories"
 #: What the harness fills in at import time; none of it may reach a course file.
@@ -55,6 +58,8 @@ class CourseWorkflow:
     """The sticky note's Markdown: what the workflow shows and what to try."""
     lock: bool = False
     """Whether a per-session lock stands around the agent (lesson 4's recipe, :func:`with_lock`)."""
+    system_message: str = SYSTEM_MESSAGE
+    """The agent's System Message (the harness sends its own with each request)."""
 
     @property
     def webhook_path(self) -> str:
@@ -113,6 +118,7 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "2. **Open chat**: ask `What is 12*7?`, then `And plus 5?`.\n"
         "3. Open the second turn's execution, then **OpenAI Chat Model**: its input lists "
         "the messages sent, the first turn's tool call among them.",
+        system_message=SYSTEM_MESSAGE + USE_THE_CALCULATOR,
     ),
     CourseWorkflow(
         "lesson3_window",
@@ -262,7 +268,7 @@ def derive(spec: CourseWorkflow, sources: dict[str, dict[str, Any]]) -> dict[str
             node["webhookId"] = _node_id(spec.file, "webhook")
             trigger_name = node["name"]
         elif kind == f"{LC}.agent":
-            node["parameters"]["options"]["systemMessage"] = SYSTEM_MESSAGE
+            node["parameters"]["options"]["systemMessage"] = spec.system_message
             if spec.trigger == "chat":  # the Chat Trigger's chatInput is the prompt
                 node["parameters"] = {
                     "options": node["parameters"]["options"],
