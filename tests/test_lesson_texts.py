@@ -124,14 +124,15 @@ REVEALED_BY = {
         ],
         2: [
             "anchored_rows = side_by_side(anchored, frameworks)",
-            "(a) Turns 1, 2 and 3. On turn 4",
-            "turn 6's call still starts at\nturn 1",
+            "Turns 1, 2 and 3. On turn 4",
         ],
-        3: ["explorer = DesignExplorer(", "gives `r ≤ 3`", "(b) 16. Turn *n*'s call"],
+        3: ["explorer = DesignExplorer(", "16. Turn *n*'s call"],
         4: [
             "for c in design_costs(designs, count_tokens):",
             "The window of 40. Once it is full",
+            "drops its oldest turn on every call: after the system prompt, nothing matches",
         ],
+        5: ["650. Uncached input is", "$649.80 per million calls"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
@@ -800,11 +801,13 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert book.expected("1b") == 23
     for needed in (
         "one AI message carries both calls",
-        "also counts the new question",
-        "before the answering call, this turn's tool calls and results",
-        "once per round of tool calls and once more to answer, each call sending the window again",
+        "A **round of tool calls** is one model reply asking for tools",
+        "The model is called once per round and once more to answer. The trim runs before each call.",
+        "The answering call is the fullest: it holds all of the turn but its answer.",
         "`max_tokens = (turns + 1) × turn size − 1`",
         "in tokens (what each call pays for it)",
+        "**Middleware** is a function",
+        '`end_on=("human", "tool")` ends the window on what the model answers next',
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
     assert '"tokens stored": [' in body  # the row of tokens each turn costs, computed
@@ -824,6 +827,12 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "SummarizationMiddleware" in main and "*user*" in main
     # Lucía's 60 turns: who, what and why long, before the check that prices them.
     assert main.index("**Lucía's chat.**") < main.index("### Self-check 4")
+    # Check 4 asks before the cache's prefix rule answers it; check 5 prices a call by hand.
+    assert main.index("### Self-check 4") < main.index("**How the cache works.**")
+    assert main.index("**How the cache works.**") < main.index("### Self-check 5 · Price one call")
+    assert book.expected("5") == 650
+    # The cross-framework table and the explorer are an optional part, after the Resources.
+    assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
     assert "design_costs(designs, count_tokens)" in body and "per 1,000 such chats" in main
     assert main.count("## Which version are you on?") == 1
 

@@ -5,18 +5,19 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any
 
 from windowmem.design.anchor_facts import turns_reached
-from windowmem.design.money import design_costs, support_designs
+from windowmem.design.money import design_costs, last_call, support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
 from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import assistant, user
 from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.policies.langgraph import SUMMARY_PREFIX, LangChainSummarization
+from windowmem.prices import CallTokens, call_cost, price_of
 from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
@@ -46,39 +47,19 @@ def _check_1() -> dict[str, Any]:
 #: Self-check 1b's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-#: Self-check 2b's larger window: ``max_tokens`` of the lesson's ``keep_last_10``.
+#: The larger window of section 2's table: ``max_tokens`` of the lesson's ``keep_last_10``.
 LARGER_WINDOW = 20
 
 
 def _check_2() -> dict[str, Any]:
-    larger = LangChainTrimState(LARGER_WINDOW, counter=count_messages)
-    return {
-        "2a": turns_reached(_rows(), fact, "langchain-trim-state"),
-        "2b": max(turns_reached(side_by_side(chat, [larger]), fact, larger.name)),
-    }
-
-
-#: Self-check 3a's hand-written summary: a user message at the front of the thread.
-HAND_SUMMARY = user(SUMMARY_PREFIX + "Valentina's order is #4417.")
-
-
-def summary_survives(kept_turns: int) -> bool:
-    """Whether turn t + 2's call under ``keep_last_10`` still sends a summary written after
-    turn t with the newest *kept_turns* turns (no tools), once turn t + 1 is stored."""
-    thread = [HAND_SUMMARY]
-    for t in range(kept_turns + 1):
-        thread += [user(f"question {t}"), assistant(f"answer {t}")]
-    thread.append(user("the new question"))
-    sent = LangChainTrimState(10, counter=count_messages).window(thread)
-    return HAND_SUMMARY in sent
+    return {"2": turns_reached(_rows(), fact, "langchain-trim-state")}
 
 
 def _check_3() -> dict[str, Any]:
     middleware = LangChainSummarization(10, trigger_tokens=None, trigger_messages=30)
     calls = calls_sent(parallel_tool_chat(20, calls=0), middleware)
     return {
-        "3a": max(r for r in range(8) if summary_survives(r)),
-        "3b": next(
+        "3": next(
             turn
             for turn, sent in enumerate(calls, 1)
             if any(m.content.startswith(SUMMARY_PREFIX) for m in sent)
@@ -95,6 +76,44 @@ def _check_4() -> dict[str, Any]:
     }
     asked = {name: costs[design] for name, design in CHECK_4_DESIGNS.items()}
     return {"4": max(asked, key=asked.__getitem__)}
+
+
+def _dollars_per_million_calls(call: CallTokens) -> int:
+    """What *call* costs on GPT-5.4 mini, in US$ per million such calls, to the dollar."""
+    return round(call_cost(call, price_of("gpt-5.4-mini")) * 10**6)
+
+
+def window_40_last_call() -> CallTokens:
+    """Self-check 5's call: the window of 40's call on turn 60 of Lucía's chat, on GPT-5.4 mini."""
+    design = next(d for d in support_designs(count_tokens) if d[0] == "window of 40 messages")
+    return last_call(design, price_of("gpt-5.4-mini"), count_tokens)
+
+
+@cache
+def _check_5() -> dict[str, Any]:
+    return {"5": _dollars_per_million_calls(window_40_last_call())}
+
+
+def _check_5_mistakes() -> dict[Any, str]:
+    call = window_40_last_call()
+    exact = call_cost(call, price_of("gpt-5.4-mini")) * 10**6
+    every_input_in_full = dataclasses.replace(call, cached=0)
+    no_output = dataclasses.replace(call, output=0)
+    cached_counted_twice = dataclasses.replace(call, input=call.input + call.cached)
+    return {
+        _dollars_per_million_calls(
+            every_input_in_full
+        ): "that prices every input token in full; the cached ones are read at a tenth of the price",
+        _dollars_per_million_calls(no_output): "add the 22 output tokens, at the output price",
+        _dollars_per_million_calls(
+            cached_counted_twice
+        ): "the cached tokens are part of the input: price input minus cached at the full price",
+        float(exact): "the right sum, not yet rounded: the check asks to the dollar",
+        float(
+            round(exact / 10**6, 5)
+        ): "that is the price of one call; the question asks per million calls",
+        float(round(exact / 1000, 2)): "that is per 1,000 calls; the question asks per million",
+    }
 
 
 #: Self-check 4's three answers, each the design it names in the lesson's table.
@@ -137,7 +156,7 @@ BOOK = CheckBook(
             transfer="sizing a LangChain window for an agent with three tool calls in every turn",
         ),
         Expectation(
-            "2a",
+            "2",
             _check_2,
             hint="turn 1 leaves the window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
             mistakes={
@@ -160,33 +179,10 @@ BOOK = CheckBook(
                 ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
             },
             why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
+            transfer="when a fact said on turn 1 leaves a window of tool turns, turn by turn",
         ),
         Expectation(
-            "2b",
-            _check_2,
-            hint="the window now holds 20 messages, the new question among them; add up the stored sizes of the turns before each call until they pass 20",
-            mistakes={
-                10: "20 messages are ten turns only if each stored two; tool turns take more places",
-                9: "turn 9's thread holds 29 stored messages, and turn 1 is not among the last 20",
-                5: "on turn 6 turns 1 to 5 are 19 messages and the question makes exactly 20: turn 1 still fits",
-                7: "on turn 7 turns 1 to 6 are 21 messages: turn 1 no longer fits",
-            },
-            why="turns 1 to 5 store 19 messages and the question makes 20, so turn 6 is the last call that reaches turn 1",
-            transfer="a larger LangChain window on a chat with tool turns",
-        ),
-        Expectation(
-            "3a",
-            _check_3,
-            hint="count the places: the summary, two per kept turn, two for turn t + 1 and one for the new question, against 10",
-            mistakes={
-                4: "1 + 8 + 2 + 1 = 12 messages: the summary is cut",
-                5: "1 + 10 is already more than 10: the summary is cut at once",
-                2: "2 fits, but one more kept turn still fits too",
-            },
-            why="the summary, r turns, turn t + 1 and the new question must fit in 10 messages: 1 + 2r + 2 + 1 <= 10",
-        ),
-        Expectation(
-            "3b",
+            "3",
             _check_3,
             hint="turn n's call holds the 2(n - 1) messages of the turns before it and the new question; when does that first reach 30?",
             mistakes={
@@ -208,6 +204,15 @@ BOOK = CheckBook(
             why="a full window changes the prefix right after the system prompt on every call, so all its messages pay the full price: 40 of them cost more than the whole history, which is read almost entirely from the cache",
             transfer="a longer window priced with the prompt cache, on a long chat with a long system prompt",
             form='one of "whole history", "window of 10" or "window of 40", in quotes',
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="price each kind apart: input minus cached at the input price, cached at the cached price, output at the output price; a price per million tokens times tokens is dollars per million calls",
+            mistakes=_check_5_mistakes,
+            why="568 uncached x 0.75 + 1,664 cached x 0.075 + 22 output x 4.5 = $649.80 per million calls, $0.00065 a call",
+            transfer="pricing a call of a design the lesson did not price",
+            form="a whole number of dollars, like 123",
         ),
     ],
 )

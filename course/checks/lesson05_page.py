@@ -7,8 +7,9 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
 import dataclasses
+from decimal import Decimal
 
-from checks.lesson05 import LARGER_WINDOW, STOCK_CALLS, summary_survives
+from checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
 from windowmem.design.money import (
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
@@ -124,17 +125,16 @@ assert summarised[0].role is Role.USER and summarised[0].content.startswith(SUMM
 assert SUMMARY_PREFIX.startswith("Here is a summary of the conversation to date")
 assert len(summarised) == 1 + 10 and middleware.window(thread[:29]) == tuple(thread[:29])
 
-# Self-check 3's worked answer: 1 + 2r + 2 + 1 <= 10; turn 16's call holds 31, turn 15's 29.
-assert [summary_survives(r) for r in range(6)] == [True] * 4 + [False] * 2
+# Self-check 3's worked answer: turn 16's call holds 31, turn 15's 29.
 no_tools = calls_sent(parallel_tool_chat(20, calls=0), middleware)
 assert [len(c) for c in no_tools[14:16]] == [29, 11]
 assert not any(m.content.startswith(SUMMARY_PREFIX) for c in no_tools[:15] for m in c)
 
-# The explorer's snapshot: on turn 3 every card holds turn 1; on turn 9 none does.
+# The explorer's snapshot: on turn 9 no card holds turn 1; on turn 3 every card does.
 assert not [r.policy for r in rows if r.turn == 9 and 1 in r.visible_turns]
 assert all(1 in r.visible_turns for r in rows if r.turn == 3)
 snapshot = explorer.current_html()
-assert explorer.turn.value == 3 and 'data-turn="3"' in snapshot and "wm-fact" in snapshot
+assert explorer.turn.value == 9 and 'data-turn="9"' in snapshot
 
 # Section 4: the prices and the cache rule as the text states them.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES) and len(MODEL_PRICES) == 3
@@ -200,6 +200,32 @@ assert "uncached input" in priced_call(window_call, mini)
 # "Over the chat the two are close": within 1% on GPT-5.4 mini.
 assert abs(gap("window of 10 messages", "GPT-5.4 mini")) < 0.01
 
+
+# "Still 90% cached: the 1,701-token system prompt is most of every call" (turn 60: 1,837).
+assert table["window of 10 messages"]["cached, GPT-5.4 mini"] == "90%"
+assert window_call.input == 1837 and 1701 > window_call.input / 2
+# "the pin adds 12 tokens past the 1,664 cached, paid in full on every call: $20.77 against $20.23"
+pinned_prompt = designs[2][1].messages[0]
+assert count_tokens(pinned_prompt) - count_tokens(system_prompt) == 12
+pinned_call = last_call(designs[2], mini, count_tokens)
+assert pinned_call.cached == 1664 and pinned_call.uncached == window_call.uncached + 12
+assert per_1000("window of 10, order pinned", "GPT-5.4 mini") == 20.77
+# "It keeps a prefix for minutes after its last use": the bill assumes every call finds it.
+# Self-check 5: the window of 40's turn-60 call, printed, priced in the worked answer.
+assert window_40 == window_40_last_call() == last_call(designs[3], mini, count_tokens)
+assert (window_40.input, window_40.cached, window_40.output) == (2232, 1664, 22)
+assert window_40.uncached == 568 and (568 * 0.75, 1664 * 0.075, 22 * 4.5) == (426, 124.8, 99)
+assert call_cost(window_40, mini) * 10**6 == Decimal("649.8")
+assert BOOK.expected("5") == 650
+# "The window of 10's call costs $354"
+assert round(call_cost(window_call, mini) * 10**6) == 354
+assert (mini.input, mini.cached_input, mini.output) == (
+    Decimal("0.75"),
+    Decimal("0.075"),
+    Decimal("4.5"),
+)
+# "OpenAI serves 1,024 tokens or more, in whole steps of 128: ... 1,664 (1,024 + 5 x 128)"
+assert OPENAI_CACHE.min_tokens == 1024 and 1024 + 5 * 128 == 1664
 
 # Claude's fold: the caller marks the cache and pays 1.25 x input to write it; OpenAI and
 # Google cache by themselves for free; at the plain input price the gap is $4.75, not $9.08.
