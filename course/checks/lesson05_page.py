@@ -130,11 +130,11 @@ no_tools = calls_sent(parallel_tool_chat(20, calls=0), middleware)
 assert [len(c) for c in no_tools[14:16]] == [29, 11]
 assert not any(m.content.startswith(SUMMARY_PREFIX) for c in no_tools[:15] for m in c)
 
-# The explorer's snapshot: on turn 9 no card holds turn 1; on turn 3 every card does.
+# The explorer's snapshot: on turn 3 every card holds turn 1; on turn 9 none does.
 assert not [r.policy for r in rows if r.turn == 9 and 1 in r.visible_turns]
 assert all(1 in r.visible_turns for r in rows if r.turn == 3)
 snapshot = explorer.current_html()
-assert explorer.turn.value == 9 and 'data-turn="9"' in snapshot
+assert explorer.turn.value == 3 and 'data-turn="3"' in snapshot and "wm-fact" in snapshot
 
 # Section 4: the prices and the cache rule as the text states them.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES) and len(MODEL_PRICES) == 3
