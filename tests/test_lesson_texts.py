@@ -117,19 +117,22 @@ REVEALED_BY = {
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
-            "print(describe_row(chat, next(r for r in rows if r.turn == 9 and r.policy == yours)))",
-            "(a) 3. From the newest: turn 8",
-            "The same 10 holds three whole turns",
+            "print(describe_row(chat, next(r for r in rows if r.turn == 9",
+            "(a) 6. From the newest",
+            "It starts at turn 6's question",
+            "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: [
             "anchored_rows = side_by_side(anchored, frameworks)",
-            "(a) Turns 1, 2 and 3. On turn 4, LangChain",
+            "Turns 1, 2 and 3. On turn 4",
         ],
-        3: ["explorer = DesignExplorer(", "gives `r ≤ 3.5`, so 3", "turn 8's call would\nneed 13"],
+        3: ["explorer = DesignExplorer(", "16. Turn *n*'s call"],
         4: [
             "for c in design_costs(designs, count_tokens):",
-            "The window of 40. Once a window is full",
+            "The window of 40. Once it is full",
+            "drops its oldest turn on every call: after the system prompt, nothing matches",
         ],
+        5: ["650. Uncached input is", "$649.80 per million calls"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
@@ -783,47 +786,80 @@ def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
 
 
 def test_lesson5_carries_issue_22_s_corrections():
-    """Issue 22, lesson 5, as issue 34 rewrote it: a sizing check, the rule it needs stated first,
-    the middleware's summary, the bill in dollars; the n8n recipe, its warnings and the version
-    notes moved to the reference page (tests/test_lesson05_reference.py)."""
+    """Issue 22, lesson 5, as issue 34 rewrote it: LangChain's main path with LangChain-only
+    checks, a sizing check with the rules it needs stated first, the tokens a turn costs where
+    the window is sized, every framework's rule in one table, the middleware's summary, Lucía's
+    chat described before it is priced, the bill in dollars; the other frameworks' code, the
+    n8n recipe and the version notes on the reference page (tests/test_lesson05_reference.py)."""
     name = "05_designing_multi_turn_conversations.ipynb"
     body = "\n".join(text(c) for c in cells(COURSE / name))
-    assert "### Self-check 1" in body and "Sizing, in LangChain:" in body
+    main = " ".join(_main_path_of(name).split())
     # The sizing exercise, in LangChain: three calls asked at once (the prose works two), one AI
     # message carrying them, six stored a turn, and the turn in progress counted up to its
     # answering call, before which the trim runs again: 3 × 6 + 5 = 23 (tests/design/test_sizing.py).
     book = check_book(COURSE / name)
-    assert book.expected("1c") == 23
-    main = " ".join(_main_path_of(name).split())
-    # The two rules 1c needs, stated before the check.
+    assert book.expected("1b") == 23
     for needed in (
         "one AI message carries both calls",
-        "also counts the new question",
-        "before the answering call, this turn's tool calls and results",
+        "A **round of tool calls** is one model reply asking for tools",
+        "The model is called once per round and once more to answer. The trim runs before each call.",
+        "The answering call is the fullest: it holds all of the turn but its answer.",
+        "`max_tokens = (turns + 1) × turn size − 1`",
+        "in tokens (what each call pays for it)",
+        "**Middleware** is a function",
+        '`end_on=("human", "tool")` ends the window on what the model answers next',
     ):
-        assert main.index(needed) < main.index("### Self-check 1")
-    # The rule a tool turn's price needs, stated before the first check.
-    rule = (
-        "once per round of tool calls and once more to answer, each call sending the window again"
-    )
-    assert rule in main and main.index(rule) < main.index("### Self-check 1")
-    # Both of a tool turn's model calls load the memory: 9 messages of the default's 10 after
-    # the clean-up, 24 at 12 (the priced example is on the reference page).
-    from windowmem.calls.agent_calls import Part, agent_runs
-    from windowmem.design.sizing import parallel_tool_chat
-    from windowmem.policies import N8nSimpleMemory
-
-    stock_chat = parallel_tool_chat(
-        12, calls=importlib.import_module("checks.lesson05").STOCK_CALLS
-    )
-    for k, loaded in ((5, 9), (12, 24)):
-        calls = agent_runs(stock_chat, N8nSimpleMemory(k))[-1].calls
-        assert [len(c.part(Part.MEMORY)) for c in calls] == [loaded, loaded]
+        assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
+    assert '"tokens stored": [' in body  # the row of tokens each turn costs, computed
+    # One framework on the main path; the others in the table of rules and on the reference page.
+    assert "LangChain 1.x" in main and "most widely used" in main
+    assert "Markdown(sizing_table(worked_sizes(" in body
+    for other in (
+        "SessionSettings",
+        "MessageWindowChatMemory",
+        "Memory.from_defaults",
+        "TruncationStrategy",
+        "Context Window Length",
+    ):
+        assert other not in main, f"{other} belongs on the reference page"
+    for check_id in book.ids:  # every check asks about LangChain or the lesson's own designs
+        assert "n8n" not in book.expectation(check_id).why
     assert "SummarizationMiddleware" in main and "*user*" in main
-    assert "design_costs(designs, count_tokens)" in body and "per 1,000\nsuch chats" in body
-    assert "## Which version are you on?" in body
-    # Issue 34: 2b's premise is stated: the window changed before the chat started.
-    assert "before Valentina's chat starts" in main and "keeps the length a live session" in main
+    # Lucía's 60 turns: who, what and why long, before the check that prices them.
+    assert main.index("**Lucía's chat.**") < main.index("### Self-check 4")
+    # Check 4 asks before the cache's prefix rule answers it; check 5 prices a call by hand.
+    assert main.index("### Self-check 4") < main.index("**How the cache works.**")
+    assert main.index("**How the cache works.**") < main.index("### Self-check 5 · Price one call")
+    assert book.expected("5") == 650
+    # The cross-framework table and the explorer are an optional part, after the Resources.
+    assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
+    assert "design_costs(designs, count_tokens)" in body and "per 1,000 such chats" in main
+    assert main.count("## Which version are you on?") == 1
+
+
+#: A code cell whose input a reader need not read carries both marks: MyST-NB's tag folds it on
+#: the site, JupyterLab's metadata folds it in the notebook.
+HIDE_INPUT = "hide-input"
+
+
+@lessons
+def test_hidden_code_is_hidden_on_the_site_and_in_jupyterlab_alike(notebook):
+    for i, cell in enumerate(cells(notebook)):
+        if cell["cell_type"] != "code":
+            continue
+        tags = cell["metadata"].get("tags", [])
+        if MAINTAINER_TAG in tags:
+            continue  # removed from the site, folded in JupyterLab (its own test)
+        tagged = HIDE_INPUT in tags
+        folded = cell["metadata"].get("jupyter", {}).get("source_hidden") is True
+        assert tagged == folded, (
+            f"{notebook.name}, cell {i}: hide a cell's code with both the {HIDE_INPUT!r} tag "
+            'and "jupyter": {"source_hidden": true}, or with neither'
+        )
+        answer = all(re.match(r"\s*\w+\s*=\s*None\b", line) for line in code_lines(cell))
+        assert not (tagged and (check_call(cell) or answer)), (
+            f"{notebook.name}, cell {i}: a cell the learner edits or runs to check stays visible"
+        )
 
 
 LESSON_6_NOTES = COURSE / "reference" / "06_token_budget_and_context_drift_notes.ipynb"
@@ -1030,7 +1066,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1588,
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,
-    "05_designing_multi_turn_conversations.ipynb": 1991,
+    "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1994,
 }
 

@@ -32,6 +32,9 @@ nb_mime_priority_overrides = [
     ("dirhtml", "application/vnd.jupyter.widget-view+json", None),
 ]
 nb_output_stderr = "remove"
+# A cell's Markdown output (lesson 5's table of sizing rules) is parsed as MyST, as the pages
+# are: CommonMark, MyST-NB's default for outputs, has no pipe tables.
+nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]

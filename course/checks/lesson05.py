@@ -5,31 +5,24 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs
 from windowmem.design.anchor_facts import turns_reached
-from windowmem.design.money import design_costs, support_designs
-from windowmem.design.rolling_summary import rolling_summary
+from windowmem.design.money import design_costs, last_call, support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
-from windowmem.design.sizing import parallel_tool_chat, smallest_window
-from windowmem.design.units import (
-    n8n_loaded_messages,
-    stored_turn_sizes,
-    tool_calls_per_turn,
-    turns_in_window,
-)
+from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.langchain_agents import LangChainTrimState
+from windowmem.policies.langgraph import SUMMARY_PREFIX, LangChainSummarization
+from windowmem.prices import CallTokens, call_cost, price_of
 from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
 chat = load_example("two_orders")
 fact = ANCHOR_FACTS["two_orders"]
-sizes = stored_turn_sizes(tool_calls_per_turn(chat.messages))
 
 
 @cache
@@ -39,9 +32,8 @@ def _rows() -> Any:
 
 
 def _check_1() -> dict[str, Any]:
-    coverage = turns_in_window(n8n_loaded_messages(5), sizes[:8])
-    turn_9_call = agent_runs(chat, N8nSimpleMemory(5))[8].calls[0]
-    # 1c: the smallest max_tokens whose every model call of turn 12 (the tool round and the
+    turn_9 = next(r for r in _rows() if r.turn == 9 and r.policy == "langchain-trim-state")
+    # 1b: the smallest max_tokens whose every model call of turn 12 (the tool round and the
     # answer) still sends the last 3 turns whole, found by trying each size on the model.
     sized = smallest_window(
         parallel_tool_chat(12, calls=STOCK_CALLS),
@@ -49,36 +41,29 @@ def _check_1() -> dict[str, Any]:
         12,
         3,
     )
-    return {"1a": coverage.whole_turns, "1b": min(turn_9_call.memory_turns), "1c": sized}
+    return {"1a": min(turn_9.visible_turns), "1b": sized}
 
 
-#: Self-check 1c's agent: tool calls asked at once in one model round, every turn
+#: Self-check 1b's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
+#: The larger window of section 2's table: ``max_tokens`` of the lesson's ``keep_last_10``.
+LARGER_WINDOW = 20
 
 
 def _check_2() -> dict[str, Any]:
-    rows = _rows()
-    return {
-        "2a": turns_reached(rows, fact, "langchain-trim-state"),
-        "2b": max(turns_reached(side_by_side(chat, [N8nSimpleMemory(10)]), fact, "n8n")),
-    }
+    return {"2": turns_reached(_rows(), fact, "langchain-trim-state")}
 
 
 def _check_3() -> dict[str, Any]:
-    long_chat = load_example("support_60")
-    eight_turns = [m for turn in long_chat.interactions[:8] for m in turn.messages]
-    fits = [
-        r
-        for r in range(7)
-        if rolling_summary(eight_turns, window=5, every=6, keep_turns=r)[7].summary_sent
-    ]
-    valentina_schedule = rolling_summary(
-        chat, window=5, every=4, keep_turns=1, counter=count_tokens
-    )
+    middleware = LangChainSummarization(10, trigger_tokens=None, trigger_messages=30)
+    calls = calls_sent(parallel_tool_chat(20, calls=0), middleware)
     return {
-        "3a": max(fits),
-        "3b": next(t.turn for t in valentina_schedule if t.summary_sent is False),
+        "3": next(
+            turn
+            for turn, sent in enumerate(calls, 1)
+            if any(m.content.startswith(SUMMARY_PREFIX) for m in sent)
+        ),
     }
 
 
@@ -91,6 +76,44 @@ def _check_4() -> dict[str, Any]:
     }
     asked = {name: costs[design] for name, design in CHECK_4_DESIGNS.items()}
     return {"4": max(asked, key=asked.__getitem__)}
+
+
+def _dollars_per_million_calls(call: CallTokens) -> int:
+    """What *call* costs on GPT-5.4 mini, in US$ per million such calls, to the dollar."""
+    return round(call_cost(call, price_of("gpt-5.4-mini")) * 10**6)
+
+
+def window_40_last_call() -> CallTokens:
+    """Self-check 5's call: the window of 40's call on turn 60 of Lucía's chat, on GPT-5.4 mini."""
+    design = next(d for d in support_designs(count_tokens) if d[0] == "window of 40 messages")
+    return last_call(design, price_of("gpt-5.4-mini"), count_tokens)
+
+
+@cache
+def _check_5() -> dict[str, Any]:
+    return {"5": _dollars_per_million_calls(window_40_last_call())}
+
+
+def _check_5_mistakes() -> dict[Any, str]:
+    call = window_40_last_call()
+    exact = call_cost(call, price_of("gpt-5.4-mini")) * 10**6
+    every_input_in_full = dataclasses.replace(call, cached=0)
+    no_output = dataclasses.replace(call, output=0)
+    cached_counted_twice = dataclasses.replace(call, input=call.input + call.cached)
+    return {
+        _dollars_per_million_calls(
+            every_input_in_full
+        ): "that prices every input token in full; the cached ones are read at a tenth of the price",
+        _dollars_per_million_calls(no_output): "add the 22 output tokens, at the output price",
+        _dollars_per_million_calls(
+            cached_counted_twice
+        ): "the cached tokens are part of the input: price input minus cached at the full price",
+        float(exact): "the right sum, not yet rounded: the check asks to the dollar",
+        float(
+            round(exact / 10**6, 5)
+        ): "that is the price of one call; the question asks per million calls",
+        float(round(exact / 1000, 2)): "that is per 1,000 calls; the question asks per million",
+    }
 
 
 #: Self-check 4's three answers, each the design it names in the lesson's table.
@@ -107,26 +130,17 @@ BOOK = CheckBook(
         Expectation(
             "1a",
             _check_1,
-            hint="add the stored sizes from turn 8 backwards until the next one no longer fits in 10",
+            hint="start from the new question and add the stored sizes from turn 8 backwards until the next turn no longer fits in 10",
             mistakes={
-                5: "5 would be right if every turn stored two messages; count the tool messages",
-                4: "turn 5's four messages do not all fit: only part of it is loaded",
-                10: "10 counts messages; the question asks for whole turns",
+                5: "turn 5's four messages do not fit: the question and turns 6 to 8 already take 9 of the 10",
+                7: "turn 6 stores only 2 messages: the question and turns 6 to 8 make 9, which fits",
+                4: "that would hold if every turn stored two messages; count the tool messages",
+                1: "turn 1 left the window long ago: add up what turns 2 to 8 store",
             },
-            why="from turn 8 back, 2 + 4 + 2 = 8 messages fit and turn 5's four do not all fit",
+            why="the question (1) and turns 8, 7 and 6 (2 + 4 + 2) make 9 of the 10; turn 5's four do not fit, and start_on moves the cut to a question",
         ),
         Expectation(
             "1b",
-            _check_1,
-            hint="the window ends inside one turn; which of that turn's messages survive the clean-up?",
-            mistakes={
-                6: "the window also holds the tail of an older turn; check which of those messages survive the clean-up",
-                4: "turn 4 is entirely outside the ten messages",
-            },
-            why="the cut leaves part of an older turn, and the clean-up drops its orphaned tool result",
-        ),
-        Expectation(
-            "1c",
             _check_1,
             hint="the trim runs before each model call of the turn; find the call at which the thread is fullest and count what it holds",
             mistakes={
@@ -136,15 +150,15 @@ BOOK = CheckBook(
                 24: "one too many: before the answering call the thread holds this turn's question, its call message and its three results, but not yet its answer",
                 25: "LangChain's one AI message carries all three calls: a turn stores 6, not 8",
                 31: "LangChain's one AI message carries all three calls: a turn stores 6, not 8",
-                12: "12 would be n8n's Context Window Length; this agent is LangChain's",
+                11: "11 is the rule for turns without tools; this agent's turns store more",
             },
-            why="a turn stores 1 + 1 + 3 + 1 = 6 messages; the answering call's thread holds three of them (18) and the current turn's 5 messages before its answer: 23",
-            transfer="sizing a LangChain window for an agent with tool calls in every turn",
+            why="a turn stores 1 + 1 + 3 + 1 = 6 messages; the answering call's thread holds three of them (18) and the current turn's 5 messages before its answer: (3 + 1) x 6 - 1 = 23",
+            transfer="sizing a LangChain window for an agent with three tool calls in every turn",
         ),
         Expectation(
-            "2a",
+            "2",
             _check_2,
-            hint="turn 1 leaves LangChain's window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
+            hint="turn 1 leaves the window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
             mistakes={
                 (
                     1,
@@ -152,14 +166,10 @@ BOOK = CheckBook(
                     3,
                     4,
                     5,
-                    6,
-                ): "that would be five turns of two messages each; LangChain stored turns 2 and 3 as four and five",
+                ): "that would be turns of two messages each; turns 2 and 3 stored four and five",
                 (
                     2,
                     3,
-                    4,
-                    5,
-                    6,
                 ): "on turn 1 the fact is in the user's own message, which is sent too",
                 (
                     1,
@@ -169,41 +179,19 @@ BOOK = CheckBook(
                 ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
             },
             why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
+            transfer="when a fact said on turn 1 leaves a window of tool turns, turn by turn",
         ),
         Expectation(
-            "2b",
-            _check_2,
-            hint="the window now loads 20 messages; add up the stored sizes of the turns before each call until they pass 20",
-            mistakes={
-                10: "k = 10 is ten pairs of messages, ten turns only if each stored two; tool turns take more places",
-                9: "turn 9's call loads the last 20 of 30 stored messages, and turn 1 is not among them",
-                5: "on turn 6 the stored turns 1 to 5 are exactly 20 messages: turn 1 still fits",
-            },
-            why="turns 1 to 5 fill the 20 places exactly, so turn 6 is the last call that reaches turn 1",
-            transfer="a larger window on a chat with tool turns",
-        ),
-        Expectation(
-            "3a",
+            "3",
             _check_3,
-            hint="count the slots: the summary, two per kept turn, two for the new turn, against 10",
+            hint="turn n's call holds the 2(n - 1) messages of the turns before it and the new question; when does that first reach 30?",
             mistakes={
-                5: "1 + 10 is already more than 10: the summary is cut at once",
-                4: "1 + 8 + 2 = 11 messages: one too many for the summary to stay",
+                15: "turn 15's call holds 28 stored messages and the question: 29, not yet 30",
+                30: "30 counts messages; the question asks for a turn",
+                14: "turn 14's call holds 27 messages: not yet 30",
             },
-            why="the summary and r turns, plus one more turn, must fit in 10 messages",
-        ),
-        Expectation(
-            "3b",
-            _check_3,
-            hint="after the override the store is the summary and one turn; add each later turn's stored size",
-            mistakes={
-                7: "a call loads what was stored before it, and the kept turn goes back as question and answer only: count again from the override",
-                6: "that is where a summary written every 3 turns is first cut; this one is written after turn 4",
-                5: "turn 5's call loads the override's 3 messages: the summary is there",
-                9: "turn 9's call comes after the override of turn 8, which brings the summary back",
-            },
-            why="tool turns stored as four or six messages push the summary out sooner",
-            transfer="a summary schedule on a chat with tool turns",
+            why="turn 16's call is the first to hold 30 messages or more (31), so its call sends the summary and the newest 10",
+            transfer="the framework's own summary, on a chat without tools",
         ),
         Expectation(
             "4",
@@ -216,6 +204,15 @@ BOOK = CheckBook(
             why="a full window changes the prefix right after the system prompt on every call, so all its messages pay the full price: 40 of them cost more than the whole history, which is read almost entirely from the cache",
             transfer="a longer window priced with the prompt cache, on a long chat with a long system prompt",
             form='one of "whole history", "window of 10" or "window of 40", in quotes',
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="price each kind apart: input minus cached at the input price, cached at the cached price, output at the output price; a price per million tokens times tokens is dollars per million calls",
+            mistakes=_check_5_mistakes,
+            why="568 uncached x 0.75 + 1,664 cached x 0.075 + 22 output x 4.5 = $649.80 per million calls, $0.00065 a call",
+            transfer="pricing a call of a design the lesson did not price",
+            form="a whole number of dollars, like 123",
         ),
     ],
 )

@@ -28,7 +28,7 @@ CHAT = load_example("two_orders")
 
 def lesson_middleware(max_tokens: int = 10):
     """The lesson's ``keep_last_10``, word for word but the decorator's import (and
-    *max_tokens*, 10 in the lesson; self-check 1c asks for another)."""
+    *max_tokens*, 10 in the lesson; self-check 1b asks for another)."""
     from langchain.agents.middleware import before_model
     from langchain_core.messages import RemoveMessage, trim_messages
     from langgraph.graph.message import REMOVE_ALL_MESSAGES
@@ -253,13 +253,18 @@ def test_the_lesson_s_agent_framework_anchor_fix_keeps_the_first_question():
 
 
 def test_the_lesson_shows_the_code_these_tests_run():
-    """The code in lesson 5's framework folds is the code above, word for word."""
+    """The framework code lesson 5 and its reference page show is the code above, word for
+    word: LangChain's on the lesson, the other frameworks' on the reference page."""
     import json
     from pathlib import Path
 
-    lesson = Path(__file__).resolve().parents[2] / "course"
-    cells = json.loads((lesson / "05_designing_multi_turn_conversations.ipynb").read_text())
-    text = "".join("".join(c["source"]) for c in cells["cells"] if c["cell_type"] == "markdown")
+    course = Path(__file__).resolve().parents[2] / "course"
+    pages = (
+        "05_designing_multi_turn_conversations.ipynb",
+        "reference/05_designing_multi_turn_conversations_notes.ipynb",
+    )
+    cells = [c for page in pages for c in json.loads((course / page).read_text())["cells"]]
+    text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     for shown in (
         'Memory.from_defaults(session_id="valentina", token_limit=400, token_flush_size=100)',
         "compaction_strategy=TruncationStrategy(max_n=10, compact_to=10))",

@@ -1,0 +1,102 @@
+"""Lesson 5's LangChain snippets, run as a learner would paste them: the imports, tool and
+offline model of its "to run this lesson's snippets" fold first, then every other snippet in
+page order, in one namespace, against the installed langchain and langgraph. A snippet that
+names something undefined, or that the installed packages reject, fails here."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+LESSON = (
+    Path(__file__).resolve().parents[2] / "course" / "05_designing_multi_turn_conversations.ipynb"
+)
+FENCE = re.compile(r"```python\n(.*?)```", re.S)
+SETUP_FOLD = "to run this lesson's snippets"
+
+
+def snippets() -> tuple[str, list[str]]:
+    """(the fold's setup snippet, the main path's snippets in page order)."""
+    setup, shown = [], []
+    for cell in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        body = "".join(cell["source"])
+        if re.search(r"^## Resources\b", body, re.M):
+            break
+        for fold in re.findall(r"<details>.*?</details>", body, re.S):
+            if SETUP_FOLD in fold:
+                setup += FENCE.findall(fold)
+        shown += FENCE.findall(re.sub(r"<details>.*?</details>", "", body, flags=re.S))
+    assert len(setup) == 1, "one setup snippet, in the fold"
+    return setup[0], shown
+
+
+def run(code: str, namespace: dict) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<lesson 5 snippet>", "exec"), namespace)
+    return out.getvalue()
+
+
+def test_every_snippet_runs_and_does_what_the_lesson_says():
+    pytest.importorskip("langchain.agents.middleware")
+    setup, shown = snippets()
+    assert [s.splitlines()[0] for s in shown] == [
+        "@before_model",
+        'config = {"configurable": {"thread_id": "valentina"}}',
+        "class OrderState(AgentState):",
+        'summarise = SummarizationMiddleware(model, trigger=("messages", 30), keep=("messages", 10))',
+    ]
+    # A module of its own, as a learner's script is: typing resolves OrderState's hints there.
+    module = types.ModuleType("lesson05_snippets")
+    namespace = module.__dict__
+    patch_modules = pytest.MonkeyPatch()
+    patch_modules.setitem(sys.modules, module.__name__, module)
+    try:
+        check_snippets(setup, shown, namespace)
+    finally:
+        patch_modules.undo()
+
+
+def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
+    run(setup, namespace)
+    trim, turn, pin, summarise = shown
+    run(trim, namespace)
+    # "Run one turn that calls your tools and count what it stored": the offline model's script
+    # calls track_order once, so the turn stores question, call, result and answer.
+    assert run(turn, namespace).strip() == "4"
+    stored = namespace["agent"].get_state(namespace["config"]).values["messages"]
+    assert [m.type for m in stored] == ["human", "ai", "tool", "ai"]
+    # The pinned agent: remember_order saves the first order number; pin_order adds it to the
+    # system prompt of the model call (the script's last reply answers it).
+    run(pin, namespace)
+    middleware = [name for name in namespace["agent"].builder.nodes if "." in name]
+    assert middleware.index("remember_order.before_model") < middleware.index(
+        "keep_last_10.before_model"
+    )
+    seen = []
+    model = namespace["model"]
+    original = type(model)._generate
+
+    def spy(self, messages, *args, **kwargs):
+        seen.append(messages[0].content)
+        return original(self, messages, *args, **kwargs)
+
+    config = {"configurable": {"thread_id": "lucia"}}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(type(model), "_generate", spy)
+        namespace["agent"].invoke(
+            {"messages": [{"role": "user", "content": "My order is #7781."}]}, config
+        )
+    assert namespace["agent"].get_state(config).values["order"] == "#7781"
+    assert seen == [namespace["PROMPT"] + "\nOrder on file: #7781"]
+    run(summarise, namespace)
+    assert type(namespace["summarise"]).__name__ == "SummarizationMiddleware"
