@@ -7,7 +7,7 @@ marks and charges for writing it. :class:`CacheRule` holds one provider's rule, 
 that documents it; :func:`prefix_cache` applies a rule to a run of calls.
 
 >>> OPENAI_CACHE.cacheable(1_300), GEMINI_CACHE.cacheable(1_300)
-(1280, 1300)
+(1280, 0)
 """
 
 from __future__ import annotations
@@ -59,8 +59,11 @@ OPENAI_CACHE = CacheRule(1024, 128, False, "https://platform.openai.com/docs/gui
 ANTHROPIC_CACHE = CacheRule(
     1024, 1, True, "https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching"
 )
-#: Gemini 2.5 Flash caches every prompt of 1,024 tokens or more by itself ("implicit caching").
-GEMINI_CACHE = CacheRule(1024, 1, False, "https://ai.google.dev/gemini-api/docs/caching")
+#: Gemini 2.5 Flash caches every prompt of 2,048 tokens or more by itself ("implicit caching"):
+#: the minimum Google's caching page gives for 2.5 Flash (and 2.5 Pro) as last updated on
+#: 2026-10-13. Its earlier versions, and Google's announcement of implicit caching
+#: (2025-05-08), gave 1,024.
+GEMINI_CACHE = CacheRule(2048, 1, False, "https://ai.google.dev/gemini-api/docs/caching")
 
 
 #: No prompt cache at all: every input token at the input price (what a caller who marks
