@@ -101,14 +101,27 @@ assert row["just-in-time", "peak"] < 1000 < 1500 and row["just-in-time", "answer
 # question" (13 re-reads, Q10 twice).
 assert row["just-in-time", "answered"] == 12 and jit.bill.calls == 26
 
-# Section 3: just-in-time's peak, 853 = 193 + twelve references (179) + two chunks (249, 232),
-# while answering; its last call, 594 = 193 + 179 + Q12's chunk (222), holds one fact.
+# "Only compact sends [its peak], in the call that writes its summary": every other call of the
+# capped runs fits the budget, and compact's calls over it are its summarising calls.
+for name, run in runs.items():
+    over = [s for s in run.trace if s.event.value == "call" and s.used > 1500]
+    if name == "compact":
+        assert over and all(s.detail.startswith("summarise") for s in over)
+        assert max(s.used for s in over) == run.bill.peak
+    elif name != "unbounded":
+        assert not over, name
+# Section 3: each just-in-time call carries the opening, a reference per chunk read so far and
+# at most the one chunk the call before asked for (its peak, 853 = 193 + twelve references
+# (179) + two chunks (249, 232), is a window never sent); its last call, 594 = 193 + 179 +
+# Q12's chunk (222), holds one fact.
 refs_tokens = sum(i.tokens for i in jit.trace[-1].context if i.kind.value == "reference")
 at_peak = next(s for s in jit.trace if s.used == jit.bill.peak)
 peak_reads = [i.tokens for i in at_peak.context if i.kind.value == "read"]
 assert jit.bill.peak == 853 == 193 + refs_tokens + sum(peak_reads) and refs_tokens == 179
 assert peak_reads == [249, 232] and at_peak.question is not None
 jit_calls = [s for s in jit.trace if s.event.value == "call"]
+assert [sum(i.kind.value == "read" for i in s.context) for s in jit_calls] == [0] + [1] * 25
+assert all(s.used < jit.bill.peak for s in jit_calls)
 final = [i for i in jit_calls[-1].context if i.kind.value == "read"]
 assert jit_calls[-1].used == 594 == 193 + 179 + 222 and [i.tokens for i in final] == [222]
 assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered == 12
@@ -175,7 +188,11 @@ assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
 assert jit_calls[12].detail.startswith("search")  # call 13 is the last of the first pass
 assert shared_start(jit, 14, 15) == 354 < min(m.cache.min_tokens for m in MODEL_PRICES)
 assert call_entries(jit, 14)[-1] != call_entries(jit, 15)[-1]
-assert jit.bill.peak == 853 < 1024
+# The Deeper part's worked bill: from the sixth call on, each call reads from the cache what the
+# call before sent, rounded down to a multiple of 128.
+sizes = [c.input for c in served]
+assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
+assert sizes[4] >= 1024 > sizes[3]
 # The 1,700-token system prompt, the budget raised as much: the same decisions, unbounded still
 # the cheapest on every model; on GPT-5.4 mini and Claude every call after the first reads the
 # 1,700 fixed tokens from the cache; on Gemini the fixed part (1,860 with the task) is under 2,048.
@@ -196,6 +213,29 @@ for p in policies[1:]:  # "only unbounded ... reads its chunks from it too": the
     )
 assert 1700 + 160 < gemini.cache.min_tokens
 assert sum(c.cached for c in task_calls(longer["just-in-time"], gemini)) == 0
+# The Gemini column explained: unbounded gets cheaper than with the 33-token prompt ($3.86
+# against $4.84) though it sends twice the tokens, served from its third call on (the call
+# before over 2,048), where with 33 tokens only its last calls were; just-in-time becomes the
+# dearest ($17.96): its calls share 2,021 tokens, just under 2,048, so all 56,890 pay full price.
+g_long = {c.policy: c for c in policy_costs(longer.values(), (gemini,))}
+g_short = {c.policy: c for c in policy_costs(runs.values(), (gemini,))}
+assert (
+    f"{g_long['unbounded'].dollars:.2f}" == "3.86"
+    and f"{g_short['unbounded'].dollars:.2f}" == "4.84"
+)
+assert round(longer["unbounded"].bill.input_tokens / unbounded.bill.input_tokens) == 2
+g_calls = task_calls(longer["unbounded"], gemini)
+assert [c.cached > 0 for c in g_calls] == [False] * 2 + [True] * (len(g_calls) - 2)
+assert g_calls[1].input >= 2048 > g_calls[0].input
+short_served = [c.cached > 0 for c in task_calls(unbounded, gemini)]
+assert short_served == [False] * 10 + [True] * 4  # "only its last calls"
+assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
+assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
+assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
+assert longer["just-in-time"].bill.input_tokens == 56890
+# "When a cap beats the cache": with no cache, on Claude, unbounded $71.73 and truncate $50.06.
+assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
+assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
 
 # Section 5: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
 # number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
