@@ -16,6 +16,7 @@ from windowmem.messages import assistant, system, user
 from windowmem.policies.n8n import N8nSimpleMemory
 from windowmem.prices import (
     ANTHROPIC_CACHE,
+    GEMINI_CACHE,
     MODEL_PRICES,
     OPENAI_CACHE,
     PRICES_CHECKED,
@@ -24,6 +25,7 @@ from windowmem.prices import (
     call_cost,
     conversation_bill,
     price_of,
+    without_cache,
 )
 from windowmem.tokens import count_words
 
@@ -159,3 +161,31 @@ def test_behind_system_message_replaces_the_system_message_and_keeps_the_turns()
     assert behind_system_message(chat[1:], "S").messages[0] == system("S")
     with pytest.raises(PolicyError, match="non-empty"):
         behind_system_message(chat, "  ")
+
+
+def test_gemini_2_5_flash_caches_from_2048_tokens_as_google_s_page_says():
+    """Google's caching page (last updated 2026-10-13) gives 2,048 for Gemini 2.5 Flash: an
+    unbounded chat whose calls share up to 1,600 tokens reads nothing from Gemini's cache, while
+    OpenAI's 1,024 serves them."""
+    chat = _chat(3, 1300)  # a 1,300-word system message, then turns of 100 + 100 words
+    gemini = conversation_bill(chat, N8nSimpleMemory(100), "gemini-2.5-flash", count_words)
+    gpt = conversation_bill(chat, N8nSimpleMemory(100), "gpt-5.4-mini", count_words)
+    assert [c.input for c in gemini.calls] == [1400, 1600, 1800]
+    assert [c.cached for c in gemini.calls] == [0, 0, 0]
+    assert [c.cached for c in gpt.calls] == [0, 1280, 1536]
+    longer = conversation_bill(
+        _chat(3, 2100), N8nSimpleMemory(100), "gemini-2.5-flash", count_words
+    )
+    assert [c.cached for c in longer.calls] == [0, 2200, 2400]
+    assert GEMINI_CACHE.cacheable(2047) == 0 < GEMINI_CACHE.cacheable(2048)
+
+
+def test_without_cache_prices_every_input_token_at_the_input_price():
+    price = price_of("claude-sonnet-4-6")
+    chat = _chat(4, 1100)
+    bill = conversation_bill(chat, N8nSimpleMemory(100), without_cache(price), count_words)
+    assert bill.total("cached") == bill.total("written") == 0
+    assert bill.dollars == sum(
+        (Decimal(c.input) * price.input + Decimal(c.output) * price.output) / 1_000_000
+        for c in bill.calls
+    )

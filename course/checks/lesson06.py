@@ -15,7 +15,7 @@ from windowmem.design.anchor_facts import with_fact_in_system_prompt
 from windowmem.examples import ANCHOR_FACTS, generated_support
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies import N8nSimpleMemory
-from windowmem.prices import price_of
+from windowmem.prices import conversation_bill, price_of, without_cache
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
@@ -23,11 +23,19 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
-#: The model self-check 4 prices the runs on.
-MODEL = "gpt-5.4-mini"
+#: The model self-check 4 prices the runs on, with its cache and without.
+MODEL = "claude-sonnet-4-6"
+#: The model self-check 5 prices the long chat on.
+CHAT_MODEL = "gpt-5.4-mini"
+#: Self-check 4's three choices, as the page spells them.
+UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
+    "unbounded, cached",
+    "truncate, cached",
+    "truncate, no cache",
+)
 #: Self-check 2a's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
-#: The order number Lucía gives on turn 1 of the long chat (section 5, self-check 5).
+#: The order number Lucía gives on turn 1 of the long chat (section 5).
 ORDER = ANCHOR_FACTS["support_60"]
 
 
@@ -79,7 +87,7 @@ def _truncated() -> Any:
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2a": _truncated().answered, "2b": _runs()["just-in-time"].bill.calls}
+    return {"2": _truncated().answered}
 
 
 def _check_2a_mistakes() -> dict[Any, str]:
@@ -105,9 +113,25 @@ def _check_3() -> dict[str, Any]:
     return {"3": len({q for item in window for q in item.facts})}
 
 
+def _claude_choices() -> dict[str, Any]:
+    """Self-check 4's three bills on Claude Sonnet 4.6, dollars per 1,000 tasks."""
+    price = price_of(MODEL)
+    runs = _runs()
+    cached = {c.policy: c.dollars for c in policy_costs(runs.values(), (price,))}
+    plain = policy_costs([runs["truncate"]], (without_cache(price),))[0].dollars
+    return {
+        UNBOUNDED_CACHED: cached["unbounded"],
+        TRUNCATE_CACHED: cached["truncate"],
+        TRUNCATE_NO_CACHE: plain,
+    }
+
+
 def _check_4() -> dict[str, Any]:
-    costs = policy_costs(_runs().values(), (price_of(MODEL),))
-    return {"4": min(costs, key=lambda c: c.dollars).policy}
+    bills = _claude_choices()
+    # The lesson's premise: truncating with Claude's cache costs more than no cache at all.
+    if not bills[TRUNCATE_CACHED] > bills[TRUNCATE_NO_CACHE]:
+        raise AssertionError(f"self-check 4's premise no longer holds: {bills}")
+    return {"4": min(bills, key=lambda k: bills[k])}
 
 
 def _pinning_bills() -> tuple[list[int], list[int]]:
@@ -146,17 +170,22 @@ def _pinning_premise() -> None:
         raise AssertionError("section 5's premise no longer holds: calls of about 270 tokens")
 
 
+def chat_dollars() -> tuple[Any, Any]:
+    """The long chat on GPT-5.4 mini, every turn kept and a 10-turn window: the two bills."""
+    long_chat = generated_support(300)
+    return (
+        conversation_bill(long_chat, N8nSimpleMemory(300), CHAT_MODEL, QWEN),
+        conversation_bill(long_chat, N8nSimpleMemory(10), CHAT_MODEL, QWEN),
+    )
+
+
 def _check_5() -> dict[str, Any]:
     _pinning_premise()
-    long_chat = generated_support(300)
-    window_10 = N8nSimpleMemory(10)
-    # The first turn whose call, under the plain 10-turn window, no longer carries the number.
-    lost = next(
-        turn
-        for turn in range(1, long_chat.turn_count + 1)
-        if not fact_visible(turn_view(long_chat, window_10, turn, QWEN), ORDER)
-    )
-    return {"5": lost}
+    keep_all, window = chat_dollars()
+    # The question's premise: 14 times the window's input tokens.
+    if round(keep_all.total("input") / window.total("input")) != 14:
+        raise AssertionError("self-check 5's premise no longer holds: 14 times the tokens")
+    return {"5": round(keep_all.dollars / window.dollars)}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -186,29 +215,13 @@ BOOK = CheckBook(
             transfer="a task of half the length",
         ),
         Expectation(
-            "2a",
+            "2",
             _check_2,
             hint="take 193 tokens from 1,300 and count how many reads of about 200 tokens fit; "
             "then ask which of the last reads hold a fact",
             mistakes=_check_2a_mistakes,
             why="five reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
             transfer="truncation's answers at a budget the lesson does not run",
-        ),
-        Expectation(
-            "2b",
-            _check_2,
-            hint="count the first pass's calls, then one call for each question read again by "
-            "its id, then the call that writes the answers",
-            mistakes={
-                14: "that is the first pass and the answers call; each question is read again while answering",
-                25: "count the call that writes the answers too",
-                27: "a read by id needs no search: Q10 is not read twice again, its reference names the right chunk",
-                38: "a read again by id is one call, not a search of up to three reads",
-                13: "13 is the first pass's reads; each read is one call, and the answering adds more",
-            },
-            why="13 calls read the chunks once, 12 read a chunk again by its id while answering, "
-            "and one writes the answers",
-            transfer="the just-in-time policy, before its run is shown",
         ),
         Expectation(
             "3",
@@ -228,37 +241,39 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="a cached token costs a tenth; which run keeps sending the same beginning, "
-            "and which runs change it or stay under 1,024 tokens?",
+            hint="which run sends the same beginning call after call, so the cache serves it? "
+            "And what does Claude charge for writing a prefix that never comes back?",
             mistakes={
-                "just-in-time": "it sends the fewest tokens, but every call is under 1,024 tokens, "
-                "so none is read from the cache",
-                "truncate": "each drop changes the window right after the task text, so little is "
-                "read from the cache, and it answers only 5",
-                "compact": "each compaction rewrites the window's beginning, so the cache starts again",
-                "retrieve": "it sends the most tokens, in the most calls, most of them after a drop",
+                TRUNCATE_CACHED: "truncation changes the prompt right after the opening at every "
+                "drop, so each call writes its window to Claude's cache again at 1.25 times the "
+                "input price and reads almost nothing back: dearer than no cache at all",
+                TRUNCATE_NO_CACHE: "it is cheaper than truncating with the cache, since it pays no "
+                "write premium; but a window that only appends reads most of its calls from the "
+                "cache at a tenth of the price",
             },
-            why="the unbounded window only appends, so every call from the sixth is served the "
-            "call before it from the cache, at a tenth of the price",
-            transfer="the budget policies in dollars, before the priced table",
-            form='one of "unbounded", "truncate", "compact", "retrieve" or "just-in-time"',
+            why="the unbounded window only appends, so from the sixth call each call reads the call "
+            "before from the cache at a tenth of the price; truncation, cached or not, pays full "
+            "price or more for a prefix that changes at every drop",
+            transfer="the budget policies in dollars on Claude, with its cache and without, before "
+            "the priced table",
+            form='one of "unbounded, cached", "truncate, cached" or "truncate, no cache"',
         ),
         Expectation(
             "5",
             _check_5,
-            hint="a window of 10 turns loads the 10 turns before the current one: "
-            "from which turn is turn 1 not among them?",
+            hint="keeping every turn only appends: which share of its input does the cache serve, "
+            "at what price? The window's calls are about 270 tokens: what does the cache serve them?",
             mistakes={
-                11: "turn 11's call still loads the 10 turns before it, turns 1 to 10",
-                10: "turn 10's call loads turns 1 to 9, and turn 11's turns 1 to 10: turn 1 is still there",
-                2: "the window holds 10 turns, not one: turn 1 stays loaded for a while",
-                21: "the window counts turns (a question and its answer), not messages",
-                300: "the plain window loses it long before the last turn",
+                14: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
+                "of its input is read from the cache at a tenth of the price",
+                1: "close, but it still costs more: the part it pays in full, and the cached "
+                "part at a tenth, add up to more than the window's small calls",
+                10: "too high: most of its input is read from the cache at a tenth of the price",
             },
-            why="turn t's call loads turns t - 10 to t - 1: turn 11's still holds turn 1, turn 12's "
-            "starts at turn 2",
-            transfer="when a 10-turn window loses an early fact, which the lesson has not worked",
-            form="a whole number, a turn of the 300",
+            why="keeping every turn only appends, so almost all its input is read from the cache at "
+            "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
+            transfer="the long chat priced with the prompt cache, which the lesson has not worked",
+            form="a whole number, how many times the window's dollars",
         ),
     ],
 )

@@ -11,6 +11,7 @@ from decimal import Decimal
 from windowmem.budget.chunking import CHUNK_TOKENS
 from windowmem.budget.prompts import reference_line
 from windowmem.budget.task import SEARCH_DEPTH
+from windowmem.policies import N8nSimpleMemory
 from windowmem.prices import MODEL_PRICES
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
@@ -96,71 +97,145 @@ assert row["compact", "answered"] == 12 and row["retrieve", "reads"] == 13 + 13
 assert row["retrieve", "input_tokens"] > row["unbounded", "input_tokens"]
 assert row["just-in-time", "input_tokens"] == at_1500["input_tokens"].min()
 assert row["just-in-time", "peak"] < 1000 < 1500 and row["just-in-time", "answered"] == 12
-for name in ("truncate", "compact", "retrieve"):  # "at 2,951 or more ... the unbounded run"
-    assert run_task(prepared, bill.peak, name).bill == bill
-    assert run_task(prepared, bill.peak - 1, name).bill != bill
+# "Just-in-time answers twelve for the fewest tokens"; "Retrieval searches again for every
+# question" (13 re-reads, Q10 twice).
+assert row["just-in-time", "answered"] == 12 and jit.bill.calls == 26
 
-# Section 3: just-in-time's peak, 853 = 193 + twelve references (179) + two chunks (249, 232),
-# while answering; its last call, 594 = 193 + 179 + Q12's chunk (222), holds one fact.
+# "Only compact sends [its peak], in the call that writes its summary": every other call of the
+# capped runs fits the budget, and compact's calls over it are its summarising calls.
+for name, run in runs.items():
+    over = [s for s in run.trace if s.event.value == "call" and s.used > 1500]
+    if name == "compact":
+        assert over and all(s.detail.startswith("summarise") for s in over)
+        assert max(s.used for s in over) == run.bill.peak
+    elif name != "unbounded":
+        assert not over, name
+# Section 3: each just-in-time call carries the opening, a reference per chunk read so far and
+# at most the one chunk the call before asked for (its peak, 853 = 193 + twelve references
+# (179) + two chunks (249, 232), is a window never sent); its last call, 594 = 193 + 179 +
+# Q12's chunk (222), holds one fact.
 refs_tokens = sum(i.tokens for i in jit.trace[-1].context if i.kind.value == "reference")
 at_peak = next(s for s in jit.trace if s.used == jit.bill.peak)
 peak_reads = [i.tokens for i in at_peak.context if i.kind.value == "read"]
 assert jit.bill.peak == 853 == 193 + refs_tokens + sum(peak_reads) and refs_tokens == 179
 assert peak_reads == [249, 232] and at_peak.question is not None
 jit_calls = [s for s in jit.trace if s.event.value == "call"]
+assert [sum(i.kind.value == "read" for i in s.context) for s in jit_calls] == [0] + [1] * 25
+assert all(s.used < jit.bill.peak for s in jit_calls)
 final = [i for i in jit_calls[-1].context if i.kind.value == "read"]
 assert jit_calls[-1].used == 594 == 193 + 179 + 222 and [i.tokens for i in final] == [222]
 assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered == 12
 
-# Section 4: prices, the 1,024-token floor, the cheapest run, the cut by a third.
-assert all(m.cached_input * 10 == m.input and m.cache.min_tokens == 1024 for m in MODEL_PRICES)
-assert jit.bill.peak < 1024
+# Section 4: the cache's rules as the page states them: a tenth, the minimums (1,024 on
+# GPT-5.4 mini and Claude Sonnet 4.6, 2,048 on Gemini 2.5 Flash), OpenAI and Google by
+# themselves and free, Claude on request with writes at 1.25 times the input price.
+from windowmem.budget.money import task_calls  # noqa: E402
+
+gpt_price, claude, gemini = MODEL_PRICES
+assert gpt_price is gpt and all(m.cached_input * 10 == m.input for m in MODEL_PRICES)
+assert [m.cache.min_tokens for m in MODEL_PRICES] == [1024, 1024, 2048]
+assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
+assert gpt.cache_write is None and gemini.cache_write is None
+assert claude.cache_write == claude.input * Decimal("1.25")
+# "here every call marks its end": Claude's bills write to the cache and read from it.
+claude_unbounded = next(c for c in costs if c.policy == "unbounded" and c.model == claude.name)
+assert claude_unbounded.bill.total("written") > 0 and claude_unbounded.cached > 0
+# The symptom: the cap cut the tokens by a third, and the invoice went up.
+assert round(1 - truncate.bill.input_tokens / bill.input_tokens, 1) == 0.3
+# The worked bill: "three quarters of the input" from the cache, "the smallest part of the
+# bill", each figure tokens x price per million / 1,000, adding up to the task's bill.
+assert 0.70 <= worked.total("cached") / worked.total("input") <= 0.80
+dollars = priced_by_kind["US$ per 1,000 tasks"]
+assert dollars["input, from the cache"] == min(dollars.iloc[:3])
+for kind, price in kinds.values():
+    assert (
+        round(float(worked.total(kind) * price / 1000), 2)
+        == dollars.iloc[list(kinds.values()).index((kind, price))]
+    )
+assert abs(sum(dollars.iloc[:3]) - dollars["total"]) < 0.02
+# Self-check 4's worked answer and the priced table's sentences: unbounded is the cheapest on
+# every model; on Claude truncate costs more with the cache ($51.85) than with none ($50.06);
+# unbounded is served from the sixth call on.
 by_model = {}
 for c in costs:
     by_model.setdefault(c.model, {})[c.policy] = c
 for model, cost in by_model.items():
     assert min(cost.values(), key=lambda c: c.dollars).policy == "unbounded", model
     assert cost["truncate"].dollars > cost["unbounded"].dollars  # "the invoice went up"
-    assert 0.70 <= cost["unbounded"].cached_share <= 0.80  # "about three quarters"
     assert cost["just-in-time"].cached == 0
+assert f"{by_model[claude.name]['truncate'].dollars:.2f}" == "51.85"
+assert f"{no_cache['truncate'].dollars:.2f}" == "50.06"
+assert min(c.dollars for c in no_cache.values()) > by_model[claude.name]["unbounded"].dollars
 tokens_order = sorted(runs, key=lambda p: runs[p].bill.input_tokens)
-assert tokens_order[-2] == "unbounded"  # "the most tokens but one"
-assert round(1 - truncate.bill.input_tokens / bill.input_tokens, 1) == 0.3  # "by a third"
-from windowmem.budget.money import task_calls  # noqa: E402
-
-served = task_calls(unbounded, "gpt-5.4-mini")
+assert tokens_order[-2] == "unbounded"  # "the most tokens but one" (the worked answer's premise)
+served = task_calls(unbounded, gpt)
 assert served[4].cached == 0 and all(c.cached > 0 for c in served[5:])  # "from the sixth call on"
-# The cache rules as the lesson states them: OpenAI and Google by themselves, OpenAI in steps
-# of 128 (1,320 -> 1,280); Anthropic on request, its writes at 1.25 times the input price.
-gpt, claude, gemini = MODEL_PRICES
-assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
-assert gpt.cache.cacheable(1320) == 1280 and gemini.cache.cacheable(1320) == 1320
-assert claude.cache_write == claude.input * Decimal("1.25") and gpt.cache_write is None
-# "the Claude figures assume it does": its bills write to the cache and read from it.
-claude_unbounded = by_model["Claude Sonnet 4.6"]["unbounded"].bill
-assert claude_unbounded.total("written") > 0 and claude_unbounded.total("cached") > 0
-# Unbounded's 75.3% against 77.5%, and retrieve's 42%: its last nine calls send windows that
-# calls 6 to 14 sent, so the cache serves them.
-assert f"{by_model['GPT-5.4 mini']['unbounded'].cached_share:.1%}" == "75.3%"
-assert f"{by_model['Gemini 2.5 Flash']['unbounded'].cached_share:.1%}" == "77.5%"
-assert round(100 * by_model["GPT-5.4 mini"]["retrieve"].cached_share) == 42
-retrieve_calls = [s.context for s in retrieve.trace if s.event.value == "call"]
-assert len(retrieve_calls) == 27 and retrieve_calls[18:] == retrieve_calls[5:14]
-assert all(c.cached == 0 for c in task_calls(retrieve, gpt)[10:18])
-assert all(c.cached > 0 for c in task_calls(retrieve, gpt)[18:])
-retrieve_cached = [c.cached for c in task_calls(retrieve, gpt)]
-assert sum(retrieve_cached[18:]) / sum(retrieve_cached) > 0.8  # "mostly its last nine calls"
-# "A real agent's longer system prompt ... narrows the gaps without changing the cheapest":
-# the reference page's table, at 1,700 tokens and the budget raised as much.
-from windowmem.budget.money import policy_costs as _costs  # noqa: E402
-
-longer = [run_task(prepared, 1500 + 1700 - 33, p, system_tokens=1700) for p in policies]
+claude_truncate = task_calls(truncate, claude)
+first_drop = next(s.number for s in truncate.trace if s.event.value == "truncate")
+after = [
+    c
+    for c, s in zip(claude_truncate, [s for s in truncate.trace if s.event.value == "call"])
+    if s.number > first_drop
+]
+assert after and all(c.written > 0 for c in after)  # "writes its window to the cache again"
+assert sum(c.cached for c in after) < 0.2 * sum(
+    c.input for c in after
+)  # "reads almost nothing back"
+# Just-in-time's two calls: its first two reads by id (calls 14 and 15) share 354 tokens,
+# under every minimum; the chunk at the end differs; its peak, 853, is under 1,024.
+assert [s.detail.split(" again")[0] for s in jit_calls[13:15]] == ["read chunk 0", "read chunk 2"]
+assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
+assert jit_calls[12].detail.startswith("search")  # call 13 is the last of the first pass
+assert shared_start(jit, 14, 15) == 354 < min(m.cache.min_tokens for m in MODEL_PRICES)
+assert call_entries(jit, 14)[-1] != call_entries(jit, 15)[-1]
+# The Deeper part's worked bill: from the sixth call on, each call reads from the cache what the
+# call before sent, rounded down to a multiple of 128.
+sizes = [c.input for c in served]
+assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
+assert sizes[4] >= 1024 > sizes[3]
+# The 1,700-token system prompt, the budget raised as much: the same decisions, unbounded still
+# the cheapest on every model; on GPT-5.4 mini and Claude every call after the first reads the
+# 1,700 fixed tokens from the cache; on Gemini the fixed part (1,860 with the task) is under 2,048.
+own = unbounded.trace[0].context[0].tokens
+assert own == 33 and all(r.trace[0].context[0].tokens == 1700 for r in longer.values())
+for p in policies:
+    assert [s.event for s in longer[p].trace] == [s.event for s in runs[p].trace]
 for model in MODEL_PRICES:
-    short_costs = {c.policy: c.dollars for c in costs if c.model == model.name}
-    long_costs = {c.policy: c.dollars for c in _costs(longer, (model,))}
-    assert min(long_costs, key=long_costs.get) == "unbounded"
-    gap = lambda d: min(v for k, v in d.items() if k != "unbounded") / d["unbounded"]  # noqa: E731
-    assert gap(long_costs) < gap(short_costs), model.name
+    long_costs = {c.policy: c.dollars for c in policy_costs(longer.values(), (model,))}
+    assert min(long_costs, key=long_costs.get) == "unbounded", model.name
+for model in (gpt, claude):
+    for run in longer.values():
+        assert all(c.cached >= 1700 for c in task_calls(run, model)[1:]), model.name
+for p in policies[1:]:  # "only unbounded ... reads its chunks from it too": the others do not
+    assert (
+        priced_long.loc[p, "cached, GPT-5.4 mini"]
+        < priced_long.loc["unbounded", "cached, GPT-5.4 mini"]
+    )
+assert 1700 + 160 < gemini.cache.min_tokens
+assert sum(c.cached for c in task_calls(longer["just-in-time"], gemini)) == 0
+# The Gemini column explained: unbounded gets cheaper than with the 33-token prompt ($3.86
+# against $4.84) though it sends twice the tokens, served from its third call on (the call
+# before over 2,048), where with 33 tokens only its last calls were; just-in-time becomes the
+# dearest ($17.96): its calls share 2,021 tokens, just under 2,048, so all 56,890 pay full price.
+g_long = {c.policy: c for c in policy_costs(longer.values(), (gemini,))}
+g_short = {c.policy: c for c in policy_costs(runs.values(), (gemini,))}
+assert (
+    f"{g_long['unbounded'].dollars:.2f}" == "3.86"
+    and f"{g_short['unbounded'].dollars:.2f}" == "4.84"
+)
+assert round(longer["unbounded"].bill.input_tokens / unbounded.bill.input_tokens) == 2
+g_calls = task_calls(longer["unbounded"], gemini)
+assert [c.cached > 0 for c in g_calls] == [False] * 2 + [True] * (len(g_calls) - 2)
+assert g_calls[1].input >= 2048 > g_calls[0].input
+short_served = [c.cached > 0 for c in task_calls(unbounded, gemini)]
+assert short_served == [False] * 10 + [True] * 4  # "only its last calls"
+assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
+assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
+assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
+assert longer["just-in-time"].bill.input_tokens == 56890
+# "When a cap beats the cache": with no cache, on Claude, unbounded $71.73 and truncate $50.06.
+assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
+assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
 
 # Section 5: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
 # number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
@@ -191,4 +266,26 @@ assert fact_visible(everything, order) and long_chat.interactions[0].messages[0]
 first_turn = sum(count_tokens(m) for m in long_chat.interactions[0].messages)
 assert first_turn / everything.input_tokens < 0.01  # "its turn a sliver of a prompt"
 assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who still shows it
+# "the window drops it from turn 12 on": turn 11's call still carries turn 1, turn 12's does not.
+ten = N8nSimpleMemory(10)
+assert fact_visible(turn_view(long_chat, ten, 11, count_tokens), order)
+assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
+# Self-check 5's worked answer and the dollars table: 1.6 times (rounded, 2), almost all of
+# the kept turns' input from the cache, the window's calls (about 270 tokens) under 1,024 and
+# served nothing; the gap shrinks from 14 times to under 2; pinning is still the cheapest way
+# to keep the number.
+keep_all, window_10, pinned_10 = chat_bills.values()
+assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
+assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
+assert max(c.input for c in window_10.calls) < 1024
+assert (
+    keep_all.dollars / window_10.dollars
+    < 2
+    < 14
+    == round(keep_all.total("input") / window_10.total("input"))
+)
+assert pinned_10.dollars < keep_all.dollars
+assert [c.output for c in keep_all.calls] == [
+    c.output for c in window_10.calls
+]  # "the same replies"
 print("every figure in the text checked")

@@ -15,9 +15,11 @@ from tests.budget.test_just_in_time import tiny
 from windowmem.budget import Event, help_centre, prepare, run_task
 from windowmem.budget.money import (
     RUNS,
+    call_entries,
     call_outputs,
     call_steps,
     policy_costs,
+    shared_start,
     task_bill,
     task_calls,
 )
@@ -113,3 +115,50 @@ def test_at_1500_no_budget_is_the_cheapest_run_that_answers_everything(model):
         c.dollars for c in costs.values() if c is not costs["unbounded"]
     )
     assert max(costs.values(), key=lambda c: c.dollars).policy == "retrieve"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_call_entries_add_up_to_each_call_s_size_and_name_what_it_holds(policy):
+    result = run_task(PREPARED, 1500, policy)
+    steps = call_steps(result)
+    for number, step in enumerate(steps, start=1):
+        entries = call_entries(result, number)
+        assert sum(tokens for _, tokens in entries) == step.used
+        assert entries[:2] == (("system prompt", 33), ("task text", 160))
+    # The one read that answers nothing, Q10's first (Q4's chunk), is sent once by every policy.
+    labels = {label for n in range(1, len(steps) + 1) for label, _ in call_entries(result, n)}
+    assert any(label.endswith("(no fact)") for label in labels)
+
+
+def test_call_entries_group_a_run_of_references():
+    jit = run_task(PREPARED, 1500, "just-in-time")
+    last = call_entries(jit, len(call_steps(jit)))
+    assert [label for label, _ in last] == [
+        "system prompt",
+        "task text",
+        "references to Q1-Q12",
+        "Q12's chunk",
+    ]
+    assert last[2][1] == sum(
+        i.tokens for i in call_steps(jit)[-1].context if i.kind.value == "reference"
+    )
+
+
+@pytest.mark.parametrize("number", [0, 15, True, "1"])
+def test_call_entries_refuses_a_call_the_run_does_not_have(number):
+    with pytest.raises(ValueError, match="use 1 to 14"):
+        call_entries(run_task(PREPARED, 1500, "unbounded"), number)
+
+
+def test_shared_start_is_what_a_cache_with_no_minimum_serves():
+    """shared_start of two calls is the prefix ANY_PREFIX's cache serves the later one, when the
+    earlier one is the only call before it that shares the most."""
+    for policy in POLICIES:
+        result = run_task(PREPARED, 1500, policy)
+        served = task_calls(result, ANY_PREFIX)
+        for n in range(2, len(served) + 1):
+            best = max(shared_start(result, k, n) for k in range(1, n))
+            assert served[n - 1].cached == best, (policy, n)
+    unbounded = run_task(PREPARED, 1500, "unbounded")
+    steps = call_steps(unbounded)
+    assert all(shared_start(unbounded, n, n + 1) == steps[n - 1].used for n in range(1, len(steps)))

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from windowmem.budget.context import Event, Item, Step
+from windowmem.budget.context import Event, Item, ItemKind, Step
 from windowmem.budget.engine import TaskResult
 from windowmem.prices import (
     MODEL_PRICES,
@@ -39,6 +39,7 @@ from windowmem.prices import (
     ModelPrice,
     prefix_cache,
     price_of,
+    shared_prefix,
 )
 
 #: The items every call of a run begins with, unchanged: the system prompt and the task.
@@ -137,3 +138,70 @@ def policy_costs(
         for result in results
         for model in models
     )
+
+
+def _label(item: Item, task: Sequence[int]) -> str:
+    """What a context item is, in a reader's words: "Q4's chunk", "reference to Q4's chunk"."""
+    number = {q: n for n, q in enumerate(task, 1)}
+    if item.kind is ItemKind.SYSTEM:
+        return "system prompt"
+    if item.kind is ItemKind.TASK:
+        return "task text"
+    if item.kind is ItemKind.SUMMARY:
+        return f"summary of {len(item.lines)} facts"
+    about = item.points_to if item.kind is ItemKind.REFERENCE else item.facts
+    if not about:
+        return f"chunk {item.chunk} (no fact)"
+    (question,) = about
+    chunk = f"Q{number[question]}'s chunk"
+    return f"reference to {chunk}" if item.kind is ItemKind.REFERENCE else chunk
+
+
+def call_entries(result: TaskResult, number: int) -> tuple[tuple[str, int], ...]:
+    """What call *number* (from 1) of *result* sent, entry by entry: a label and its tokens.
+
+    A run of two or more references is one entry ("references to Q1-Q11"), as a reader
+    would group them.
+
+    >>> from windowmem.budget import help_centre, run_task
+    >>> call_entries(run_task(help_centre(), 1500, "just-in-time"), 3)
+    (('system prompt', 33), ('task text', 160), ("reference to Q1's chunk", 15), ("Q2's chunk", 249))
+    """
+    steps = call_steps(result)
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(steps):
+        raise ValueError(f"call {number!r} is not one of this run's calls: use 1 to {len(steps)}")
+    entries: list[tuple[str, int]] = []
+    run: list[Item] = []
+
+    def close_run() -> None:
+        if len(run) == 1:
+            entries.append((_label(run[0], result.task), run[0].tokens))
+        elif run:
+            first, last = (
+                _label(i, result.task).split("'")[0][len("reference to ") :]
+                for i in (run[0], run[-1])
+            )
+            entries.append((f"references to {first}-{last}", sum(i.tokens for i in run)))
+        run.clear()
+
+    for item in steps[number - 1].context:
+        if item.kind is ItemKind.REFERENCE:
+            run.append(item)
+            continue
+        close_run()
+        entries.append((_label(item, result.task), item.tokens))
+    close_run()
+    return tuple(entries)
+
+
+def shared_start(result: TaskResult, first: int, second: int) -> int:
+    """The tokens calls *first* and *second* (from 1) of *result* send identically from the
+    start: the most a prompt cache could serve the later one from the earlier.
+
+    >>> from windowmem.budget import help_centre, run_task
+    >>> shared_start(run_task(help_centre(), 1500, "unbounded"), 2, 3)
+    388
+    """
+    steps = call_steps(result)
+    a, b = steps[first - 1].context, steps[second - 1].context
+    return sum(item.tokens for item in a[: shared_prefix(a, b)])
