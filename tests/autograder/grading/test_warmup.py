@@ -55,3 +55,19 @@ def test_the_server_has_imported_what_a_worker_s_kernel_lookup_and_gradebook_imp
         [sys.executable, "-c", WARMED_IMPORTS], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == [], f"a worker would still import: {done.stdout}"
+
+
+WARMED_TOKENIZERS = """
+import autograder.grading.warmup
+from autograder.judge import support
+from windowmem import tokens
+print(support.qwen_tokenizer.cache_info().currsize, tokens._qwen_tokenizer.cache_info().currsize)
+"""
+
+
+def test_the_server_has_built_the_tokenizers_the_judge_counts_with():
+    # in a fresh interpreter: a worker forked from the server finds both vocabularies loaded
+    done = subprocess.run(
+        [sys.executable, "-c", WARMED_TOKENIZERS], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1", "1"]
