@@ -78,7 +78,9 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
     sends a *probe*, a cell that must fail with a value only real execution gives; a
     kernel that does not report that failure (its input rewritten, its tracebacks
     swallowed, its replies forged) is recorded as unfaithful and the notebook is
-    flagged. A cell that outlives ``timeout`` is interrupted as usual; if the kernel
+    flagged. With the judge (the default), whose tests never run in the kernel, the
+    restore before each test cell is not waited for and the probe is sent once, after
+    the last cell (see :meth:`_restore_and_probe`). A cell that outlives ``timeout`` is interrupted as usual; if the kernel
     ignores the interrupt, it is killed and every later cell gets an error output (so it
     scores 0 instead of passing with no output). The limit counts the kernel's CPU time
     (see :mod:`autograder.grading.cpu_limit`). What happened goes to :data:`EXECUTIONS`.
@@ -124,6 +126,9 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
             for cell in nb.cells:  # the same bytes whatever chunks the kernel sent
                 if cell.cell_type == "code":
                     cell.outputs = coalesce_streams(cell.outputs)
+            if self.judge and self._guard_started and self._stopped_by is None:
+                with timed_stage("guard: restore + probe"):
+                    self._restore_and_probe(None, "the hidden tests")
             if self.judge:
                 with timed_stage("judge"):
                     self._judge(nb, whole, resources or {})
@@ -152,8 +157,12 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
                 self._start_guard()
         self._running = cell_label(cell, index)
         if cell.cell_type == "code" and utils.is_grade(cell):
-            with timed_stage("guard: restore + probe"):
-                self._restore_and_probe(index, cell_label(cell, index))
+            if self.judge:
+                with timed_stage("guard: restore"):
+                    self._send_restore(index)
+            else:
+                with timed_stage("guard: restore + probe"):
+                    self._restore_and_probe(index, cell_label(cell, index))
         try:
             with timed_stage("cells"):
                 return super().preprocess_cell(cell, resources, index)
@@ -219,25 +228,39 @@ class GuardedExecute(JudgedExecution, CpuTimeLimit, Execute):
             )
         )
 
-    def _restore_and_probe(self, index: int, label: str) -> None:
+    def _restore_and_probe(self, index: int | None, label: str) -> None:
         """Restore the guarded state, then probe the kernel: both requests sent at once.
 
         The kernel runs them in the order sent (its shell channel is a queue), so the
         restore still comes first and nothing of the student's runs between them; sending
-        the probe without waiting for the restore's reply saves one round trip per test.
+        the probe without waiting for the restore's reply saves one round trip.
+
+        With the judge, this runs once, after the notebook's last cell (*index* None): the
+        restore names everything restored since the snapshot, and the probe checks that
+        the kernel still runs what it is sent. The test cells' visible parts score
+        nothing there, so a kernel that lies before one of them gains nothing, and one
+        that lies at the end is still flagged. Without the judge the hidden tests run in
+        the kernel, so this runs before every test cell.
         """
         restore = self._send_restore(index)
         probe = self._send_probe()
         self._read_restored(self.wait_for_reply(restore))
         self._check_probe(probe, label)
 
-    def _send_restore(self, index: int) -> str:
+    def _send_restore(self, index: int | None) -> str:
         """Ask the kernel to restore the snapshot and re-run the locked cells' imports.
 
         The call travels as a user expression, which IPython evaluates without input
-        transformers (a cell's code would be rewritten by one a student installed).
+        transformers (a cell's code would be rewritten by one a student installed). With
+        the judge, before test cell *index* it is sent without waiting for its reply: the
+        kernel runs it before the cell, and nbclient, waiting for the cell's reply, drops
+        this one; what it restored is read once, at the end (*index* None).
         """
         guard = f"__import__('sys').modules[{GUARD_MODULE!r}]"
+        if index is None:
+            return silent_expressions(
+                self.kc, {"restored": f"{guard}.SNAPSHOT.restore_and_report()"}
+            )
         imports = "\n".join(
             line
             for cell in self.nb.cells[:index]
