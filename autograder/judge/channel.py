@@ -36,7 +36,7 @@ from typing import Any
 
 from nbclient.util import run_sync
 
-from autograder.grading.cpu_limit import kernel_cpu_seconds, kernel_pids
+from autograder.grading.cpu_limit import cpu_seconds, kernel_cpu_seconds, kernel_pids
 from autograder.judge import wire
 from autograder.judge.raised import (
     CallTimedOut,
@@ -111,6 +111,10 @@ class KernelChannel:
         self._serve_id: str | None = None
         # the kernel's processes once it serves: whatever a call adds to them is killed
         self._serving: frozenset[int] = frozenset()
+        # the sandbox's group, read once (the manager makes a new one each time it is asked)
+        self._cgroup = getattr(manager, "cgroup", None)
+        # True while the kernel's processes are known to be only those it served with
+        self._only_serving = False
 
     # ------------------------------------------------------------------ the two requests
 
@@ -210,7 +214,8 @@ class KernelChannel:
             with contextlib.suppress(OSError):
                 os.unlink(path)
         self._socket.settimeout(POLL_SECONDS)
-        self._serving = frozenset(kernel_pids(self.manager))
+        self._serving = frozenset(self._processes())
+        self._only_serving = True
 
     def close(self) -> None:
         """Close the socket (the kernel's server returns) and drop what the kernel published."""
@@ -286,7 +291,7 @@ class KernelChannel:
 
     def _reply(self, what: str) -> bytes:
         """The kernel's next line, within the call's CPU limit and its wall-clock ceiling."""
-        cpu_start = kernel_cpu_seconds(self.manager)
+        cpu_start = self._cpu_before_call()
         wall_end = time.monotonic() + self.cpu_seconds_per_call * self.wall_clock_factor
         if self.deadline is not None:
             wall_end = min(wall_end, self.deadline)
@@ -308,14 +313,32 @@ class KernelChannel:
             self.log.out_of_time = True
         return self.log.out_of_time
 
+    def _processes(self) -> list[int]:
+        """The kernel's processes now: its sandbox's group, else the kernel and its descendants."""
+        return self._cgroup.processes() if self._cgroup is not None else kernel_pids(self.manager)
+
+    def _cpu_before_call(self) -> float | None:
+        """The kernel's CPU seconds as a call starts, the mark its CPU limit counts from.
+
+        cgroup v1 counts the CPU of the group's live processes, and between two calls those
+        are the kernel's own (what a call starts is killed after it): their times are read
+        without listing the group again. cgroup v2 keeps one counter for the group.
+        """
+        if self._cgroup is not None:
+            if self._cgroup.version == 1 and self._only_serving:
+                return cpu_seconds(self._serving)
+            return self._cgroup.cpu_seconds()
+        return kernel_cpu_seconds(self.manager)
+
     def _end_strays(self) -> None:
         """SIGKILL the processes the last call started, until none is left (or STRAY_SECONDS)."""
         end = time.monotonic() + STRAY_SECONDS
         killed: set[int] = set()
         while True:
-            strays = [p for p in kernel_pids(self.manager) if p not in self._serving and running(p)]
+            strays = [p for p in self._processes() if p not in self._serving and running(p)]
             if not strays or time.monotonic() > end:
                 self.log.strays += len(killed)
+                self._only_serving = not strays
                 return
             for pid in strays:
                 with contextlib.suppress(OSError):
