@@ -45,7 +45,7 @@ from autograder.judge.raised import (
     Unreadable,
     exception_for,
 )
-from autograder.judge.values import write_extra
+from autograder.judge.values import SentValues
 
 #: The kernel-side modules' names (installed by the guard's setup cell).
 WIRE_MODULE = "_autograder_wire"
@@ -107,6 +107,7 @@ class KernelChannel:
         self.log = ChannelLog()
         self._socket: socket.socket | None = None
         self._buffer = bytearray()
+        self._sent = SentValues()  # conversations sent whole once, then by number
         self._folder: str | None = None
         self._serve_id: str | None = None
         # the kernel's processes once it serves: whatever a call adds to them is killed
@@ -147,7 +148,7 @@ class KernelChannel:
         """
         arguments = wire.encode(
             {"args": list(args), "kwargs": dict(kwargs), "globals": dict(notebook_globals or {})},
-            write_extra,
+            self._sent.write,
         )
         request = {
             "op": "call",
