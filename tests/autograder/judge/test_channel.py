@@ -10,7 +10,8 @@ from nbclient.util import run_sync
 
 from autograder.grading.cpu_limit import kernel_pids
 from autograder.grading.guarded_execute import guard_setup_code
-from autograder.judge.channel import KernelChannel, kill_process_group, running
+from autograder.judge.channel import KernelChannel
+from autograder.judge.kernel_processes import kill_process_group, running
 from autograder.judge.raised import CallTimedOut, KernelGone, StudentRaised
 from autograder.judge.wire import Opaque
 
