@@ -9,7 +9,7 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 
 from autograder.grading.cpu_limit import kernel_pids
-from autograder.grading.guarded_execute import guard_setup_code
+from autograder.grading.guard_requests import guard_setup_code
 from autograder.judge.channel import KernelChannel
 from autograder.judge.kernel_processes import kill_process_group, running
 from autograder.judge.raised import CallTimedOut, KernelGone, StudentRaised

@@ -53,7 +53,7 @@ def test_a_guarded_kernel_shows_errors_as_before_and_stores_them_plainly():
     """The error output keeps IPython's coloured traceback; only the history's copy is plain."""
     from jupyter_client.manager import start_new_kernel
 
-    from autograder.grading.guarded_execute import guard_setup_code
+    from autograder.grading.guard_requests import guard_setup_code
 
     manager, client = start_new_kernel(kernel_name="python3")
     try:
