@@ -61,13 +61,16 @@ WARMED_TOKENIZERS = """
 import autograder.grading.warmup
 from autograder.judge import support
 from windowmem import tokens
-print(support.qwen_tokenizer.cache_info().currsize, tokens._qwen_tokenizer.cache_info().currsize)
+import nbgrader.api
+print(support.qwen_tokenizer.cache_info().currsize, tokens._qwen_tokenizer.cache_info().currsize,
+      nbgrader.api.Grade.__mapper__.configured)
 """
 
 
-def test_the_server_has_built_the_tokenizers_the_judge_counts_with():
+def test_the_server_has_built_the_tokenizers_and_the_gradebook_mappers():
     # in a fresh interpreter: a worker forked from the server finds both vocabularies loaded
+    # and nbgrader's mapped classes configured
     done = subprocess.run(
         [sys.executable, "-c", WARMED_TOKENIZERS], capture_output=True, text=True, check=True
     )
-    assert done.stdout.split() == ["1", "1"]
+    assert done.stdout.split() == ["1", "1", "True"]
