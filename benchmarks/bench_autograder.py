@@ -9,7 +9,9 @@ start-up counts):
   notebook after another (kernel start + the student's cells), and on every core;
 * floor as graded: the notebooks the autograder executed (its ``--jobs 1`` run's
   ``autograded/`` copies: the submission with the hidden tests restored), executed bare
-  the same way: the work no grader can skip, so the fair floor for grading's speed;
+  the same way, beside the assignment's files (its data and the hidden tests' support
+  module, so the hidden tests run whole, in the kernel): the work no grader can skip
+  (the student's cells and every hidden test), so the fair floor for grading's speed;
 * ``python -m autograder grade`` with ``--jobs 1`` and with ``--jobs`` = every core, each
   with the per-student sandbox (the default) and with ``--no-sandbox``, side by side;
 * stock ``nbgrader autograde`` over the whole class (its only mode: one student after
@@ -26,9 +28,12 @@ fresh interpreter with and without ``autograder.startup``, and creating a gradeb
 nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
 
     .venv/bin/python benchmarks/bench_autograder.py [--students 40] [--skip-stock] [--repeat 3]
+        [--one-job] [--baseline ../main]
 
 With ``--repeat``, every row is measured once per round, the rounds run one after another
 (a machine that slows part-way slows every row alike), and each figure is the row's median.
+``--baseline`` times another checkout's ``grade --jobs 1`` in the same rounds (a change
+against main, side by side on the same load); ``--one-job`` keeps the one-job rows only.
 
 The sandboxed rows need root, bubblewrap and cgroup v1 (see autograder/sandbox/).
 """
@@ -77,13 +82,28 @@ def make_class(folder: Path, students: int) -> list[Path]:
     return paths
 
 
+def assignment_files(here: Path) -> None:
+    """Copy the instructor's assignment folder, less its notebooks, into *here*.
+
+    Its data files, and ``hidden_support.py``, the helpers every hidden test imports first:
+    without it a graded copy's hidden tests stop at their first line, and the floor as
+    graded would time none of their work.
+    """
+    source = REPO_ROOT / "source" / ASSIGNMENT
+    for item in source.iterdir():
+        if item.is_dir():
+            shutil.copytree(item, here / item.name)
+        elif item.suffix != ".ipynb":
+            shutil.copy(item, here / item.name)
+
+
 def run_bare(path: str) -> None:
-    """Execute one submitted notebook with nbclient next to the assignment's data files."""
+    """Execute one notebook with nbclient beside the assignment's files (see :func:`assignment_files`)."""
     import nbformat
     from nbclient import NotebookClient
 
     with tempfile.TemporaryDirectory() as here:
-        shutil.copytree(REPO_ROOT / "source" / ASSIGNMENT / "data", Path(here) / "data")
+        assignment_files(Path(here))
         notebook = nbformat.read(path, as_version=4)
         for cell in notebook.cells:  # an autograded copy holds its outputs: start clean
             if cell.cell_type == "code":
@@ -114,7 +134,10 @@ def timed(command: list[str], cwd: Path) -> tuple[float, subprocess.CompletedPro
     return time.perf_counter() - start, done
 
 
-def autograder(classdir: Path, out: Path, jobs: int, sandboxed: bool = True) -> float:
+def autograder(
+    classdir: Path, out: Path, jobs: int, sandboxed: bool = True, checkout: Path = REPO_ROOT
+) -> float:
+    """Wall seconds for ``python -m autograder grade``, run from *checkout* (this one by default)."""
     seconds, done = timed(
         [
             sys.executable,
@@ -131,7 +154,7 @@ def autograder(classdir: Path, out: Path, jobs: int, sandboxed: bool = True) -> 
             "--no-progress",
             *([] if sandboxed else ["--no-sandbox"]),
         ],
-        REPO_ROOT,
+        checkout,
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"autograder failed:\n{done.stderr[-3000:]}")
@@ -144,9 +167,12 @@ STAGES = (
     ("kernel: launch", "worker: bwrap + kernel process started"),
     ("kernel: wait until ready", "worker: until the kernel answers (its imports)"),
     ("guard: install", "worker: the guard and the stream cap sent into the kernel"),
-    ("guard: restore", "worker: restore + re-import before each test cell"),
-    ("guard: probe", "worker: the probe before each test cell"),
-    ("guard: restore + probe", "worker: both, sent together, before each test cell"),
+    ("guard: restore", "worker: restore + re-import sent before each test cell (judge: unwaited)"),
+    ("guard: probe", "worker: the probe before each test cell (older runs)"),
+    (
+        "guard: restore + probe",
+        "worker: both, sent together, once before the judge (before each test cell without it)",
+    ),
     ("cells", "worker: the notebook's own cells"),
     (
         "judge",
@@ -323,6 +349,73 @@ def new_gradebook_seconds(in_process: bool) -> float:
     )
 
 
+#: The row that times ``--baseline``'s checkout.
+BASELINE_ROW = "baseline: autograder --jobs 1"
+#: The rows ``--one-job`` keeps.
+ONE_JOB_ROWS = (
+    "floor: nbclient, 1 process",
+    "autograder --jobs 1",
+    BASELINE_ROW,
+    "floor as graded: nbclient, 1 process",
+)
+
+
+def summary(table: dict[str, float], used: dict[str, float], n: int, cores: int) -> None:
+    """The ratios: against the floors, one job against many, the sandbox's cost, stock nbgrader."""
+    one, many = table["autograder --jobs 1"], table.get(f"autograder --jobs {cores}")
+    for kind in ("floor", "floor as graded"):
+        line = f"autograder vs {kind}, one job: {one / table[f'{kind}: nbclient, 1 process']:.2f}x"
+        if BASELINE_ROW in table:
+            line += (
+                f" (baseline: {table[BASELINE_ROW] / table[f'{kind}: nbclient, 1 process']:.2f}x)"
+            )
+        if many is not None:
+            line += f"; {cores} jobs: {many / table[f'{kind}: nbclient, {cores} processes']:.2f}x"
+        print(line)
+    if BASELINE_ROW in table:
+        print(
+            f"autograder --jobs 1 against the baseline's: {one / n:.2f} vs"
+            f" {table[BASELINE_ROW] / n:.2f} s/submission ({(one / table[BASELINE_ROW] - 1) * 100:+.1f}%),"
+            f" {used['autograder --jobs 1'] / n:.2f} vs {used[BASELINE_ROW] / n:.2f} CPU s/submission"
+        )
+    if many is None:
+        return
+    print(
+        f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)"
+    )
+    # No run on `cores` cores takes less than its CPU seconds over `cores`: what bounds more jobs.
+    bound = used[f"autograder --jobs {cores}"] / cores
+    print(
+        f"CPU bound for --jobs {cores}: {bound / n:.2f} s/submission (its CPU seconds over"
+        f" {cores} cores); --jobs 1 keeps {used['autograder --jobs 1'] / one:.2f} cores busy,"
+        f" so {cores} jobs can be at most {one / bound:.2f}x faster than one at this CPU cost"
+    )
+    # Even if more jobs cost no more CPU than one, a run on `cores` cores that keeps them
+    # all busy gains at most `cores` over the cores one job already keeps busy.
+    busy = used["autograder --jobs 1"] / one
+    print(
+        f"with no more CPU at {cores} jobs than at one, {cores} jobs could be at most"
+        f" {cores / busy:.2f}x faster than one ({cores} cores over the {busy:.2f} one job keeps"
+        " busy)"
+    )
+    for jobs in (1, cores):
+        boxed, bare = (
+            table[f"autograder --jobs {jobs}"],
+            table[f"autograder --jobs {jobs} --no-sandbox"],
+        )
+        print(
+            f"sandbox overhead, --jobs {jobs}: {boxed / n:.2f} s/submission sandboxed vs "
+            f"{bare / n:.2f} s without ({(boxed / bare - 1) * 100:+.1f}%)"
+        )
+    stock_one = table.get("stock nbgrader autograde, 1 process(es)")
+    if stock_one is not None:
+        print(
+            f"stock nbgrader autograde (its one mode, sequential) takes {stock_one / one:.2f}x"
+            f" the autograder's --jobs 1 time and {stock_one / many:.2f}x its --jobs {cores} time"
+            " (it writes no feedback, and gives deleted tests and loops silent zeros)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=40)
@@ -335,7 +428,21 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="rounds of every row; the figures are each row's median (default 1)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout of the repository (say, main's, before a change): its"
+        " `grade --jobs 1` is timed in the same rounds, beside this one's",
+    )
+    parser.add_argument(
+        "--one-job",
+        action="store_true",
+        help="only the one-job rows: the floors at one process and the autograder (and"
+        " --baseline) at --jobs 1; no stock nbgrader",
+    )
     args = parser.parse_args(argv)
+    if args.baseline is not None and not (args.baseline / "autograder" / "cli.py").is_file():
+        parser.error(f"--baseline {args.baseline}: not a checkout of this repository")
     if args.repeat < 1 or args.students < 1:
         parser.error("--repeat and --students must be at least 1")
     cores = len(os.sched_getaffinity(0))
@@ -385,7 +492,18 @@ def main(argv: list[str] | None = None) -> int:
                 lambda r: autograder(classdir, root / f"out{cores}n-{r}", cores, sandboxed=False),
             ),
         ]
-        if not args.skip_stock:
+        if args.baseline is not None:
+            baseline = args.baseline.resolve()
+            measures.insert(
+                3,
+                (
+                    BASELINE_ROW,
+                    lambda r: autograder(classdir, root / f"base1-{r}", 1, checkout=baseline),
+                ),
+            )
+        if args.one_job:
+            measures = [(label, m) for label, m in measures if label in ONE_JOB_ROWS]
+        if not args.skip_stock and not args.one_job:
             for slices in (1, cores):
                 measures.append(
                     (
@@ -418,56 +536,21 @@ def main(argv: list[str] | None = None) -> int:
         table = dict(rows)
         with contextlib.suppress(OSError):
             (CPUACCT / f"bench-autograder-{os.getpid()}").rmdir()
+        runs = [
+            ("--jobs 1", "out1"),
+            ("--jobs 1 --no-sandbox", "out1n"),
+            (f"--jobs {cores}", f"out{cores}"),
+        ]
+        if args.baseline is not None:
+            runs.insert(1, ("baseline --jobs 1", "base1"))
         print_profile(
             {
                 label: stage_profile([root / f"{folder}-{r}" for r in range(args.repeat)])
-                for label, folder in (
-                    ("--jobs 1", "out1"),
-                    ("--jobs 1 --no-sandbox", "out1n"),
-                    (f"--jobs {cores}", f"out{cores}"),
-                )
+                for label, folder in runs
+                if (root / f"{folder}-0").is_dir()
             }
         )
-        one, many = table["autograder --jobs 1"], table[f"autograder --jobs {cores}"]
-        for kind in ("floor", "floor as graded"):
-            print(
-                f"autograder vs {kind}, one job: {one / table[f'{kind}: nbclient, 1 process']:.2f}x;"
-                f" {cores} jobs: {many / table[f'{kind}: nbclient, {cores} processes']:.2f}x"
-            )
-        print(
-            f"autograder speed-up from 1 to {cores} jobs: {one / many:.2f}x (linear would be {cores}x)"
-        )
-        # No run on `cores` cores takes less than its CPU seconds over `cores`: what bounds more jobs.
-        bound = used[f"autograder --jobs {cores}"] / cores
-        print(
-            f"CPU bound for --jobs {cores}: {bound / n:.2f} s/submission (its CPU seconds over"
-            f" {cores} cores); --jobs 1 keeps {used['autograder --jobs 1'] / one:.2f} cores busy,"
-            f" so {cores} jobs can be at most {one / bound:.2f}x faster than one at this CPU cost"
-        )
-        # Even if more jobs cost no more CPU than one, a run on `cores` cores that keeps them
-        # all busy gains at most `cores` over the cores one job already keeps busy.
-        busy = used["autograder --jobs 1"] / one
-        print(
-            f"with no more CPU at {cores} jobs than at one, {cores} jobs could be at most"
-            f" {cores / busy:.2f}x faster than one ({cores} cores over the {busy:.2f} one job keeps"
-            " busy)"
-        )
-        for jobs in (1, cores):
-            boxed, bare = (
-                table[f"autograder --jobs {jobs}"],
-                table[f"autograder --jobs {jobs} --no-sandbox"],
-            )
-            print(
-                f"sandbox overhead, --jobs {jobs}: {boxed / n:.2f} s/submission sandboxed vs "
-                f"{bare / n:.2f} s without ({(boxed / bare - 1) * 100:+.1f}%)"
-            )
-        if not args.skip_stock:
-            stock_one = table["stock nbgrader autograde, 1 process(es)"]
-            print(
-                f"stock nbgrader autograde (its one mode, sequential) takes {stock_one / one:.2f}x"
-                f" the autograder's --jobs 1 time and {stock_one / many:.2f}x its --jobs {cores} time"
-                " (it writes no feedback, and gives deleted tests and loops silent zeros)"
-            )
+        summary(table, used, n, cores)
     return 0
 
 

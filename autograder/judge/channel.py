@@ -8,8 +8,8 @@ than an execute request. What the kernel publishes meanwhile (prints, displays, 
 is read and dropped. Each call has its own limit in the kernel's CPU seconds, with a
 wall-clock ceiling for a kernel that sleeps: past it the kernel is interrupted, and a
 kernel that ignores the interrupt is killed, after which every call fails at once with
-:class:`KernelGone`. The processes a call starts do not outlive it (a fork bomb in the
-student's function would otherwise eat every later call's CPU seconds), and past the
+:class:`KernelGone`. The processes a call starts do not outlive it (see
+:mod:`autograder.judge.kernel_processes`, which also marks each call's CPU), and past the
 judge's *deadline* (the student's time, less what the grader needs after the tests)
 no call is made: each fails at once with :class:`CallTimedOut`, so the tests still end
 with a score.
@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import socket
 import tempfile
 import time
@@ -36,8 +35,8 @@ from typing import Any
 
 from nbclient.util import run_sync
 
-from autograder.grading.cpu_limit import kernel_cpu_seconds, kernel_pids
 from autograder.judge import wire
+from autograder.judge.kernel_processes import KernelProcesses
 from autograder.judge.raised import (
     CallTimedOut,
     KernelGone,
@@ -45,7 +44,7 @@ from autograder.judge.raised import (
     Unreadable,
     exception_for,
 )
-from autograder.judge.values import write_extra
+from autograder.judge.values import SentValues
 
 #: The kernel-side modules' names (installed by the guard's setup cell).
 WIRE_MODULE = "_autograder_wire"
@@ -56,9 +55,6 @@ GUARD_MODULE = "_autograder_guard"
 JUDGE_ROOTS = (WIRE_MODULE, KERNEL_MODULE, "os", "gc", "signal", "json", "socket")
 #: Seconds between two readings of the kernel's CPU time while a call runs.
 POLL_SECONDS = 0.1
-#: Seconds the judge keeps killing what a call left running (each pass kills all it finds;
-#: a killed process cannot fork, and the pids limit bounds how many there are).
-STRAY_SECONDS = 5.0
 
 
 @dataclass
@@ -107,10 +103,11 @@ class KernelChannel:
         self.log = ChannelLog()
         self._socket: socket.socket | None = None
         self._buffer = bytearray()
+        self._sent = SentValues()  # conversations sent whole once, then by number
         self._folder: str | None = None
         self._serve_id: str | None = None
-        # the kernel's processes once it serves: whatever a call adds to them is killed
-        self._serving: frozenset[int] = frozenset()
+        # its processes: a call's CPU mark, and what a call leaves behind is killed
+        self.processes = KernelProcesses(manager)
 
     # ------------------------------------------------------------------ the two requests
 
@@ -143,7 +140,7 @@ class KernelChannel:
         """
         arguments = wire.encode(
             {"args": list(args), "kwargs": dict(kwargs), "globals": dict(notebook_globals or {})},
-            write_extra,
+            self._sent.write,
         )
         request = {
             "op": "call",
@@ -203,14 +200,14 @@ class KernelChannel:
                     self._socket, _ = listener.accept()
                     break
                 except TimeoutError:
-                    if time.monotonic() >= end or not self._alive():
+                    if time.monotonic() >= end or not self.processes.alive():
                         self._gone("the kernel did not connect to the judge")
         finally:
             listener.close()  # one connection: nothing else can connect after the kernel
             with contextlib.suppress(OSError):
                 os.unlink(path)
         self._socket.settimeout(POLL_SECONDS)
-        self._serving = frozenset(kernel_pids(self.manager))
+        self.processes.mark_serving()
 
     def close(self) -> None:
         """Close the socket (the kernel's server returns) and drop what the kernel published."""
@@ -274,7 +271,7 @@ class KernelChannel:
             text = self._reply(what)
         finally:
             if not self.gone:
-                self._end_strays()
+                self.log.strays += self.processes.end_strays()
             self.log.seconds += time.perf_counter() - started
         try:
             answer = json.loads(text)
@@ -286,7 +283,7 @@ class KernelChannel:
 
     def _reply(self, what: str) -> bytes:
         """The kernel's next line, within the call's CPU limit and its wall-clock ceiling."""
-        cpu_start = kernel_cpu_seconds(self.manager)
+        cpu_start = self.processes.cpu_before_call()
         wall_end = time.monotonic() + self.cpu_seconds_per_call * self.wall_clock_factor
         if self.deadline is not None:
             wall_end = min(wall_end, self.deadline)
@@ -294,12 +291,12 @@ class KernelChannel:
             line = self._read_line()
             if line is not None:
                 return line
-            used = (kernel_cpu_seconds(self.manager) or 0.0) - (cpu_start or 0.0)
+            used = (self.processes.cpu_now() or 0.0) - (cpu_start or 0.0)
             if used >= self.cpu_seconds_per_call or time.monotonic() >= wall_end:
                 self.log.timeouts.append(what)
                 self._out_of_time()
                 return self._interrupt(what)
-            if not self._alive():
+            if not self.processes.alive():
                 self._gone(f"the kernel died while {what}")
 
     def _out_of_time(self) -> bool:
@@ -307,21 +304,6 @@ class KernelChannel:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self.log.out_of_time = True
         return self.log.out_of_time
-
-    def _end_strays(self) -> None:
-        """SIGKILL the processes the last call started, until none is left (or STRAY_SECONDS)."""
-        end = time.monotonic() + STRAY_SECONDS
-        killed: set[int] = set()
-        while True:
-            strays = [p for p in kernel_pids(self.manager) if p not in self._serving and running(p)]
-            if not strays or time.monotonic() > end:
-                self.log.strays += len(killed)
-                return
-            for pid in strays:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            killed.update(strays)
-            time.sleep(0.01)
 
     def _read_line(self) -> bytes | None:
         """A whole line from the kernel, None when none came within the poll, or KernelGone."""
@@ -361,12 +343,6 @@ class KernelChannel:
                 self._kill()
         raise KernelGone()
 
-    def _alive(self) -> bool:
-        try:
-            return bool(run_sync(self.manager.is_alive)())
-        except Exception:  # noqa: BLE001 - a manager that cannot tell is not alive
-            return False
-
     def _drain_output(self) -> None:
         """Drop everything the kernel published: what a judged call prints is discarded."""
         get = run_sync(self.client.iopub_channel.get_msg)
@@ -379,15 +355,6 @@ class KernelChannel:
                 return
 
 
-def running(pid: int) -> bool:
-    """True while *pid* exists and has not exited (a zombie waits for its parent to read it)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except (OSError, IndexError):
-        return False
-
-
 def silent_expressions(client: Any, expressions: dict[str, str]) -> str:
     """Send the kernel *expressions* to evaluate, in order, kept out of its history: the msg id.
 
@@ -397,16 +364,3 @@ def silent_expressions(client: Any, expressions: dict[str, str]) -> str:
     return client.execute(
         "", silent=True, store_history=False, allow_stdin=False, user_expressions=expressions
     )
-
-
-def kill_process_group(manager: Any) -> None:
-    """Kill the kernel behind *manager* for good (its process group when it has one)."""
-    from autograder.sandbox.kernels import process_group
-
-    try:
-        run_sync(manager.shutdown_kernel)(now=True)
-    except Exception:  # noqa: BLE001 - fall back to the process group
-        pgid = process_group(manager)
-        if pgid:
-            with contextlib.suppress(OSError):
-                os.killpg(pgid, signal.SIGKILL)

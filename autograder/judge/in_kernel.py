@@ -50,11 +50,25 @@ def _namespace():
     return get_ipython().user_ns
 
 
+#: The conversations the judge has sent whole, by the number it gave each: later calls
+#: name them by that number (see autograder.judge.values.SentValues).
+SENT: dict = {}
+
+
 def _read_extra(value):
     """Build a course value the judge sent (see autograder.judge.values.write_extra)."""
     kind = value.get("kind") if type(value) is dict else None
+    if kind == "sent":
+        return SENT[value["sent_as"]]
     if kind not in EXTRA_KINDS:
         raise ValueError("an unknown kind of value")
+    built = _build_extra(kind, value)
+    if kind == "conversation" and type(value.get("sent_as")) is int:
+        SENT[value["sent_as"]] = built
+    return built
+
+
+def _build_extra(kind, value):
     from windowmem.conversation import Conversation, parse_conversation
     from windowmem.messages import Interaction
 
@@ -120,16 +134,20 @@ def _describe(name):
         return {"kind": "value", "value": {"~": "unsupported", "type": "value"}}
 
 
-def call(name, arguments, allow=None, at=None):
-    """``{"value": ...}`` or ``{"raised": [class names, most derived first]}``."""
+def call(name, decoded, allow=None, at=None):
+    """``{"value": ...}`` or ``{"raised": [class names, most derived first]}``.
+
+    *decoded* holds the call's ``args``, ``kwargs`` and ``globals``, read from the wire here,
+    before any call is forked (:func:`handle`), so a conversation sent whole is kept for
+    the calls that name it by number.
+    """
     with _AsOf(at):
-        return _call(name, arguments, allow)
+        return _call(name, decoded, allow)
 
 
-def _call(name, arguments, allow):
+def _call(name, decoded, allow):
     namespace = _namespace()
     function = namespace.get(name)
-    decoded = _wire().decode(arguments, _read_extra)
     args, kwargs = decoded["args"], decoded["kwargs"]
     overrides = decoded.get("globals") or {}
     missing = object()
@@ -164,7 +182,7 @@ def _call(name, arguments, allow):
 DIED = ["ProcessDied", "BaseException", "object"]
 
 
-def call_apart(name, arguments, allow=None, at=None):
+def call_apart(name, decoded, allow=None, at=None):
     """:func:`call`, run in a forked copy of this kernel that exits once it has answered.
 
     What the student's function changes (its globals, a list it appends the judge's inputs
@@ -184,7 +202,7 @@ def call_apart(name, arguments, allow=None, at=None):
             os.close(readable)
             gc.freeze()  # the kernel's objects are the parent's: never finalized here
             try:
-                text = json.dumps(call(name, arguments, allow, at), separators=(",", ":"))
+                text = json.dumps(call(name, decoded, allow, at), separators=(",", ":"))
             except BaseException as error:  # noqa: BLE001 - an unsendable answer, an interrupt
                 text = json.dumps({"error": type(error).__name__})
             data = memoryview(text.encode())
@@ -238,7 +256,8 @@ def handle(request):
         return describe(request.get("name"), at)
     if request.get("op") == "call":
         run = call_apart if request.get("apart") is True else call
-        return run(request.get("name"), request.get("arguments"), request.get("allow"), at)
+        decoded = _wire().decode(request.get("arguments"), _read_extra)
+        return run(request.get("name"), decoded, request.get("allow"), at)
     return {"error": "an unknown request"}
 
 

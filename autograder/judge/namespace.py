@@ -48,6 +48,10 @@ class StudentFunction:
         return f"<the student's {self.__name__}>"
 
 
+#: The built-in names a test reads (``len``, ``range``, ``ValueError``), not the module's own.
+BUILTINS = {k: v for k, v in vars(builtins).items() if not k.startswith("__")}
+
+
 class JudgeNamespace(dict):
     """A test's globals: its own names, the setup's, and the student's looked up on first use.
 
@@ -57,7 +61,11 @@ class JudgeNamespace(dict):
     """
 
     def __init__(self, base: dict[str, Any], lookup: Callable[[str], Any]) -> None:
-        super().__init__(base)
+        # the built-ins first, as the namespace's own names: a dict subclass as globals is
+        # asked for every name, so a test's loop would otherwise call __missing__ and raise
+        # KeyError before each `len` or `range` it finds in builtins
+        super().__init__(BUILTINS)
+        self.update(base)
         self._lookup = lookup
         self.missing: list[str] = []
 

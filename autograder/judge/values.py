@@ -3,6 +3,7 @@
 A conversation, one of its interactions or one message crosses the channel as the file
 format's dicts, and the kernel rebuilds the same windowmem object from them (see
 :func:`autograder.judge.in_kernel._read_extra`). Nothing else of the judge's crosses.
+A channel sends each conversation whole once and by number after (:class:`SentValues`).
 """
 
 from __future__ import annotations
@@ -32,3 +33,36 @@ def write_extra(value: Any) -> dict | None:
     if type(value) is Message:
         return {"kind": "message", "messages": [value.as_dict()]}
     return None
+
+
+class SentValues:
+    """The extra writer of one channel: each conversation sent whole once, then by its number.
+
+    A hidden test passes the same conversation to the student's function in case after
+    case (lesson 3's ``test_prompt_tokens_long`` sends its tool chat 48 times); sent whole
+    every time, each call cost the judge its encoding and the kernel its parsing, work a
+    test run in the kernel never does. The kernel keeps what was sent whole under its
+    number (:data:`autograder.judge.in_kernel.SENT`); a number is plain data, and a
+    kernel that forgets one answers nothing for the call, which fails as any bad answer.
+
+    >>> sent = SentValues()
+    >>> chat = Conversation.of([{"role": "user", "content": "Hi"}])
+    >>> sent.write(chat)["sent_as"], sent.write(chat)
+    (0, {'kind': 'sent', 'sent_as': 0})
+    """
+
+    def __init__(self) -> None:
+        self._numbers: dict[int, int] = {}
+        self._kept: list[Conversation] = []  # alive while numbered, so an id names one value
+
+    def write(self, value: Any) -> dict | None:
+        """*value* tagged as :func:`write_extra` does, or by its number once it has been sent."""
+        if type(value) is not Conversation:
+            return write_extra(value)
+        number = self._numbers.get(id(value))
+        if number is not None:
+            return {"kind": "sent", "sent_as": number}
+        tagged = write_extra(value)
+        self._numbers[id(value)] = len(self._kept)
+        self._kept.append(value)
+        return {**tagged, "sent_as": self._numbers[id(value)]}  # type: ignore[dict-item]

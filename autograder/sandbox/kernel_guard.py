@@ -39,6 +39,8 @@ SHELL_LISTS = ("input_transformers_cleanup", "input_transformers_post", "ast_tra
 MANAGER_LISTS = ("cleanup_transforms", "line_transforms", "token_transformers")
 #: sys hooks the kernel sets once (IPython swaps displayhook and excepthook itself on every cell).
 SYS_HOOKS = ("breakpointhook", "stdout", "stderr", "stdin")
+#: How many restored names the snapshot keeps for the grader's report.
+EVER_RESTORED = 200
 
 
 def cap_streams(limit: int) -> None:
@@ -132,6 +134,8 @@ class Snapshot:
             except Exception:  # noqa: BLE001 - a broken import is the notebook's to report
                 pass
         self.last_restored: list[str] = []
+        # every name restored since the snapshot, once each, in the order first seen
+        self.ever_restored: dict[str, None] = {}
         self.builtins = {
             k: v for k, v in vars(builtins).items() if k not in KERNEL_MANAGED_BUILTINS
         }
@@ -208,6 +212,11 @@ class Snapshot:
             exec(compile(imports, "<autograder imports>", "exec"), self.shell.user_ns)
         return restored
 
+    def restore_and_report(self) -> list[str]:
+        """Restore, then name everything restored since the snapshot (the grader reads it once)."""
+        self.restore()
+        return list(self.ever_restored)
+
     def restore(self) -> list[str]:
         """Put back every replaced attribute; the names of what was restored (kept in ``last_restored``)."""
         restored: list[str] = []
@@ -235,6 +244,8 @@ class Snapshot:
                     if _try(setattr, cls, key, value):
                         restored.append(f"{label}.{key}")
         self._restore_machinery(restored)
+        for name in restored[: EVER_RESTORED - len(self.ever_restored)]:
+            self.ever_restored.setdefault(name)
         return restored
 
     def _restore_machinery(self, restored: list[str]) -> None:

@@ -55,3 +55,22 @@ def test_the_server_has_imported_what_a_worker_s_kernel_lookup_and_gradebook_imp
         [sys.executable, "-c", WARMED_IMPORTS], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == [], f"a worker would still import: {done.stdout}"
+
+
+WARMED_TOKENIZERS = """
+import autograder.grading.warmup
+from autograder.judge import support
+from windowmem import tokens
+import nbgrader.api
+print(support.qwen_tokenizer.cache_info().currsize, tokens._qwen_tokenizer.cache_info().currsize,
+      nbgrader.api.Grade.__mapper__.configured)
+"""
+
+
+def test_the_server_has_built_the_tokenizers_and_the_gradebook_mappers():
+    # in a fresh interpreter: a worker forked from the server finds both vocabularies loaded
+    # and nbgrader's mapped classes configured
+    done = subprocess.run(
+        [sys.executable, "-c", WARMED_TOKENIZERS], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1", "1", "True"]

@@ -9,8 +9,9 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient.util import run_sync
 
 from autograder.grading.cpu_limit import kernel_pids
-from autograder.grading.guarded_execute import guard_setup_code
-from autograder.judge.channel import KernelChannel, kill_process_group, running
+from autograder.grading.guard_requests import guard_setup_code
+from autograder.judge.channel import KernelChannel
+from autograder.judge.kernel_processes import kill_process_group, running
 from autograder.judge.raised import CallTimedOut, KernelGone, StudentRaised
 from autograder.judge.wire import Opaque
 
@@ -74,8 +75,12 @@ def run(client, code):
             return
 
 
-def open_channel(calls_apart: bool = True, deadline: float | None = None):
-    """A channel into a fresh kernel that has run :data:`NOTEBOOK`; its kernel shut down after."""
+def open_channel(calls_apart: bool = True, seconds_left: float | None = None):
+    """A channel into a fresh kernel that has run :data:`NOTEBOOK`; its kernel shut down after.
+
+    With *seconds_left*, the judge's deadline is that many seconds after the kernel is ready
+    (a kernel starting on a busy machine takes seconds of its own).
+    """
     manager = AsyncKernelManager(kernel_name="python3")
     run_sync(manager.start_kernel)()
     client = manager.client()
@@ -90,7 +95,7 @@ def open_channel(calls_apart: bool = True, deadline: float | None = None):
         interrupt_grace=3.0,
         kill=lambda: kill_process_group(manager),
         calls_apart=calls_apart,
-        deadline=deadline,
+        deadline=None if seconds_left is None else time.monotonic() + seconds_left,
     )
     yield channel
     channel.close()
@@ -123,6 +128,20 @@ def test_a_conversation_is_rebuilt_in_the_kernel(kernel):
         ]
     )
     assert kernel.call("conversation_turns", (chat,), {}) == 2
+
+
+def test_a_conversation_is_sent_whole_once_then_by_its_number(kernel):
+    """Calls in forked copies too: the kernel keeps what it was sent before it forks."""
+    from windowmem import Conversation
+
+    chat = Conversation.of(
+        [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
+    )
+    other = Conversation.of([{"role": "user", "content": "c"}])
+    for conversation, turns in ((chat, 1), (chat, 1), (other, 1), (chat, 1)):
+        assert kernel.call("conversation_turns", (conversation,), {}) == turns
+    kernel.close()  # the kernel serves the judge until then
+    run(kernel.client, "assert len(__import__('sys').modules['_autograder_judge'].SENT) == 2")
 
 
 def test_an_exception_crosses_as_its_builtin_class_without_its_text(kernel):
@@ -215,7 +234,7 @@ def test_the_processes_a_call_starts_do_not_outlive_it():
 
 
 def test_past_the_deadline_no_call_is_made_and_each_fails_at_once():
-    for channel in open_channel(deadline=time.monotonic() + 3.0):
+    for channel in open_channel(seconds_left=3.0):
         assert channel.call("double", ([1],), {}) == [2]
         with pytest.raises(CallTimedOut):
             channel.call("sleeps", (30,), {})  # stopped at the deadline

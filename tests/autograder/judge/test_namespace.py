@@ -27,6 +27,18 @@ def test_only_question_names_are_looked_up():
     assert asked == ["answer"]
 
 
+def test_built_in_names_are_found_without_a_lookup():
+    """A test's loops read `len` and `range` from the namespace itself, never through __missing__."""
+
+    def lookup(name):
+        raise AssertionError(f"{name} looked up")
+
+    namespace = JudgeNamespace({"len": "the setup's"}, lookup)
+    assert namespace["range"] is range and dict.__contains__(namespace, "ValueError")
+    assert namespace["len"] == "the setup's"  # the setup's names come after, and win
+    assert "__name__" not in namespace
+
+
 def test_setup_names_are_the_judges_own():
     namespace = JudgeNamespace({"chat": "the judge's"}, lambda name: "the kernel's")
     assert namespace["chat"] == "the judge's"

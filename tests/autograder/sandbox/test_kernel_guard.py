@@ -40,6 +40,10 @@ def test_snapshot_restores_patched_modules_classes_and_builtins():
             "guardedpkg.Point.__ne__",
         }
         assert snapshot.restore() == []
+        package.area = lambda: 98
+        # what every restore since the snapshot put back, each once, for the grader's one read
+        assert snapshot.restore_and_report() == restored
+        assert package.area is original_area
     finally:
         builtins.sum = original_sum
         del sys.modules["guardedpkg"]
@@ -49,7 +53,7 @@ def test_a_guarded_kernel_shows_errors_as_before_and_stores_them_plainly():
     """The error output keeps IPython's coloured traceback; only the history's copy is plain."""
     from jupyter_client.manager import start_new_kernel
 
-    from autograder.grading.guarded_execute import guard_setup_code
+    from autograder.grading.guard_requests import guard_setup_code
 
     manager, client = start_new_kernel(kernel_name="python3")
     try:
