@@ -188,6 +188,7 @@ def test_no_hidden_test_literal_or_solution_line_of_source_is_in_it(edition):
     assert sorted(line for line in solutions if line in text) == []
 
 
+@pytest.mark.slow  # pip builds the project's metadata in an isolated environment: 1-2 min
 def test_the_binder_environment_resolves_to_the_course_runtime_only(edition):
     """repo2docker installs binder/requirements.txt from the repository root; pip resolves it here."""
     done = subprocess.run(
