@@ -9,7 +9,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 import dataclasses
 from decimal import Decimal
 
-from checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
+from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
 from windowmem.design.money import (
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
