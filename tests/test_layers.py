@@ -53,6 +53,7 @@ LAYERS: dict[str, int] = {
     "windowmem.cli": 5,
     "windowmem.__main__": 5,
     "windowmem.budget.cli": 5,
+    "windowmem.learner": 5,  # windowmem-course: the learner's working copy and JupyterLab
 }
 
 

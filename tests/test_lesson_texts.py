@@ -42,7 +42,9 @@ MAX_IMPORT_LINES = 14
 MAINTAINER_TAG = "maintainer-checks"
 MAINTAINER_DONE = "every figure in the text checked"
 #: A lesson's last cell, whole: its checks state answers, so they live in checks/lessonNN_page.py.
-MAINTAINER_CALL = 'from checks.page import verify_page\n\nverify_page("{lesson}", globals())'
+MAINTAINER_CALL = (
+    'from windowmem_course.checks.page import verify_page\n\nverify_page("{lesson}", globals())'
+)
 SELF_CHECK = re.compile(r"^### Self-check (\d+) ·", re.M)
 SECTION = re.compile(r"^## (\d+) · ", re.M)
 #: The kit's own-words rule: no run of this many words may stand in a seed (as in before-stop).
@@ -332,7 +334,8 @@ def test_no_expectation_hint_or_mistake_list_is_on_the_page(notebook):
         f"course/checks/lesson{notebook.name[:2]}.py"
     )
     setup = text(next(c for c in cells(notebook) if c["cell_type"] == "code"))
-    assert f"from checks.lesson{notebook.name[:2]} import check" in setup
+    # The installed package's name, so a downloaded lesson runs wherever windowmem is installed.
+    assert f"from windowmem_course.checks.lesson{notebook.name[:2]} import check" in setup
 
 
 def _telltale(expected) -> str:

@@ -10,7 +10,7 @@ The version tables, the other products and their checks are on the reference pag
 
 from dataclasses import replace
 
-from checks.page import workflow_node
+from windowmem_course.checks.page import workflow_node
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
 

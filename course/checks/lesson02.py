@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from checks.lesson02_see import (
+from windowmem_course.checks.lesson02_see import (
     buffers_when_turn_2_calls,
     marta,
     marta_with_failed_turns,

@@ -10,7 +10,7 @@ The specification the lesson leaves to its reference page is checked there.
 import json
 from pathlib import Path
 
-from checks.lesson02_see import marta_with_failed_turns
+from windowmem_course.checks.lesson02_see import marta_with_failed_turns
 from windowmem.calls.agent_calls import Part
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation

@@ -6,7 +6,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from checks.lesson03 import (
+from windowmem_course.checks.lesson03 import (
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
@@ -16,7 +16,7 @@ from checks.lesson03 import (
     stamped_bill,
     support_behind,
 )
-from checks.page import workflow_node
+from windowmem_course.checks.page import workflow_node
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call

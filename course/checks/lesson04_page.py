@@ -9,7 +9,7 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from checks.lesson04 import (
+from windowmem_course.checks.lesson04 import (
     ANDINA_ERASE_HOURS,
     ANDINA_PAUSE_HOURS,
     MARTA_EVENTS,

@@ -8,7 +8,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 import dataclasses
 
-from checks.lesson05 import STOCK_CALLS
+from windowmem_course.checks.lesson05 import STOCK_CALLS
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.design.money import (
     SUMMARY_INSTRUCTION_TOKENS,
