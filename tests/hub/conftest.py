@@ -195,7 +195,7 @@ def class_on_hub():
         left = {user.name: remove_user(user) for user in users}
         if rule is not None:
             rule.unlink(missing_ok=True)
+        stack.close()  # git daemon stopped, the environment's lock released
         shutil.rmtree(scratch, ignore_errors=True)
-        stack.close()
         still_running = {name: pids for name, pids in left.items() if pids}
         assert not still_running, f"processes outlived the hub and were stopped: {still_running}"
