@@ -19,8 +19,9 @@ be used as it is (the course's hub test, ``tests/hub/``, does):
 * ``WINDOWMEM_INSTRUCTORS`` and ``WINDOWMEM_STUDENTS``: user names, separated by spaces
   or commas (the instructors are the hub's admins);
 * ``WINDOWMEM_EXCHANGE``: nbgrader's exchange (default ``/srv/nbgrader/exchange``);
-* ``WINDOWMEM_JUPYTER_CONFIG``: the folder holding the course's ``nbgrader_config.py``
-  (default: this file's folder), put on every user server's ``JUPYTER_CONFIG_PATH``.
+* ``WINDOWMEM_JUPYTER_CONFIG``: the folder holding the course's ``nbgrader_config.py`` and
+  ``jupyter_lab_config.json`` (default: this file's folder), put on every user server's
+  ``JUPYTER_CONFIG_PATH``.
 """
 
 import os
@@ -50,7 +51,8 @@ c.Spawner.cmd = [str(ENVIRONMENT_BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.notebook_dir = "~"
 c.Spawner.environment = {
-    # the course's nbgrader_config.py (the exchange and the course id) for every user
+    # the course's nbgrader_config.py (the exchange and the course id) and
+    # jupyter_lab_config.json (no news pop-up, no update checks) for every user
     "JUPYTER_CONFIG_PATH": os.environ.get("WINDOWMEM_JUPYTER_CONFIG", str(HERE)),
     "WINDOWMEM_EXCHANGE": os.environ.get("WINDOWMEM_EXCHANGE", "/srv/nbgrader/exchange"),
     # nbgrader runs alembic through PATH, and kernels run "python": both from this environment

@@ -121,6 +121,9 @@ def _student_part_one(on_hub: ClassOnHub, link: str, lesson: Path, title: str) -
         _step(page, on_hub, "lesson 3's title", lambda: heading.wait_for(timeout=WAIT_MS))
         rendered = first_cell.locator(".jp-RenderedMarkdown").first.inner_text()
         assert title in rendered, f"lesson 3's first cell shows {rendered[:300]!r}"
+        # the course's jupyter_lab_config.json reached the student's JupyterLab: no news pop-up
+        page_config = json.loads(page.locator("#jupyter-config-data").text_content())
+        assert page_config["news"] == {"disabled": True}, page_config.get("news")
         timings["link: sign in, pull, lesson 3 shown"] = time.monotonic() - started
         screenshot(page, "hub-lesson-3")
 
