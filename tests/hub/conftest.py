@@ -101,7 +101,8 @@ def write_grader_as_root(folder: Path, python: Path, instructor: LinuxUser) -> t
 
     On a cgroup v1 machine only root can make a student's memory and pids groups
     (``autograder/sandbox/cgroup_v1.py``), so a hub's administrator lets the instructor run
-    the grader, and nothing else, as root (docs/jupyterhub.md). Returns (launcher, rule).
+    the grader as root (docs/jupyterhub.md, which says why that is as much as root itself).
+    Returns (launcher, rule).
     """
     bin_dir = python.parent
     launcher = folder / "autograder-as-root"
