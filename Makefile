@@ -17,7 +17,7 @@ SYSTEM_PATH := $(PATH)
 export PATH := $(abspath $(BIN)):$(PATH)
 
 .PHONY: course site build check test test-fast bench release validate formgrader clean-venv \
-	install-n8n verify-n8n record-n8n n8n-workflows n8n-pictures verify-cgroup2 check-versions
+	install-n8n install-hub-proxy verify-n8n record-n8n n8n-workflows n8n-pictures verify-cgroup2 check-versions
 
 # install EXTRA: check $(PYTHON) and repair or make the venv (scripts/course_python.py says
 # what to install when Python or its venv module is missing or too old), then install this
@@ -92,6 +92,10 @@ define with_services
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; exit $$status
 endef
 
+## install-hub-proxy: configurable-http-proxy 5.3.0 (npm) into $$WINDOWMEM_HUB_HOME (default ~/.cache/windowmem-hub), for the hub tier (tests/hub)
+install-hub-proxy:
+	bash .ci/hub_proxy.sh >/dev/null
+
 ## verify-n8n: install n8n if needed, start it with the recording model, check every scenario against windowmem
 verify-n8n: $(TEST_STAMP) install-n8n
 	$(call with_services,$(BIN)/python -m pytest -q -ra tests/n8n)
@@ -118,7 +122,7 @@ check-versions: $(TEST_STAMP)
 	$(BIN)/python scripts/check_versions.py
 
 ## test: set up, check, report the modelled packages' versions, start the services the tests need, run every test (n8n included), then the sandbox's core checks in a cgroup v2 guest (tests/cgroup2/test_guest_core.py; the whole guest tier is make verify-cgroup2, past CI's 90 minutes)
-test: check install-n8n
+test: check install-n8n install-hub-proxy
 	$(BIN)/python scripts/check_versions.py
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \

@@ -2,13 +2,17 @@
 # Installs the Debian packages the tests drive for real: Chromium for the browser tests,
 # PostgreSQL and Redis for the shared-memory stores, bubblewrap for the autograder's
 # per-student sandbox, and QEMU, Debian's kernel and a static busybox for the cgroup v2
-# guest the sandbox is tested in (verify/cgroup2). Idempotent; quiet when all are there.
+# guest the sandbox is tested in (verify/cgroup2); git and sudo for the hub tier (tests/hub:
+# nbgitpuller clones with git, the instructor grades through sudo on a cgroup v1 machine).
+# Idempotent; quiet when all are there.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -x /usr/lib/postgresql/*/bin/initdb ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v git >/dev/null 2>&1 || need+=(git)
+command -v sudo >/dev/null 2>&1 || need+=(sudo)
 fc-list 2>/dev/null | grep -qi dejavu || need+=(fonts-dejavu-core)
 command -v qemu-system-x86_64 >/dev/null 2>&1 || need+=(qemu-system-x86)
 ls /boot/vmlinuz-* >/dev/null 2>&1 || need+=(linux-image-amd64)

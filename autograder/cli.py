@@ -2,7 +2,8 @@
 
 ``release`` (exchange or LMS zip), ``collect`` (exchange), ``grade`` (the one command),
 ``formgrader`` (hand grades in JupyterLab), ``export`` (final grades for an LMS) and
-``feedback`` (regenerated with the hand grades, returned by exchange or as files).
+``feedback`` (regenerated with the hand grades, returned by exchange or as files) and
+``link`` (an nbgitpuller link that opens a lesson of the student edition on a hub).
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def add_term_commands(commands) -> None:
-    """The sub-commands around ``grade``: release, collect, formgrader, export, feedback."""
+    """The sub-commands around ``grade``: release, collect, formgrader, export, feedback, link."""
     release = commands.add_parser(
         "release", help="release an assignment: nbgrader's exchange, or a zip for an LMS"
     )
@@ -282,9 +283,27 @@ def add_term_commands(commands) -> None:
         "--exchange", type=Path, help="also release it through this nbgrader exchange"
     )
 
+    link = commands.add_parser(
+        "link",
+        help="an nbgitpuller link that pulls the student edition and opens a lesson on a hub",
+    )
+    link.add_argument("path", help="the notebook or folder to open, inside the repository")
+    link.add_argument(
+        "--hub", required=True, help="the hub's address, e.g. https://hub.example.edu"
+    )
+    link.add_argument(
+        "--repository",
+        required=True,
+        help="the student edition's git URL, as students' servers reach it",
+    )
+    link.add_argument("--branch", default="main", help="the branch to pull (default: main)")
+    link.add_argument(
+        "--target", help="the folder in each student's home (default: the repository's name)"
+    )
+
 
 def run_term_command(args: argparse.Namespace) -> int:
-    """Run release, collect, formgrader, export or feedback; 2 with a message when it cannot."""
+    """Run release, collect, formgrader, export, feedback or link; 2 with a message when it cannot."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from autograder.term import steps as term

@@ -1,4 +1,4 @@
-"""Every relative link in README.md, course/*.md and the course notebooks (lessons, start page,
+"""Every relative link in README.md, docs/*.md, course/*.md and the course notebooks (lessons, start page,
 glossary and reference pages) points at something real."""
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def _markdown_of(path: Path) -> str:
 def _documents() -> list[Path]:
     return [
         REPO / "README.md",
+        *sorted((REPO / "docs").glob("*.md")),
         *sorted((REPO / "course").glob("*.md")),
         *sorted((REPO / "course").glob("*.ipynb")),
         *sorted((REPO / "course" / "reference").glob("*.ipynb")),

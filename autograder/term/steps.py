@@ -121,10 +121,22 @@ def feedback(args: argparse.Namespace) -> int:
     return 0 if not result.failed and len(pages) == len(result.written) else 1
 
 
+def link(args: argparse.Namespace) -> int:
+    from autograder.term.links import nbgitpuller_link
+
+    print(
+        nbgitpuller_link(
+            args.hub, args.repository, args.path, branch=args.branch, target=args.target
+        )
+    )
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "release": release,
     "collect": collect,
     "formgrader": formgrader,
     "export": export,
     "feedback": feedback,
+    "link": link,
 }
