@@ -10,9 +10,9 @@ The version tables, the other products and their checks are on the reference pag
 
 from dataclasses import replace
 
-from windowmem_course.checks.page import workflow_node
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
+from windowmem_course.checks.page import workflow_node
 
 # The Words table: a buffer is named workflow id, "__", session key (the explorer's workflow
 # is support-agent); the lesson's workflow has Simple Memory on its agent.

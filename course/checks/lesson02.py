@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.recorded_runs import recorded_conversation
+from windowmem.calls.tool_scenario import session_per_message
+from windowmem.explorer.self_check import CheckBook, Expectation
+from windowmem.n8n_recorded import load_recording
+from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
     buffers_when_turn_2_calls,
     marta,
@@ -14,12 +20,6 @@ from windowmem_course.checks.lesson02_see import (
     tool_items,
     tutienda_tools,
 )
-from windowmem.calls.agent_calls import agent_runs
-from windowmem.calls.recorded_runs import recorded_conversation
-from windowmem.calls.tool_scenario import session_per_message
-from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.n8n_recorded import load_recording
-from windowmem.policies import N8nSimpleMemory
 
 scenario = tutienda_tools
 

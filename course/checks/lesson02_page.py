@@ -10,7 +10,6 @@ The specification the lesson leaves to its reference page is checked there.
 import json
 from pathlib import Path
 
-from windowmem_course.checks.lesson02_see import marta_with_failed_turns
 from windowmem.calls.agent_calls import Part
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.memory_writes import saved_messages_before_2_3
@@ -20,6 +19,7 @@ from windowmem.calls.tool_scenario import session_per_message
 from windowmem.messages import assistant, user
 from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
+from windowmem_course.checks.lesson02_see import marta_with_failed_turns
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
 # and #6023 is in none after turn 1; the option never added sends nothing (3.1), a connected

@@ -6,17 +6,6 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from windowmem_course.checks.lesson03 import (
-    SHORT_PROMPT_ARTICLES,
-    _after_the_break,
-    _first_turn_without_the_name,
-    _messages_at_window_0,
-    first_turn_without_turn_1,
-    second_agent,
-    stamped_bill,
-    support_behind,
-)
-from windowmem_course.checks.page import workflow_node
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
@@ -31,6 +20,17 @@ from windowmem.prices import (
 )
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
+from windowmem_course.checks.lesson03 import (
+    SHORT_PROMPT_ARTICLES,
+    _after_the_break,
+    _first_turn_without_the_name,
+    _messages_at_window_0,
+    first_turn_without_turn_1,
+    second_agent,
+    stamped_bill,
+    support_behind,
+)
+from windowmem_course.checks.page import workflow_node
 
 # Section 1: the recorded run at the default window; 12 stored after turn 6, 12 sent on turn 7
 # (System Message, turns 2 to 6, the question), #6023 not among them.

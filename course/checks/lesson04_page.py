@@ -9,6 +9,8 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+from windowmem.policies import N8nSimpleMemory
+from windowmem.storage import n8n_redis_history
 from windowmem_course.checks.lesson04 import (
     ANDINA_ERASE_HOURS,
     ANDINA_PAUSE_HOURS,
@@ -17,8 +19,6 @@ from windowmem_course.checks.lesson04 import (
     _check_6,
     _keeps_through_the_pause,
 )
-from windowmem.policies import N8nSimpleMemory
-from windowmem.storage import n8n_redis_history
 
 # Section 1: the new process starts empty; the table sends turns 1 and 2 to turn 3, then 6.
 assert after_in_process[0].pid != before_in_process[0].pid

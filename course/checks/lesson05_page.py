@@ -9,7 +9,6 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 import dataclasses
 from decimal import Decimal
 
-from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
 from windowmem.design.money import (
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
@@ -43,6 +42,7 @@ from windowmem.prices import (
     PRICES_CHECKED,
     call_cost,
 )
+from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
 
 # Section 1: keep_last_10 is the LangChain middleware shown, at 10 messages; the six set-ups
 # are each framework's "10".
