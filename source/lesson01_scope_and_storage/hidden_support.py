@@ -1,4 +1,4 @@
-"""Lesson 1's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 1's hidden-test support (the judge loads it; students never receive it).
 
 Part B's platforms: the requests a platform's fields make, a key template rendered on them,
 the rules that say whether a template keeps every customer's history apart (``_meets``),
@@ -15,9 +15,6 @@ _str, _int, _bool, _list, _dict = (
     [].__class__,
     {}.__class__,
 )
-
-
-from autograder.judge.support import raises_value_error as _raises_value_error
 
 
 def _requests(platform):

@@ -1,4 +1,4 @@
-"""Lesson 4's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 4's hidden-test support (the judge loads it; students never receive it).
 
 Part A's teams and the store each one needs (``_misses``, ``_answer``, seeded ``_teams``);
 Part B's chats replayed on Simple Memory, a Postgres table and Redis (``_remembered``, with

@@ -1,4 +1,4 @@
-"""Lesson 6's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 6's hidden-test support (the judge loads it; students never receive it).
 
 Part C's situations drawn from a seed, a kind per case (``_situations``, ``_KINDS``: three
 cases per policy in every cell), each policy run on them in plain Python (``_run``, the

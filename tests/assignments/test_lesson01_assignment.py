@@ -37,7 +37,6 @@ from tests.nbgrader_helpers import (
     skimmer_share,
     support_namespace,
     with_partial_losses,
-    without_support_import,
 )
 
 ASSIGNMENT = "lesson01_scope_and_storage"
@@ -745,9 +744,7 @@ def b1_generator() -> dict:
     """B1's hidden helpers (requests, renderer, checker, rules and platforms), run on their own."""
     text = hidden_part("test_chosen_template")
     scope: dict = {**support_namespace(ASSIGNMENT), "choose_template": lambda platform: None}
-    exec(
-        without_support_import(text[: text.index("\n_SEED = ")]), scope
-    )  # the instructor's own cell, without its loop
+    exec(text[: text.index("\n_SEED = ")], scope)  # the instructor's own cell, without its loop
     return scope
 
 
