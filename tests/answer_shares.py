@@ -20,9 +20,11 @@ import contextlib
 import io
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from autograder.judge.hidden_tests import in_folder
+from autograder.judge.support import hidden_test_names, optional_hidden_support
 from autograder.term.nbgrader_course import nbgrader_meta
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
@@ -49,13 +51,17 @@ def _run(code: str, namespace: dict[str, Any], name: str) -> Any:
     return eval(compile(ast.Expression(last.value), name, "eval"), namespace)  # noqa: S307
 
 
-def _score(code: str, namespace: dict[str, Any], name: str, points: float) -> float:
+def _score(
+    code: str, namespace: dict[str, Any], name: str, points: float, support: ModuleType | None
+) -> float:
     """A test cell's score: 0 on an error, its last value clamped to [0, points] if a number,
-    else full points."""
+    else full points. Its hidden section starts with the names the judge gives every test
+    (*support*'s helpers and a fresh case counter)."""
     visible, _, rest = code.partition(HIDDEN_MARKERS[0])
     hidden = rest.partition(HIDDEN_MARKERS[1])[0]
     try:
         _run(visible, namespace, name)
+        namespace.update(hidden_test_names(support))
         value = _run(hidden, namespace, name) if hidden else None
     except Exception:  # noqa: BLE001 - any error scores the cell 0, as in nbgrader
         return 0.0
@@ -73,6 +79,7 @@ def cell_scores(assignment: str, answers: Mapping[str, str]) -> dict[str, float]
         raise KeyError(f"{assignment} has no answer cells {sorted(unknown)}")
     namespace: dict[str, Any] = {"__name__": "__main__"}
     scores: dict[str, float] = {}
+    support = optional_hidden_support(source_notebook(assignment).parent)
     with in_folder(source_notebook(assignment).parent), contextlib.redirect_stdout(io.StringIO()):
         for cell in notebook["cells"]:
             if cell["cell_type"] != "code":
@@ -82,7 +89,7 @@ def cell_scores(assignment: str, answers: Mapping[str, str]) -> dict[str, float]
             if meta.get("solution"):
                 code = answers.get(grade_id, code)
             if meta.get("grade") and not meta.get("solution"):
-                scores[grade_id] = _score(code, namespace, grade_id, float(meta["points"]))
+                scores[grade_id] = _score(code, namespace, grade_id, float(meta["points"]), support)
                 continue
             with contextlib.suppress(Exception):  # a wrong answer may break a demo cell
                 _run(code, namespace, grade_id or "cell")

@@ -34,27 +34,16 @@ Notebook = dict[str, Any]
 
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 HIDDEN_MARKERS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
-#: The line every hidden test cell loads its assignment's hidden-test support with.
-SUPPORT_IMPORT = "from autograder.judge.support import hidden_support as _hidden_support\n"
 
 
 def support_namespace(assignment: str) -> dict[str, Any]:
     """What a hidden test cell's code finds when it runs here rather than in the judge: the
-    loader of *assignment*'s hidden_support.py (from its source folder, whatever the working
-    folder) and that module's helpers under their own names, for a test that asks for one
-    the cell itself never binds."""
-    from autograder.judge.support import hidden_support
+    names the judge gives every test (a fresh case counter, ``_sealed``, the plain types) and
+    *assignment*'s hidden_support.py helpers (from its source folder, whatever the working
+    folder), the module itself as ``_support``."""
+    from autograder.judge.support import hidden_support, hidden_test_names
 
-    folder = REPO_ROOT / "source" / assignment
-    module = hidden_support(folder)
-    names = {n: v for n, v in vars(module).items() if n.startswith("_") and not n.startswith("__")}
-    return {**names, "_support": module, "_hidden_support": lambda: hidden_support(folder)}
-
-
-def without_support_import(code: str) -> str:
-    """*code* (a hidden test's) without its import of the support loader, which
-    :func:`support_namespace` provides bound to the assignment's folder."""
-    return code.replace(SUPPORT_IMPORT, "")
+    return hidden_test_names(hidden_support(REPO_ROOT / "source" / assignment))
 
 
 #: A part's heading in an assignment notebook, e.g. ``## Part A: ... (12 points)``.

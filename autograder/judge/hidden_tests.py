@@ -4,7 +4,9 @@
 runs the notebook, so the kernel is never sent a hidden line. Once the student's notebook
 has run, :func:`judge_notebook` runs every test cell whole (its visible checks and its
 hidden ones) in this process, each in a namespace of its own (see
-:mod:`autograder.judge.namespace`) built on the locked setup cells run here too, and
+:mod:`autograder.judge.namespace`) built on the locked setup cells run here too and on the
+names :func:`~autograder.judge.support.hidden_test_names` gives every test (its case counter
+and its assignment's ``hidden_support.py``, loaded here and never sent to the kernel), and
 returns one :class:`~autograder.judge.verdict.Verdict` per test cell. A test's points
 are the value of its last expression when that is a number (nbgrader's partial credit,
 clamped to the cell's points), else all or nothing.
@@ -23,6 +25,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from nbformat.notebooknode import NotebookNode
@@ -30,6 +33,7 @@ from nbformat.notebooknode import NotebookNode
 from autograder.judge.channel import KernelChannel
 from autograder.judge.namespace import JudgeNamespace, StudentFunction
 from autograder.judge.raised import CallTimedOut, KernelGone, LibraryUsed
+from autograder.judge.support import hidden_test_names, optional_hidden_support
 from autograder.judge.verdict import Verdict
 
 BEGIN = "### BEGIN HIDDEN TESTS"
@@ -162,9 +166,15 @@ def run_test(
     base: dict[str, Any],
     lookup: Callable[[str], Any],
     seconds: float = TEST_SECONDS,
+    support: ModuleType | None = None,
 ) -> Verdict:
-    """Run one whole test cell in a namespace of its own and judge it."""
-    namespace = JudgeNamespace(base, lookup)
+    """Run one whole test cell in a namespace of its own and judge it.
+
+    The namespace holds the setup's names (*base*), then what every test finds ready (a
+    fresh case counter, the behaviour check and *support*'s helpers); any other name is
+    the student's, through *lookup*.
+    """
+    namespace = JudgeNamespace({**base, **hidden_test_names(support)}, lookup)
     log = io.StringIO()
     log.write(f"--- {grade_id}\n")
     value: Any = None
@@ -211,11 +221,12 @@ def run_test(
 
 
 def _cases(namespace: dict[str, Any]) -> tuple[int | None, int]:
-    """(cases run, cases passed) from a test's ``_parts`` counter, when it keeps one."""
+    """(cases run, cases passed) from a test's ``_parts`` counter, when it counted a case
+    (every test is given one: a test of no cases leaves it at ``[0, 0]``)."""
     parts = dict.get(namespace, "_parts")
     if type(parts) is list and len(parts) == 2 and all(type(p) is int for p in parts):
         run, passed = parts[1], parts[0]
-        if 0 <= passed <= run:
+        if 0 <= passed <= run and run > 0:
             return run, passed
     return None, 0
 
@@ -249,6 +260,11 @@ def judge_notebook(
 ) -> tuple[dict[int, Verdict], str]:
     """A verdict for every test cell of *nb* (by index), and the setup's problems for the log."""
     base, problems = setup_namespace(nb, folder)
+    try:
+        support = optional_hidden_support(folder)
+    except Exception:  # noqa: BLE001 - reported in the log; the tests that need it then fail
+        support = None
+        problems = "\n".join(filter(None, [problems, traceback.format_exc(limit=3)]))
     verdicts = {}
     with in_folder(folder):
         for index, source in whole.items():
@@ -261,6 +277,7 @@ def judge_notebook(
                 base,
                 student_lookup(channel, index),
                 seconds,
+                support,
             )
             helpers = channel.log.library[refused:]
             if helpers:  # a case that reached a forbidden helper, even one the test forgave

@@ -1,4 +1,10 @@
-"""What a hidden test imports when it runs in the judge.
+"""What a hidden test finds ready when it runs in the judge.
+
+Every hidden test starts with the names :func:`test_names` gives it (the judge puts them in
+the test's namespace, see :func:`autograder.judge.hidden_tests.run_test`): a counter of its
+cases (``_parts``, ``_case``, ``_counted``), the behaviour check (``_sealed``), the plain
+types, and every helper of its assignment's support module (:func:`hidden_support`), each
+under its own name. A hidden cell then holds only its cases and its asserts.
 
 ``sealed`` keeps the behaviour check's name: on a student's function seen through the
 channel it asks the kernel to run each call inside windowmem's behaviour check with
@@ -8,12 +14,14 @@ do) it is windowmem's own :func:`~windowmem.behaviour_check.sealed`.
 
 from __future__ import annotations
 
+import builtins
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -119,3 +127,95 @@ def _load_support(path: str, _modified: int) -> ModuleType:
     sys.modules[name] = module  # dataclasses and pickling look their module up by name
     spec.loader.exec_module(module)
     return module
+
+
+def optional_hidden_support(folder: str | os.PathLike[str] | None) -> ModuleType | None:
+    """*folder*'s hidden-test support module, or None when it has none (or no folder is known)."""
+    if folder is None or not (Path(folder) / HIDDEN_SUPPORT).is_file():
+        return None
+    return hidden_support(folder)
+
+
+#: The names :func:`test_names` makes afresh for every test: a support module may not define them.
+COUNTER_NAMES = ("_parts", "_case", "_counted")
+
+#: What every hidden test may use, whatever its assignment: the behaviour check and its kin,
+#: and the plain types a test compares ``type(value)`` with (the judge's own builtins: a
+#: notebook cannot rebind them here).
+COMMON_NAMES: dict[str, Any] = {
+    "_sealed": sealed,
+    "_with_notebook_globals": with_notebook_globals,
+    "_raises_value_error": raises_value_error,
+    "_qwen_tokenizer": qwen_tokenizer,
+    "_type": builtins.type,
+    "_list": builtins.list,
+    "_dict": builtins.dict,
+    "_tuple": builtins.tuple,
+    "_str": builtins.str,
+    "_int": builtins.int,
+    "_float": builtins.float,
+    "_bool": builtins.bool,
+}
+
+
+def support_names(support: ModuleType | None) -> dict[str, Any]:
+    """The helpers of *support* a test finds by name: each of its names starting with one ``_``.
+
+    A name without the underscore (lesson 2's ``cause``) stays on the module, read as
+    ``_support.cause``: a bare name in a test is the student's.
+    """
+    if support is None:
+        return {}
+    names = {
+        name: value
+        for name, value in vars(support).items()
+        if name.startswith("_") and not name.startswith("__")
+    }
+    clash = sorted(set(names) & set(COUNTER_NAMES))
+    if clash:
+        raise ValueError(
+            f"{support.__file__}: defines {', '.join(clash)}, which the judge makes afresh for "
+            "each test; rename it in the support module."
+        )
+    return {**names, "_support": support}
+
+
+def case_counter() -> dict[str, Any]:
+    """A test's counter of its cases: ``_parts`` (passed, run) and two ways to count a case.
+
+    ``_case(check, *args)`` runs ``check(*args)`` as one case; ``with _counted():`` runs its
+    block as one. A case that raises an ``Exception`` counts as run and failed, its message
+    going to the instructor's log; the test goes on with its next case. The judge reads
+    ``_parts`` for the feedback (how many cases failed); the cell's last line makes the score.
+
+    >>> names = case_counter()
+    >>> names["_case"](int, "7"); names["_case"](int, "seven")
+    a case failed: invalid literal for int() with base 10: 'seven'
+    >>> with names["_counted"]():
+    ...     pass
+    >>> names["_parts"]
+    [2, 3]
+    """
+    parts = [0, 0]
+
+    @contextlib.contextmanager
+    def counted() -> Iterator[None]:
+        try:
+            yield
+            parts[0] += 1
+        except Exception as miss:  # noqa: BLE001 - one case wrong costs that case, not the test
+            print("a case failed:", miss)
+        parts[1] += 1
+
+    def case(check: Callable[..., Any], *args: Any) -> None:
+        with counted():
+            check(*args)
+
+    return {"_parts": parts, "_case": case, "_counted": counted}
+
+
+def hidden_test_names(support: ModuleType | None = None) -> dict[str, Any]:
+    """Every name a hidden test finds ready: :data:`COMMON_NAMES`, *support*'s helpers (which
+    may replace a common one) and a fresh :func:`case_counter`. Each starts with ``_``, so
+    none is ever looked up in, or taken for, the student's notebook."""
+    return {**COMMON_NAMES, **support_names(support), **case_counter()}

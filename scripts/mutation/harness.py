@@ -180,12 +180,14 @@ class Notebook:
         import nbformat
 
         from autograder.judge.hidden_tests import is_test, setup_namespace, split_hidden
+        from autograder.judge.support import optional_hidden_support
 
         self.nb = nbformat.read(str(path), as_version=4)
         self.whole = split_hidden(self.nb)  # cell sources are now what the kernel runs
         self.code = [i for i, c in enumerate(self.nb.cells) if c.get("cell_type") == "code"]
         self.tests = [i for i in self.code if is_test(self.nb.cells[i])]
         self.base, self.setup_problems = setup_namespace(self.nb, None)  # cwd: its folder
+        self.support = optional_hidden_support(Path.cwd())  # the judge's hidden_support.py
         self.kernel = InProcessKernel()
 
     def grade_id(self, index: int) -> str:
@@ -231,6 +233,7 @@ class Notebook:
                 self.base,
                 lookup,
                 seconds,
+                self.support,
             )
             run.cell_seconds[index] = run.cell_seconds.get(index, 0.0) + time.monotonic() - began
             run.scores[verdict.grade_id] = verdict.points

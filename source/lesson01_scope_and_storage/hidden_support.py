@@ -1,4 +1,4 @@
-"""Lesson 1's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 1's hidden-test support (the judge loads it; students never receive it).
 
 Part B's platforms: the requests a platform's fields make, a key template rendered on them,
 the rules that say whether a template keeps every customer's history apart (``_meets``),
@@ -15,9 +15,6 @@ _str, _int, _bool, _list, _dict = (
     [].__class__,
     {}.__class__,
 )
-
-
-from autograder.judge.support import raises_value_error as _raises_value_error
 
 
 def _requests(platform):
@@ -187,3 +184,88 @@ def _cause_of(case, misread=()):
         if _lost:
             return _cause
     return None
+
+
+def _chooser(seed):
+    """A seeded chooser: each call picks one of *options* (a small linear congruential
+    generator: fixed cases, no random module a notebook could reseed)."""
+    _state = [seed]
+
+    def _draw(options):
+        _state[0] = (_state[0] * 1103515245 + 12345) % 2147483648
+        return options[(_state[0] >> 8) % len(options)]
+
+    return _draw
+
+
+_TEMPLATE_MISREADINGS = ("header trusted", "ticket always", "unique ticket enough", "shop always",
+                "header trusted", "a key for everyone", "ticket always", "shop always")
+
+
+def _platforms(seed, count):
+    """*count* platforms from a seeded space, each one that at least two misreadings get wrong,
+    among them the one _TEMPLATE_MISREADINGS names in turn (where understanding the rule matters); no safe
+    key exists only in the cases of "a key for everyone", one in eight."""
+    _draw, _out = _chooser(seed), []
+
+    while len(_out) < count:
+        _fields = {}
+        _customer = _draw((None, "shop", "shop", "platform"))
+        if _customer:
+            _fields[_draw(("auth.user", "auth.customer")) if _customer == "shop" else "auth.account"] = {
+                "holds": "customer", "set_by": "gateway", "unique_in": _customer}
+        _gateway_shop = _draw(("auth.shop", "auth.tenant", None))
+        _header_shop = _draw(("auth.shop", "headers.x-shop", None))
+        for _path, _by in ((_gateway_shop, "gateway"), (_header_shop, "header")):
+            if _path and _path not in _fields:
+                _fields[_path] = {"holds": "shop", "set_by": _by, "unique_in": "platform"}
+        if _draw((True, True, False)):
+            _fields["body.shopId"] = {"holds": "shop", "set_by": "profile", "unique_in": "platform"}
+            _fields["body.userId"] = {"holds": "customer", "set_by": "profile", "unique_in": "shop"}
+        for _path, _scope in _draw(((("body.ticket", "customer"),), (("body.ticket", "shop"),),
+                                    (("body.ticketId", "platform"),),
+                                    (("body.ticket", "customer"), ("body.ticketId", "platform")))):
+            _fields[_path] = {"holds": "ticket", "set_by": "page" if _scope != "platform" else "echo", "unique_in": _scope}
+        _fields["body.message"] = {"holds": "message", "set_by": "page", "unique_in": None}
+        if _draw((True, False)):
+            _fields["auth.request"] = {"holds": "request", "set_by": "gateway", "unique_in": None}
+        if _draw((True, False, False)):
+            _fields["auth.login"] = {"holds": "login", "set_by": "gateway", "unique_in": None}
+        _order = sorted(_fields, key=lambda _p: _draw((0, 1, 2, 3, 4, 5, 6, 7)))  # no telling order
+        _platform = {"history": _draw(("ticket", "ticket", "customer")), "fields": {_p: _fields[_p] for _p in _order}}
+        _misreading = _TEMPLATE_MISREADINGS[len(_out) % len(_TEMPLATE_MISREADINGS)]
+        # no safe key only where that is the point: one case in eight
+        _none = _choose(_platform) is None
+        _wrong = [_m for _m in ("header trusted", "ticket always", "shop always", "a key for everyone", "unique ticket enough") if not _right(_choose(_platform, (_m,)), _platform)]
+        if _none == (_misreading == "a key for everyone") and _misreading in _wrong and len(_wrong) >= 2:
+            _out.append(_platform)
+    return _out
+
+
+_CAUSE_MISREADINGS = ("hosted default", "one browser", "one map", "an hour is gone", "no default window")
+
+
+def _diagnosis_cases(seed, count):
+    """*count* cases from a seeded space of help desks, the causes in turn, each one a case
+    that one of _CAUSE_MISREADINGS gets wrong (where understanding the rule matters)."""
+    _draw, _out = _chooser(seed), []
+
+    while len(_out) < count:
+        _workers = _draw((1, 2, 2))
+        _case = {
+            "chat": _draw(("hosted", "embedded")),
+            "load_previous_session": _draw((None, None, True, False)),
+            "between": _draw(("nothing", "reload", "new tab", "other browser", "restart")),
+            "store": _draw(("in-process", "in-process", "sqlite")),
+            "workers": _workers,
+            "same_worker": True if _workers == 1 else _draw((True, False)),
+            "quiet_minutes": _draw((5, 30, 45, 59, 60, 61, 90, 600)),
+            "others_wrote": _draw((True, False)),
+            "window": _draw((None, None, 0, 1, 2, 3, 10)),
+            "turns_ago": _draw((1, 2, 3, 4, 5, 6, 8, 11)),
+        }
+        _want = _cause_of(_case)
+        _telling = any(_cause_of(_case, (_m,)) != _want for _m in _CAUSE_MISREADINGS)
+        if _want == ("scope", "storage", "window")[len(_out) % 3] and _telling:
+            _out.append(_case)
+    return _out

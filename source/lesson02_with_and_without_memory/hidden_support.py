@@ -1,7 +1,7 @@
 """Lesson 2's hidden-test support: the judge imports it; students never receive it.
 
-Every test cell of the assignment loads this module with
-``autograder.judge.support.hidden_support()`` instead of writing its helpers again: the
+The judge loads this module for every test cell of the assignment
+(``autograder.judge.support.hidden_test_names``), which reads it as ``_support``: the
 tokens a message list is read as (Parts A and B), and Part C's logs, drawn from a seed, with
 the one cause each has. The products' rules here are n8n 2.41.1 (AI Agent 3.1, Simple Memory
 1.3) and Spring AI 2.0.1, as the assignment's Part C states them; the assignment tests hold

@@ -1,11 +1,11 @@
 """Lesson 3's hidden-test support: the judge imports it; students never receive it.
 
-Every test cell of the assignment loads this module with
-``autograder.judge.support.hidden_support()`` and binds the helpers it uses under the names
-the cells have always used: n8n 2.41.1's Simple Memory replayed on turns described by their
-tool rounds (AI Agent 3.1 stores a turn's last model round), the seeded case generators, and
-Part B's situations with the one dial that explains each. The assignment tests hold these
-references to windowmem's own memories (tests/assignments/test_assignment_lesson03.py).
+The judge gives every test cell of the assignment this module's helpers under their own
+names (``autograder.judge.support.hidden_test_names``): n8n 2.41.1's Simple Memory replayed
+on turns described by their tool rounds (AI Agent 3.1 stores a turn's last model round),
+the seeded case generators, and Part B's situations with the one dial that explains each.
+The assignment tests hold these references to windowmem's own memories
+(tests/assignments/test_assignment_lesson03.py).
 
 The names keep the cells' leading underscores: in a test cell, a name starting with ``_``
 is the test's own and is never looked up in the student's kernel.
@@ -29,9 +29,6 @@ def _check_int_list(value, where):
         assert _type(_item) is _int, (
             f"{where}: every turn must be an int, got {_type(_item).__name__}"
         )
-
-
-from autograder.judge.support import raises_value_error as _raises_value_error
 
 
 def _stored_roles(tools, upto):
@@ -258,7 +255,11 @@ def _unanswered_messages():
         {"role": "assistant", "content": "Yes, it is paid."},
         {"role": "user", "content": "And has it shipped?"},
         {"role": "assistant", "content": "", "tool_calls": ["u2"]},
-        {"role": "tool", "content": '{"shipped": false, "warehouse": "Cali"}', "tool_call_id": "u2"},
+        {
+            "role": "tool",
+            "content": '{"shipped": false, "warehouse": "Cali"}',
+            "tool_call_id": "u2",
+        },
         {"role": "user", "content": "Hello? Are you there?"},
         {"role": "user", "content": "Can you check the shipping date again?"},
         {"role": "assistant", "content": "", "tool_calls": ["u4a", "u4b"]},
@@ -267,3 +268,52 @@ def _unanswered_messages():
         {"role": "assistant", "content": "It ships tomorrow with Envia."},
         {"role": "user", "content": "Thanks!"},
     ]
+
+
+# Part C's expectations: every model call's tokens, counted with the judge's own Qwen
+# tokenizer (never the notebook's counter)
+from autograder.judge.support import qwen_tokenizer as _qwen_tokenizer  # noqa: E402
+
+
+def _tokens(text):
+    return len(_qwen_tokenizer().encode(text, allowed_special=set(), disallowed_special=()))
+
+
+def _calls(messages, window):
+    """Per turn, the tokens of each model call n8n 2.41.1 makes (AI Agent 3.1, Simple Memory *window*),
+    and whether the customer's first message is in the memory of the turn's calls."""
+    _system = [_m for _m in messages if _m["role"] == "system"]
+    _head = _tokens(_system[0]["content"]) if _system else 0
+    _turns = []
+    for _m in messages:
+        if _m["role"] == "user":
+            _turns.append([_m])
+        elif _m["role"] != "system":
+            _turns[-1].append(_m)
+    _stored, _out, _firsts = [], [], []  # (kind, tokens) of every stored message
+    for _turn in _turns:
+        _memory = _stored if window == 0 else _stored[max(0, len(_stored) - 2 * window):]
+        while _memory and _memory[0][0] == "result":  # its call was cut off: the agent drops it
+            _memory = _memory[1:]
+        _firsts.append(_memory.__len__() > 0 and _memory.__len__() == _stored.__len__())
+        _first = _head + sum(_t for _k, _t in _memory) + _tokens(_turn[0]["content"])
+        # one more call after each round of tool results, sent every result of the run so far
+        _rounds, _done = [], 0
+        for _i, _m in enumerate(_turn):
+            if _m["role"] == "tool":
+                _done += _tokens(_m["content"])
+                if _i + 1 == len(_turn) or _turn[_i + 1]["role"] != "tool":
+                    _rounds.append(_first + _done)
+        _out.append([_first] + _rounds)
+        _answer = _turn[-1]
+        if len(_turn) < 2 or _answer["role"] != "assistant" or _answer.get("tool_calls") or not _answer["content"]:
+            continue  # a run without an answer stores nothing
+        _saved = [("user", _tokens(_turn[0]["content"]))]
+        _asks = [_m for _m in _turn if _m.get("tool_calls")]
+        if _asks:  # the last round's calls only, one call message (empty) and its result each
+            _results = {_m["tool_call_id"]: _m for _m in _turn if _m["role"] == "tool"}
+            for _id in _asks[-1]["tool_calls"]:
+                _saved += [("call", 0), ("result", _tokens(_results[_id]["content"]))]
+        _saved.append(("answer", _tokens(_answer["content"])))
+        _stored = _stored + _saved
+    return _out, _firsts

@@ -1,11 +1,14 @@
-"""Lesson 4's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 4's hidden-test support (the judge loads it; students never receive it).
 
 Part A's teams and the store each one needs (``_misses``, ``_answer``, seeded ``_teams``);
 Part B's chats replayed on Simple Memory, a Postgres table and Redis (``_remembered``, with
-the misreadings its cases tell apart); Part D's held and sent messages (``_held_sent``).
+the misreadings its cases tell apart); Part C's races on n8n and Spring AI (``_race``, seeded
+``_races``); Part D's held and sent messages (``_held_sent``); and the checks that make a
+returned list plain (``_plain``, ``_pair``).
 """
 
 _type = (0).__class__.__class__
+_list, _str, _tuple = [].__class__, "".__class__, ().__class__
 
 _NAMES = ("Simple Memory", "Postgres Chat Memory", "Redis Chat Memory", "MongoDB Chat Memory")
 
@@ -339,3 +342,83 @@ def _held_sent(product, turns, size):
                     _cut += 1
                 _kept = _kept[_cut:]
     return [_x for _x, _ in _kept], _sent
+
+
+_STEPS = {"n8n": ("load", "write user", "write reply"),
+          "spring": ("get", "find", "save user", "find", "save reply")}
+
+
+def _race(product, start, schedule, misread=None):
+    # what each product's steps do (n8n 2.41.1, Spring AI 2.0.1), written out again here: an
+    # n8n write appends to what is stored now; a Spring AI save writes back what this request's
+    # last find returned, plus its message (maxMessages 20 trims nothing here). *misread* (only
+    # to choose the cases): "appends", each add one step that appends to what is stored;
+    # "reads once", each request's saves write back its first find plus its own messages;
+    # "one read", a find by either request taken as both requests' read
+    _stored, _found, _taken, _written = list(start), {}, {"A": 0, "B": 0}, []
+    for _r in schedule:
+        _step = _STEPS[product][_taken[_r]]
+        _taken[_r] += 1
+        _msg = ("q" if _step.endswith("user") else "a") + _r
+        if _step == "find" and misread == "one read":
+            _found["A"] = _found["B"] = list(_stored)
+        elif _step == "find" and not (misread == "reads once" and _r in _found):
+            _found[_r] = list(_stored)
+        elif _step.startswith("write") or (_step.startswith("save") and misread == "appends"):
+            _stored = _stored + [_msg]
+            _written.append(_msg)
+        elif _step.startswith("save"):
+            _stored = _found[_r] + [_msg]
+            _written.append(_msg)
+            if misread == "reads once":
+                _found[_r] = _found[_r] + [_msg]
+    return _stored, [_m for _m in dict.fromkeys(_written) if _m not in _stored]
+
+
+def _races(seed, count):
+    """*count* races from a seeded space: the first on n8n, the rest on Spring AI, each a
+    schedule drawn uniformly from that product's interleavings in which the requests overlap
+    (but for the four the lesson ran) and, on Spring AI, one that each add's own find decides
+    (the misreadings of _race get it wrong), a start of 0 to 6 texts."""
+    _state = seed
+
+    def _draw(n):
+        nonlocal _state
+        _state = (_state * 1103515245 + 12345) % 2147483648
+        return (_state >> 8) % n
+
+    _found = []
+    while len(_found) < count:
+        _product = "n8n" if not _found else "spring"
+        _left = {"A": len(_STEPS[_product]), "B": len(_STEPS[_product])}
+        _schedule = ""
+        while _left["A"] + _left["B"]:
+            _r = "A" if _draw(_left["A"] + _left["B"]) < _left["A"] else "B"
+            _left[_r] -= 1
+            _schedule += _r
+        _n = len(_STEPS[_product])
+        if _schedule.startswith("A" * _n) or _schedule.startswith("B" * _n):
+            continue  # one request after the other: no race
+        if _schedule in ("ABABAB", "ABAABB", "AABBABAABB", "AAABBBAABB"):
+            continue  # the four schedules the lesson ran
+        _start = [("u" if _i % 2 == 0 else "r") + str(_i // 2 + 1) for _i in range(_draw(7))]
+        _result = _race(_product, _start, _schedule)
+        # on Spring AI, a timing that each add's own find decides: adding in one step and (but
+        # for the first Spring AI race, which one shared read gets wrong instead) reading once
+        # per request end otherwise
+        _misreadings = ("appends", "one read" if len(_found) == 1 else "reads once")
+        if _product == "spring" and _result in [_race(_product, _start, _schedule, _m) for _m in _misreadings]:
+            continue
+        _found.append((_product, _start, _schedule, _result))
+    return _found
+
+
+def _plain(got):
+    assert _type(got) is _list, f"return a plain list, got {_type(got).__name__}"
+    return [_m if _type(_m) is _str else None for _m in got]
+
+
+def _pair(got):
+    assert _type(got) is _tuple and len(got) == 2, "return a plain (held, sent) tuple"
+    assert all(_type(_x) is _list for _x in got), "held and sent are plain lists"
+    return tuple([_m if _type(_m) is _str else None for _m in _x] for _x in got)

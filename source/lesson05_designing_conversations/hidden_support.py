@@ -1,4 +1,4 @@
-"""Lesson 5's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 5's hidden-test support (the judge loads it; students never receive it).
 
 Part A's seeded execution logs (``_SEED``, ``_logs``, shared by both cells), the kinds of
 message each run stores, the window a Context Window Length keeps, the smallest window

@@ -1,4 +1,4 @@
-"""Lesson 6's hidden-test support (loaded by ``autograder.judge.support.hidden_support``).
+"""Lesson 6's hidden-test support (the judge loads it; students never receive it).
 
 Part C's situations drawn from a seed, a kind per case (``_situations``, ``_KINDS``: three
 cases per policy in every cell), each policy run on them in plain Python (``_run``, the
@@ -11,8 +11,12 @@ _type = (0).__class__.__class__
 _POLICIES = ("unbounded", "truncate", "compact", "retrieve")
 
 
-def _run(situation, policy):
-    """Lesson 6's agent on a situation, written out again here: (peak, answered, from a summary, calls, reads)."""
+def _run(situation, policy, misread=None):
+    """Lesson 6's agent on a situation, written out again here: (peak, answered, from a summary, calls, reads).
+
+    *misread* (only to choose the cases): "compacts every read", a compaction after every
+    read, not only when a read takes the window over the budget.
+    """
     _base, _budget, _line = (
         situation["base_tokens"],
         situation["budget"],
@@ -60,7 +64,7 @@ def _run(situation, policy):
             _state["reads"] += 1
             _window.append(["read", [fact] if _n == len(sizes) - 1 else [], _tokens])
             _state["peak"] = max(_state["peak"], _size())
-            if policy != "unbounded" and _size() > _budget:
+            if policy != "unbounded" and (_size() > _budget or misread == "compacts every read"):
                 _compact() if policy == "compact" else _truncate()
 
     for _fact, _sizes in _questions:
@@ -77,8 +81,8 @@ def _run(situation, policy):
     return _state["peak"], _answered, _from_summary, _state["calls"], _state["reads"]
 
 
-def _meets(situation, policy):
-    _peak, _answered, _from_summary, _calls, _reads = _run(situation, policy)
+def _meets(situation, policy, misread=None):
+    _peak, _answered, _from_summary, _calls, _reads = _run(situation, policy, misread)
     if policy == "unbounded":
         return _peak <= situation["budget"]
     _count = len(situation["reads"])
@@ -91,8 +95,8 @@ def _meets(situation, policy):
     )
 
 
-def _expected(situation):
-    return next((_p for _p in _POLICIES if _meets(situation, _p)), None)
+def _expected(situation, misread=None):
+    return next((_p for _p in _POLICIES if _meets(situation, _p, misread)), None)
 
 
 #: Each kind of case a C1 cell draws: (the policy it needs, how its budget sits, the team's
@@ -112,6 +116,11 @@ _KINDS = (
     ("retrieve", "under", (True, False, True, True)),  # 7: quoted answers, truncation loses one
     ("truncate", "under", (True, True, True, False)),  # 8: searched once, truncation keeps all
     ("compact", "under", (True, True, True, False)),  # 9: searched once, the summary fits
+    # 10: summary lines dearer than some reads: compacting only when over the budget keeps
+    # every fact, compacting after every read would not
+    ("compact", "under, long lines", (True, True, True, True)),
+    # 11: a read holding a fact is over the room alone: it stays, being the newest
+    ("retrieve", "a read over the room", (True, True, True, True)),
 )
 
 
@@ -128,12 +137,23 @@ def _situations(seed, kinds):
         _policy, _where, _needs = _KINDS[_kind]
         while True:
             _situation = _draw(_pick, _where, _needs)
-            if _expected(_situation) == _policy and (
-                _where != "under" or _situation["budget"] < _peak(_situation) - 30
-            ):
+            if _expected(_situation) == _policy and _placed(_situation, _where):
                 _out.append(_situation)
                 break
     return _out
+
+
+def _placed(situation, where):
+    """Whether *situation*'s budget sits where *where* says (the draw's own budgets do)."""
+    _room = situation["budget"] - situation["base_tokens"]
+    if where == "under, long lines":  # and compacting after every read would lose a fact
+        _misread = _expected(situation, "compacts every read")
+        return situation["budget"] < _peak(situation) - 30 and _misread != "compact"
+    if where == "under":
+        return situation["budget"] < _peak(situation) - 30
+    if where == "a read over the room":
+        return any(_f is not None and _t > _room for _f, _t in situation["reads"])
+    return True
 
 
 def _peak(situation):
@@ -153,10 +173,11 @@ def _draw(pick, where, needs):
         "at the peak": _peak_tokens,
         "over the peak": _peak_tokens + 1 + pick(300),
         "a token under": _peak_tokens - 1,
+        "a read over the room": _base + _largest - 1 - pick(_largest // 2),
     }.get(where)
     if _budget is None:
         _budget = _base + _largest + pick(_peak_tokens - _base - _largest)
-    _line = 10 + 5 * pick(9)
+    _line = 10 + 5 * pick(9) if where != "under, long lines" else 60 + 10 * pick(15)
     if needs is None:
         needs = (pick(4) != 0, pick(2) == 0, pick(4) != 0, pick(3) != 0)
     return {

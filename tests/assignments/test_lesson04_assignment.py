@@ -37,7 +37,6 @@ from tests.nbgrader_helpers import (
     skimmer_share,
     support_namespace,
     with_partial_losses,
-    without_support_import,
 )
 from windowmem.calls.advisor_calls import advisor_calls
 from windowmem.calls.agent_calls import Part, agent_runs
@@ -647,20 +646,22 @@ def test_grade_ids_and_points_are_the_contract(source_nb):
 
 
 def hidden_cell(grade_id: str) -> str:
-    """A test cell's hidden section, made to run outside the behaviour check."""
+    """A test cell's hidden section."""
     text = solution_source(grade_id)
     hidden = text.split("### BEGIN HIDDEN TESTS", 1)[1].split("### END HIDDEN TESTS", 1)[0]
-    guard = "from autograder.judge.support import sealed as _sealed"
-    assert guard in hidden
-    # the reference answers below are windowmem's: the check would refuse them, rightly
-    return without_support_import(
-        hidden.replace(guard, "_sealed = lambda function, allow: function")
-    )
+    assert "_sealed(" in hidden
+    return hidden
 
 
 def graded_with(grade_id: str, **answers) -> tuple[float, dict]:
-    """The cell's score with *answers* in the student's place, and the namespace it ran in."""
-    namespace: dict = {**support_namespace(ASSIGNMENT), **answers}
+    """The cell's score with *answers* in the student's place, and the namespace it ran in,
+    outside the behaviour check: the reference answers given are windowmem's, which the
+    check would refuse, rightly."""
+    namespace: dict = {
+        **support_namespace(ASSIGNMENT),
+        "_sealed": lambda function, allow: function,
+        **answers,
+    }
     tree = ast.parse(hidden_cell(grade_id))
     *body, last = tree.body
     exec(compile(ast.Module(body, []), grade_id, "exec"), namespace)

@@ -1012,12 +1012,11 @@ def windowmem_smallest_window(log: list[dict], recall: int) -> int:
 
 def test_part_a_draws_from_one_seeded_space(source_nb):
     """Both cells draw from the same space with the same seed, each set in one place: the
-    assignment's hidden-test support, which both cells bind them from."""
+    assignment's hidden-test support, whose names the judge gives both cells."""
     texts = [hidden(source_nb, cell) for cell in SEEDED_CELLS]
     for text in texts:
         assert "_logs(_SEED, 16)" in text and "def _logs" not in text
-        assert re.search(r"^_SEED = _support\._SEED$", text, re.M), text[:400]
-        assert re.search(r"^_logs = _support\._logs$", text, re.M), text[:400]
+        assert not re.search(r"^(_SEED|_logs) =", text, re.M), text[:400]
     spaces = [seeded_space(source_nb, cell) for cell in SEEDED_CELLS]
     assert spaces[0]["_SEED"] == spaces[1]["_SEED"]
     assert spaces[0]["_logs"] is spaces[1]["_logs"]

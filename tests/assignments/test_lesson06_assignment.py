@@ -720,11 +720,14 @@ def test_each_c1_case_is_of_its_kind_and_needs_windowmem_s_policy(grade_id):
         situation = as_situation(case)
         assert expected_policy(situation) == helpers["_expected"](case) == policy, case
         peak = situation.base_tokens + sum(tokens for _, tokens in situation.reads)
+        room = situation.budget - situation.base_tokens
         assert {
             "at the peak": situation.budget == peak,
             "over the peak": situation.budget > peak,
             "a token under": situation.budget == peak - 1,
             "under": situation.budget < peak - 30,
+            "under, long lines": situation.budget < peak - 30,
+            "a read over the room": any(f is not None and t > room for f, t in situation.reads),
         }[where], case
         team = (case["every_fact"], case["summary_will_do"], case["extra_calls"])
         assert needs is None or (*team, case["search_again"]) == needs, case

@@ -160,3 +160,10 @@ def test_the_grading_kernel_imports_only_what_the_setup_loads(graded):
     page = page_text(graded["out"], "records_inputs", graded["assignment"])
     said = re.search(re.escape(judge_attacks.CAUGHT) + r" library: (\[.*?\])", page).group(1)
     assert said == repr(REACHABLE[graded["assignment"]])
+
+
+def test_the_grading_kernel_cannot_reach_the_hidden_test_support(graded):
+    """No grading kernel imports the judge's support, nor finds a hidden_support.py to read."""
+    page = page_text(graded["out"], "records_inputs", graded["assignment"])
+    said = re.search(re.escape(judge_attacks.CAUGHT) + r" support: (\[.*?\])", page).group(1)
+    assert said == "[]"
