@@ -274,3 +274,25 @@ def test_a_nodes_settings_tab_names_its_type_version():
     lesson_2 = lesson_text("02_with_and_without_memory.ipynb")
     assert "*Settings* tab ends with its typeVersion" in lesson_2
     assert '("AI Agent node version 3.1")' in lesson_2
+
+
+def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_trigger():
+    """Lesson 1's rule: the default option reads ``sessionId`` from the item the agent receives,
+    whatever node put it there, and tries the workflow's Chat Trigger only when that is empty."""
+    helpers = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "helpers.js"
+    source = helpers.read_text(encoding="utf-8")
+    body = re.search(r"function getSessionId\(.*?\n\}\n", source, re.S)
+    assert body, "getSessionId moved"
+    code = body.group(0)
+    item = code.index("ctx.evaluateExpression('{{ $json.sessionId }}', itemIndex)")
+    fallback = code.index("const chatTrigger = ctx.getChatTrigger();")
+    stop = code.index("'No session ID found'")
+    assert item < fallback < stop
+    assert re.search(r"\$\('\$\{chatTrigger\.name\}'\)\.first\(\)\.json\.sessionId", code)
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "reads `sessionId` at the top of the item the agent receives, whatever node put it" in (
+        lesson
+    )
+    assert "it tries the workflow's Chat Trigger, if there is one" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
