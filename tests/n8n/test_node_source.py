@@ -296,3 +296,26 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "it tries the workflow's Chat Trigger, if there is one" in lesson
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
+
+
+def test_the_forge_proof_key_recipe_names_what_n8n_offers():
+    """Lesson 1's Going further recipe: the Webhook's Header Auth, the If node's "is not empty",
+    and the AI Agent reading the message from ``chatInput`` by default."""
+    webhook = package("n8n-nodes-base") / "dist" / "nodes" / "Webhook" / "description.js"
+    assert re.search(r"name: 'Header Auth',\s*value: 'headerAuth'", webhook.read_text("utf-8"))
+    descriptions = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "descriptions.js"
+    prompt = re.search(
+        r"exports\.textFromPreviousNode = \{.*?default: '(.*?)'",
+        descriptions.read_text("utf-8"),
+        re.S,
+    )
+    assert prompt and prompt.group(1) == "={{ $json.chatInput }}"
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    editor = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"filter.operator.notEmpty":`is not empty`' in editor
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "set *Authentication* to **Header Auth**" in lesson
+    assert "only when `{{ $json.userId }}` is not empty" in lesson
+    assert "reads the customer's message from `chatInput`" in lesson
