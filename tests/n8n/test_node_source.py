@@ -293,7 +293,7 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "reads `sessionId` at the top of the item the agent receives, whatever node put it" in (
         lesson
     )
-    assert "it tries the workflow's Chat Trigger, if there is one" in lesson
+    assert "it tries the workflow's Chat Trigger, if there is one; failing that" in lesson
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
 
