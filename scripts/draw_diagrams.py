@@ -77,7 +77,7 @@ def lesson1() -> str:
     return store_load_svg(
         "Lesson 1 · the key picks the history that is loaded",
         rows,
-        "Solid: stored under request 5's key; faded: stored under another key. M = Marta, C = Carlos, L = Lucía.",
+        "M1: Marta's message in request 1; m1: the reply. C: Carlos; L: Lucía. Faded: under another key.",
     )
 
 

@@ -62,7 +62,7 @@ REVEALED_BY = {
             "Read the Webhook column",
         ],
         3: [
-            "(a) 0: Lucía's run loaded her own history",
+            "(a) 0: Marta's question at minute 40",
             '"50 min, Lucía writes, 20 min":',
             "Lucía's\ndoes not",
         ],
@@ -1061,7 +1061,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1971,
+    "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1588,
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,

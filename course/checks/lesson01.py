@@ -70,11 +70,12 @@ def _postgres_next_day(window: int) -> int:
 
 def _check_3() -> dict[str, Any]:
     lucia_writes = desk.Request(desk.LUCIA, "l-1", "Can the armchairs come on Friday?", "Yes.")
+    marta_asks = desk.Request(desk.MARTA, "m-1", "Can I pay on delivery?", "Yes, you can.")
+    # 40 minutes, Marta asks in her first chat (a read), 40 more, Lucía writes in her own
+    # thread (another buffer), 30 more: Marta's history has gone unread for 70 minutes.
+    lucia_between = [desk.Pause(40), marta_asks, desk.Pause(40), lucia_writes, desk.Pause(30)]
     return {
-        # 50 quiet minutes, Lucía writes in her own thread, 20 more: another buffer was used.
-        "3a": len(
-            desk.marta_returns("in-process", [desk.Pause(50), lucia_writes, desk.Pause(20)]).window
-        ),
+        "3a": len(desk.marta_returns("in-process", lucia_between).window),
         # a lasting store, Context Window Length 1, after a night
         "3b": _postgres_next_day(1),
     }
@@ -154,13 +155,14 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="the hour counts from the last run that read this history: which runs read Marta's?",
+            hint="a run reads only its own key's history: when was Marta's last read, and how long ago is that?",
             mistakes={
-                4: "Lucía's run read and refreshed her own history, not Marta's; how long has Marta's gone unread?",
+                6: "Lucía's run read and refreshed her own history, not Marta's; count from Marta's question at minute 40",
+                4: "count from Marta's question at minute 40: is her history still there 70 minutes later?",
                 2: "the deletion takes the whole history, not its oldest messages",
             },
-            why="Lucía's run never read Marta's history, so it went unread for 70 minutes and was deleted",
-            transfer="another customer's run in between, another timing",
+            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes and was deleted",
+            transfer="two runs in between, one on her key and one on another, another timing",
         ),
         Expectation(
             "3b",

@@ -14,7 +14,7 @@ from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.page import workflow_node
 
-# The Words table: a buffer is named workflow id, "__", session key (the explorer's workflow
+# Going further: a buffer is named workflow id, "__", session key (the explorer's workflow
 # is support-agent); the lesson's workflow has Simple Memory on its agent.
 assert desk.InProcessStore(5).buffer_name("user:u-1") == "support-agent__user:u-1"
 assert workflow_node("lesson1_chat_trigger", "Simple Memory")["type"].endswith(
@@ -139,7 +139,15 @@ assert in_process == {
     "50 min, Lucía writes, 20 min": 0,
     "40 min, Marta writes, 40 min": 6,
 }
-assert 50 + 20 == 70 and in_process["40 min, Marta writes, 40 min"] == 4 + 2
+assert in_process["40 min, Marta writes, 40 min"] == 4 + 2
+# Self-check 3: Marta's first chat as quoted; 3a's timing (40 + 30 minutes since her last read).
+first_chat = [r for r in requests if r.customer == desk.MARTA and r.thread == "m-1"]
+assert [r.text for r in first_chat] == [
+    "Hi, I'm Marta, my order is #6023.",
+    "Do you ship to Medellín?",
+]
+assert 40 + 30 == 70 > desk.InProcessStore(5).idle_limit_minutes
+assert check.__self__.expected("3a") == 0
 assert set(on_disk.values()) == {4, 6} and on_disk["a night passes (14 hours)"] == 4
 night_at_1 = desk.marta_returns(
     "sqlite", desk.BETWEEN["a night passes (14 hours)"], window=1

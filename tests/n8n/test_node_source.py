@@ -274,3 +274,48 @@ def test_a_nodes_settings_tab_names_its_type_version():
     lesson_2 = lesson_text("02_with_and_without_memory.ipynb")
     assert "*Settings* tab ends with its typeVersion" in lesson_2
     assert '("AI Agent node version 3.1")' in lesson_2
+
+
+def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_trigger():
+    """Lesson 1's rule: the default option reads ``sessionId`` from the item the agent receives,
+    whatever node put it there, and tries the workflow's Chat Trigger only when that is empty."""
+    helpers = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "helpers.js"
+    source = helpers.read_text(encoding="utf-8")
+    body = re.search(r"function getSessionId\(.*?\n\}\n", source, re.S)
+    assert body, "getSessionId moved"
+    code = body.group(0)
+    item = code.index("ctx.evaluateExpression('{{ $json.sessionId }}', itemIndex)")
+    fallback = code.index("const chatTrigger = ctx.getChatTrigger();")
+    stop = code.index("'No session ID found'")
+    assert item < fallback < stop
+    assert re.search(r"\$\('\$\{chatTrigger\.name\}'\)\.first\(\)\.json\.sessionId", code)
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "reads `sessionId` at the top of the item the agent receives, whatever node put it" in (
+        lesson
+    )
+    assert "it tries the workflow's Chat Trigger, if there is one; failing that" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
+
+
+def test_the_forge_proof_key_recipe_names_what_n8n_offers():
+    """Lesson 1's Going further recipe: the Webhook's Header Auth, the If node's "is not empty",
+    and the AI Agent reading the message from ``chatInput`` by default."""
+    webhook = package("n8n-nodes-base") / "dist" / "nodes" / "Webhook" / "description.js"
+    assert re.search(r"name: 'Header Auth',\s*value: 'headerAuth'", webhook.read_text("utf-8"))
+    descriptions = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "descriptions.js"
+    prompt = re.search(
+        r"exports\.textFromPreviousNode = \{.*?default: '(.*?)'",
+        descriptions.read_text("utf-8"),
+        re.S,
+    )
+    assert prompt and prompt.group(1) == "={{ $json.chatInput }}"
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    editor = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"filter.operator.notEmpty":`is not empty`' in editor
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "set *Authentication* to **Header Auth**" in lesson
+    assert "only when `{{ $json.userId }}` is not empty" in lesson
+    assert "reads the customer's message from `chatInput`" in lesson
