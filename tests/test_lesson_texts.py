@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import importlib
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -73,11 +74,11 @@ REVEALED_BY = {
         2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
         3: ["Turns 1, 3, 4 and 6 were written", 'print("stored after turn 4:"'],
         4: [
-            'print("change_address receives:"',
+            'print("  memory off:"',
             "(a) `new_address` alone",
             "only the agent's holds anything",
         ],
-        5: ["Only the last round is kept", 'load_recording("two-tool-rounds")'],
+        5: ["Turn 2 stores 4 messages", 'load_recording("two-tool-rounds")'],
         6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
@@ -1062,7 +1063,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
-    "02_with_and_without_memory.ipynb": 1588,
+    "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1998,
     "04_memory_that_outlives_the_session.ipynb": 1988,
     "05_designing_multi_turn_conversations.ipynb": 1871,
@@ -1077,6 +1078,38 @@ def _lesson_time():
     finally:
         sys.path.remove(str(REPO / "scripts"))
     return lesson_time
+
+
+def test_lesson_2_states_the_time_its_going_further_takes():
+    """Lesson 2's first cell gives Going further's time, measured as the main path's is.
+
+    Words, self-checks, code cells and the explorer, at scripts/lesson_time.py's rates, rounded
+    up to the next 5 minutes (a reader asked whether the stated time covered it).
+    """
+    lesson_time = _lesson_time()
+    notebook = COURSE / "02_with_and_without_memory.ipynb"
+    all_cells = cells(notebook)
+    start = next(i for i, c in enumerate(all_cells) if text(c).startswith("## Going further"))
+    words = checks = code = 0
+    for cell in all_cells[start:]:
+        body = text(cell)
+        if cell["cell_type"] == "markdown":
+            words += len(lesson_time.WORD.findall(lesson_time.DETAILS.sub(" ", body)))
+        elif MAINTAINER_TAG in cell["metadata"].get("tags", []):
+            continue
+        elif lesson_time.CHECK_CALL.match(body.strip()):
+            checks += 1
+        elif not all("= None" in line for line in body.splitlines() if line.strip()):
+            code += 1  # an answer cell (every line "... = None") belongs to its check
+    assert checks == 1 and "explorer.show()" in "".join(text(c) for c in all_cells[start:])
+    minutes = (
+        words / lesson_time.WORDS_PER_MINUTE
+        + checks * lesson_time.MINUTES_PER_CHECK
+        + code * lesson_time.MINUTES_PER_CODE_CELL
+        + lesson_time.MINUTES_FOR_EXPLORER
+    )
+    stated = f"*Going further*, about {5 * math.ceil(minutes / 5)} more"
+    assert stated in text(all_cells[0]), f"state it as {stated!r} ({minutes:.1f} minutes)"
 
 
 @lessons

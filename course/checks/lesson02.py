@@ -14,7 +14,9 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.n8n_recorded import load_recording
 from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
+    NOT_IN_ITS_ARRAY,
     buffers_when_turn_2_calls,
+    item_without_memory,
     marta,
     marta_with_failed_turns,
     tool_items,
@@ -40,25 +42,21 @@ def _check_3() -> dict[str, Any]:
 
 
 def _check_4() -> dict[str, Any]:
-    scenario_off = agent_runs(scenario.conversation)
     redirect, tracking = tool_items()
     _, inner = buffers_when_turn_2_calls(tracking)
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
     # off, turn 3's call can hold a value only if turn 3's own message (or the system message) says it.
-    sent_without_memory = scenario_off[2].calls[0].messages
-    still_right = sorted(
-        field
-        for field, value in redirect.arguments.items()
-        if any(value in m.content for m in sent_without_memory)
-    )
+    sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
+    off = item_without_memory(redirect, sent_without_memory)
+    still_right = sorted(f for f in redirect.arguments if off[f] != NOT_IN_ITS_ARRAY)
     return {"4a": still_right, "4b": len(inner.stored)}
 
 
 def _check_5() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two model rounds, turn 3 plain.
+    # from the recording): turn 1 plain, turn 2 two model rounds, turn 3 plain; window 3.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"5": len(agent_runs(chat, N8nSimpleMemory(5))[1].saved)}
+    return {"5": agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns}
 
 
 def _check_6() -> dict[str, Any]:
@@ -76,7 +74,7 @@ BOOK = CheckBook(
             _check_1,
             hint="take the four parts of the array and strike out every part that is empty here",
             mistakes={
-                2: "without the option added, a new agent sends no System Message at all",
+                2: "without the option added, an AI Agent from version 1.9 on (every new one) sends no System Message at all",
                 0: "the customer's new message is always sent",
                 13: "that is every earlier message and the new one: only a memory would add them",
                 12: "that is what Simple Memory at window 5 would send; here no memory is connected",
@@ -165,15 +163,17 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="which of the run's model rounds does the write at the end keep?",
+            hint="count what turn 2's run stores, add turn 1's two messages, and compare with 2 × 3 places",
             mistakes={
-                6: "that stores both rounds; the write keeps only the last round's steps",
-                2: "2 is what AI Agent 2.2 stores; 3.1 stores the call and its result as messages",
-                3: "the assistant message that asks for the call is stored too, before its result",
-                8: "the first round went back to the model during the run, but it is not stored",
+                (
+                    2,
+                ): "that stores both rounds (6 messages); only the last round is kept, so turn 2 takes 4 of the 6 places and turn 1 fits",
+                (1,): "the window keeps the newest messages: turn 2 is newer than turn 1",
+                (1, 2, 3): "turn 3 is the input: it is stored only when its run ends",
+                (2, 3): "turn 3 is the input: it is stored only when its run ends",
             },
-            why="the write keeps the question, the last round's tool call and its result, and the answer; the first round is not stored",
-            transfer="a run with two model rounds",
+            why="turn 2 stores 4 messages (question, last call, its result, answer) and turn 1 2: 6, which a window of 3 holds",
+            transfer="the window's places when a turn used tools",
         ),
         Expectation(
             "6",

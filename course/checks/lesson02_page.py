@@ -19,7 +19,11 @@ from windowmem.calls.tool_scenario import session_per_message
 from windowmem.messages import assistant, user
 from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
-from windowmem_course.checks.lesson02_see import marta_with_failed_turns
+from windowmem_course.checks.lesson02_see import (
+    NOT_IN_ITS_ARRAY,
+    item_without_memory,
+    marta_with_failed_turns,
+)
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
 # and #6023 is in none after turn 1; the option never added sends nothing (3.1), a connected
@@ -35,6 +39,9 @@ assert (
 )
 assert system_prompt(3.1, None, output_parser=False) is None
 assert system_prompt(3.1, None, output_parser=True) is not None
+# ... check 1's premise: from version 1.9 an agent without the option sends none; before, a default.
+assert system_prompt(1.9, None, output_parser=False) is None
+assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
 
 # Section 2: default window 5; turn 7 loads turns 2 to 6 (12 messages sent), at 3 turns 4 to 6;
 # "from memory" grows by two until turn 6, then 10; 14 stored after turn 7. Chains take no memory.
@@ -133,6 +140,13 @@ assert (scenario.agent_workflow_id, tracking.tool.workflow_id) == (
     "wf-track-order",
 )
 assert len(inner.stored) == 0
+# The memory-off item: the order number, said only in turn 1, cannot be filled; the address and
+# the fixed row are as with memory on.
+assert sent_without_memory == agent_runs(scenario.conversation)[2].calls[0].messages
+assert item_without_memory(redirect, sent_without_memory) == {
+    **redirect.item,
+    "order_number": NOT_IN_ITS_ARRAY,
+}
 scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
@@ -165,6 +179,18 @@ assert len(two_rounds.runs[1].stored) - len(two_rounds.runs[0].stored) == 4
 assert all(c.agrees for c in recorded_beside_predicted("two-tool-rounds"))
 chat, _ = recorded_conversation(two_rounds)
 assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
+# "forgets sooner": at k = 5 memory sends 10 messages; a plain turn stores 2, a turn with one
+# tool call 4: five plain turns fit, two tool turns.
+places = 2 * N8nSimpleMemory().size
+plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
+assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
+# Check 5: at window 3 turn 3 loads turns 1 and 2 (4 + 2 = 6 places); had both rounds been
+# stored (6 messages) turn 1 would be out.
+assert agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns == (1, 2)
+assert len(agent_runs(chat, N8nSimpleMemory(3))[1].saved) == 4
+rounds_in_turn_2 = len(two_rounds.runs[1].requests) - 1  # every request but the answering one
+both_rounds_stored = 2 + 2 * rounds_in_turn_2  # question and answer, a call and result a round
+assert rounds_in_turn_2 == 2 and both_rounds_stored + plain > 2 * 3
 v22 = load_recording("agent-v22")
 assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model round, two stored
 v22_chat = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)

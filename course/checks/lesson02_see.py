@@ -8,7 +8,7 @@ functions, so the lesson, its answers and its asserts read one computation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from windowmem.calls.agent_calls import agent_runs
@@ -42,6 +42,30 @@ def tool_items() -> tuple[Delivery, Delivery]:
     (redirect,) = tutienda_tools.deliveries("call_address_3", chat_input=turn_3.messages[0].content)
     (tracking,) = tutienda_tools.deliveries("call_track_2", chat_input=turn_2.messages[0].content)
     return redirect, tracking
+
+
+#: What the lesson's table shows in a field the model cannot fill from the array it was sent.
+NOT_IN_ITS_ARRAY = "? (not in the model's array)"
+
+
+def item_without_memory(delivery: Delivery, sent: Sequence[Message]) -> dict[str, Any]:
+    """*delivery*'s item had the model's call sent only *sent*: a ``$fromAI()`` field keeps its
+    value only if one of those messages holds it; any other row is filled by n8n as before.
+
+    >>> redirect, _ = tool_items()
+    >>> off = agent_runs(tutienda_tools.conversation)[2].calls[0].messages
+    >>> item_without_memory(redirect, off)["order_number"] == NOT_IN_ITS_ARRAY
+    True
+    """
+    arguments = delivery.arguments if isinstance(delivery.arguments, Mapping) else {}
+    return {
+        field: (
+            NOT_IN_ITS_ARRAY
+            if field in arguments and not any(str(value) in m.content for m in sent)
+            else value
+        )
+        for field, value in delivery.item.items()
+    }
 
 
 def buffers_when_turn_2_calls(tracking: Delivery) -> tuple[SimpleMemoryStore, Memory]:
