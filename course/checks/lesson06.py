@@ -185,6 +185,18 @@ def _check_5() -> dict[str, Any]:
     # The question's premise: 14 times the window's input tokens.
     if round(keep_all.total("input") / window.total("input")) != 14:
         raise AssertionError("self-check 5's premise no longer holds: 14 times the tokens")
+    # The facts the question gives: 96% of the kept turns' input from the cache, none of the
+    # window's, and the same replies, about a quarter of the window's dollars.
+    replies = window.total("output") * price_of(CHAT_MODEL).output / 1_000_000
+    if (
+        round(100 * keep_all.total("cached") / keep_all.total("input")) != 96
+        or window.total("cached") != 0
+        or keep_all.total("output") != window.total("output")
+        or round(4 * replies / window.dollars) != 1
+    ):
+        raise AssertionError(
+            "self-check 5's premise no longer holds: 96% cached, replies a quarter"
+        )
     return {"5": round(keep_all.dollars / window.dollars)}
 
 
@@ -235,7 +247,8 @@ BOOK = CheckBook(
                 "call turns the older one into a reference",
             },
             why="the last call carries twelve references and Q12's chunk, read again by its id: "
-            "one fact; the other answers were kept aside",
+            "one fact; the other questions were answered earlier, each while its chunk was the "
+            "window's read",
             transfer="just-in-time's last call, before the explorer shows it",
         ),
         Expectation(
@@ -266,8 +279,8 @@ BOOK = CheckBook(
             mistakes={
                 14: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
                 "of its input is read from the cache at a tenth of the price",
-                1: "close, but it still costs more: the part it pays in full, and the cached "
-                "part at a tenth, add up to more than the window's small calls",
+                1: "close, but 14 times a tenth leaves out the 4% it pays in full: its input "
+                "comes to about twice the window's, and the same replies only soften that",
                 10: "too high: most of its input is read from the cache at a tenth of the price",
             },
             why="keeping every turn only appends, so almost all its input is read from the cache at "

@@ -125,6 +125,9 @@ assert all(s.used < jit.bill.peak for s in jit_calls)
 final = [i for i in jit_calls[-1].context if i.kind.value == "read"]
 assert jit_calls[-1].used == 594 == 193 + 179 + 222 and [i.tokens for i in final] == [222]
 assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered == 12
+# "a read that held none leaves none": 13 reads, Q10's first without a fact, twelve references.
+ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
+assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
 
 # Section 4: the cache's rules as the page states them: a tenth, the minimums (1,024 on
 # GPT-5.4 mini and Claude Sonnet 4.6, 2,048 on Gemini 2.5 Flash), OpenAI and Google by
@@ -137,6 +140,12 @@ assert [m.cache.min_tokens for m in MODEL_PRICES] == [1024, 1024, 2048]
 assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
 assert gpt.cache_write is None and gemini.cache_write is None
 assert claude.cache_write == claude.input * Decimal("1.25")
+# The worked Claude call before self-check 4: $3 input, $0.30 cached, $3.75 to write.
+assert (claude.input, claude.cached_input, claude.cache_write) == (
+    Decimal("3"),
+    Decimal("0.3"),
+    Decimal("3.75"),
+)
 # "here every call marks its end": Claude's bills write to the cache and read from it.
 claude_unbounded = next(c for c in costs if c.policy == "unbounded" and c.model == claude.name)
 assert claude_unbounded.bill.total("written") > 0 and claude_unbounded.cached > 0
@@ -277,6 +286,9 @@ assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
 keep_all, window_10, pinned_10 = chat_bills.values()
 assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
 assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
+# The facts self-check 5 gives: 96% served, and the replies about a quarter of the window's bill.
+assert round(100 * keep_all.total("cached") / keep_all.total("input")) == 96
+assert round(4 * window_10.total("output") * gpt.output / 1_000_000 / window_10.dollars) == 1
 assert max(c.input for c in window_10.calls) < 1024
 assert (
     keep_all.dollars / window_10.dollars
