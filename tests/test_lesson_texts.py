@@ -99,21 +99,22 @@ REVEALED_BY = {
         ],
         3: [
             "table = n8n_table.N8nPostgresHistory(",
-            "all twelve messages stay",
-            "(a) 12: the table is never trimmed",
+            "it grows by two every turn",
+            "(a) 16: the table is never trimmed",
         ],
         4: [
             '"B was sent": listed(run.sent["B"])',
-            "so B\nnever sees question A",
+            "B's rows land before A's",
             '`["B", "A"]`: a run writes',
             "so B created it again and ran\nbeside A",
         ],
         5: [
             "for rule in expiry.RULES[:3]",
-            "at 12:20 Redis had forgotten her",
+            "at 12:20 it had forgotten\nher",
             "11:20. Only a write",
+            "Simple Memory's clock moves at every use",
         ],
-        6: ["(a) Redis. Simple Memory deletes a quiet chat"],
+        6: ['store_choice.table("n8n")', "(a) Redis. Simple Memory deletes a quiet chat"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -445,6 +446,33 @@ def _python(source: str) -> str:
     )
 
 
+HIDE_INPUT = "hide-input"
+
+
+@lessons
+def test_folded_code_is_folded_in_jupyterlab_and_on_the_site_and_never_an_answer(notebook):
+    """A code cell whose output is what matters may fold its input: tag ``hide-input`` (MyST-NB,
+    the site) together with ``"jupyter": {"source_hidden": true}`` (JupyterLab), both or neither
+    (the maintainer cell is removed instead). A cell the learner edits or runs to check stays open."""
+    for i, cell in enumerate(cells(notebook)):
+        if cell["cell_type"] != "code" or MAINTAINER_TAG in cell["metadata"].get("tags", []):
+            continue
+        tagged = HIDE_INPUT in cell["metadata"].get("tags", [])
+        folded = cell["metadata"].get("jupyter", {}).get("source_hidden") is True
+        assert tagged == folded, (
+            f"{notebook.name}, cell {i}: fold code in both places, tag {HIDE_INPUT!r} and "
+            'metadata "jupyter": {"source_hidden": true}, or in neither'
+        )
+        is_answer = text(cell).strip() and all(
+            line.strip().endswith("= None") or "= None " in line
+            for line in text(cell).splitlines()
+            if line.strip()
+        )
+        assert not (folded and (check_call(cell) or is_answer)), (
+            f"{notebook.name}, cell {i}: an answer or check cell stays visible"
+        )
+
+
 @lessons
 def test_a_resources_section_lists_docs_and_source_with_versions(notebook):
     resources = [
@@ -703,13 +731,13 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "## 1 · Simple Memory won't remember tomorrow" in main
     assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
     assert "Delete** of the same key releases it" in main
-    # Self-check 3b's premise, stated in its question.
-    assert "build the window anew from the stored rows on every run" in main
-    assert main.index("build the window anew") < main.index("### Self-check 4")
+    # Self-check 3b's premise, stated above its question.
+    assert "builds the window anew from the stored rows on every run" in main
+    assert main.index("builds the window anew") < main.index("### Self-check 3")
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
-    postgres = by_title["3 · Moving to Postgres: the table keeps everything"]
+    postgres = by_title["3 · Moving to Postgres: one table for every worker"]
     quiet = by_title["5 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
@@ -739,6 +767,32 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         "Redis Chat Memory",
     }
     assert list(rows[0]) == ["need", "store", "why", "what to set"]
+
+
+def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
+    """Issue 34's last reading of lesson 4: checks 3, 5 and 6 ask a case nothing above them
+    works (the rule each needs comes after it), the race table plays self-check 4's timing, the
+    lock's cost is on the main path, the default Session ID option is named where the builder
+    picks it, and the version note is one small table, not a box."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    main = " ".join(_main_path_of(name).split())
+    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (3, 5, 6)}
+    assert "never trimmed" not in before[3] and "keep every message" not in before[3]
+    assert "a read never" not in before[5].lower() and "reads never" not in before[5]
+    assert "writes nothing" not in before[5] and "stored nothing" not in before[5]
+    assert "Simple Memory's clock" not in before[5]
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
+    assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
+    assert 'lock.Arrival("B", 2, 20)' in text(race)
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert "It drops the second message; it does not queue it." in section_4
+    section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
+    assert "**Connected Chat Trigger Node**" in section_3
+    assert "| memory node's version | you have it when | session `abc` is stored under |" in body
+    assert "> **Which version" not in body
+    # The main path states no version box elsewhere, and the table's facts are the page's.
+    assert "abc__Postgres_Chat_Memory" in section_3
 
 
 def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
