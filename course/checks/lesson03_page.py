@@ -23,9 +23,7 @@ from windowmem.cost import tokens_per_call
 from windowmem.frames import PRICE_CACHED_COLUMN
 from windowmem.policies.n8n import visible_turns
 from windowmem.prices import (
-    MODEL_PRICES,
     OPENAI_CACHE,
-    conversation_bill,
     price_of,
     shared_prefix,
 )
@@ -98,26 +96,55 @@ assert {"call_t2_1", "call_t2_2"} <= set(asked) and kept == ["call_t2_2"]
 assert [3 in visible_turns(3, t) for t in (4, 6, 7)] == [True, True, False]
 assert 1 not in visible_turns(3, 5) and _first_turn_without_the_name() == 7
 
-# Section 4: cached input a tenth of the input price, caches from 1,024 tokens; the table.
+# Section 4: cached input a tenth of the input price, caches from 1,024 tokens; the bills.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES)
 assert all(p.cache.min_tokens == 1024 for p in MODEL_PRICES)
+assert gpt.name == "GPT-5.4 mini" and gpt == price_of("gpt-5.4-mini")
 assert tutienda == support_behind() and support.turn_count == 60
 assert (
     ANCHOR_FACTS["support_60"] == "#7781" and "#7781" in support.interactions[0].messages[0].content
 )
 assert "Lucía" in support.interactions[0].messages[0].content
+# The one call priced: turn 20; with no limit nearly all of it from the cache (all of turn
+# 19's call), more tokens and a smaller price; at window 5 only the System Message cached.
+no_limit_20, window_5_20 = turn_20["no limit"], turn_20["window 5"]
+assert no_limit_20.turn == window_5_20.turn == 20
+assert no_limit_20.input > window_5_20.input and no_limit_20.cached > 0.9 * no_limit_20.input
+assert call_cost(no_limit_20, gpt) < call_cost(window_5_20, gpt)
+assert window_5_20.cached == OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
+turn_19_no_limit = conversation_bill(tutienda, N8nSimpleMemory(0), gpt, qwen).calls[18]
+assert no_limit_20.cached == OPENAI_CACHE.cacheable(turn_19_no_limit.input)
+assert (
+    call_cost(no_limit_20, gpt)
+    == (
+        no_limit_20.uncached * gpt.input
+        + no_limit_20.cached * gpt.cached_input
+        + no_limit_20.output * gpt.output
+    )
+    / 1_000_000
+)
 costs = [c for c in bills.columns if c.endswith("chats")]
-assert len(costs) == 3 and bills.index.tolist() == [5, 10, 50, 0]
+assert len(costs) == 1 and bills.index.tolist() == [5, 10, 50, 0]
 share = bills.loc[5, "input tokens"] / bills.loc[0, "input tokens"]
-assert 0.75 <= share <= 0.85, share  # "about four fifths of the tokens"
-assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "a higher bill on every model"
+assert 0.75 <= share <= 0.85, share  # "about four fifths of no limit's tokens"
+assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "and costs more"
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
 assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
 cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
-assert bills.loc[5, cached] < bills.loc[0, cached]  # "fewer of them cached"
-assert bills["output tokens"].nunique() == 1  # "Output is the same at every window"
+assert bills.loc[5, cached] < bills.loc[0, cached]
+# "Claude Sonnet 4.6 and Gemini 2.5 Flash rank the four the same way."
+all_models = price_table(tutienda, N8nSimpleMemory, [5, 10, 50, 0], counter=qwen)
+all_costs = [c for c in all_models.columns if c.endswith("chats")]
+assert len(all_costs) == 3 and {MODEL_PRICES[1].name, MODEL_PRICES[2].name} == {
+    "Claude Sonnet 4.6",
+    "Gemini 2.5 Flash",
+}
+assert all(
+    list(all_models[c].sort_values().index) == list(bills[costs[0]].sort_values().index)
+    for c in all_costs
+)
 
 # Section 4: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
 # calls x 2,304 (2,398 rounded down to 18 x 128), plus 128 on each of turns 3 to 6.
@@ -187,7 +214,7 @@ assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 4: "by 120 turns no limit costs more than window 5 on every model".
+# Section 4: "on chats of 120 turns no limit costs more than window 5" (on every model).
 long_chat = generated_support(120)
 long_bills = price_table(
     behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
@@ -195,6 +222,6 @@ long_bills = price_table(
     [5, 0],
     counter=qwen,
 )
-assert all(long_bills.loc[0, c] > long_bills.loc[5, c] for c in costs)
-assert all(bills.loc[0, c] < bills.loc[5, c] for c in costs)  # and not on 60
+assert all(long_bills.loc[0, c] > long_bills.loc[5, c] for c in all_costs)
+assert all(all_models.loc[0, c] < all_models.loc[5, c] for c in all_costs)  # and not on 60
 print("every figure in the text checked")
