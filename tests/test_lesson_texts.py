@@ -106,7 +106,7 @@ REVEALED_BY = {
             '"B was sent": listed(run.sent["B"])',
             "B's rows land before A's",
             '`["B", "A"]`: a run writes',
-            "so B created it again and ran\nbeside A",
+            "only once the model has answered",
         ],
         5: [
             "for rule in expiry.RULES[:3]",
@@ -721,19 +721,23 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     """Issue 34, lesson 4: the TuTienda builder's story with Spring AI on the reference page, the
-    restart and the lock unfolded with their fixes, the n8n pictures and workflows placed, 3b's
-    premise stated, one version box, and a last section whose table store_choice computes."""
+    restart and the lock unfolded with their fixes, the n8n pictures and workflows placed, 3's
+    premise (the layout) stated, the Session ID as an instruction, and a last section whose
+    table store_choice computes."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
     for product in ("maxMessages", "MessageWindowChatMemory", "JDBC"):
         assert product not in main, f"{product} belongs on the reference page"
-    assert main.count("Which version are you on?") == 1
+    assert "set **Session ID** to **Define below** and **Key** to `{{ $json.sessionId }}`" in main
     assert "## 1 · Simple Memory won't remember tomorrow" in main
     assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
     assert "Delete** of the same key releases it" in main
-    # Self-check 3b's premise, stated above its question.
-    assert "builds the window anew from the stored rows on every run" in main
-    assert main.index("builds the window anew") < main.index("### Self-check 3")
+    # Self-check 3's premise, the layout, stated above its question; the rule after it.
+    assert "One row per message in the table `n8n_chat_histories`" in main
+    assert main.index("One row per message") < main.index("### Self-check 3")
+    assert main.index("### Self-check 3") < main.index(
+        "builds the window anew from the stored rows"
+    )
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
@@ -789,10 +793,40 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "It drops the second message; it does not queue it." in section_4
     section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
     assert "**Connected Chat Trigger Node**" in section_3
-    assert "| memory node's version | you have it when | session `abc` is stored under |" in body
     assert "> **Which version" not in body
     # The main path states no version box elsewhere, and the table's facts are the page's.
     assert "abc__Postgres_Chat_Memory" in section_3
+
+
+def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
+    """Issue 34's second reading of lesson 4: a folded "Before you start" box (servers, n8n's
+    credentials, where to type a query, where to see the session id); check 4 above its
+    premise; the lock's build steps and long run on the reference page, one line and a link
+    on the main path; self-check 6b asks for one TTL."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    intro = text(cells(COURSE / name)[0])
+    box = intro[intro.index("<summary>Before you start") : intro.index("</details>")]
+    for needed in (
+        "docker run -d --name pg",
+        "docker run -d --name redis",
+        "**Create new credential**",
+        "*Execute Query*",
+        "redis-cli",
+        "**Executions** tab",
+        "`sessionId`",
+        "uses Redis even when the memory is on Postgres",
+    ):
+        assert needed in box, needed
+    main = " ".join(_main_path_of(name).split())
+    assert "only once the model has answered" not in main[: main.index("### Self-check 4 ")]
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
+    assert "needs a Redis server even though the memory stays on Postgres" in section_4
+    notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
+    assert "\n## Building the lock by hand\n" in notes
+    assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
+    assert "kept 24 hours after its last saved turn, then erased" in main
 
 
 def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
@@ -814,6 +848,7 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
         "## Versions",
         "## The race at other timings",
         "## The TTL on a real Redis server",
+        "## Building the lock by hand",
         "### The store to choose in Spring AI",
     ):
         # The site's anchor for a heading (MyST, myst_heading_anchors): lower case, dashes.
@@ -1083,7 +1118,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1992,
     "02_with_and_without_memory.ipynb": 1971,
     "03_window_buffer_memory.ipynb": 1998,
-    "04_memory_that_outlives_the_session.ipynb": 1988,
+    "04_memory_that_outlives_the_session.ipynb": 1763,
     "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 1994,
 }

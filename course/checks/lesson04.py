@@ -131,8 +131,8 @@ def _check_5() -> dict[str, Any]:
     return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
-#: Self-check 6's team: one n8n process redeployed nightly, erase 24 hours after the last
-#: saved turn with no clean-up job, pauses of at most two hours.
+#: Self-check 6's team: one n8n process redeployed nightly, every chat kept 24 hours after its
+#: last saved turn and then erased with no clean-up job, pauses of at most two hours.
 ANDINA_ERASE_HOURS = 24
 ANDINA_PAUSE_HOURS = 2
 SHORT_NAMES = {
@@ -287,9 +287,9 @@ BOOK = CheckBook(
         Expectation(
             "6b",
             _check_6,
-            hint="the TTL counts from the last write: after how many seconds of silence must the chat be gone?",
+            hint="the TTL counts from the last write: for how many seconds of silence must the chat be kept, and then gone?",
             mistakes={
-                7200: "two hours keeps the pause, but erases a chat after two quiet hours, sooner than legal asked",
+                7200: "two hours keeps the pause, but erases a chat after two quiet hours, where legal asked for 24",
                 3600: "an hour would erase a chat during a two-hour pause, and long before the deadline",
                 24: "Session Time To Live is in seconds, not hours",
                 1440: "Session Time To Live is in seconds, not minutes",

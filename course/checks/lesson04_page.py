@@ -109,12 +109,31 @@ assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
 assert not any("B" in text.split()[-1:] for text in locked.stored[2:])
 assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
-# The lock's TTL: a 75-second run outlives its 60-second key; B at second 70 runs beside A.
-assert [(o.name, o.count, o.ran, o.overlaps) for o in long_run] == [
-    ("A", 1, True, ()),
-    ("B", 1, True, ("A",)),
-]
 assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
+# The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
+# If on the count, "One moment", Delete; the agent and the memory read the trigger by name.
+take = workflow_node("lesson4_lock", "Take the lock")["parameters"]
+assert (take["operation"], take["key"], take["expire"], take["ttl"]) == (
+    "incr",
+    "=lock:{{ $json.sessionId }}",
+    True,
+    lock.RECIPE_TTL,
+)
+trigger = "$('When chat message received').item.json"
+release = workflow_node("lesson4_lock", "Release the lock")["parameters"]
+assert (release["operation"], release["key"]) == ("delete", f"=lock:{{{{ {trigger}.sessionId }}}}")
+assert (
+    workflow_node("lesson4_lock", "AI Agent")["parameters"]["text"]
+    == f"={{{{ {trigger}.chatInput }}}}"
+)
+lock_memory = workflow_node("lesson4_lock", "Postgres Chat Memory")["parameters"]
+assert lock_memory["sessionIdType"] == session_ids.CUSTOM_KEY
+assert lock_memory["sessionKey"] == f"={{{{ {trigger}.sessionId }}}}"
+first_run = workflow_node("lesson4_lock", "First run?")["parameters"]["conditions"]["conditions"][0]
+assert first_run["leftValue"] == f"={{{{ $json['lock:' + {trigger}.sessionId] }}}}"
+assert (first_run["rightValue"], first_run["operator"]["operation"]) == (1, "equals")
+moment = workflow_node("lesson4_lock", "One moment")["parameters"]["assignments"]["assignments"][0]
+assert (moment["name"], moment["value"]) == ("output", lock.ONE_MOMENT)
 
 # Section 5: Redis expires 11:20 and is gone at 12:20; Simple Memory's clock moved to the
 # failed 11:15 run (12:15), the page load too (11:50); Postgres never expires.
