@@ -257,7 +257,7 @@ BOOK = CheckBook(
             },
             form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
             why="a run writes its question and answer only once its model has answered, so B's rows, answered first, come before A's",
-            transfer="two overlapping runs finishing in the other order than they arrived, which the lesson's table does not show",
+            transfer="two overlapping runs finishing in the other order than they arrived, asked before the lesson says when a run writes",
         ),
         Expectation(
             "5",
