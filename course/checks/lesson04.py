@@ -290,6 +290,7 @@ BOOK = CheckBook(
             hint="the TTL counts from the last write: for how many seconds of silence must the chat be kept, and then gone?",
             mistakes={
                 7200: "two hours keeps the pause, but erases a chat after two quiet hours, where legal asked for 24",
+                43200: "twelve hours keeps the pause, but erases a chat after twelve quiet hours, where legal asked for 24",
                 3600: "an hour would erase a chat during a two-hour pause, and long before the deadline",
                 24: "Session Time To Live is in seconds, not hours",
                 1440: "Session Time To Live is in seconds, not minutes",
