@@ -48,23 +48,18 @@ def test_a_short_system_message_is_never_cached_alone():
     assert bill.total("cached") == 0 and OPENAI_CACHE.cacheable(800 + 3 * 60) == 0
 
 
+#: A chat of a shape the two error tests vary.
+SHAPE = dict(system_tokens=1000, question_tokens=50, reply_tokens=150, turns=5, window=5)
+
+
 @pytest.mark.parametrize(
     "field, value", [("turns", 0), ("window", -1), ("reply_tokens", 2.5), ("question_tokens", "50")]
 )
 def test_bad_numbers_say_which_and_what_to_give(field, value):
-    numbers = dict(system_tokens=1000, question_tokens=50, reply_tokens=150, turns=5, window=5)
-    numbers[field] = value
     with pytest.raises(PolicyError, match=f"{field} must be a whole number"):
-        chat_bill(model="gpt-5.4-mini", **numbers)
+        chat_bill(model="gpt-5.4-mini", **{**SHAPE, field: value})
 
 
 def test_an_unknown_model_names_the_known_ones():
     with pytest.raises(PolicyError, match="gpt-5.4-mini"):
-        chat_bill(
-            system_tokens=1000,
-            question_tokens=50,
-            reply_tokens=150,
-            turns=5,
-            window=5,
-            model="gpt-9",
-        )
+        chat_bill(model="gpt-9", **SHAPE)
