@@ -172,6 +172,8 @@ assert my_chat == dict(
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
     assert abs(shaped / bills.loc[k, mini] - 1) < 0.02, (k, shaped)
+# "The cell above prices Claude with it on": its Claude bill reads from the cache.
+assert chat_bill(window=5, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
 assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
 
