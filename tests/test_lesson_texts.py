@@ -82,7 +82,11 @@ REVEALED_BY = {
         1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: ["and leaves on turn **7**"],
-        4: ["**No limit**: with the time at its top", "nothing is read from the cache"],
+        4: [
+            "**No limit**: with the time at its top",
+            "nothing is read from the cache",
+            "Section 4's cell prices Claude with it on",
+        ],
         5: ["turn 5 is stored but not\nloaded"],
         6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
     },
@@ -639,6 +643,9 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert "explorer.show()" in later and "lesson3_window.json" in later
     assert "Explore it yourself" not in main and "lesson3_window.json" not in main
     assert "last round" in main and "two more places per tool call" not in main
+    # Third reading: "round" defined before the rule uses it; two calls in one reply are one round.
+    assert main.index("A **round** is one model reply") < main.index("last round")
+    assert "two calls in one reply, 6" in main and "in one go" not in main
     own = [c for c in all_cells if "chat_bill(window=window, **my_chat)" in text(c)]
     assert len(own) == 1 and "hide-input" not in own[0]["metadata"].get("tags", [])
     assert "Prompt Caching" in main and "1,024 tokens" not in later
@@ -1143,7 +1150,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1992,
     "02_with_and_without_memory.ipynb": 1971,
-    "03_window_buffer_memory.ipynb": 1912,
+    "03_window_buffer_memory.ipynb": 1945,
     "04_memory_that_outlives_the_session.ipynb": 1766,
     "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 1994,

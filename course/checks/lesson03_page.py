@@ -91,6 +91,18 @@ assert [m.tool_calls for m in turn_3_requests[1] if m.tool_calls][-2:] == [
     ("call_stock_3b",),
 ]
 assert len(turn_4) - 2 == 3
+# "The model asked for both sizes in one reply" (one round): the first scripted reply holds both
+# calls; n8n stored each as an assistant message of its own, each followed by its result.
+assert [[c["id"] for c in r.get("tool_calls", ())] for r in tool_run.runs[2].replies] == [
+    ["call_stock_3a", "call_stock_3b"],
+    [],
+]
+assert [(m.role.value, m.tool_calls or m.tool_call_id) for m in turn_3_stored[1:5]] == [
+    ("assistant", ("call_stock_3a",)),
+    ("tool", "call_stock_3a"),
+    ("assistant", ("call_stock_3b",)),
+    ("tool", "call_stock_3b"),
+]
 # Several rounds: only the last round's calls are stored (recorded, AI Agent 3.1, turn 2 asked
 # for call_t2_1, read its result, then asked for call_t2_2).
 rounds = load_recording("agent-v31").runs[1]
@@ -109,6 +121,10 @@ assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES)
 assert price_of("gpt-5.4-mini").cache.min_tokens == 1024
 assert OPENAI_CACHE.cacheable(2398) == 2304 == 1024 + 10 * 128
 assert OPENAI_CACHE.cacheable(1023) == 0 and OPENAI_CACHE.cacheable(1024 + 127) == 1024
+# Section 4's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
+# (1,024 + 2 x 128).
+assert OPENAI_CACHE.cacheable(1000) == 0
+assert OPENAI_CACHE.cacheable(1300) == 1280 == 1024 + 2 * 128
 assert gpt.name == "GPT-5.4 mini" and gpt == price_of("gpt-5.4-mini")
 assert tutienda == support_behind() and support.turn_count == 60
 assert (
@@ -172,7 +188,7 @@ assert my_chat == dict(
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
     assert abs(shaped / bills.loc[k, mini] - 1) < 0.02, (k, shaped)
-# "The cell above prices Claude with it on": its Claude bill reads from the cache.
+# "Section 4's cell prices Claude with it on" (after check 4): its Claude bill reads the cache.
 assert chat_bill(window=5, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
 assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
@@ -261,6 +277,15 @@ long_bills = price_table(
     counter=qwen,
 )
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
+# "(try `turns=120` in section 4's cell)": the open cell shows it too.
+long_own = {w: chat_bill(window=w, **{**my_chat, "turns": 120}).dollars for w in (5, 0)}
+assert long_own[0] > long_own[5]
+# Self-check 6 points to the same cell ("system_tokens=833"): it ranks the second agent's
+# windows as the worked answer does (5 dearest, then 50, then no limit).
+second_own = {
+    w: chat_bill(window=w, **{**my_chat, "system_tokens": 833}).dollars for w in (5, 50, 0)
+}
+assert second_own[5] > second_own[50] > second_own[0]
 assert bills.loc[0, mini] < bills.loc[5, mini]  # and not on 60
 
 # Section 5's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
