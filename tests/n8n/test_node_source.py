@@ -267,3 +267,30 @@ def test_a_nodes_settings_tab_names_its_type_version():
     lesson_2 = lesson_text("02_with_and_without_memory.ipynb")
     assert "*Settings* tab ends with its typeVersion" in lesson_2
     assert '("AI Agent node version 3.1")' in lesson_2
+
+
+def test_an_agent_stores_each_tool_call_as_its_own_assistant_message():
+    """Lesson 3's reference page: AI Agent 3.x makes each tool call a step and saves each step
+    as an assistant message with that one call, then its result; a Gemini reply with a thought
+    signature that asks for several tools shares one message."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "agent-execution"
+    steps = (folder / "buildSteps.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"const sharedAIMessage = sharedThoughtSignature && batchTools\.length > 1\s*"
+        r"\? buildSharedGeminiAIMessage\(",
+        steps,
+    )
+    assert ": [buildIndividualAIMessage(toolId, toolName, toolInput, providerMetadata)];" in steps
+    assert "tool_calls: [toolCall]" in steps  # one call in each individual message
+    memory = (folder / "memoryManagement.js").read_text(encoding="utf-8")
+    build = re.search(r"function buildMessagesFromSteps\(steps\) \{(.*?)\n\}", memory, re.S)
+    assert build, "buildMessagesFromSteps moved"
+    assert re.search(
+        r"if \(existingAIMessage\) \{\s*messages\.push\(existingAIMessage\);.*?"
+        r"messages\.push\(new messages_1\.ToolMessage\(",
+        build.group(1),
+        re.S,
+    )
+    notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
+    assert "`buildIndividualAIMessage`) and saves each step as an assistant message" in notes
+    assert "Gemini reply with a thought signature that asks for several tools" in notes
