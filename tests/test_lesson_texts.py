@@ -85,7 +85,11 @@ REVEALED_BY = {
         1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: ["and leaves on turn **7**"],
-        4: ["**No limit**: with the time at its top", "nothing is read from the cache"],
+        4: [
+            "**No limit**: with the time at its top",
+            "nothing is read from the cache",
+            "Section 4's cell prices Claude with it on",
+        ],
         5: ["turn 5 is stored but not\nloaded"],
         6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
     },
@@ -102,21 +106,22 @@ REVEALED_BY = {
         ],
         3: [
             "table = n8n_table.N8nPostgresHistory(",
-            "all twelve messages stay",
-            "(a) 12: the table is never trimmed",
+            "it grows by two every turn",
+            "(a) 16: the table is never trimmed",
         ],
         4: [
             '"B was sent": listed(run.sent["B"])',
-            "so B\nnever sees question A",
+            "B's rows land before A's",
             '`["B", "A"]`: a run writes',
-            "so B created it again and ran\nbeside A",
+            "only once the model has answered",
         ],
         5: [
             "for rule in expiry.RULES[:3]",
-            "at 12:20 Redis had forgotten her",
+            "at 12:20 it had forgotten\nher",
             "11:20. Only a write",
+            "Simple Memory's clock moves at every use",
         ],
-        6: ["(a) Redis. Simple Memory deletes a quiet chat"],
+        6: ['store_choice.table("n8n")', "(a) Redis. Simple Memory deletes a quiet chat"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -448,6 +453,33 @@ def _python(source: str) -> str:
     )
 
 
+HIDE_INPUT = "hide-input"
+
+
+@lessons
+def test_folded_code_is_folded_in_jupyterlab_and_on_the_site_and_never_an_answer(notebook):
+    """A code cell whose output is what matters may fold its input: tag ``hide-input`` (MyST-NB,
+    the site) together with ``"jupyter": {"source_hidden": true}`` (JupyterLab), both or neither
+    (the maintainer cell is removed instead). A cell the learner edits or runs to check stays open."""
+    for i, cell in enumerate(cells(notebook)):
+        if cell["cell_type"] != "code" or MAINTAINER_TAG in cell["metadata"].get("tags", []):
+            continue
+        tagged = HIDE_INPUT in cell["metadata"].get("tags", [])
+        folded = cell["metadata"].get("jupyter", {}).get("source_hidden") is True
+        assert tagged == folded, (
+            f"{notebook.name}, cell {i}: fold code in both places, tag {HIDE_INPUT!r} and "
+            'metadata "jupyter": {"source_hidden": true}, or in neither'
+        )
+        is_answer = text(cell).strip() and all(
+            line.strip().endswith("= None") or "= None " in line
+            for line in text(cell).splitlines()
+            if line.strip()
+        )
+        assert not (folded and (check_call(cell) or is_answer)), (
+            f"{notebook.name}, cell {i}: an answer or check cell stays visible"
+        )
+
+
 @lessons
 def test_a_resources_section_lists_docs_and_source_with_versions(notebook):
     resources = [
@@ -563,10 +595,10 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     before_1 = main[: main.index("### Self-check 1")]
     assert "`slice(-0)`" in before_1 and "JavaScript reads `-0` as `0`" in before_1
     before_4 = main[: main.index("### Self-check 4")]
-    assert (
-        "from 1,024 tokens on" in before_4
-        and "only the System Message can come from the cache" in (" ".join(before_4.split()))
-    )
+    flat_4 = " ".join(before_4.split())
+    # The cache's rule as GPT-5.4 mini applies it: a minimum for the shared start, in steps.
+    assert "must be at least **1,024 tokens**" in flat_4 and "steps of **128**" in flat_4
+    assert "only the System Message can come from the cache" in flat_4
     before_5 = main[: main.index("### Self-check 5")]
     assert "a buffer idle for over an hour is deleted" in " ".join(before_5.split())
     assert "between sessions, scope or storage" not in main  # 5: one session, the window
@@ -580,7 +612,9 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
     main = " ".join(_main_path_of(name).split())
     for product in ("Spring AI", "Tensorify", "LangChain", "maxMessages"):
         assert product not in main, f"{product} belongs on the reference page"
-    assert main.count("Which version are you on?") == 1
+    # The version table is optional reading, after the summary; section 2 points to it.
+    assert "Which version are you on?" not in main and body_count(name, "### Which version") == 1
+    assert "*Going further*" in main
     assert REFERENCE_3 in main and f"{REFERENCE_3}#prices" in main
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "price_table(" in body and "behind_system_message(" in body
@@ -591,6 +625,33 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
 
 
 REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
+
+
+def body_count(name: str, snippet: str) -> int:
+    """How often *snippet* is in the markdown of lesson *name*, main path or not."""
+    return sum(text(c).count(snippet) for c in cells(COURSE / name) if c["cell_type"] == "markdown")
+
+
+def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_per_round():
+    """Issue 34, second reading of lesson 3: the explorer and the import exercise come after
+    the summary, where the reading time does not count them; the tool rule says the last round;
+    a learner prices their own chat in an open cell that calls windowmem."""
+    name = "03_window_buffer_memory.ipynb"
+    main = " ".join(_main_path_of(name).split())
+    all_cells = cells(COURSE / name)
+    going = next(i for i, c in enumerate(all_cells) if "## Going further" in text(c))
+    resources = next(i for i, c in enumerate(all_cells) if "## Resources" in text(c))
+    assert resources < going
+    later = "\n".join(text(c) for c in all_cells[going:])
+    assert "explorer.show()" in later and "lesson3_window.json" in later
+    assert "Explore it yourself" not in main and "lesson3_window.json" not in main
+    assert "last round" in main and "two more places per tool call" not in main
+    # Third reading: "round" defined before the rule uses it; two calls in one reply are one round.
+    assert main.index("A **round** is one model reply") < main.index("last round")
+    assert "two calls in one reply, 6" in main and "in one go" not in main
+    own = [c for c in all_cells if "chat_bill(window=window, **my_chat)" in text(c)]
+    assert len(own) == 1 and "hide-input" not in own[0]["metadata"].get("tags", [])
+    assert "Prompt Caching" in main and "1,024 tokens" not in later
 
 
 def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesson():
@@ -696,23 +757,27 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     """Issue 34, lesson 4: the TuTienda builder's story with Spring AI on the reference page, the
-    restart and the lock unfolded with their fixes, the n8n pictures and workflows placed, 3b's
-    premise stated, one version box, and a last section whose table store_choice computes."""
+    restart and the lock unfolded with their fixes, the n8n pictures and workflows placed, 3's
+    premise (the layout) stated, the Session ID as an instruction, and a last section whose
+    table store_choice computes."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
     for product in ("maxMessages", "MessageWindowChatMemory", "JDBC"):
         assert product not in main, f"{product} belongs on the reference page"
-    assert main.count("Which version are you on?") == 1
+    assert "set **Session ID** to **Define below** and **Key** to `{{ $json.sessionId }}`" in main
     assert "## 1 · Simple Memory won't remember tomorrow" in main
     assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
     assert "Delete** of the same key releases it" in main
-    # Self-check 3b's premise, stated in its question.
-    assert "build the window anew from the stored rows on every run" in main
-    assert main.index("build the window anew") < main.index("### Self-check 4")
+    # Self-check 3's premise, the layout, stated above its question; the rule after it.
+    assert "One row per message in the table `n8n_chat_histories`" in main
+    assert main.index("One row per message") < main.index("### Self-check 3")
+    assert main.index("### Self-check 3") < main.index(
+        "builds the window anew from the stored rows"
+    )
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
-    postgres = by_title["3 · Moving to Postgres: the table keeps everything"]
+    postgres = by_title["3 · Moving to Postgres: one table for every worker"]
     quiet = by_title["5 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
@@ -744,6 +809,62 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert list(rows[0]) == ["need", "store", "why", "what to set"]
 
 
+def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
+    """Issue 34's last reading of lesson 4: checks 3, 5 and 6 ask a case nothing above them
+    works (the rule each needs comes after it), the race table plays self-check 4's timing, the
+    lock's cost is on the main path, the default Session ID option is named where the builder
+    picks it, and the version note is one small table, not a box."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    main = " ".join(_main_path_of(name).split())
+    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (3, 5, 6)}
+    assert "never trimmed" not in before[3] and "keep every message" not in before[3]
+    assert "a read never" not in before[5].lower() and "reads never" not in before[5]
+    assert "writes nothing" not in before[5] and "stored nothing" not in before[5]
+    assert "Simple Memory's clock" not in before[5]
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
+    assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
+    assert 'lock.Arrival("B", 2, 20)' in text(race)
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert "It drops the second message; it does not queue it." in section_4
+    section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
+    assert "**Connected Chat Trigger Node**" in section_3
+    assert "> **Which version" not in body
+    # The main path states no version box elsewhere, and the table's facts are the page's.
+    assert "abc__Postgres_Chat_Memory" in section_3
+
+
+def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
+    """Issue 34's second reading of lesson 4: a folded "Before you start" box (servers, n8n's
+    credentials, where to type a query, where to see the session id); check 4 above its
+    premise; the lock's build steps and long run on the reference page, one line and a link
+    on the main path; self-check 6b asks for one TTL."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    intro = text(cells(COURSE / name)[0])
+    box = intro[intro.index("<summary>Before you start") : intro.index("</details>")]
+    for needed in (
+        "docker run -d --name pg",
+        "docker run -d --name redis",
+        "**Create new credential**",
+        "*Execute Query*",
+        "redis-cli",
+        "**Executions** tab",
+        "`sessionId`",
+        "uses Redis even when the memory is on Postgres",
+    ):
+        assert needed in box, needed
+    main = " ".join(_main_path_of(name).split())
+    assert "only once the model has answered" not in main[: main.index("### Self-check 4 ")]
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
+    assert "needs a Redis server even though the memory stays on Postgres" in section_4
+    notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
+    assert "\n## Building the lock by hand\n" in notes
+    assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
+    assert "kept 24 hours after its last saved turn, then erased" in main
+
+
 def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
     """Issue 34: Spring AI's default repository is in memory and lost on restart; its Redis
     repository has no expiry by default (a TTL only when configured) and needs Redis Stack."""
@@ -763,6 +884,7 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
         "## Versions",
         "## The race at other timings",
         "## The TTL on a real Redis server",
+        "## Building the lock by hand",
         "### The store to choose in Spring AI",
     ):
         # The site's anchor for a heading (MyST, myst_heading_anchors): lower case, dashes.
@@ -1064,8 +1186,8 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
-    "03_window_buffer_memory.ipynb": 1998,
-    "04_memory_that_outlives_the_session.ipynb": 1988,
+    "03_window_buffer_memory.ipynb": 1962,
+    "04_memory_that_outlives_the_session.ipynb": 1766,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }

@@ -18,7 +18,7 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool, user
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
-from windowmem.prices import MODEL_PRICES, behind_system_message, conversation_bill
+from windowmem.prices import behind_system_message, conversation_bill, price_of
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
@@ -163,8 +163,14 @@ def second_agent() -> Conversation:
     return support_behind(SHORT_PROMPT_ARTICLES)
 
 
+#: The model self-check 6 prices its claims on, as the lesson's bills do.
+CLAIMS_MODEL = "gpt-5.4-mini"
+#: The shortest shared start that model's prompt cache serves (each model has its own).
+_MINIMUM = price_of(CLAIMS_MODEL).cache.min_tokens
+
+
 def _bills(k: int) -> list[Any]:
-    return [conversation_bill(second_agent(), N8nSimpleMemory(k), p, QWEN) for p in MODEL_PRICES]
+    return [conversation_bill(second_agent(), N8nSimpleMemory(k), CLAIMS_MODEL, QWEN)]
 
 
 def _order_on_turn_60_at_50() -> bool:
@@ -214,15 +220,16 @@ CLAIMS = (
     ),
     Claim(
         2,
-        "Window 50 costs less than window 5, on all three models.",
+        "Window 50 costs less than window 5.",
         _fifty_cheaper_than_five,
         "",
-        "(2) holds too: window 5's calls stay under the 1,024 tokens a cache needs, so every token "
+        f"(2) holds too: window 5's calls stay under the {_MINIMUM:,} tokens GPT-5.4 mini's cache "
+        "needs, so every token "
         "is paid in full, while window 50's calls are read mostly from the cache until it fills",
     ),
     Claim(
         3,
-        "Window 50 costs more than no limit, on all three models.",
+        "Window 50 costs more than no limit.",
         _fifty_dearer_than_no_limit,
         "",
         "(3) holds too: once window 50 is full it slides, and an 833-token System Message is too "
@@ -248,8 +255,9 @@ CLAIMS = (
         6,
         "Window 5 costs less than no limit, because it sends fewer tokens.",
         _five_cheaper_than_no_limit,
-        "(6) does not hold: window 5 sends fewer tokens, but its calls never reach the 1,024 "
-        "tokens a cache needs, while no limit's are read mostly from the cache",
+        "(6) does not hold: window 5 sends fewer tokens, but its calls never reach the "
+        f"{_MINIMUM:,} tokens GPT-5.4 mini's cache needs, while no limit's are read mostly from "
+        "the cache",
         "",
     ),
 )

@@ -6,15 +6,17 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+from dataclasses import replace
+from pathlib import Path
+
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
 from windowmem.frames import PRICE_CACHED_COLUMN
+from windowmem.policies import ManualClock, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
 from windowmem.prices import (
-    MODEL_PRICES,
     OPENAI_CACHE,
-    conversation_bill,
     price_of,
     shared_prefix,
 )
@@ -31,6 +33,8 @@ from windowmem_course.checks.lesson03 import (
     support_behind,
 )
 from windowmem_course.checks.page import workflow_node
+
+REPO_IMAGES = Path(__file__).resolve().parents[1] / "images" / "n8n"
 
 # Section 1: the recorded run at the default window; 12 stored after turn 6, 12 sent on turn 7
 # (System Message, turns 2 to 6, the question), #6023 not among them.
@@ -87,6 +91,18 @@ assert [m.tool_calls for m in turn_3_requests[1] if m.tool_calls][-2:] == [
     ("call_stock_3b",),
 ]
 assert len(turn_4) - 2 == 3
+# "The model asked for both sizes in one reply" (one round): the first scripted reply holds both
+# calls; n8n stored each as an assistant message of its own, each followed by its result.
+assert [[c["id"] for c in r.get("tool_calls", ())] for r in tool_run.runs[2].replies] == [
+    ["call_stock_3a", "call_stock_3b"],
+    [],
+]
+assert [(m.role.value, m.tool_calls or m.tool_call_id) for m in turn_3_stored[1:5]] == [
+    ("assistant", ("call_stock_3a",)),
+    ("tool", "call_stock_3a"),
+    ("assistant", ("call_stock_3b",)),
+    ("tool", "call_stock_3b"),
+]
 # Several rounds: only the last round's calls are stored (recorded, AI Agent 3.1, turn 2 asked
 # for call_t2_1, read its result, then asked for call_t2_2).
 rounds = load_recording("agent-v31").runs[1]
@@ -98,26 +114,91 @@ assert {"call_t2_1", "call_t2_2"} <= set(asked) and kept == ["call_t2_2"]
 assert [3 in visible_turns(3, t) for t in (4, 6, 7)] == [True, True, False]
 assert 1 not in visible_turns(3, 5) and _first_turn_without_the_name() == 7
 
-# Section 4: cached input a tenth of the input price, caches from 1,024 tokens; the table.
+# Section 4: cached input a tenth of the input price; GPT-5.4 mini caches a shared start of
+# 1,024 tokens or more, in steps of 128 (each model's own minimum is printed from
+# MODEL_PRICES, not stated); the bills.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES)
-assert all(p.cache.min_tokens == 1024 for p in MODEL_PRICES)
+assert price_of("gpt-5.4-mini").cache.min_tokens == 1024
+assert OPENAI_CACHE.cacheable(2398) == 2304 == 1024 + 10 * 128
+assert OPENAI_CACHE.cacheable(1023) == 0 and OPENAI_CACHE.cacheable(1024 + 127) == 1024
+# Section 4's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
+# (1,024 + 2 x 128).
+assert OPENAI_CACHE.cacheable(1000) == 0
+assert OPENAI_CACHE.cacheable(1300) == 1280 == 1024 + 2 * 128
+assert gpt.name == "GPT-5.4 mini" and gpt == price_of("gpt-5.4-mini")
 assert tutienda == support_behind() and support.turn_count == 60
 assert (
     ANCHOR_FACTS["support_60"] == "#7781" and "#7781" in support.interactions[0].messages[0].content
 )
 assert "Lucía" in support.interactions[0].messages[0].content
+# The one call priced: turn 20; with no limit nearly all of it from the cache (all of turn
+# 19's call), more tokens and a smaller price; at window 5 only the System Message cached.
+no_limit_20, window_5_20 = turn_20["no limit"], turn_20["window 5"]
+assert no_limit_20.turn == window_5_20.turn == 20
+assert no_limit_20.input > window_5_20.input and no_limit_20.cached > 0.9 * no_limit_20.input
+assert call_cost(no_limit_20, gpt) < call_cost(window_5_20, gpt)
+# The figures the sentence under the table reads: 2,865 against 2,527 sent, 2,816 from the
+# cache, US$0.30 against US$0.39 per 1,000 such calls.
+assert (no_limit_20.input, window_5_20.input, no_limit_20.cached) == (2865, 2527, 2816)
+assert [round(float(call_cost(c, gpt)) * 1000, 2) for c in (no_limit_20, window_5_20)] == [
+    0.30,
+    0.39,
+]
+assert window_5_20.cached == OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
+turn_19_no_limit = conversation_bill(tutienda, N8nSimpleMemory(0), gpt, qwen).calls[18]
+assert no_limit_20.cached == OPENAI_CACHE.cacheable(turn_19_no_limit.input)
+assert (
+    call_cost(no_limit_20, gpt)
+    == (
+        no_limit_20.uncached * gpt.input
+        + no_limit_20.cached * gpt.cached_input
+        + no_limit_20.output * gpt.output
+    )
+    / 1_000_000
+)
 costs = [c for c in bills.columns if c.endswith("chats")]
-assert len(costs) == 3 and bills.index.tolist() == [5, 10, 50, 0]
+mini = "GPT-5.4 mini, US$ per 1,000 chats"
+assert costs == [mini]
+assert len(costs) == 1 and bills.index.tolist() == [5, 10, 50, 0]
 share = bills.loc[5, "input tokens"] / bills.loc[0, "input tokens"]
-assert 0.75 <= share <= 0.85, share  # "about four fifths of the tokens"
-assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "a higher bill on every model"
+assert 0.75 <= share <= 0.85, share  # "about four fifths of no limit's tokens"
+assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "and costs more"
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
 assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
 cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
-assert bills.loc[5, cached] < bills.loc[0, cached]  # "fewer of them cached"
-assert bills["output tokens"].nunique() == 1  # "Output is the same at every window"
+assert bills.loc[5, cached] < bills.loc[0, cached]
+# "Claude in n8n caches only with Prompt Caching on. Off, every token is paid in full, and
+# window 5 costs less than no limit": Claude's prices with a cache that never serves.
+claude = price_of("claude-sonnet-4-6")
+uncached_claude = replace(claude, cache=replace(claude.cache, min_tokens=10**9))
+claude_off = {
+    k: conversation_bill(tutienda, N8nSimpleMemory(k), uncached_claude, qwen) for k in (5, 0)
+}
+assert all(b.total("cached") == 0 for b in claude_off.values())
+assert claude_off[5].dollars < claude_off[0].dollars
+assert conversation_bill(tutienda, N8nSimpleMemory(5), claude, qwen).total("cached") > 0
+assert workflow_node("lesson3_window", "OpenAI Chat Model")["type"].endswith("lmChatOpenAi")
+
+# "Price your own chats": the cell's numbers are Lucía's chat averaged (rounded), and its
+# bills come within 2% of the transcript's, on GPT-5.4 mini.
+asked = [qwen(m) for m in support.messages if m.role.value == "user"]
+answered = [qwen(m) for m in support.messages if m.role.value == "assistant"]
+assert my_chat == dict(
+    system_tokens=qwen(tutienda.system_message),
+    question_tokens=round(sum(asked) / len(asked)),
+    reply_tokens=round(sum(answered) / len(answered)),
+    turns=support.turn_count,
+    model="gpt-5.4-mini",
+)
+for k in (5, 10, 50, 0):
+    shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
+    assert abs(shaped / bills.loc[k, mini] - 1) < 0.02, (k, shaped)
+# "Section 4's cell prices Claude with it on" (after check 4): its Claude bill reads the cache.
+assert chat_bill(window=5, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
+# The image the symptom points at shows estimatedTokens for the call.
+assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
 
 # Section 4: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
 # calls x 2,304 (2,398 rounded down to 18 x 128), plus 128 on each of turns 3 to 6.
@@ -144,7 +225,6 @@ timed = {k: stamped_bill(k) for k in (5, 0)}
 assert all(b.total("cached") == 0 for b in timed.values())
 assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
-mini = "GPT-5.4 mini, US$ per 1,000 chats"
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
 
 # Self-check 4: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
@@ -182,19 +262,48 @@ assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
+# The second agent's bill, given in the worked answer, on the model the check prices.
+assert [
+    round(
+        float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000, 2
+    )
+    for k in (5, 50, 0)
+] == [47.61, 31.59, 19.58]
 # Section 6: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
 # costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 4: "by 120 turns no limit costs more than window 5 on every model".
+# Section 6: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
 long_chat = generated_support(120)
 long_bills = price_table(
     behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
     N8nSimpleMemory,
     [5, 0],
+    [gpt],
     counter=qwen,
 )
-assert all(long_bills.loc[0, c] > long_bills.loc[5, c] for c in costs)
-assert all(bills.loc[0, c] < bills.loc[5, c] for c in costs)  # and not on 60
+assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
+# "(try `turns=120` in section 4's cell)": the open cell shows it too.
+long_own = {w: chat_bill(window=w, **{**my_chat, "turns": 120}).dollars for w in (5, 0)}
+assert long_own[0] > long_own[5]
+# Self-check 6 points to the same cell ("system_tokens=833"): it ranks the second agent's
+# windows as the worked answer does (5 dearest, then 50, then no limit).
+second_own = {
+    w: chat_bill(window=w, **{**my_chat, "system_tokens": 833}).dollars for w in (5, 50, 0)
+}
+assert second_own[5] > second_own[50] > second_own[0]
+assert bills.loc[0, mini] < bills.loc[5, mini]  # and not on 60
+
+# Section 5's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
+# loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
+# loads 2 x 3: all there, turn 5 older than them: the window.
+lunch_clock = ManualClock()
+lunch_store = SimpleMemoryStore(lunch_clock)
+lunch_store.memory("wholesaler", "b-17", context_window_length=3).add(*andina_turns[:6])
+lunch_clock.advance(minutes=70)
+lunch_store.memory("wholesaler", "b-17", context_window_length=3).add(*andina_turns[6:8])
+turn_5_loads = lunch_store.memory("wholesaler", "b-17", context_window_length=3).load()
+assert list(turn_5_loads) == andina_turns[6:8] and len(turn_5_loads) < 2 * 3
+assert len(after_break.load()) == 2 * 3
 print("every figure in the text checked")

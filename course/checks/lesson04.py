@@ -69,17 +69,25 @@ def _check_2() -> dict[str, Any]:
     return {"2": _turns_sent(own_maps[7])}
 
 
+#: Self-check 3: the Context Window Length at each of Marta's first eight runs, then turn 9's.
+LENGTHS_BEFORE_TURN_9 = (2, 2, 2, 2, 2, 2, 1, 1)
+LENGTH_ON_TURN_9 = 5
+
+
 def _check_3() -> dict[str, Any]:
     workdir, _ = _stores()
-    # Marta's six turns through the Postgres layout at window 2, one run per turn, in one file.
+    # Marta's eight turns through the Postgres layout, one run per turn at the length of the
+    # moment (each run loads its window, then writes), in the checks' own file.
     spec = StoreSpec("n8n-sql", os.path.join(workdir, "rows.db"))
     history = spec.n8n_history("lesson4-checks-3")
     history.clear()
-    for question, answer in scenarios.MARTA_TURNS:
+    turns = tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8
+    for (question, answer), k in zip(turns, LENGTHS_BEFORE_TURN_9, strict=True):
+        N8nSimpleMemory(k).load(history.get_messages())
         history.add_messages([user(question), assistant(answer)])
     stored = history.get_messages()
-    # Turn 7's run builds its window anew over the stored rows, at the raised length 10.
-    return {"3a": len(stored), "3b": len(N8nSimpleMemory(10).load(stored))}
+    # Turn 9's run builds its window anew over the stored rows, at the length set then.
+    return {"3a": len(stored), "3b": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
 
 
 def _check_4() -> dict[str, Any]:
@@ -123,8 +131,8 @@ def _check_5() -> dict[str, Any]:
     return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
-#: Self-check 6's team: one n8n process redeployed nightly, erase 24 hours after the last
-#: saved turn with no clean-up job, pauses of at most two hours.
+#: Self-check 6's team: one n8n process redeployed nightly, every chat kept 24 hours after its
+#: last saved turn and then erased with no clean-up job, pauses of at most two hours.
 ANDINA_ERASE_HOURS = 24
 ANDINA_PAUSE_HOURS = 2
 SHORT_NAMES = {
@@ -211,25 +219,29 @@ BOOK = CheckBook(
         Expectation(
             "3a",
             _check_3,
-            hint="n8n's table keeps every message of every turn; count messages, not the window",
+            hint="does a smaller window delete rows, or only send fewer? Count the messages stored by eight turns",
             mistakes={
-                4: "4 is what the window of 2 sends; the table itself is never trimmed",
-                6: "each turn stores two rows: the question and the answer",
+                2: "a length of 1 sends two messages, but the table is never trimmed: it keeps every row",
+                4: "4 is what a length of 2 sends; the table itself is never trimmed",
+                12: "turns 7 and 8 were stored too, at length 1: the length decides what is sent, not what is kept",
+                8: "each turn stores two rows, the question and the answer",
             },
-            why="n8n never trims its table: six turns, two rows each",
+            why="n8n never trims its table: eight turns, two rows each, whatever the length was",
+            transfer="a window lowered and raised again, on a store that keeps every row",
         ),
         Expectation(
             "3b",
             _check_3,
-            hint="the window is built anew on turn 7 from the stored rows: how many are stored, and how many does a window of 10 let through?",
+            hint="turn 9's run builds its window anew from the stored rows: how many are stored, and how many does a length of 5 let through?",
             mistakes={
-                4: "that was the window of 2; turn 7's run builds its window at 10 interactions",
-                20: "the window is a maximum: it cannot send more than the table holds",
-                13: "count only the earlier messages, not turn 7's own question",
-                14: "the table holds six turns of two messages before turn 7",
+                16: "a length of 5 sends at most 2 × 5 messages, fewer than the table holds",
+                2: "the length of 1 was turns 7 and 8's; turn 9's run builds its window at 5, over every stored row",
+                4: "that was the length of 2; turn 9's run builds its window at 5",
+                11: "count only the earlier messages, not turn 9's own question",
+                5: "the length counts interactions, a question and its answer: two messages each",
             },
-            why="every stored row is still in the table, and a window of 10 interactions, built anew on turn 7, lets all of them through",
-            transfer="a window raised after the fact, on a store that rebuilds the window every run",
+            why="every row is still in the table, and turn 9's run builds a window of 5 interactions anew over them: the last ten messages",
+            transfer="a window raised after it was lowered, on a store that rebuilds the window every run",
         ),
         Expectation(
             "4",
@@ -245,7 +257,7 @@ BOOK = CheckBook(
             },
             form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
             why="a run writes its question and answer only once its model has answered, so B's rows, answered first, come before A's",
-            transfer="two overlapping runs finishing in the other order than they arrived, which the lesson's table does not show",
+            transfer="two overlapping runs finishing in the other order than they arrived, asked before the lesson says when a run writes",
         ),
         Expectation(
             "5",
@@ -275,9 +287,10 @@ BOOK = CheckBook(
         Expectation(
             "6b",
             _check_6,
-            hint="the TTL counts from the last write: after how many seconds of silence must the chat be gone?",
+            hint="the TTL counts from the last write: for how many seconds of silence must the chat be kept, and then gone?",
             mistakes={
-                7200: "two hours keeps the pause, but erases a chat after two quiet hours, sooner than legal asked",
+                7200: "two hours keeps the pause, but erases a chat after two quiet hours, where legal asked for 24",
+                43200: "twelve hours keeps the pause, but erases a chat after twelve quiet hours, where legal asked for 24",
                 3600: "an hour would erase a chat during a two-hour pause, and long before the deadline",
                 24: "Session Time To Live is in seconds, not hours",
                 1440: "Session Time To Live is in seconds, not minutes",

@@ -9,16 +9,19 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from windowmem.policies import N8nSimpleMemory
+from windowmem.policies.n8n import session_ids
 from windowmem.storage import n8n_redis_history
 from windowmem_course.checks.lesson04 import (
     ANDINA_ERASE_HOURS,
     ANDINA_PAUSE_HOURS,
     MARTA_EVENTS,
     TURNS_7_AND_8,
+    _check_3,
+    _check_4,
     _check_6,
     _keeps_through_the_pause,
 )
+from windowmem_course.checks.page import workflow_node
 
 # Section 1: the new process starts empty; the table sends turns 1 and 2 to turn 3, then 6.
 assert after_in_process[0].pid != before_in_process[0].pid
@@ -46,8 +49,28 @@ assert "not in this store: 1, 3" in explorer.current_html()
 table_view = scenarios.play_scenario("n8n Postgres table", 2, "nothing")[3]
 assert [m.content[:2] for m in table_view.sent[:-1]] == ["u2", "a2", "u3", "a3"]  # "gaps close"
 
-# Section 3: twelve rows, no time or expiry column, human/ai types, ordered by id.
-assert len(table.rows()) == 12 and len(table.get_messages()) == 12
+# Section 3: the key on "Connected Chat Trigger Node" per version, as the table says.
+for node, old, new, name in (
+    ("memoryPostgresChat", 1.3, 1.4, "Postgres Chat Memory"),
+    ("memoryRedisChat", 1.5, 1.6, "Redis Chat Memory"),
+):
+    assert not session_ids.scopes_to_node(node, old, session_ids.FROM_INPUT)
+    assert session_ids.scopes_to_node(node, new, session_ids.FROM_INPUT)
+    assert not session_ids.scopes_to_node(node, new, session_ids.CUSTOM_KEY)
+    assert f"abc__{session_ids.n8n_safe_name(name)}" == f"abc__{name.replace(' ', '_')}"
+assert session_ids.n8n_safe_name("Postgres Chat Memory") == "Postgres_Chat_Memory"
+# The imported workflows carry the older versions, with the default Session ID option.
+for workflow, name, version in (
+    ("lesson4_postgres", "Postgres Chat Memory", 1.3),
+    ("lesson4_redis", "Redis Chat Memory", 1.5),
+):
+    memory = workflow_node(workflow, name)
+    assert memory["typeVersion"] == version, (workflow, memory["typeVersion"])
+    assert (
+        memory["parameters"].get("sessionIdType", session_ids.FROM_INPUT) == session_ids.FROM_INPUT
+    )
+
+# Section 3: rows grow by two a turn whatever the length; each run sends the last 2 × k.
 assert [r[2] for r in table.rows()[:2]] == ["human", "ai"]
 assert "TIMESTAMP" not in n8n_table.POSTGRES_DDL
 assert (
@@ -55,38 +78,62 @@ assert (
     in n8n_table.POSTGRES_DDL
 )
 assert "#6023" in table.get_messages()[0].content
-# Self-check 3: the window of 2 sends four; raised to 10 on turn 7, all twelve.
-assert len(N8nSimpleMemory(2).load(table.get_messages())) == 4
-assert len(N8nSimpleMemory(10).load(table.get_messages())) == 12
+assert [r[2] for r in runs_on_the_table] == [2 * t for t in range(9)]
+assert [r[1] for r in runs_on_the_table] == [2] * 6 + [1, 1, 5]
+assert [r[3] for r in runs_on_the_table] == [0, 2, 4, 4, 4, 4, 2, 2, 10]
+# Self-check 3: 16 rows when turn 9 starts; turn 9 at 5 sends ten, turns 4 to 8.
+assert runs_on_the_table[8][2:4] == (16, 10) and _check_3() == {"3a": 16, "3b": 10}
+assert runs_on_the_table[8][4].split() == [
+    "u4",
+    "a4",
+    "u5",
+    "a5",
+    "u6",
+    "a6",
+    "u7",
+    "a7",
+    "u8",
+    "a8",
+]
 
-# Section 4: without a lock both load first, B blind, rows interleave; with the recipe's lock
-# B is turned away ("one moment"): sent nothing, stored nothing, while A runs as alone.
+# Section 4: self-check 4's case without a lock: both load first, B blind, B's rows first;
+# with the recipe's lock B is turned away ("one moment"): sent nothing, stored nothing (the
+# lock drops it, it does not queue it), while A runs as alone.
 no_lock, locked = race_runs["no lock"], race_runs["the recipe's lock"]
 assert list(no_lock.trace[:2]) == ["A load", "B load"]
 assert "question A" not in no_lock.sent["B"] and "question B" not in no_lock.sent["A"]
-assert no_lock.stored[2:] == ("question A", "question B", "answer A", "answer B")
+assert no_lock.stored[2:] == ("question B", "answer B", "question A", "answer A")
+assert _check_4() == {"4": ["B", "A"]}
 assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
 assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
+assert not any("B" in text.split()[-1:] for text in locked.stored[2:])
 assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
-# Self-check 4's worked answer: B's model answers first, so B's rows come first; both blind.
-b_first = races.run_pair(
-    "n8n",
-    StoreSpec("n8n-sql", chosen.sql_location),
-    "lesson4-page-b-first",
-    history,
-    pair,
-    schedule=races.N8N_B_ANSWERS_FIRST,
-)
-assert b_first.stored[2:] == ("question B", "answer B", "question A", "answer A")
-assert b_first.sent["B"] == (*(m.content for m in history), "question B")
-assert b_first.sent["A"] == (*(m.content for m in history), "question A")
-# The lock's TTL: a 75-second run outlives its 60-second key; B at second 70 runs beside A.
-assert [(o.name, o.count, o.ran, o.overlaps) for o in long_run] == [
-    ("A", 1, True, ()),
-    ("B", 1, True, ("A",)),
-]
 assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
+# The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
+# If on the count, "One moment", Delete; the agent and the memory read the trigger by name.
+take = workflow_node("lesson4_lock", "Take the lock")["parameters"]
+assert (take["operation"], take["key"], take["expire"], take["ttl"]) == (
+    "incr",
+    "=lock:{{ $json.sessionId }}",
+    True,
+    lock.RECIPE_TTL,
+)
+trigger = "$('When chat message received').item.json"
+release = workflow_node("lesson4_lock", "Release the lock")["parameters"]
+assert (release["operation"], release["key"]) == ("delete", f"=lock:{{{{ {trigger}.sessionId }}}}")
+assert (
+    workflow_node("lesson4_lock", "AI Agent")["parameters"]["text"]
+    == f"={{{{ {trigger}.chatInput }}}}"
+)
+lock_memory = workflow_node("lesson4_lock", "Postgres Chat Memory")["parameters"]
+assert lock_memory["sessionIdType"] == session_ids.CUSTOM_KEY
+assert lock_memory["sessionKey"] == f"={{{{ {trigger}.sessionId }}}}"
+first_run = workflow_node("lesson4_lock", "First run?")["parameters"]["conditions"]["conditions"][0]
+assert first_run["leftValue"] == f"={{{{ $json['lock:' + {trigger}.sessionId] }}}}"
+assert (first_run["rightValue"], first_run["operator"]["operation"]) == (1, "equals")
+moment = workflow_node("lesson4_lock", "One moment")["parameters"]["assignments"]["assignments"][0]
+assert (moment["name"], moment["value"]) == ("output", lock.ONE_MOMENT)
 
 # Section 5: Redis expires 11:20 and is gone at 12:20; Simple Memory's clock moved to the
 # failed 11:15 run (12:15), the page load too (11:50); Postgres never expires.

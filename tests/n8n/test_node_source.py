@@ -239,7 +239,7 @@ def test_the_anthropic_chat_model_caches_prompts_only_when_its_option_is_set():
         source,
     )
     lesson = lesson_text("03_window_buffer_memory.ipynb")
-    assert "*Prompt Caching* option on (off by default), as its column assumes" in lesson
+    assert "*Prompt Caching* option on. It is off by default" in lesson
     notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
     assert "Disabled (the default), 5 Minutes or 1 Hour" in notes
 
@@ -251,7 +251,9 @@ def test_simple_memorys_help_text_counts_interactions():
     hint = "How many past interactions the model receives as context"
     assert re.search(r"displayName: 'Context Window Length',.*?hint: '" + hint + "'", source, re.S)
     quoted = hint.removesuffix(" the model receives as context")  # the lesson quotes its start
-    assert f'help text ("{quoted}") no longer holds' in lesson_text("03_window_buffer_memory.ipynb")
+    assert f'whatever the field\'s help text ("{quoted}") says' in lesson_text(
+        "03_window_buffer_memory.ipynb"
+    )
 
 
 def test_a_nodes_settings_tab_names_its_type_version():
@@ -319,3 +321,30 @@ def test_the_forge_proof_key_recipe_names_what_n8n_offers():
     assert "set *Authentication* to **Header Auth**" in lesson
     assert "only when `{{ $json.userId }}` is not empty" in lesson
     assert "reads the customer's message from `chatInput`" in lesson
+
+
+def test_an_agent_stores_each_tool_call_as_its_own_assistant_message():
+    """Lesson 3's reference page: AI Agent 3.x makes each tool call a step and saves each step
+    as an assistant message with that one call, then its result; a Gemini reply with a thought
+    signature that asks for several tools shares one message."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "agent-execution"
+    steps = (folder / "buildSteps.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"const sharedAIMessage = sharedThoughtSignature && batchTools\.length > 1\s*"
+        r"\? buildSharedGeminiAIMessage\(",
+        steps,
+    )
+    assert ": [buildIndividualAIMessage(toolId, toolName, toolInput, providerMetadata)];" in steps
+    assert "tool_calls: [toolCall]" in steps  # one call in each individual message
+    memory = (folder / "memoryManagement.js").read_text(encoding="utf-8")
+    build = re.search(r"function buildMessagesFromSteps\(steps\) \{(.*?)\n\}", memory, re.S)
+    assert build, "buildMessagesFromSteps moved"
+    assert re.search(
+        r"if \(existingAIMessage\) \{\s*messages\.push\(existingAIMessage\);.*?"
+        r"messages\.push\(new messages_1\.ToolMessage\(",
+        build.group(1),
+        re.S,
+    )
+    notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
+    assert "`buildIndividualAIMessage`) and saves each step as an assistant message" in notes
+    assert "Gemini reply with a thought signature that asks for several tools" in notes

@@ -65,6 +65,12 @@ MARTA_TURNS: tuple[tuple[str, str], ...] = (
         "a6 I can't see it: tell me again?",
     ),  # turn 1 is out of the window
 )
+#: Three more turns of Marta's chat, for lesson 4's table of a window changed twice.
+MARTA_LATER_TURNS: tuple[tuple[str, str], ...] = (
+    ("u7 #6023, as I said", "a7 Thank you, Marta"),
+    ("u8 Is it still Thursday?", "a8 Yes, Thursday"),
+    ("u9 Where is it now?", "a9 In Medellín"),
+)
 
 
 @dataclass(frozen=True)
