@@ -25,7 +25,7 @@ from windowmem.design.sizing import (
     smallest_window,
     whole_turns_per_call,
 )
-from windowmem.design.sizing_rules import langchain_max_tokens
+from windowmem.design.sizing_rules import agents_sdk_limit, langchain_max_tokens
 from windowmem.design.units import n8n_loaded_messages
 from windowmem.messages import Role, assistant, user
 from windowmem.policies.langchain_agents import LangChainTrimInput
@@ -120,6 +120,11 @@ assert 1 + STOCK_CALLS == 4 and 19 + 4 == 23
 sizes_3 = worked_sizes(turns=3, calls=1)
 assert sizes_3["LangChain 1.x `create_agent`"] == 15 and sizes_3["Spring AI"] == 6
 assert sizing_table(sizes_3) in str(Markdown(sizing_table(worked_sizes(turns=3, calls=1))).data)
+# "hence the + 1 and - 1 ... only whole stored turns count ... 70% of token_limit (its
+# chat_history_token_ratio): hence the 0.7" (tests/design/test_sizing_rules.py holds each rule).
+assert langchain_max_tokens(turns=3, turn_size=5) == (3 + 1) * 5 - 1
+assert agents_sdk_limit(turns=3, turn_size=5) == 3 * 5
+assert llamaindex.chat_history_token_ratio == 0.7
 
 # Self-check 2's worked answer and the table after it.
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)

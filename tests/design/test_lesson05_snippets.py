@@ -117,3 +117,13 @@ def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
         checkpointer=namespace["InMemorySaver"](),
     )
     assert run(cache_read, namespace).split() == ["1837", "1664"]
+
+
+def test_the_reply_s_cache_fields_are_the_ones_the_reference_page_names():
+    """The reference page's "Reading cache hits in LangChain": ``usage_metadata``'s
+    ``input_token_details`` has ``cache_read`` and ``cache_creation`` keys, none required."""
+    messages = pytest.importorskip("langchain_core.messages.ai")
+    details = messages.InputTokenDetails
+    assert {"cache_read", "cache_creation"} <= set(details.__annotations__)
+    assert not details.__required_keys__
+    assert "input_token_details" in messages.UsageMetadata.__annotations__
