@@ -134,7 +134,7 @@ REVEALED_BY = {
             "anchored_rows = side_by_side(anchored, frameworks)",
             "Turns 1, 2 and 3. On turn 4",
         ],
-        3: ["explorer = DesignExplorer(", "16. Turn *n*'s call"],
+        3: ["explorer = DesignExplorer(", "26. After turn 16"],
         4: [
             "for c in design_costs(designs, count_tokens):",
             "The window of 40. Once it is full",
@@ -929,7 +929,7 @@ def test_lesson5_carries_issue_22_s_corrections():
         "`max_tokens = (turns + 1) × turn size − 1`",
         "in tokens (what each call pays for it)",
         "**Middleware** is a function",
-        '`end_on=("human", "tool")` ends the window on what the model answers next',
+        '`end_on=("human", "tool")`: the window\'s last message is the one the model must answer',
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
     assert '"tokens stored": [' in body  # the row of tokens each turn costs, computed

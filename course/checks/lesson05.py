@@ -16,7 +16,7 @@ from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_win
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.langchain_agents import LangChainTrimState
-from windowmem.policies.langgraph import SUMMARY_PREFIX, LangChainSummarization
+from windowmem.policies.langgraph import LangChainSummarization
 from windowmem.prices import CallTokens, call_cost, price_of
 from windowmem.tokens import count_messages, qwen_counter
 
@@ -56,15 +56,12 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
+    # The turns whose call is shorter than the call before: each a new summary replaced the
+    # thread's older messages (turns 16, 26, 36, ...), on a chat without tools.
     middleware = LangChainSummarization(10, trigger_tokens=None, trigger_messages=30)
-    calls = calls_sent(parallel_tool_chat(20, calls=0), middleware)
-    return {
-        "3": next(
-            turn
-            for turn, sent in enumerate(calls, 1)
-            if any(m.content.startswith(SUMMARY_PREFIX) for m in sent)
-        ),
-    }
+    sizes = [len(sent) for sent in calls_sent(parallel_tool_chat(40, calls=0), middleware)]
+    summarised = [turn for turn in range(2, len(sizes) + 1) if sizes[turn - 1] < sizes[turn - 2]]
+    return {"3": summarised[1]}
 
 
 @cache
@@ -184,14 +181,16 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="turn n's call holds the 2(n - 1) messages of the turns before it and the new question; when does that first reach 30?",
+            hint="count what the thread holds after turn 16 (the summary, the newest 10 and the answer); each turn adds 2: when does a call reach 30 again?",
             mistakes={
-                15: "turn 15's call holds 28 stored messages and the question: 29, not yet 30",
+                16: "turn 16's call carries the first summary; the question asks for the second",
+                25: "turn 25's call holds 29 messages: not yet 30",
                 30: "30 counts messages; the question asks for a turn",
-                14: "turn 14's call holds 27 messages: not yet 30",
+                31: "that counts 15 turns again from an empty thread; after turn 16 the thread already holds the summary and the newest 10",
+                32: "that counts from an empty thread; after turn 16 the thread already holds the summary and the newest 10",
             },
-            why="turn 16's call is the first to hold 30 messages or more (31), so its call sends the summary and the newest 10",
-            transfer="the framework's own summary, on a chat without tools",
+            why="after turn 16 the thread holds 12 messages and each turn adds 2: turn n's call holds 2n - 21, 31 on turn 26, the first at 30 or more since",
+            transfer="when the framework's own summary fires again, on a chat without tools",
         ),
         Expectation(
             "4",

@@ -24,7 +24,7 @@ from windowmem.design.sizing import (
     smallest_window,
     whole_turns_per_call,
 )
-from windowmem.design.sizing_rules import langchain_max_tokens
+from windowmem.design.sizing_rules import agents_sdk_limit, langchain_max_tokens
 from windowmem.design.units import n8n_loaded_messages
 from windowmem.messages import Role, assistant, user
 from windowmem.policies.langchain_agents import LangChainTrimInput
@@ -41,6 +41,7 @@ from windowmem.prices import (
     OPENAI_CACHE,
     PRICES_CHECKED,
     call_cost,
+    conversation_bill,
 )
 from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
 
@@ -74,6 +75,22 @@ assert (
     )
     == 11
 )
+# "Spot it and fix it": size for the largest turn. Valentina's, turn 3, stores 5; her last 5
+# whole turns need (5 + 1) x 5 - 1 = 29, which every call of her chat then gets (fewer turns
+# early on, when fewer came before), and a chat whose every turn stores 5 needs no less.
+assert max(lc_sizes) == lc_sizes[2] == 5
+assert per_call_window(turn_size=5, turns=5) == 29 == langchain_max_tokens(turns=5, turn_size=5)
+at_29 = dataclasses.replace(langchain, size=29)
+assert all(
+    min(whole_turns_per_call(list(chat.messages), at_29, t)) >= min(5, t - 1)
+    for t in range(1, chat.turn_count + 1)
+)
+five_a_turn = parallel_tool_chat(8, calls=2)
+assert set(stored_per_turn(five_a_turn, langchain)) == {5}
+assert (
+    smallest_window(five_a_turn, lambda n: LangChainTrimState(n, counter=count_messages), 8, 5)
+    == 29
+)
 # "RemoveMessage(id=REMOVE_ALL_MESSAGES) replaces the saved thread: what it leaves out is
 # deleted"; "without this middleware create_agent sends the whole thread".
 assert langchain.trims_on_write and LangGraphThread().window(list(chat.messages[1:5])) == tuple(
@@ -96,11 +113,18 @@ assert set(stock_turns) == {1 + 1 + STOCK_CALLS + 1} == {6} and 3 * 6 + 5 == 23
 assert per_call_window(turn_size=6, turns=3) == 23
 assert whole_turns_per_call(stock_chat, dataclasses.replace(langchain, size=19), 12) == (3, 2)
 assert whole_turns_per_call(stock_chat, dataclasses.replace(langchain, size=23), 12) == (3, 3)
+# "Not 19: ... by the answering call the turn holds 4 more messages" (its call and 3 results).
+assert 1 + STOCK_CALLS == 4 and 19 + 4 == 23
 
 # "In your framework": the table's last column, and the sentence reading it.
 sizes_3 = worked_sizes(turns=3, calls=1)
 assert sizes_3["LangChain 1.x `create_agent`"] == 15 and sizes_3["Spring AI"] == 6
 assert sizing_table(sizes_3) in str(Markdown(sizing_table(worked_sizes(turns=3, calls=1))).data)
+# "hence the + 1 and - 1 ... only whole stored turns count ... 70% of token_limit (its
+# chat_history_token_ratio): hence the 0.7" (tests/design/test_sizing_rules.py holds each rule).
+assert langchain_max_tokens(turns=3, turn_size=5) == (3 + 1) * 5 - 1
+assert agents_sdk_limit(turns=3, turn_size=5) == 3 * 5
+assert llamaindex.chat_history_token_ratio == 0.7
 
 # Self-check 2's worked answer and the table after it.
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
@@ -129,6 +153,29 @@ assert len(summarised) == 1 + 10 and middleware.window(thread[:29]) == tuple(thr
 no_tools = calls_sent(parallel_tool_chat(20, calls=0), middleware)
 assert [len(c) for c in no_tools[14:16]] == [29, 11]
 assert not any(m.content.startswith(SUMMARY_PREFIX) for c in no_tools[:15] for m in c)
+
+# "See it": the summary written by hand on turn 16 is sent on turns 16 to 20 and cut on 21;
+# the middleware's is first on every call, which grows by 2 messages a turn from 11.
+# The notebook's ``summarise`` is section 4's design: the same trigger and keep as above.
+assert summarise == designs[-1][2] and keep_last_10.size == 10
+assert dataclasses.replace(summarise, counter=count_messages, summarizer=middleware.summarizer) == (
+    dataclasses.replace(middleware, counter=count_messages)
+)
+assert summary.role is Role.USER and summary.content.startswith(SUMMARY_PREFIX)
+assert [summary in c for c in by_hand_calls[:7]] == [True] * 5 + [False] * 2
+assert all(
+    c[0].content.startswith(SUMMARY_PREFIX) and c[0] not in plain for c in middleware_calls[:7]
+)
+assert all(c[0] in plain for c in calls_sent(plain, summarise)[:15])
+assert [len(c) for c in middleware_calls[:7]] == [11, 13, 15, 17, 19, 21, 23]
+# Self-check 3's worked answer: 12 after turn 16; turn n's call holds 2n - 21, 29 on turn 25
+# and 31 on turn 26, where the second summary replaces the first; then every 10 turns, the
+# five summaries of section 4's 60 turns.
+forty = calls_sent(parallel_tool_chat(60, calls=0), middleware)
+assert all(len(forty[n - 1]) == 2 * n - 21 for n in range(17, 26)) and len(forty[24]) == 29
+shrinks = [n for n in range(2, 61) if len(forty[n - 1]) < len(forty[n - 2])]
+assert shrinks == [16, 26, 36, 46, 56] and BOOK.expected("3") == 26
+assert [c.turn for c in summariser_calls(designs[-1], count_tokens)] == shrinks
 
 # The explorer's snapshot: on turn 3 every card holds turn 1; on turn 9 none does.
 assert not [r.policy for r in rows if r.turn == 9 and 1 in r.visible_turns]
@@ -234,6 +281,17 @@ assert (mini.input, mini.cached_input, mini.output) == (
 )
 # "OpenAI serves 1,024 tokens or more, in whole steps of 128: ... 1,664 (1,024 + 5 x 128)"
 assert OPENAI_CACHE.min_tokens == 1024 and 1024 + 5 * 128 == 1664
+# "the other 37 are paid in full"
+assert 1701 - 1664 == 37 and OPENAI_CACHE.cacheable(1023) == 0
+# "The whole history's 101 are the newest answer and question (26 tokens) and the 75 past its
+# last whole step of 128": the cache serves call 59's whole input, rounded down to 128s.
+whole_bill = conversation_bill(designs[0][1], designs[0][2], mini, count_tokens)
+call_59 = whole_bill.calls[-2]
+newest = designs[0][1].messages[-3:-1]  # turn 59's answer, turn 60's question
+assert [m.role for m in newest] == [Role.ASSISTANT, Role.USER]
+assert sum(count_tokens(m) for m in newest) == 26 == whole_call.input - call_59.input
+assert whole_call.cached == OPENAI_CACHE.cacheable(call_59.input) == call_59.input - 75
+assert 26 + 75 == whole_call.uncached == 101
 
 # Claude's fold: the caller marks the cache and pays 1.25 x input to write it; OpenAI and
 # Google cache by themselves for free; at the plain input price the gap is $4.75, not $9.08.
@@ -258,6 +316,21 @@ extra = summariser_dollars(summary_design, mini, count_tokens)
 assert round(float(extra), 2) == 4.57 == table[summary_design[0]]["$, summariser, GPT-5.4 mini"]
 assert dollars[(summary_design[0], mini.name)] + extra > dollars[("whole history", mini.name)]
 assert all(table[d[0]]["$, summariser, GPT-5.4 mini"] == 0 for d in designs[:-1])
+# "Summary: the cheapest agent calls ($18.67), but ... $23.24 in all, more than the whole history"
+assert per_1000(summary_design[0], mini.name) == 18.67
+assert round(float(dollars[(summary_design[0], mini.name)] + extra), 2) == 23.24
+# "What Lucía should use. On GPT-5.4 mini, the whole history: the cheapest in all ($20.11), and
+# #7781 stays in it." Uncached, the window of 10 costs the least.
+in_all = {
+    d[0]: dollars[(d[0], mini.name)] + summariser_dollars(d, mini, count_tokens) for d in designs
+}
+assert min(in_all, key=in_all.get) == "whole history"
+assert ANCHOR_FACTS["support_60"] in designs[0][1].messages[1].content
+uncached_mini = dataclasses.replace(mini, cached_input=mini.input)
+no_cache = {c.design: c.dollars for c in design_costs(designs, count_tokens, [uncached_mini])}
+no_cache[summary_design[0]] += summariser_dollars(summary_design, uncached_mini, count_tokens)
+assert min(no_cache, key=no_cache.get) == "window of 10 messages"
+assert min(table, key=lambda d: table[d]["input tokens"]) == "window of 10 messages"
 
 # Which version are you on? create_react_agent's pre_model_hook: a trim that keeps nothing
 # sends the whole thread (llm_input_messages or messages); create_agent's middleware does not.

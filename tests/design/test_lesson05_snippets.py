@@ -54,6 +54,7 @@ def test_every_snippet_runs_and_does_what_the_lesson_says():
         'config = {"configurable": {"thread_id": "valentina"}}',
         "class OrderState(AgentState):",
         'summarise = SummarizationMiddleware(model, trigger=("messages", 30), keep=("messages", 10))',
+        'reply = agent.invoke({"messages": [{"role": "user", "content": "And my order?"}]}, config)',
     ]
     # A module of its own, as a learner's script is: typing resolves OrderState's hints there.
     module = types.ModuleType("lesson05_snippets")
@@ -68,7 +69,7 @@ def test_every_snippet_runs_and_does_what_the_lesson_says():
 
 def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
     run(setup, namespace)
-    trim, turn, pin, summarise = shown
+    trim, turn, pin, summarise, cache_read = shown
     run(trim, namespace)
     # "Run one turn that calls your tools and count what it stored": the offline model's script
     # calls track_order once, so the turn stores question, call, result and answer.
@@ -100,3 +101,29 @@ def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
     assert seen == [namespace["PROMPT"] + "\nOrder on file: #7781"]
     run(summarise, namespace)
     assert type(namespace["summarise"]).__name__ == "SummarizationMiddleware"
+    # "Check it in your agent": the reply's usage_metadata, as a provider's chat model fills it
+    # (langchain-openai puts OpenAI's cached_tokens in input_token_details["cache_read"]).
+    usage = {
+        "input_tokens": 1837,
+        "output_tokens": 22,
+        "total_tokens": 1859,
+        "input_token_details": {"cache_read": 1664},
+    }
+    reply = namespace["AIMessage"]("Order #7781.", usage_metadata=usage)
+    namespace["agent"] = namespace["create_agent"](
+        namespace["OfflineModel"](messages=iter([reply])),
+        namespace["tools"],
+        system_prompt=namespace["PROMPT"],
+        checkpointer=namespace["InMemorySaver"](),
+    )
+    assert run(cache_read, namespace).split() == ["1837", "1664"]
+
+
+def test_the_reply_s_cache_fields_are_the_ones_the_reference_page_names():
+    """The reference page's "Reading cache hits in LangChain": ``usage_metadata``'s
+    ``input_token_details`` has ``cache_read`` and ``cache_creation`` keys, none required."""
+    messages = pytest.importorskip("langchain_core.messages.ai")
+    details = messages.InputTokenDetails
+    assert {"cache_read", "cache_creation"} <= set(details.__annotations__)
+    assert not details.__required_keys__
+    assert "input_token_details" in messages.UsageMetadata.__annotations__

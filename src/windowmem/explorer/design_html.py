@@ -123,7 +123,7 @@ def render_design_html(view: DesignView) -> str:
     headline = (
         f"<b>{html.escape(view.title)}</b>: turn <b>{view.turn}</b> of {view.turn_count}; the "
         f"fact {html.escape(view.fact)} is {where}. It reaches "
-        f'<b class="wm-reaching">{view.reaching}</b> of {len(view.products)} products on this call.'
+        f'<b class="wm-reaching">{view.reaching}</b> of {len(view.products)} frameworks on this call.'
     )
     cards = "".join(_card(c, view.fact) for c in view.products)
     return (
