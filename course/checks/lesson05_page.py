@@ -235,8 +235,8 @@ def gap(design, model):
     return float(dollars[(design, model)] / dollars[("whole history", model)] - 1)
 
 
-# "0.6% more on GPT-5.4 mini ($20.23 against $20.11), 13% more on Claude, and more than twice
-# the price on Gemini, whose cache starts at 2,048 tokens"
+# "0.6% more on GPT-5.4 mini ($20.23 against $20.11) ... 13% on Claude; over twice on
+# Gemini (cache from 2,048 tokens)"
 assert per_1000("window of 10 messages", "GPT-5.4 mini") == 20.23
 assert per_1000("whole history", "GPT-5.4 mini") == 20.11
 assert round(gap("window of 10 messages", "GPT-5.4 mini") * 100, 1) == 0.6
