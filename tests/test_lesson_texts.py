@@ -104,15 +104,16 @@ REVEALED_BY = {
         ],
         4: [
             '"B was sent": listed(run.sent["B"])',
-            "B's rows land before A's",
+            "](04_race.svg)",
             '`["B", "A"]`: a run writes',
-            "only once the model has answered",
+            "writes only after the model answers",
         ],
         5: [
             "for rule in expiry.RULES[:3]",
-            "at 12:20 it had forgotten\nher",
+            "so at 12:20 it had",
             "11:20. Only a write",
-            "Simple Memory's clock moves at every use",
+            "](04_ttl.svg)",
+            "Simple Memory's idle hour restarts at every use",
         ],
         6: ['store_choice.table("n8n")', "(a) Redis. Simple Memory deletes a quiet chat"],
     },
@@ -762,7 +763,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "One row per message in the table `n8n_chat_histories`" in main
     assert main.index("One row per message") < main.index("### Self-check 3")
     assert main.index("### Self-check 3") < main.index(
-        "builds the window anew from the stored rows"
+        "Each run sends the last `2 × k`"
     )
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
@@ -1120,6 +1121,8 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
         "02_store_and_load.svg",
         "03_store_and_load.svg",
         "03_prompt_cache.svg",
+        "04_race.svg",
+        "04_ttl.svg",
     ],
 )
 def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
