@@ -762,9 +762,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # Self-check 3's premise, the layout, stated above its question; the rule after it.
     assert "One row per message in the table `n8n_chat_histories`" in main
     assert main.index("One row per message") < main.index("### Self-check 3")
-    assert main.index("### Self-check 3") < main.index(
-        "Each run sends the last `2 × k`"
-    )
+    assert main.index("### Self-check 3") < main.index("Each run sends the last `2 × k`")
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
@@ -815,7 +813,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     body = "\n".join(text(c) for c in cells(COURSE / name))
     race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
     assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
-    assert 'lock.Arrival("B", 2, 20)' in text(race)
+    assert 'lock.Arrival("B", 2, 5)' in text(race)
     section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
     assert "It drops the second message; it does not queue it." in section_4
     section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
