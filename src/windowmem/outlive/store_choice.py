@@ -123,8 +123,8 @@ N8N_CHOICES: tuple[Choice, ...] = (
     Choice(
         "MongoDB already runs, and sessions stay short",
         "MongoDB Chat Memory",
-        "one document (MongoDB's record) per session holding all its messages, kept until deleted; MongoDB refuses a document over 16 MiB, so a very long session stops saving",
-        "a Session ID that starts a new document now and then (one per chat, or with the month in it), so none grows that big",
+        "one document (MongoDB's record) per session holding all its messages, kept until deleted; a very long session can outgrow MongoDB's size limit for one document",
+        "MongoDB credentials; a Session ID per chat, so no one document grows without end",
     ),
     Choice(
         "two messages of one chat sent at once must not be answered blind",
