@@ -31,7 +31,7 @@ def test_two_workers_on_simple_memory_miss_the_other_worker_s_turns():
     assert view.missing_turns == (1, 3)
     assert (view.outside_window_turns, view.unstored_turns) == ((), (1, 3))
     html = render_outlive_html(view)
-    assert "1 from memory; missing from this store: turns 1, 3</" in html
+    assert "2 from memory; missing from this store: turns 1, 3</" in html
     assert "outside the window" not in html
 
 

@@ -48,7 +48,7 @@ def render_outlive_html(view: OutliveView) -> str:
         f'<div class="wm-note" style="{_NOTE}">{html.escape(view.note)}</div>' if view.note else ""
     )
     gaps = "".join(
-        f"; {label}: turns {', '.join(str(t) for t in turns)}"
+        f"; {label}: turn{'s' if len(turns) > 1 else ''} {', '.join(str(t) for t in turns)}"
         for label, turns in (
             ("missing from this store", view.unstored_turns),
             ("stored, outside the window", view.outside_window_turns),
@@ -64,7 +64,10 @@ def render_outlive_html(view: OutliveView) -> str:
         f'<b class="wm-worker">worker {view.worker}</b></div>{note}'
         + _section(f"What call {view.call} sends: {len(view.sent) - 1} from memory{gaps}")
         + f'<table class="wm-sent" style="border-collapse:collapse">{sent}</table>'
-        + _section(f"What the store holds after it: {len(view.stored_after)} messages")
+        + _section(
+            f"What the store holds after it: {len(view.stored_after)} messages"
+            + ("" if view.keeps_everything else ", only the window (cut on write)")
+        )
         + f'<table class="wm-stored" style="border-collapse:collapse">{stored}</table>'
         + _section("Every call")
         + f'<table class="wm-calls" style="border-collapse:collapse"><tr><th style="{_CELL}">turn</th>'
