@@ -111,7 +111,7 @@ REVEALED_BY = {
         5: [
             "for rule in expiry.RULES[:3]",
             "so at 12:20 it had",
-            "11:20. Only a write",
+            "11:20. Only a save",
             "](04_ttl.svg)",
             "Simple Memory's idle hour restarts at every use",
         ],
@@ -821,6 +821,14 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "> **Which version" not in body
     # The main path states no version box elsewhere, and the table's facts are the page's.
     assert "abc__Postgres_Chat_Memory" in section_3
+    # The third reading: the versions as a two-row table under the picture, the picture's
+    # option named; the lock's $json pitfall in section 4; check 5's EXPIRE fact above it.
+    assert "| imported from the lesson's workflow (older version) | `abc` |" in body
+    assert "Session Key From Previous Node" not in section_3 and "grey field" in section_3
+    assert "**Adding the lock breaks `$json`.**" in section_4
+    assert "`{{ $('When chat message received').item.json.sessionId }}`" in section_4
+    assert "`{{ $('When chat message received').item.json.chatInput }}`" in section_4
+    assert "each time it saves messages to the key" in before[5]
 
 
 def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
@@ -1145,7 +1153,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1992,
     "02_with_and_without_memory.ipynb": 1971,
     "03_window_buffer_memory.ipynb": 1894,
-    "04_memory_that_outlives_the_session.ipynb": 1705,
+    "04_memory_that_outlives_the_session.ipynb": 1849,
     "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 1994,
 }
