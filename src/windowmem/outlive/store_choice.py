@@ -116,8 +116,8 @@ N8N_CHOICES: tuple[Choice, ...] = (
     Choice(
         "quiet chats deleted by themselves (privacy), with no clean-up job",
         "Redis Chat Memory",
-        "one list per session, shared by every worker; with a TTL the key expires that long after the last write",
-        "Session Time To Live, in seconds: at least the longest pause between saved turns that must survive, at most how long a quiet chat may be kept (0 never expires)",
+        "one list per session, shared by every worker; with a TTL the key expires that long after the last saved run",
+        "Session Time To Live, in seconds: more than the longest pause a chat must survive, no more than a quiet chat may be kept (0: never expires)",
         frozenset({"survives a restart", "shared by workers", "deletes a quiet chat"}),
     ),
     Choice(
@@ -127,7 +127,7 @@ N8N_CHOICES: tuple[Choice, ...] = (
         "MongoDB credentials; a Session ID per chat, so no one document grows without end",
     ),
     Choice(
-        "two messages of one chat sent at once must not be answered blind",
+        "a customer may send a second message before the first is answered",
         "a shared store plus a lock",
         "no memory node locks a session: both runs load before either writes",
         'a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent that answers "one moment" to any run but the first; Delete after it',
