@@ -1153,7 +1153,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1992,
     "02_with_and_without_memory.ipynb": 1971,
     "03_window_buffer_memory.ipynb": 1894,
-    "04_memory_that_outlives_the_session.ipynb": 1849,
+    "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1991,
     "06_token_budget_and_context_drift.ipynb": 1994,
 }
