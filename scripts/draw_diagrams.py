@@ -1,11 +1,12 @@
-"""Draw the store-against-load diagrams of lessons 1 to 3 from windowmem's replay.
+"""Draw the diagrams of lessons 1 to 4 from windowmem's replay.
 
 Usage: ``python scripts/draw_diagrams.py [--check]``
 
 Each diagram is an SVG file in ``course/`` (the website copies it beside the lesson) that
 the lesson shows with a markdown image. What it draws is computed: the keys and buckets of
 lesson 1's support desk, the arrays of lesson 2's agent with and without memory, lesson 3's
-window over Marta's stored turns. ``--check`` writes nothing and exits 1 naming each file
+window over Marta's stored turns, lesson 4's race of two runs and a Redis key's time to
+live. ``--check`` writes nothing and exits 1 naming each file
 that is out of date.
 """
 
@@ -21,7 +22,9 @@ from windowmem.calls.agent_calls import agent_runs
 from windowmem.conversation import Conversation
 from windowmem.examples import load_example
 from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg
+from windowmem.explorer.timeline_diagram import Lane, Mark, Span, timeline_svg
 from windowmem.messages import Message
+from windowmem.outlive import concurrent_runs, expiry
 from windowmem.policies import N8nSimpleMemory
 from windowmem.prices import shared_prefix
 
@@ -155,11 +158,88 @@ def lesson3_cache() -> str:
     )
 
 
+def lesson4_race() -> str:
+    """Two runs of one chat, B arriving during A's model call and answered first (no lock)."""
+    trace = concurrent_runs.schedule_trace("n8n", concurrent_runs.N8N_B_ANSWERS_FIRST)
+    lanes = []
+    for name in ("A", "B"):
+        at = {
+            step.split(" ", 1)[1]: number for number, step in enumerate(trace, 1) if step[0] == name
+        }
+        lanes.append(
+            Lane(
+                f"run {name}",
+                (
+                    Span(at["load"], at["write user"], "model answering", "assistant"),
+                    Span(at["write user"], at["write reply"], f"writes q{name} a{name}", "new"),
+                ),
+                (Mark(at["load"], "loads u1 a1", "user"),),
+            )
+        )
+    return timeline_svg(
+        "Lesson 4 · two runs of one chat, no lock: each loads before the other writes",
+        lanes,
+        [(number, f"step {number}") for number in range(1, len(trace) + 1)],
+        "Neither load holds the other's question; B writes first, so its rows get the lower ids.",
+    )
+
+
+#: Marta's day in lesson 4, section 5: minutes after 10:00, and what each event is.
+MARTA_DAY = (
+    (expiry.Event(0, "write"), "saved"),
+    (expiry.Event(20, "write"), "saved"),
+    (expiry.Event(50, "read"), "page load"),
+    (expiry.Event(75, "read"), "failed run"),
+    (expiry.Event(140, "read"), "writes again"),
+)
+
+
+def _clock(minute: float) -> str:
+    return f"{10 + int(minute) // 60:02d}:{int(minute) % 60:02d}"
+
+
+def lesson4_ttl() -> str:
+    """Redis Chat Memory's key across Marta's day, Session Time To Live 3600."""
+    events = [event for event, _ in MARTA_DAY]
+    moments = expiry.timeline("n8n Redis (sessionTTL 3600)", events)
+    expires = max(m.expires_at for m in moments if m.found and m.expires_at is not None)
+    gone = [m.event.minute for m in moments if not m.found]
+    end = events[-1].minute
+    marta = Lane(
+        "Marta",
+        marks=tuple(
+            Mark(
+                e.minute, f"{_clock(e.minute)} {label}", "user" if e.action == "write" else "system"
+            )
+            for e, label in MARTA_DAY
+        ),
+    )
+    restarts = Lane(
+        "EXPIRE sent",
+        marks=tuple(Mark(e.minute, "clock restarts", "new") for e in events if e.action == "write"),
+    )
+    key = Lane(
+        "her Redis key",
+        (
+            Span(events[0].minute, expires, f"kept until {_clock(expires)}", "assistant"),
+            *([Span(expires, end, "gone", "gone")] if gone else []),
+        ),
+    )
+    return timeline_svg(
+        "Lesson 4 · Redis Chat Memory, Session Time To Live 3600: only a write restarts the clock",
+        [marta, restarts, key],
+        [(minute, _clock(minute)) for minute in range(0, int(end) + 11, 30)],
+        "A page load and a failed run write nothing, so the key goes 3600 s after the last saved run.",
+    )
+
+
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
     "02_store_and_load.svg": lesson2,
     "03_store_and_load.svg": lesson3,
     "03_prompt_cache.svg": lesson3_cache,
+    "04_race.svg": lesson4_race,
+    "04_ttl.svg": lesson4_ttl,
 }
 
 

@@ -111,15 +111,16 @@ REVEALED_BY = {
         ],
         4: [
             '"B was sent": listed(run.sent["B"])',
-            "B's rows land before A's",
+            "](04_race.svg)",
             '`["B", "A"]`: a run writes',
-            "only once the model has answered",
+            "writes only after the model answers",
         ],
         5: [
             "for rule in expiry.RULES[:3]",
-            "at 12:20 it had forgotten\nher",
-            "11:20. Only a write",
-            "Simple Memory's clock moves at every use",
+            "so at 12:20 it had",
+            "11:20. Only a save",
+            "](04_ttl.svg)",
+            "Simple Memory's idle hour restarts at every use",
         ],
         6: ['store_choice.table("n8n")', "(a) Redis. Simple Memory deletes a quiet chat"],
     },
@@ -771,9 +772,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # Self-check 3's premise, the layout, stated above its question; the rule after it.
     assert "One row per message in the table `n8n_chat_histories`" in main
     assert main.index("One row per message") < main.index("### Self-check 3")
-    assert main.index("### Self-check 3") < main.index(
-        "builds the window anew from the stored rows"
-    )
+    assert main.index("### Self-check 3") < main.index("Each run sends the last `2 × k`")
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
@@ -824,7 +823,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     body = "\n".join(text(c) for c in cells(COURSE / name))
     race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
     assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
-    assert 'lock.Arrival("B", 2, 20)' in text(race)
+    assert 'lock.Arrival("B", 2, 5)' in text(race)
     section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
     assert "It drops the second message; it does not queue it." in section_4
     section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
@@ -832,6 +831,14 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "> **Which version" not in body
     # The main path states no version box elsewhere, and the table's facts are the page's.
     assert "abc__Postgres_Chat_Memory" in section_3
+    # The third reading: the versions as a two-row table under the picture, the picture's
+    # option named; the lock's $json pitfall in section 4; check 5's EXPIRE fact above it.
+    assert "| imported from the lesson's workflow (older version) | `abc` |" in body
+    assert "Session Key From Previous Node" not in section_3 and "grey field" in section_3
+    assert "**Adding the lock breaks `$json`.**" in section_4
+    assert "`{{ $('When chat message received').item.json.sessionId }}`" in section_4
+    assert "`{{ $('When chat message received').item.json.chatInput }}`" in section_4
+    assert "each time it saves messages to the key" in before[5]
 
 
 def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
@@ -1163,6 +1170,8 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
         "02_store_and_load.svg",
         "03_store_and_load.svg",
         "03_prompt_cache.svg",
+        "04_race.svg",
+        "04_ttl.svg",
     ],
 )
 def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
@@ -1187,7 +1196,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
-    "04_memory_that_outlives_the_session.ipynb": 1766,
+    "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }

@@ -90,6 +90,10 @@ def _check_3() -> dict[str, Any]:
     return {"3a": len(stored), "3b": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
 
 
+#: Self-check 4's requests: (name, the second it arrives, the seconds its model takes).
+RACE_TIMES = (("A", 0, 20), ("B", 2, 5))
+
+
 def _check_4() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
@@ -97,14 +101,18 @@ def _check_4() -> dict[str, Any]:
         races.Request("A", "question A", "answer A"),
         races.Request("B", "question B", "answer B"),
     )
-    # B arrives during A's model call and its model answers first: both load, B writes, A writes.
+    # Both load at arrival; each writes once its model has answered: the one that finishes
+    # first writes first.
+    (a, a_at, a_model), (b, b_at, b_model) = RACE_TIMES
+    assert a_at < b_at < a_at + a_model, "B arrives during A's model call"
+    b_first = b_at + b_model < a_at + a_model
     race = races.run_pair(
         "n8n",
         StoreSpec("n8n-sql", chosen.sql_location),
         "lesson4-race-b-first",
         history,
         pair,
-        schedule=races.N8N_B_ANSWERS_FIRST,
+        schedule=races.N8N_B_ANSWERS_FIRST if b_first else races.N8N_DURING_CALL,
     )
     new_rows = race.stored[len(history) :]
     owners = [text.split()[-1] for text in new_rows]  # "question B" -> "B"
@@ -240,7 +248,7 @@ BOOK = CheckBook(
                 11: "count only the earlier messages, not turn 9's own question",
                 5: "the length counts interactions, a question and its answer: two messages each",
             },
-            why="every row is still in the table, and turn 9's run builds a window of 5 interactions anew over them: the last ten messages",
+            why="every row is still in the table, and turn 9's run builds a window of 5 question-and-answer pairs anew over them: the last ten messages",
             transfer="a window raised after it was lowered, on a store that rebuilds the window every run",
         ),
         Expectation(
@@ -251,12 +259,12 @@ BOOK = CheckBook(
                 (
                     "A",
                     "B",
-                ): "A arrived first, but a run writes its rows only once its model has answered, and B's answered first",
+                ): "A arrived first, but a run writes its rows only once its model has answered: B's at second 7, A's at second 20",
                 ("B",): "name both runs: whose rows come first, then whose come after",
                 ("A",): "name both runs: whose rows come first, then whose come after",
             },
             form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
-            why="a run writes its question and answer only once its model has answered, so B's rows, answered first, come before A's",
+            why="a run writes its question and answer only once its model has answered: B's at second 2 + 5 = 7, A's at second 20, so B's rows come before A's",
             transfer="two overlapping runs finishing in the other order than they arrived, asked before the lesson says when a run writes",
         ),
         Expectation(

@@ -45,7 +45,7 @@ assert [s[:2] for s in own_maps_8[7].sent[:-1]] == ["u4", "a4", "u6", "a6"]
 # The explorer's starting view: call 4, Simple Memory, two workers: worker 2 sends only turn 2.
 start_view = scenarios.play_scenario("Simple Memory (in-process)", 2, "nothing")[3]
 assert start_view.worker == 2 and [m.content[:2] for m in start_view.sent[:-1]] == ["u2", "a2"]
-assert "not in this store: 1, 3" in explorer.current_html()
+assert "missing from this store: turns 1, 3" in explorer.current_html()
 table_view = scenarios.play_scenario("n8n Postgres table", 2, "nothing")[3]
 assert [m.content[:2] for m in table_view.sent[:-1]] == ["u2", "a2", "u3", "a3"]  # "gaps close"
 
@@ -110,6 +110,14 @@ assert locked.stored[2:] == ("question A", "answer A")
 assert not any("B" in text.split()[-1:] for text in locked.stored[2:])
 assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
 assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
+# Section 4's lock text: a missing key counts from 0, so the first run gets 1; every
+# Increment, a refused one too, restarts the 60 s (C at second 80 is still refused, 50 s
+# after B's Increment); a run that never deletes frees the key 60 s after the last one.
+_runs = lock.admit(
+    [lock.Arrival("A", 0, 100), lock.Arrival("B", 30, 20), lock.Arrival("C", 80, 20)]
+)
+assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
+assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
 # The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
 # If on the count, "One moment", Delete; the agent and the memory read the trigger by name.
 take = workflow_node("lesson4_lock", "Take the lock")["parameters"]

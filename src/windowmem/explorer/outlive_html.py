@@ -44,15 +44,16 @@ def render_outlive_html(view: OutliveView) -> str:
         f'<td style="{_CELL}">{c.stored}</td></tr>'
         for c in view.calls
     )
-    outside = ", ".join(str(t) for t in view.outside_window_turns) or "none"
-    unstored = ", ".join(str(t) for t in view.unstored_turns) or "none"
     note = (
         f'<div class="wm-note" style="{_NOTE}">{html.escape(view.note)}</div>' if view.note else ""
     )
-    kept = (
-        "every message (the window is cut at load)"
-        if view.keeps_everything
-        else "only the window (cut on write)"
+    gaps = "".join(
+        f"; {label}: turn{'s' if len(turns) > 1 else ''} {', '.join(str(t) for t in turns)}"
+        for label, turns in (
+            ("missing from this store", view.unstored_turns),
+            ("stored, outside the window", view.outside_window_turns),
+        )
+        if turns
     )
     return (
         f'<div class="wm-outlive" data-store="{html.escape(view.store)}" data-workers="{view.workers}" '
@@ -61,12 +62,12 @@ def render_outlive_html(view: OutliveView) -> str:
         f"<div><b>{html.escape(view.store)}</b> · {view.workers} worker{'s' if view.workers > 1 else ''} · "
         f"event before turn 4: <b>{html.escape(view.event)}</b> · call {view.call}, answered by "
         f'<b class="wm-worker">worker {view.worker}</b></div>{note}'
-        + _section(
-            f"What call {view.call} sends ({len(view.sent) - 1} from memory; earlier turns outside "
-            f"the window but stored: {outside}; not in this store: {unstored})"
-        )
+        + _section(f"What call {view.call} sends: {len(view.sent) - 1} from memory{gaps}")
         + f'<table class="wm-sent" style="border-collapse:collapse">{sent}</table>'
-        + _section(f"What the store holds after it: {len(view.stored_after)} messages, {kept}")
+        + _section(
+            f"What the store holds after it: {len(view.stored_after)} messages"
+            + ("" if view.keeps_everything else ", only the window (cut on write)")
+        )
         + f'<table class="wm-stored" style="border-collapse:collapse">{stored}</table>'
         + _section("Every call")
         + f'<table class="wm-calls" style="border-collapse:collapse"><tr><th style="{_CELL}">turn</th>'

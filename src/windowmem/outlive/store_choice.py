@@ -116,18 +116,18 @@ N8N_CHOICES: tuple[Choice, ...] = (
     Choice(
         "quiet chats deleted by themselves (privacy), with no clean-up job",
         "Redis Chat Memory",
-        "one list per session, shared by every worker; with a TTL the key expires that long after the last write",
-        "Session Time To Live, in seconds: at least the longest pause between saved turns that must survive, at most how long a quiet chat may be kept (0 never expires)",
+        "one list per session, shared by every worker; with a TTL the key expires that long after the last saved run",
+        "Session Time To Live, in seconds: more than the longest pause a chat must survive, no more than a quiet chat may be kept (0: never expires)",
         frozenset({"survives a restart", "shared by workers", "deletes a quiet chat"}),
     ),
     Choice(
         "MongoDB already runs, and sessions stay short",
         "MongoDB Chat Memory",
-        "one document (MongoDB's record) per session holding all its messages, kept until deleted; MongoDB refuses a document over 16 MiB, so a very long session stops saving",
-        "a Session ID that starts a new document now and then (one per chat, or with the month in it), so none grows that big",
+        "one document (MongoDB's record) per session holding all its messages, kept until deleted; a very long session can outgrow MongoDB's size limit for one document",
+        "MongoDB credentials; a Session ID per chat, so no one document grows without end",
     ),
     Choice(
-        "two messages of one chat sent at once must not be answered blind",
+        "a customer may send a second message before the first is answered",
         "a shared store plus a lock",
         "no memory node locks a session: both runs load before either writes",
         'a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent that answers "one moment" to any run but the first; Delete after it',

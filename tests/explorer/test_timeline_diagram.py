@@ -1,0 +1,59 @@
+"""The timeline drawing: where it puts spans and marks, what it refuses, and lesson 4's two."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from windowmem.explorer.timeline_diagram import LABEL_W, PLOT_W, Lane, Mark, Span, timeline_svg
+
+TICKS = [(0, "0 s"), (10, "10 s")]
+
+
+def test_a_mark_halfway_along_the_axis_is_drawn_halfway_across_the_plot():
+    svg = timeline_svg("t", [Lane("A", marks=(Mark(5, "half", "user"),))], TICKS)
+    assert f'x1="{LABEL_W + PLOT_W / 2}"' in svg
+
+
+def test_a_span_is_as_wide_as_its_share_of_the_axis():
+    svg = timeline_svg("t", [Lane("A", (Span(0, 2.5, "quarter", "assistant"),))], TICKS)
+    assert f'x="{float(LABEL_W)}" y="' in svg and f'width="{PLOT_W / 4}"' in svg
+
+
+@pytest.mark.parametrize(
+    ("lanes", "ticks", "message"),
+    [
+        ([Lane("A", (Span(0, 1, "s", "pink"),))], TICKS, "kind 'pink' has no colour"),
+        ([Lane("A", (Span(0, 11, "s", "user"),))], TICKS, "off the axis 0-10"),
+        ([Lane("A", marks=(Mark(-1, "m", "user"),))], TICKS, "off the axis 0-10"),
+        ([], [(0, "0 s")], "at least two axis ticks"),
+        ([], [(5, "5"), (0, "0")], "must rise"),
+    ],
+)
+def test_bad_input_is_refused_with_what_to_do(lanes, ticks, message):
+    with pytest.raises(ValueError, match=message):
+        timeline_svg("t", lanes, ticks)
+
+
+def _draw_diagrams():
+    scripts = str(Path(__file__).resolve().parents[2] / "scripts")
+    sys.path.insert(0, scripts)
+    try:
+        import draw_diagrams
+    finally:
+        sys.path.remove(scripts)
+    return draw_diagrams
+
+
+def test_lesson_4_s_race_has_b_write_before_a():
+    svg = _draw_diagrams().lesson4_race()
+    # B's writes start at step 3, A's at step 5 (of 6): B's rows get the lower ids.
+    step = PLOT_W / 5
+    assert f'x="{LABEL_W + 2 * step + 4}" y="' in svg.split("writes qB aB")[0]
+    assert f'x="{LABEL_W + 4 * step + 4}" y="' in svg.split("writes qA aA")[0]
+
+
+def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
+    svg = _draw_diagrams().lesson4_ttl()
+    assert "kept until 11:20" in svg and ">gone<" in svg
+    assert svg.count("clock restarts") == 2  # the two saved runs, not the page load or failure
