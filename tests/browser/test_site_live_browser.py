@@ -268,7 +268,7 @@ def _inputs(book, check_id: str) -> list[str]:
         elif isinstance(value, bool):
             texts.append("Yes" if value else "no")
         elif isinstance(value, int):
-            texts += [f'"{value}"', f"{float(value)}", *WORDS[value : value + 1]]
+            texts += [f'"{value}"', f"{float(value)}", f"${value}", *WORDS[value : value + 1]]
         elif isinstance(value, (list, tuple)):
             texts += [", ".join(map(repr, value)), " ".join(map(str, value)), repr(list(value))]
             texts += [repr([v.upper() for v in value if isinstance(v, str)])]

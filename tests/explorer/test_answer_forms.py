@@ -54,6 +54,8 @@ def test_text_still_has_to_say_the_same_thing(answer, like):
         ("one thousand seven hundred twenty-five", 1725),
         ("twenty-two thousand", 22000),
         ("2.5", 2.5),
+        ("$650", 650),
+        ("US$ 650", 650),
     ],
 )
 def test_a_number_may_be_written_in_digits_or_in_words(text, number):

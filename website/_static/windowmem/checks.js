@@ -93,7 +93,14 @@
 
   /** A number written in digits or (with *words*) in words, or null. */
   function numberFromText(text, words) {
-    const folded = fold(text);
+    let folded = fold(text);
+    // answer_forms.number_from_text: a dollar sign in front is form, not substance.
+    for (const sign of ["us$", "$"]) {
+      if (folded.startsWith(sign)) {
+        folded = folded.slice(sign.length).trim();
+        break;
+      }
+    }
     if (DIGITS.test(folded)) return Number(folded.replace(/,/g, ""));
     const parts = folded.split(/[\s-]+/).filter((w) => w && w !== "and");
     if (!parts.length) return null;
