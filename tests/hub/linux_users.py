@@ -70,11 +70,16 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def remove_user(user: LinuxUser, grace_s: float = 10) -> list[int]:
+def remove_user(user: LinuxUser, grace_s: float = 10, settle_s: float = 30) -> list[int]:
     """Stop what still runs as *user* (by PID), then remove the user and its home.
 
-    Returns the PIDs that were still running, for the test to report.
+    A stopping hub stops the users' servers, and they stop their kernels, in their own time:
+    on a busy machine that takes seconds after the hub has exited. So what is still running
+    after *settle_s* is what outlived the hub. Returns those PIDs, for the test to report.
     """
+    settled = time.monotonic() + settle_s
+    while processes_of(user.uid) and time.monotonic() < settled:
+        time.sleep(0.2)
     left = processes_of(user.uid)
     for pid in left:
         _signal(pid, signal.SIGTERM)
