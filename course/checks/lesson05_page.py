@@ -214,11 +214,11 @@ for model in MODEL_PRICES:
     column = {d: dollars[(d, model.name)] for d in names}
     assert column["window of 10 messages"] > column["whole history"]
     assert max(column, key=column.get) == "window of 40 messages"
-    # On Gemini, whose cache starts at 2,048 tokens, only the whole history is read from the
-    # cache, so it is the cheapest there; elsewhere the summary's agent calls are.
-    cheapest = (
-        "whole history" if model.cache.min_tokens > 2000 else "summary at 30 messages, keep 10"
-    )
+    # Where the cache starts above the fixed system prompt (Gemini's 2,048 tokens), no window
+    # is ever read from it and only the whole history is, so that is the cheapest there;
+    # elsewhere the summary's agent calls are.
+    prompt_cached = model.cache.min_tokens <= SYSTEM_PROMPT_TOKENS
+    cheapest = "summary at 30 messages, keep 10" if prompt_cached else "whole history"
     assert min(column, key=column.get) == cheapest
 assert list(table) == names and all(
     table[c.design]["cached, GPT-5.4 mini"] == f"{c.cached_share:.0%}"
