@@ -2,9 +2,9 @@
 
 Every hidden test starts with the names :func:`test_names` gives it (the judge puts them in
 the test's namespace, see :func:`autograder.judge.hidden_tests.run_test`): a counter of its
-cases (``_parts``, ``_case``, ``_counted``), the behaviour check (``_sealed``), the plain
-types, and every helper of its assignment's support module (:func:`hidden_support`), each
-under its own name. A hidden cell then holds only its cases and its asserts.
+cases (``_parts``, ``_case``, ``_counted``), the behaviour check (``_sealed``), the seeded
+generator its cases are drawn from (``_drawer``, ``_chooser``), the plain types, and every
+helper of its assignment's support module (:func:`hidden_support`), each under its own name. A hidden cell then holds only its cases and its asserts.
 
 ``sealed`` keeps the behaviour check's name: on a student's function seen through the
 channel it asks the kernel to run each call inside windowmem's behaviour check with
@@ -27,6 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from autograder.judge.namespace import StudentFunction
+from autograder.judge.seeded import chooser, drawer
 
 
 def sealed(function: Callable[..., Any], allow: Iterable[str] = ()) -> Callable[..., Any]:
@@ -140,6 +141,7 @@ def optional_hidden_support(folder: str | os.PathLike[str] | None) -> ModuleType
 COUNTER_NAMES = ("_parts", "_case", "_counted")
 
 #: What every hidden test may use, whatever its assignment: the behaviour check and its kin,
+#: the one seeded generator its cases are drawn from (:mod:`autograder.judge.seeded`),
 #: and the plain types a test compares ``type(value)`` with (the judge's own builtins: a
 #: notebook cannot rebind them here).
 COMMON_NAMES: dict[str, Any] = {
@@ -147,6 +149,8 @@ COMMON_NAMES: dict[str, Any] = {
     "_with_notebook_globals": with_notebook_globals,
     "_raises_value_error": raises_value_error,
     "_qwen_tokenizer": qwen_tokenizer,
+    "_drawer": drawer,
+    "_chooser": chooser,
     "_type": builtins.type,
     "_list": builtins.list,
     "_dict": builtins.dict,

@@ -6,6 +6,9 @@ the template lesson 1's rules choose (``_choose``, with the misreadings the case
 apart) and the cause a seeded case is drawn for (``_cause_of``).
 """
 
+# the hidden tests' one seeded generator (autograder/judge/seeded.py), shared by every assignment
+from autograder.judge.seeded import chooser as _chooser
+
 _type = (0).__class__.__class__
 
 _str, _int, _bool, _list, _dict = (
@@ -184,18 +187,6 @@ def _cause_of(case, misread=()):
         if _lost:
             return _cause
     return None
-
-
-def _chooser(seed):
-    """A seeded chooser: each call picks one of *options* (a small linear congruential
-    generator: fixed cases, no random module a notebook could reseed)."""
-    _state = [seed]
-
-    def _draw(options):
-        _state[0] = (_state[0] * 1103515245 + 12345) % 2147483648
-        return options[(_state[0] >> 8) % len(options)]
-
-    return _draw
 
 
 _TEMPLATE_MISREADINGS = ("header trusted", "ticket always", "unique ticket enough", "shop always",

@@ -11,6 +11,9 @@ The names keep the cells' leading underscores: in a test cell, a name starting w
 is the test's own and is never looked up in the student's kernel.
 """
 
+# the hidden tests' one seeded generator (autograder/judge/seeded.py), shared by every assignment
+from autograder.judge.seeded import drawer as _drawer
+
 _type = (0).__class__.__class__
 
 _list, _int, _str, _tuple, _bool, _dict = (
@@ -58,17 +61,6 @@ def _loaded(window, turn, tools):
 
 def _expected_turns(window, turn, tools):
     return sorted({_t for _t, _role in _loaded(window, turn, tools)})
-
-
-def _drawer(seed):
-    # the cases' one random source, seeded by the cell (a linear congruential generator)
-    _state = [seed]
-
-    def _draw(n):
-        _state[0] = (_state[0] * 1103515245 + 12345) % 2147483648
-        return (_state[0] >> 8) % n
-
-    return _draw
 
 
 _SHAPES = ([], [], [], [1], [1], [2], [3], [1, 1], [2, 1], [1, 2])

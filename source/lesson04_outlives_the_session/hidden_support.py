@@ -7,6 +7,10 @@ the misreadings its cases tell apart); Part C's races on n8n and Spring AI (``_r
 returned list plain (``_plain``, ``_pair``).
 """
 
+# the hidden tests' one seeded generator (autograder/judge/seeded.py), shared by every assignment
+from autograder.judge.seeded import chooser as _chooser
+from autograder.judge.seeded import drawer as _drawer
+
 _type = (0).__class__.__class__
 _list, _str, _tuple = [].__class__, "".__class__, ().__class__
 
@@ -177,17 +181,6 @@ def _draw_team(draw):
     return _needs
 
 
-def _drawer(seed):
-    _state = seed
-
-    def _draw(options):
-        nonlocal _state
-        _state = (_state * 1103515245 + 12345) % 2147483648
-        return options[(_state >> 8) % len(options)]
-
-    return _draw
-
-
 def _team_for(draw, place):
     """A team drawn with *draw* with the fitting nodes, and turning on the need, that ``_plan``
     gives the part's team number *place*."""
@@ -204,7 +197,7 @@ def _team_for(draw, place):
 
 def _teams(seed, count, first):
     """*count* teams from a seeded space of needs, the part's teams *first* onwards."""
-    _draw = _drawer(seed)
+    _draw = _chooser(seed)
     return [_team_for(_draw, _place) for _place in range(first, first + count)]
 
 
@@ -220,7 +213,7 @@ _MIB = 1024 * 1024
 def _edge_team(seed, edge, nodes=None):
     """One team from the seeded space of needs, moved onto *edge* (one of ``_EDGES``): the node
     the edge is about fits or fails on that edge alone; *nodes*, if given, the fitting ones."""
-    _draw = _drawer(seed)
+    _draw = _chooser(seed)
     while True:
         _needs = _draw_team(_draw)
         if _needs is None:
@@ -259,7 +252,7 @@ def _cell_teams(seed, edge, turn):
         raise ValueError(
             f"Part A's cell {turn} (0 to 3) has the edge {_EDGES[turn]!r}, not {edge!r}"
         )
-    _draw, _at = _drawer(seed), _edge_place(turn)
+    _draw, _at = _chooser(seed), _edge_place(turn)
     return [
         _edge_team(seed * 7 + 1, edge, _plan(_p)[0]) if _p == _at else _team_for(_draw, _p)
         for _p in range(16 * turn, 16 * turn + 16)
@@ -380,13 +373,7 @@ def _races(seed, count):
     schedule drawn uniformly from that product's interleavings in which the requests overlap
     (but for the four the lesson ran) and, on Spring AI, one that each add's own find decides
     (the misreadings of _race get it wrong), a start of 0 to 6 texts."""
-    _state = seed
-
-    def _draw(n):
-        nonlocal _state
-        _state = (_state * 1103515245 + 12345) % 2147483648
-        return (_state >> 8) % n
-
+    _draw = _drawer(seed)
     _found = []
     while len(_found) < count:
         _product = "n8n" if not _found else "spring"

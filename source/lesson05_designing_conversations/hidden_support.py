@@ -5,6 +5,9 @@ message each run stores, the window a Context Window Length keeps, the smallest 
 that still holds a recalled fact (``_expected_k``) and a window's price (``_expected_price``).
 """
 
+# the hidden tests' one seeded generator (autograder/judge/seeded.py), shared by every assignment
+from autograder.judge.seeded import drawer as _drawer
+
 _type = (0).__class__.__class__
 
 _list, _dict, _str = [].__class__, {}.__class__, "".__class__
@@ -16,13 +19,7 @@ _SEED = 2025
 
 def _logs(seed, count):
     """*count* execution logs drawn from a seeded space: tool rounds, calls at once, failed runs."""
-    _state = seed
-
-    def _draw(n):
-        nonlocal _state
-        _state = (_state * 1103515245 + 12345) % 2147483648
-        return (_state >> 8) % n
-
+    _draw = _drawer(seed)
     _out = []
     for _ in range(count):
         _log = []
