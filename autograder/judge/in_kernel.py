@@ -145,9 +145,11 @@ def call(name, decoded, allow=None, at=None):
         return _call(name, decoded, allow)
 
 
-def _call(name, decoded, allow):
+def _call(name, decoded, allow, kept_open_at=None):
+    """The call, sealed when *allow* is given; with *kept_open_at* (``(at,)``, the test cell
+    whose names it sees), in the :class:`_Sealed` kept open for this function and cell
+    (made here if need be) rather than in a seal of its own."""
     namespace = _namespace()
-    function = namespace.get(name)
     args, kwargs = decoded["args"], decoded["kwargs"]
     overrides = decoded.get("globals") or {}
     missing = object()
@@ -156,17 +158,23 @@ def _call(name, decoded, allow):
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = _Nowhere()
     try:
-        if allow is not None:
-            from windowmem.behaviour_check import sealed
+        if kept_open_at is not None:
+            result = _Sealed.open(name, allow, kept_open_at[0]).call(args, kwargs)
+        else:
+            function = namespace.get(name)
+            if allow is not None:
+                from windowmem.behaviour_check import sealed
 
-            function = sealed(function, tuple(allow))
-        result = function(*args, **kwargs)
+                function = sealed(function, tuple(allow))
+            result = function(*args, **kwargs)
         return {"value": _wire().encode(result)}
     except BaseException as error:  # noqa: BLE001 - the judge decides what an exception means
         classes = [getattr(k, "__name__", "?") for k in type(error).__mro__][:40]
         answer: dict = {"raised": [c if type(c) is str else "?" for c in classes]}
         if classes[0] == "LibraryBlocked":  # the behaviour check: which helper, for the log
             answer["blocked"] = str(error)[:300]
+        if kept_open_at is not None and not isinstance(error, Exception):
+            _Sealed.close()  # interrupted (out of time): the next call seals afresh
         return answer
     finally:
         sys.stdout, sys.stderr = saved
@@ -175,6 +183,65 @@ def _call(name, decoded, allow):
                 namespace.pop(key, None)
             else:
                 namespace[key] = value
+
+
+class _Sealed:
+    """One function of the notebook inside the behaviour check, kept open across calls.
+
+    A hidden test calls the same function with the same *allow* case after case, and
+    sealing the kernel (every windowmem module filtered, the builtins and the notebook's
+    namespace walked) costs far more CPU than a case. The judge's calls are the only code
+    the kernel runs while it serves, so the seal made for the first call stays for the
+    next calls of that function, *allow* and test cell, and is undone at any other request
+    (:func:`handle`) and when the judge closes the channel. Each call of a test cell's
+    still starts from the names as that cell found them, sealed (what a call rebinds is put
+    back, as :class:`_AsOf` puts it back after a call of its own), and its value is kept
+    only if plain. ``tests/autograder/judge/test_sealed_calls.py`` holds the two ways equal.
+    """
+
+    current = None
+
+    def __init__(self, name, allow, at):
+        self.key = (name, tuple(allow), at)
+        self.as_of = _AsOf(at)
+        self.as_of.__enter__()
+        try:
+            from windowmem.behaviour_check import without_library
+
+            self.function = _namespace().get(name)
+            self.block = without_library(self.function, allow=self.key[1])
+            self.block.__enter__()
+        except BaseException:
+            self.as_of.__exit__(None, None, None)
+            raise
+        self.names = dict(_namespace())
+
+    @classmethod
+    def open(cls, name, allow, at):
+        """The session for this function, *allow* and cell: the open one, or a new one."""
+        if cls.current is None or cls.current.key != (name, tuple(allow), at):
+            cls.close()
+            cls.current = cls(name, allow, at)
+        return cls.current
+
+    def call(self, args, kwargs):
+        try:
+            return self.block.call(self.function, *args, **kwargs)
+        finally:
+            if self.as_of.names is not None:  # a call of its own would start from them again
+                namespace = _namespace()
+                namespace.clear()
+                namespace.update(self.names)
+
+    @classmethod
+    def close(cls):
+        """Undo the open seal, if any: the notebook's names and modules as they were."""
+        session, cls.current = cls.current, None
+        if session is not None:
+            try:
+                session.block.__exit__(None, None, None)
+            finally:
+                session.as_of.__exit__(None, None, None)
 
 
 #: The exception classes a call that ended its process without an answer is reported as
@@ -248,17 +315,42 @@ def _reap(child):
 
 
 def handle(request):
-    """The answer to one request of the judge's, as a dict."""
+    """The answer to one request of the judge's, as a dict.
+
+    A call of the function the open :class:`_Sealed` holds, with the same *allow* and cell
+    and no globals set, runs in it; any other request undoes it first, and so does an
+    argument the kernel must build (a conversation sent whole: windowmem's own code
+    builds it, which the seal would refuse).
+    """
     if type(request) is not dict:
+        _Sealed.close()
         return {"error": "not a request"}
     at = request.get("at")
+    allow = request.get("allow")
+    allowed = tuple(allow) if isinstance(allow, list) else None
+    keep = request.get("op") == "call" and request.get("apart") is not True and allowed is not None
+    current = _Sealed.current
+    if not keep or current is None or current.key != (request.get("name"), allowed, at):
+        _Sealed.close()
     if request.get("op") == "describe":
         return describe(request.get("name"), at)
     if request.get("op") == "call":
+        decoded = _wire().decode(request.get("arguments"), _read_extra_unsealed)
+        if decoded.get("globals"):
+            keep = False
+            _Sealed.close()
+        if keep:
+            return _call(request.get("name"), decoded, allow, kept_open_at=(at,))
         run = call_apart if request.get("apart") is True else call
-        decoded = _wire().decode(request.get("arguments"), _read_extra)
-        return run(request.get("name"), decoded, request.get("allow"), at)
+        return run(request.get("name"), decoded, allow, at)
     return {"error": "an unknown request"}
+
+
+def _read_extra_unsealed(value):
+    """:func:`_read_extra`, with the open seal undone first when a value must be built."""
+    if type(value) is not dict or value.get("kind") != "sent":
+        _Sealed.close()
+    return _read_extra(value)
 
 
 def serve(path):
@@ -294,4 +386,7 @@ def serve(path):
                 stream.write(text.encode() + b"\n")
                 stream.flush()
     finally:
-        connection.close()
+        try:
+            _Sealed.close()  # the notebook's names and modules as they were, before it returns
+        finally:
+            connection.close()
