@@ -14,6 +14,10 @@ them, each with the same results:
 * :func:`check_schemas_once`: nbgrader's metadata schema is a constant file; checking it
   against the meta-schema once per process, instead of once per cell, leaves every
   cell's validation (and its error) as it was.
+* :func:`check_tables_once`: every ``Gradebook`` nbgrader opens lists the database's
+  tables and runs ``create_all`` (a query per table on SQLite); on a shared engine the
+  first open of the process does it, and the later ones skip it (nbgrader drops no
+  table), still checking the course row as before.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ _LOCK = threading.Lock()
 #: Engines by (process, URL, options): a forked child never uses its parent's connections.
 _ENGINES: dict[tuple[int, str, tuple[tuple[str, Any], ...]], Any] = {}
 _CHECKED_SCHEMAS: set[str] = set()
+#: The shared engines whose database has had its tables checked (and made) in this process.
+_TABLES_READY: set[tuple[int, int]] = set()
 #: The URLs whose engines are shared; None: every URL (a worker's only gradebook is its own).
 _SHARED_URLS: set[str] | None = set()
 
@@ -79,6 +85,7 @@ def close_shared_engines() -> None:
     with _LOCK:
         engines = list(_ENGINES.values())
         _ENGINES.clear()
+        _TABLES_READY.clear()
         _SHARED_URLS = set()
     for engine in engines:
         Engine.dispose(engine)
@@ -126,7 +133,45 @@ def check_schemas_once() -> None:
     common.jsonschema = _Validate()
 
 
+def check_tables_once() -> None:
+    """Check a shared engine's tables once per process, not at every ``Gradebook`` opened on it.
+
+    nbgrader's ``Gradebook.__init__`` (0.9) lists the tables, runs ``create_all``, writes
+    the alembic version into a new database, then checks the course row. An autograde
+    opens the worker's gradebook about ten times. Once one open on a shared engine (see
+    :func:`share_gradebook_engines`) has done all that, the tables are there for every
+    later one: those open a session on the engine and check the course, as nbgrader does.
+    Any other engine takes nbgrader's own way each time. Idempotent.
+    """
+    import nbgrader.api
+    from sqlalchemy.orm import scoped_session, sessionmaker
+
+    gradebook = nbgrader.api.Gradebook
+    if getattr(gradebook.__init__, "checks_tables_once", False):
+        return
+    original = gradebook.__init__
+
+    def __init__(self, db_url, course_id="default_course", authenticator=None):  # noqa: N807
+        engine = nbgrader.api.create_engine(db_url, echo=False, future=True)
+        if (os.getpid(), id(engine)) not in _TABLES_READY:
+            original(self, db_url, course_id, authenticator)
+            if getattr(engine, "dispose", None) is _keep_pool:  # a shared engine: kept
+                with _LOCK:
+                    _TABLES_READY.add((os.getpid(), id(engine)))
+            return
+        self.engine = engine
+        self.db = scoped_session(sessionmaker(autoflush=True, bind=engine, future=True))
+        self.check_course(course_id=course_id)
+        self.course_id = course_id
+        self.authenticator = authenticator
+
+    __init__.checks_tables_once = True  # type: ignore[attr-defined]
+    __init__.__doc__ = original.__doc__
+    gradebook.__init__ = __init__
+
+
 def quicken(url: str | None = None) -> None:
-    """Both changes (see the module's docstring); engines shared for *url* (None: every URL)."""
+    """The three changes (see the module's docstring); engines shared for *url* (None: every URL)."""
     share_gradebook_engines(url)
     check_schemas_once()
+    check_tables_once()
