@@ -62,7 +62,8 @@ def drawer(seed: int) -> Callable[[int], int]:
         nonlocal state
         if n < 1:
             raise ValueError(f"draw(n) needs n of at least 1, not {n}")
-        state = step(state)
+        # step(state) written out: a cell draws tens of thousands of times
+        state = (state * MULTIPLIER + INCREMENT) % MODULUS
         return (state >> SHIFT) % n
 
     return draw
