@@ -84,7 +84,9 @@ def render_feedback_once() -> str:
         ],
         metadata={
             "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-            "language_info": {"name": "python"},
+            # as the kernel writes it into every graded notebook: its ipython3 lexer imports
+            # pygments' HTML, markup and Lisp lexers, about 0.3 s a worker paid again
+            "language_info": {"name": "python", "pygments_lexer": "ipython3"},
         },
     )
     resources = {

@@ -74,3 +74,28 @@ def test_the_server_has_built_the_tokenizers_and_the_gradebook_mappers():
         [sys.executable, "-c", WARMED_TOKENIZERS], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["1", "1", "True"]
+
+
+WARMED_LEXERS = """
+import sys
+import nbformat
+import autograder.grading.warmup
+from autograder.records.feedback_page import FeedbackExporter
+notebook = nbformat.v4.new_notebook(
+    cells=[nbformat.v4.new_code_cell("%time x = [1, 2]")],
+    # what the kernel writes into every notebook it runs (ipykernel 7)
+    metadata={"language_info": {"name": "python", "pygments_lexer": "ipython3"}},
+)
+before = set(sys.modules)
+FeedbackExporter().from_notebook_node(notebook, resources={"nbgrader": {
+    "notebook": "n", "score": 0.0, "max_score": 1.0, "late_penalty": 0.0}})
+print(" ".join(sorted(m for m in set(sys.modules) - before if "lexer" in m)))
+"""
+
+
+def test_the_server_has_imported_the_lexers_a_graded_notebook_s_page_highlights_with():
+    # in a fresh interpreter: a worker's feedback page highlights graded notebooks as ipython3
+    done = subprocess.run(
+        [sys.executable, "-c", WARMED_LEXERS], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [], f"a worker would still import: {done.stdout}"
