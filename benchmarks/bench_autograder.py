@@ -31,7 +31,8 @@ nbgrader's ``alembic heads`` subprocess and with the in-process read. Usage::
         [--one-job] [--baseline ../main]
 
 With ``--repeat``, every row is measured once per round, the rounds run one after another
-(a machine that slows part-way slows every row alike), and each figure is the row's median.
+(a machine that slows part-way slows every row alike), and each figure is the row's median;
+``--baseline``'s row and this checkout's take turns running first (:func:`in_turn`).
 ``--baseline`` times another checkout's ``grade --jobs 1`` in the same rounds (a change
 against main, side by side on the same load); ``--one-job`` keeps the one-job rows only.
 
@@ -416,6 +417,26 @@ def summary(table: dict[str, float], used: dict[str, float], n: int, cores: int)
         )
 
 
+def in_turn(
+    measures: list[tuple[str, Callable[[int], float]]], round_: int
+) -> list[tuple[str, Callable[[int], float]]]:
+    """*measures* in the order of round *round_*: every other round, ``--baseline``'s row and
+    this checkout's swap places, so neither always runs right after the floor (a row's
+    place in a round moved its figure by a third on a busy machine).
+
+    >>> [label for label, _ in in_turn([("floor", abs), ("autograder --jobs 1", abs),
+    ...     (BASELINE_ROW, abs)], 1)]
+    ['floor', 'baseline: autograder --jobs 1', 'autograder --jobs 1']
+    """
+    labels = [label for label, _ in measures]
+    if round_ % 2 == 0 or BASELINE_ROW not in labels or "autograder --jobs 1" not in labels:
+        return measures
+    ours, theirs = labels.index("autograder --jobs 1"), labels.index(BASELINE_ROW)
+    swapped = list(measures)
+    swapped[ours], swapped[theirs] = measures[theirs], measures[ours]
+    return swapped
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=40)
@@ -520,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
         for round_ in range(args.repeat):
             if args.repeat > 1:
                 print(f"round {round_ + 1} of {args.repeat}:", flush=True)
-            for label, measure in measures:
+            for label, measure in in_turn(measures, round_):
                 with cpu_seconds() as cpu:
                     seconds = measure(round_)
                 walls[label].append(seconds)
