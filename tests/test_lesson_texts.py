@@ -1190,7 +1190,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 # ---------------------------------------------------------------- the time a first reading takes
 
 #: The main path's words may only shrink toward the kit's limit (scripts/lesson_time.py,
-#: MAX_MAIN_PATH_WORDS, "at most about 2,500 words"): lower a ceiling when a lesson gets
+#: MAX_MAIN_PATH_WORDS, "at most 2,000 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
@@ -1254,6 +1254,11 @@ def test_the_stated_time_is_the_measured_first_reading(notebook):
         f"{reading.minutes:.1f} ({reading.words} words, {reading.checks} checks, "
         f"{reading.code_cells} code cells): state {reading.stated_minutes}"
     )
+    assert reading.minutes <= lesson_time.MAX_MINUTES, (
+        f"{notebook.name}: a first reading takes {reading.minutes:.1f} minutes, over the "
+        f"{lesson_time.MAX_MINUTES} a lesson may take: cut words, checks or code cells, or fold "
+        "depth into <details> or the reference page"
+    )
     ceiling = MAIN_PATH_CEILING[notebook.name]
     assert ceiling <= lesson_time.MAX_MAIN_PATH_WORDS, (
         f"{notebook.name}: its ceiling {ceiling} is over the kit's {lesson_time.MAX_MAIN_PATH_WORDS}"
@@ -1271,7 +1276,7 @@ def test_the_reading_measure_counts_what_a_reader_reads():
     )
     assert lesson_time.main_path("a\n## Resources\n- b") == "a\n"
     r = lesson_time.Reading(words=1800, checks=10, code_cells=10, has_explorer=True)
-    assert r.minutes == 1800 / 180 + 10 * 3 + 10 * 1 + 5 and r.stated_minutes == 55
+    assert r.minutes == 1800 / 120 + 10 * 5 + 10 * 1.5 + 10 and r.stated_minutes == 90
 
 
 def test_lesson_3s_links_into_its_reference_page_land_on_explicit_anchors():
