@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
+from windowmem.policies.n8n import messaging_triggers as mt
 from windowmem_course.checks.page import workflow_node
 
 # Going further: a buffer is named workflow id, "__", session key (the explorer's workflow
@@ -63,22 +64,36 @@ assert {
     for body in ({"userId": "", "text": "a"}, {"userId": "", "text": "b"})
 } == {"user:"}
 
-# Section 2: where each trigger puts the id, the two errors, Edit Fields, the hosted page.
+# Section 2: the two errors, the item fields in the picture, the trigger table, self-check 2.
 assert n8n.NO_SESSION_ID.message == "No session ID found"
 assert n8n.KEY_EMPTY.message == "Key parameter is empty"
 assert set(n8n.chat_trigger_item("abc", "Hi")) == {"action", "sessionId", "chatInput"}
-assert set(webhook) == {"headers", "params", "query", "body"}
+webhook = n8n.webhook_item({"sessionId": "abc"})
 assert n8n.session_id_or_error(webhook) == "No session ID found"  # the symptom
-table = {
-    t: {n: n8n.session_id_or_error(i, **s) for n, s in settings.items()} for t, i in items.items()
+# "If a node in between dropped that field, it reads sessionId from the Chat Trigger's output"
+assert n8n.session_id({"chatInput": "Hi"}, chat_trigger=n8n.chat_trigger_item("abc", "Hi")) == "abc"
+# The table: each trigger's item, the Key the table gives, the id it finds; only the Chat
+# Trigger's item works with the default option.
+rows = {
+    "Chat Trigger": (n8n.chat_trigger_item("abc", "Hi"), None),
+    "Webhook": (webhook, "={{ $json.body.sessionId }}"),
+    "WhatsApp Trigger": (mt.whatsapp_trigger_items(mt.WHATSAPP_BODY)[0], mt.WHATSAPP_KEY),
+    "Telegram Trigger": (mt.telegram_trigger_item(mt.TELEGRAM_UPDATE), mt.TELEGRAM_KEY),
 }
-assert [name for name, row in table["Webhook"].items() if row == "abc"] == [
-    "Define below: {{ $json.body.sessionId }}"
-]
-assert table["Webhook"]["Define below: {{ $json.sessionId }}"] == "Key parameter is empty"
-assert table["Webhook, then Edit Fields"]["default option"] == "abc"
+assert [
+    t for t, (item, _) in rows.items() if n8n.session_id_or_error(item) != "No session ID found"
+] == ["Chat Trigger"]
+assert {
+    t: n8n.session_id(item, **n8n.define_below(key)) for t, (item, key) in rows.items() if key
+} == {"Webhook": "abc", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
+assert mt.WHATSAPP_BODY["entry"][0]["changes"][0]["value"]["messages"][0]["from"] == "573001112233"
 # self-check 2: the webhook's key behind a Chat Trigger, whose item has no body
-assert table["Chat Trigger"]["Define below: {{ $json.body.sessionId }}"] == "Key parameter is empty"
+assert (
+    n8n.session_id_or_error(
+        n8n.chat_trigger_item("abc", "Hi"), **n8n.define_below("={{ $json.body.sessionId }}")
+    )
+    == "Key parameter is empty"
+)
 assert check.__self__.expected("2") == "Key parameter is empty"
 assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")] == [
     False,
