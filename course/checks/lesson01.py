@@ -27,10 +27,12 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
+    # A Chat Trigger and a Webhook start the same agent; the website's request starts the run
+    # at the Webhook, so the Chat Trigger has no output in it and the fallback finds nothing.
+    website = n8n.webhook_item({"sessionId": "abc", "chatInput": "Hi"})
     return {
-        # the webhook workflow's key, copied behind a Chat Trigger: its item has no body
-        "2": n8n.session_id_or_error(
-            n8n.chat_trigger_item("abc", "Hi"), **n8n.define_below("={{ $json.body.sessionId }}")
+        "2": n8n.buffer_key_or_error(
+            website, workflow_id="support-agent", type_version=1.4, chat_trigger=None
         ),
     }
 
@@ -100,13 +102,14 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="evaluate the key on the Chat Trigger's item: is there a body in it?",
+            hint="where in the Webhook's item is sessionId, and did the Chat Trigger run in this run?",
             mistakes={
-                "abc": "that key works behind a webhook, which nests the client's JSON under body; the Chat Trigger puts sessionId at the top and has no body",
-                "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
+                "abc__Simple_Memory": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
+                "abc": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
+                "Key parameter is empty": "that is Define below's error; this memory is on the default option",
             },
-            why="the Chat Trigger's item is action, sessionId and chatInput, with no body, so the key comes out empty",
-            transfer="a key written for a webhook, copied behind the Chat Trigger",
+            why="the Webhook's item holds sessionId under body, not at the top, and a run the Webhook started never ran the Chat Trigger, so the fallback finds nothing either",
+            transfer="the default option behind a Webhook, in a workflow that also has a Chat Trigger",
         ),
         Expectation(
             "3",

@@ -87,14 +87,27 @@ assert {
     t: n8n.session_id(item, **n8n.define_below(key)) for t, (item, key) in rows.items() if key
 } == {"Webhook": "abc", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
 assert mt.WHATSAPP_BODY["entry"][0]["changes"][0]["value"]["messages"][0]["from"] == "573001112233"
-# self-check 2: the webhook's key behind a Chat Trigger, whose item has no body
-assert (
-    n8n.session_id_or_error(
-        n8n.chat_trigger_item("abc", "Hi"), **n8n.define_below("={{ $json.body.sessionId }}")
-    )
-    == "Key parameter is empty"
+# The table's last column: a WhatsApp receipt and a Telegram edit carry no message, so the
+# Keys above find nothing (the triggers' own code: tests/n8n/test_node_source.py).
+assert mt.WHATSAPP_STATUS_BODY["entry"][0]["changes"][0]["value"]["statuses"][0]["status"] == (
+    "delivered"
 )
-assert check.__self__.expected("2") == "Key parameter is empty"
+assert {
+    n8n.session_id_or_error(item, **n8n.define_below(key))
+    for item, key in (
+        (mt.whatsapp_trigger_items(mt.WHATSAPP_STATUS_BODY)[0], mt.WHATSAPP_KEY),
+        (mt.telegram_trigger_item(mt.TELEGRAM_EDITED_UPDATE), mt.TELEGRAM_KEY),
+    )
+} == {"Key parameter is empty"}
+# self-check 2: a Chat Trigger and a Webhook in one workflow; the website's run starts at the
+# Webhook, so the Chat Trigger has no output in it (chat_trigger=None) and the fallback fails.
+website = n8n.webhook_item({"sessionId": "abc", "chatInput": "Hi"})
+assert n8n.session_id_or_error(website, chat_trigger=None) == "No session ID found"
+assert check.__self__.expected("2") == "No session ID found"
+# (had the Chat Trigger run, the fallback would have found its id, scoped to the node on 1.4)
+assert n8n.simple_memory_buffer_key(
+    website, workflow_id="wf1", chat_trigger=n8n.chat_trigger_item("abc", "Hi")
+).endswith("__abc__Simple_Memory")
 assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")] == [
     False,
     True,
@@ -141,8 +154,11 @@ last = recorded.runs[-1].requests[0]
 assert [m.role for m in last] == [Role.SYSTEM, Role.USER] and last[1].content == "u3"
 assert recorded.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
 assert desk.InProcessStore(5).idle_limit_minutes == 60
-in_process = {name: len(desk.marta_returns("in-process", b).window) for name, b in betweens.items()}
-on_disk = {name: len(desk.marta_returns("sqlite", b).window) for name, b in betweens.items()}
+returns = desk.returns_by_store()
+in_process, on_disk = returns["in-process"], returns["sqlite"]
+assert list(in_process) == list(desk.RETURN_CASES) and list(desk.RETURN_CASES)[:5] == list(
+    desk.BETWEEN
+)
 assert in_process == {
     "nothing": 4,
     "the agent restarts": 0,

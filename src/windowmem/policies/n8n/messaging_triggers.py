@@ -10,6 +10,13 @@ functions on the sample payloads below (``tests/n8n/test_node_source.py``):
 * the Telegram Trigger passes on Telegram's *Update* as it came; in a message, the chat's
   id is ``message.chat.id`` (a number; n8n turns it into text for the session id).
 
+Both triggers also start the workflow on events that carry no customer message, and the
+Keys above then find nothing ("Key parameter is empty"): WhatsApp's status updates (the
+sent, delivered and read receipts of the agent's own replies: ``statuses``, no
+``messages``), which come unless the trigger's *Receive Message Status Updates* option is
+added with no status selected; and any Telegram update other than a new ``message`` (an
+edit comes as ``edited_message``) unless *Trigger On* is *Message* only.
+
 The payloads follow the two platforms' documented webhook formats, shortened.
 
 >>> from windowmem.policies.n8n.session_ids import define_below, session_id
@@ -30,37 +37,46 @@ WHATSAPP_KEY = "={{ $json.messages[0].from }}"
 #: The Key (Define below) that reads the chat's id from a Telegram Trigger item.
 TELEGRAM_KEY = "={{ $json.message.chat.id }}"
 
+
+def _whatsapp_body(**event: Any) -> dict[str, Any]:
+    """Meta's webhook body around one change to the business number, its value holding *event*."""
+    value = {
+        "messaging_product": "whatsapp",
+        "metadata": {"display_phone_number": "15550783881", "phone_number_id": "106540352242922"},
+        **event,
+    }
+    change = {"field": "messages", "value": value}
+    return {
+        "object": "whatsapp_business_account",
+        "entry": [{"id": "102290129340398", "changes": [change]}],
+    }
+
+
 #: A WhatsApp Cloud API webhook body carrying one text message (shortened).
-WHATSAPP_BODY: dict[str, Any] = {
-    "object": "whatsapp_business_account",
-    "entry": [
+WHATSAPP_BODY: dict[str, Any] = _whatsapp_body(
+    contacts=[{"profile": {"name": "Marta"}, "wa_id": "573001112233"}],
+    messages=[
         {
-            "id": "102290129340398",
-            "changes": [
-                {
-                    "field": "messages",
-                    "value": {
-                        "messaging_product": "whatsapp",
-                        "metadata": {
-                            "display_phone_number": "15550783881",
-                            "phone_number_id": "106540352242922",
-                        },
-                        "contacts": [{"profile": {"name": "Marta"}, "wa_id": "573001112233"}],
-                        "messages": [
-                            {
-                                "from": "573001112233",
-                                "id": "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=",
-                                "timestamp": "1765090000",
-                                "type": "text",
-                                "text": {"body": "Where is my order?"},
-                            }
-                        ],
-                    },
-                }
-            ],
+            "from": "573001112233",
+            "id": "wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=",
+            "timestamp": "1765090000",
+            "type": "text",
+            "text": {"body": "Where is my order?"},
         }
     ],
-}
+)
+
+#: The same webhook body carrying a status update instead: the reply was delivered.
+WHATSAPP_STATUS_BODY: dict[str, Any] = _whatsapp_body(
+    statuses=[
+        {
+            "id": "wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3QjRDRTk2QUM5QTI1NzdGQUIA",
+            "status": "delivered",
+            "timestamp": "1765090005",
+            "recipient_id": "573001112233",
+        }
+    ]
+)
 
 #: A Telegram Bot API *Update* carrying one private-chat message (shortened).
 TELEGRAM_UPDATE: dict[str, Any] = {
@@ -71,6 +87,17 @@ TELEGRAM_UPDATE: dict[str, Any] = {
         "chat": {"id": 7001, "first_name": "Marta", "type": "private"},
         "date": 1765090000,
         "text": "Where is my order?",
+    },
+}
+
+
+#: The same chat's message, edited by the customer: Telegram sends it as ``edited_message``.
+TELEGRAM_EDITED_UPDATE: dict[str, Any] = {
+    "update_id": 10001,
+    "edited_message": {
+        **TELEGRAM_UPDATE["message"],
+        "edit_date": 1765090030,
+        "text": "Where is my order #6023?",
     },
 }
 
