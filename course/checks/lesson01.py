@@ -5,18 +5,12 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from windowmem import scope as desk
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import Message
-from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import session_ids as n8n
-from windowmem.storage.n8n_postgres_history import N8nPostgresHistory
-from windowmem.storage.sql_database import open_sql
 
 
 def _check_1() -> dict[str, Any]:
@@ -33,39 +27,14 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
-    webhook = n8n.webhook_item({"sessionId": "abc"})
-    # Edit Fields writes the field it sets at the top of the item it passes on.
-    edit_fields = {"sessionId": n8n.evaluate_parameter("={{ $json.body.sessionId }}", webhook)}
+    # A Chat Trigger and a Webhook start the same agent; the website's request starts the run
+    # at the Webhook, so the Chat Trigger has no output in it and the fallback finds nothing.
+    website = n8n.webhook_item({"sessionId": "abc", "chatInput": "Hi"})
     return {
-        # the webhook workflow's key, copied behind a Chat Trigger: its item has no body
-        "2a": n8n.session_id_or_error(
-            n8n.chat_trigger_item("abc", "Hi"), **n8n.define_below("={{ $json.body.sessionId }}")
+        "2": n8n.buffer_key_or_error(
+            website, workflow_id="support-agent", type_version=1.4, chat_trigger=None
         ),
-        "2b": n8n.session_id_or_error(edit_fields),
     }
-
-
-def _postgres_next_day(window: int) -> int:
-    # n8n's Postgres Chat Memory table (its layout, on a SQLite file), keyed tenant + user:
-    # Marta's first thread written in the evening, read through a new connection in the
-    # morning, windowed at Context Window Length *window* as the node windows it.
-    first = [
-        r
-        for r in desk.requests_of(desk.support_desk())
-        if r.customer == desk.MARTA and r.thread == "m-1"
-    ]
-    key = desk.key_for(desk.TENANT_USER.template, first[0])
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "n8n.db"
-        evening = open_sql(path)
-        N8nPostgresHistory(evening, key).add_messages(
-            [m for r in first for m in (Message("user", r.text), Message("assistant", r.reply))]
-        )
-        evening.close()
-        morning = open_sql(path)
-        stored = N8nPostgresHistory(morning, key).get_messages()
-        morning.close()
-    return len(N8nSimpleMemory(window).load(stored))
 
 
 def _check_3() -> dict[str, Any]:
@@ -74,11 +43,7 @@ def _check_3() -> dict[str, Any]:
     # 40 minutes, Marta asks in her first chat (a read), 40 more, Lucía writes in her own
     # thread (another buffer), 30 more: Marta's history has gone unread for 70 minutes.
     lucia_between = [desk.Pause(40), marta_asks, desk.Pause(40), lucia_writes, desk.Pause(30)]
-    return {
-        "3a": len(desk.marta_returns("in-process", lucia_between).window),
-        # a lasting store, Context Window Length 1, after a night
-        "3b": _postgres_next_day(1),
-    }
+    return {"3": len(desk.marta_returns("in-process", lucia_between).window)}
 
 
 def _chat(customer, thread: str, texts: list[str], gap: float) -> list:
@@ -95,20 +60,25 @@ def _check_4() -> dict[str, Any]:
         call = desk.run_script(script, desk.key_choice(choice).template, store).calls[-1]
         return "scope" if call.foreign else call.missing[0].cause
 
-    # The hosted chat's key is the widget's session id; a reload with Load Previous Session at
-    # its default (Off) makes a new one, so the reloaded page writes under a new thread here.
-    reloaded = n8n.widget_session_id(
-        "m-1", load_previous_session=n8n.hosted_chat_loads_previous_session("Off"), fresh="m-2"
+    # Simple Memory 1.4's default option files a chat under the session id, "__" and the node's
+    # name: renaming the node gives Marta's open chat a new buffer (the thread here), while
+    # her messages stay under the old one.
+    chat = n8n.chat_trigger_item("m-1", "where is my order?")
+    before, after = (
+        n8n.simple_memory_buffer_key(
+            chat, workflow_id="support-agent", type_version=1.4, node_name=name
+        )
+        for name in ("Simple Memory", "Support memory")
     )
-    reload = [
-        desk.Request(desk.MARTA, "m-1", "my order is #6023", "noted"),
-        desk.Pause(5),
-        desk.Request(desk.MARTA, reloaded, "where is my order?", "which number?"),
+    rename = [
+        desk.Request(desk.MARTA, before, "my order is #6023", "noted"),
+        desk.Pause(10),
+        desk.Request(desk.MARTA, after, "where is my order?", "which number?"),
     ]
     # Seven exchanges from 12:00 to 12:18, then 13:05 in the same tab: 47 minutes unread.
     slot = _chat(desk.LUCIA, "l-1", ["deliver 9 to 12"] + [f"question {t}" for t in range(2, 8)], 3)
     slot += [desk.Pause(47), desk.Request(desk.LUCIA, "l-1", "my slot?", "which slot?")]
-    return {"4a": first_cause(reload), "4b": first_cause(slot)}
+    return {"4a": first_cause(rename), "4b": first_cause(slot)}
 
 
 BOOK = CheckBook(
@@ -130,30 +100,19 @@ BOOK = CheckBook(
             transfer="another key (per thread) and another shop's naming",
         ),
         Expectation(
-            "2a",
+            "2",
             _check_2,
-            hint="evaluate the key on the Chat Trigger's item: is there a body in it?",
+            hint="where in the Webhook's item is sessionId, and did the Chat Trigger run in this run?",
             mistakes={
-                "abc": "that key works behind a webhook, which nests the client's JSON under body; the Chat Trigger puts sessionId at the top and has no body",
-                "No session ID found": "that is the default option's error; with Define below n8n evaluates your key",
+                "abc__Simple_Memory": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
+                "abc": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
+                "Key parameter is empty": "that is Define below's error; this memory is on the default option",
             },
-            why="the Chat Trigger's item is action, sessionId and chatInput, with no body, so the key comes out empty",
-            transfer="a key written for a webhook, copied behind the Chat Trigger",
+            why="the Webhook's item holds sessionId under body, not at the top, and a run the Webhook started never ran the Chat Trigger, so the fallback finds nothing either",
+            transfer="the default option behind a Webhook, in a workflow that also has a Chat Trigger",
         ),
         Expectation(
-            "2b",
-            _check_2,
-            hint="where does Edit Fields write sessionId, and where does the default option look?",
-            mistakes={
-                "No session ID found": "that is what the webhook alone gives; Edit Fields wrote sessionId at the top of the item the memory reads",
-                "Key parameter is empty": "that is the Define below option's error; this node uses the default option",
-                "": "the expression reads the body's sessionId, which the client sent",
-            },
-            why="Edit Fields put sessionId at the top of the item, where the default option reads it",
-            transfer="an Edit Fields node between the webhook and the agent",
-        ),
-        Expectation(
-            "3a",
+            "3",
             _check_3,
             hint="a run reads only its own key's history: when was Marta's last read, and how long ago is that?",
             mistakes={
@@ -165,27 +124,15 @@ BOOK = CheckBook(
             transfer="two runs in between, one on her key and one on another, another timing",
         ),
         Expectation(
-            "3b",
-            _check_3,
-            hint="first ask what the table still holds in the morning, then what a window of 1 loads from it",
-            mistakes={
-                4: "the table kept all four, but the window still decides how many are sent: 1 interaction",
-                0: "a database table has no expiry here; the night deleted nothing",
-                1: "the window counts interactions, and one interaction is two messages",
-            },
-            why="the store kept her first chat, and a window of 1 sends its last interaction only",
-            transfer="a smaller window on a store that outlives the night",
-        ),
-        Expectation(
             "4a",
             _check_4,
-            hint="what does a reload of the hosted chat page do to the widget's session id?",
+            hint="on Simple Memory 1.4, what goes into the key besides the session id?",
             mistakes={
-                "storage": "nothing deleted her first message: five minutes is no idle hour and nothing restarted",
+                "storage": "nothing deleted her messages: a published edit is no restart, and ten minutes is no idle hour",
                 "window": "one exchange is far inside a window of 5; and this request found no history at all",
             },
-            why="the reload made a new session id, a new key and an empty history, while her first message sits under the old key",
-            transfer="a page reload on the hosted chat, a case the lesson has not worked",
+            why="on 1.4 the default option puts the node's name in the key, so the rename gave her chat a new, empty key; her messages still sit under the old one",
+            transfer="a renamed memory node on typeVersion 1.4, a case the lesson has not worked",
         ),
         Expectation(
             "4b",

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from windowmem.messages import Role
 from windowmem.policies import N8nSimpleMemory
+from windowmem.policies.n8n import messaging_triggers as mt
 from windowmem_course.checks.page import workflow_node
 
 # Going further: a buffer is named workflow id, "__", session key (the explorer's workflow
@@ -63,25 +64,50 @@ assert {
     for body in ({"userId": "", "text": "a"}, {"userId": "", "text": "b"})
 } == {"user:"}
 
-# Section 2: where each trigger puts the id, the two errors, Edit Fields, the hosted page.
+# Section 2: the two errors, the item fields in the picture, the trigger table, self-check 2.
 assert n8n.NO_SESSION_ID.message == "No session ID found"
 assert n8n.KEY_EMPTY.message == "Key parameter is empty"
 assert set(n8n.chat_trigger_item("abc", "Hi")) == {"action", "sessionId", "chatInput"}
-assert set(webhook) == {"headers", "params", "query", "body"}
-assert "sessionId" not in n8n.schedule_item()
+webhook = n8n.webhook_item({"sessionId": "abc"})
 assert n8n.session_id_or_error(webhook) == "No session ID found"  # the symptom
-table = {
-    t: {n: n8n.session_id_or_error(i, **s) for n, s in settings.items()} for t, i in items.items()
+# "If a node in between dropped that field, it reads sessionId from the Chat Trigger's output"
+assert n8n.session_id({"chatInput": "Hi"}, chat_trigger=n8n.chat_trigger_item("abc", "Hi")) == "abc"
+# The table: each trigger's item, the Key the table gives, the id it finds; only the Chat
+# Trigger's item works with the default option.
+rows = {
+    "Chat Trigger": (n8n.chat_trigger_item("abc", "Hi"), None),
+    "Webhook": (webhook, "={{ $json.body.sessionId }}"),
+    "WhatsApp Trigger": (mt.whatsapp_trigger_items(mt.WHATSAPP_BODY)[0], mt.WHATSAPP_KEY),
+    "Telegram Trigger": (mt.telegram_trigger_item(mt.TELEGRAM_UPDATE), mt.TELEGRAM_KEY),
 }
-assert [name for name, row in table["Webhook"].items() if row == "abc"] == [
-    "Define below: {{ $json.body.sessionId }}"
-]
-assert table["Webhook"]["Define below: {{ $json.sessionId }}"] == "Key parameter is empty"
-assert table["Webhook, then Edit Fields"]["default option"] == "abc"
-# self-check 2a: the webhook's key behind a Chat Trigger, whose item has no body
-assert table["Chat Trigger"]["Define below: {{ $json.body.sessionId }}"] == "Key parameter is empty"
-assert check.__self__.expected("2a") == "Key parameter is empty"
-assert table["Schedule Trigger"]["Define below: nightly-report"] == "nightly-report"
+assert [
+    t for t, (item, _) in rows.items() if n8n.session_id_or_error(item) != "No session ID found"
+] == ["Chat Trigger"]
+assert {
+    t: n8n.session_id(item, **n8n.define_below(key)) for t, (item, key) in rows.items() if key
+} == {"Webhook": "abc", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
+assert mt.WHATSAPP_BODY["entry"][0]["changes"][0]["value"]["messages"][0]["from"] == "573001112233"
+# The table's last column: a WhatsApp receipt and a Telegram edit carry no message, so the
+# Keys above find nothing (the triggers' own code: tests/n8n/test_node_source.py).
+assert mt.WHATSAPP_STATUS_BODY["entry"][0]["changes"][0]["value"]["statuses"][0]["status"] == (
+    "delivered"
+)
+assert {
+    n8n.session_id_or_error(item, **n8n.define_below(key))
+    for item, key in (
+        (mt.whatsapp_trigger_items(mt.WHATSAPP_STATUS_BODY)[0], mt.WHATSAPP_KEY),
+        (mt.telegram_trigger_item(mt.TELEGRAM_EDITED_UPDATE), mt.TELEGRAM_KEY),
+    )
+} == {"Key parameter is empty"}
+# self-check 2: a Chat Trigger and a Webhook in one workflow; the website's run starts at the
+# Webhook, so the Chat Trigger has no output in it (chat_trigger=None) and the fallback fails.
+website = n8n.webhook_item({"sessionId": "abc", "chatInput": "Hi"})
+assert n8n.session_id_or_error(website, chat_trigger=None) == "No session ID found"
+assert check.__self__.expected("2") == "No session ID found"
+# (had the Chat Trigger run, the fallback would have found its id, scoped to the node on 1.4)
+assert n8n.simple_memory_buffer_key(
+    website, workflow_id="wf1", chat_trigger=n8n.chat_trigger_item("abc", "Hi")
+).endswith("__abc__Simple_Memory")
 assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")] == [
     False,
     True,
@@ -128,8 +154,11 @@ last = recorded.runs[-1].requests[0]
 assert [m.role for m in last] == [Role.SYSTEM, Role.USER] and last[1].content == "u3"
 assert recorded.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
 assert desk.InProcessStore(5).idle_limit_minutes == 60
-in_process = {name: len(desk.marta_returns("in-process", b).window) for name, b in betweens.items()}
-on_disk = {name: len(desk.marta_returns("sqlite", b).window) for name, b in betweens.items()}
+returns = desk.returns_by_store()
+in_process, on_disk = returns["in-process"], returns["sqlite"]
+assert list(in_process) == list(desk.RETURN_CASES) and list(desk.RETURN_CASES)[:5] == list(
+    desk.BETWEEN
+)
 assert in_process == {
     "nothing": 4,
     "the agent restarts": 0,
@@ -147,14 +176,8 @@ assert [r.text for r in first_chat] == [
     "Do you ship to Medellín?",
 ]
 assert 40 + 30 == 70 > desk.InProcessStore(5).idle_limit_minutes
-assert check.__self__.expected("3a") == 0
+assert check.__self__.expected("3") == 0
 assert set(on_disk.values()) == {4, 6} and on_disk["a night passes (14 hours)"] == 4
-night_at_1 = desk.marta_returns(
-    "sqlite", desk.BETWEEN["a night passes (14 hours)"], window=1
-).window
-assert len(night_at_1) == 2 and night_at_1[0].content == "Do you ship to Medellín?"
-assert not any("#6023" in m.content for m in night_at_1)
-assert check.__self__.expected("3b") == len(night_at_1)  # computed there on n8n's Postgres table
 
 # Section 2's pictures: the Chat Trigger workflow's Simple Memory on the default option (which
 # reads sessionId at the top of the item), the webhook workflow's on Define below under body.
@@ -168,8 +191,21 @@ assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
 assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
+# Section 2's version box: on 1.4 the default option files chat abc under abc__Simple_Memory.
+assert n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=1.4).endswith(
+    "__abc__Simple_Memory"
+)
+assert (
+    n8n.simple_memory_buffer_key(
+        chat, workflow_id="wf1", type_version=1.4, id_type="customKey", key="abc"
+    )
+    == "wf1__abc"
+)
+
 # Section 4: the explorer's window, self-check 4's timings, a bigger window after a loss.
 assert explorer.runs.window == 5 == N8nSimpleMemory().size
+# 4a: the rename at 15:00 gives the chat a new key; her 14:55 message stays under the old one.
+assert _key("Simple Memory") != _key("Support memory") and 15 * 60 + 5 - (14 * 60 + 55) == 10
 assert 12 * 60 + 3 * (7 - 1) == 12 * 60 + 18 and 13 * 60 + 5 - (12 * 60 + 18) == 47
 assert check.__self__.expected("4a") == "scope" and check.__self__.expected("4b") == "window"
 assert (

@@ -59,7 +59,9 @@ from windowmem.scope.support_desk import (
     CARLOS,
     LUCIA,
     MARTA,
+    RETURN_CASES,
     marta_returns,
+    returns_by_store,
     support_desk,
 )
 
@@ -80,6 +82,7 @@ __all__ = [
     "Missing",
     "PER_THREAD",
     "PER_USER",
+    "RETURN_CASES",
     "Pause",
     "Request",
     "Restart",
@@ -98,6 +101,7 @@ __all__ = [
     "open_store",
     "owners",
     "requests_of",
+    "returns_by_store",
     "run_script",
     "support_desk",
 ]

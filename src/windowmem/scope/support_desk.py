@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from windowmem.errors import WindowMemError
-from windowmem.scope.agent_stores import StoreKind
+from windowmem.scope.agent_stores import STORE_KINDS, StoreKind
 from windowmem.scope.key_choices import TENANT_USER
 from windowmem.scope.script import Customer, Event, Pause, Request, Restart
 from windowmem.scope.shared_agent import Call, run_script
@@ -94,3 +94,37 @@ def marta_returns(store: StoreKind, between: Sequence[Event], window: int = 5) -
         (*_FIRST_SESSION, *between, *_NEXT_SESSION), TENANT_USER.template, store, window=window
     )
     return next(call for call in run.calls if call.request.thread == "m-2")
+
+
+#: The lesson's pause table: :data:`BETWEEN`, then a run in between on another key (Lucía's,
+#: in her own chat) and on Marta's own (a question in her first chat).
+RETURN_CASES: dict[str, tuple[Event, ...]] = {
+    **BETWEEN,
+    "50 min, Lucía writes, 20 min": (
+        Pause(50),
+        Request(LUCIA, "l-1", "Can the armchairs come on Friday?", "Yes, on Friday."),
+        Pause(20),
+    ),
+    "40 min, Marta writes, 40 min": (
+        Pause(40),
+        Request(MARTA, "m-1", "Can I pay on delivery?", "Yes, you can."),
+        Pause(40),
+    ),
+}
+
+
+def returns_by_store(
+    cases: dict[str, tuple[Event, ...]] | None = None,
+) -> dict[StoreKind, dict[str, int]]:
+    """Per store, how many earlier messages Marta's return receives after each of *cases*.
+
+    *cases* defaults to :data:`RETURN_CASES`; the key is tenant + user, the window 5.
+
+    >>> returns_by_store({"61 minutes pass": (Pause(61),)})
+    {'in-process': {'61 minutes pass': 0}, 'sqlite': {'61 minutes pass': 4}}
+    """
+    chosen = RETURN_CASES if cases is None else cases
+    return {
+        store: {name: len(marta_returns(store, between).window) for name, between in chosen.items()}
+        for store in STORE_KINDS
+    }

@@ -238,8 +238,10 @@ def session_id(
     """The session id ``getSessionId`` resolves (typeVersion 1.2 and later), or n8n's error.
 
     *item* is the memory node's incoming item. With ``fromInput``, ``$json.sessionId``
-    is read, and if it is empty the workflow's Chat Trigger output (*chat_trigger*, when
-    the workflow has one) is tried. With ``customKey``, *key* is the Key parameter,
+    is read, and if it is empty the workflow's Chat Trigger output in this run
+    (*chat_trigger*) is tried. Pass None when the workflow has no Chat Trigger or another
+    trigger started the run: n8n's ``$('…').first()`` then throws "hasn't been executed",
+    which ``getSessionId`` swallows, so the run stops with "No session ID found". With ``customKey``, *key* is the Key parameter,
     fixed text or an expression such as ``={{ $json.body.sessionId }}``.
 
     >>> session_id(webhook_item({"sessionId": "abc"}), id_type="customKey", key="={{ $json.body.sessionId }}")
