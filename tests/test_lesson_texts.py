@@ -73,11 +73,7 @@ REVEALED_BY = {
         1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
         2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
         3: ["Turns 1, 3, 4 and 6 were written", 'print("stored after turn 4:"'],
-        4: [
-            'print("  memory off:"',
-            "(a) `new_address` alone",
-            "only the agent's holds anything",
-        ],
+        4: ['print("  memory off:"', "`new_address` and `requested_by`. n8n fills"],
         5: ["Turn 2 stores 4 messages", 'load_recording("two-tool-rounds")'],
         6: ["explorer.show()", "nothing comes from memory"],
     },
@@ -1168,6 +1164,7 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
     [
         "01_store_and_load.svg",
         "02_store_and_load.svg",
+        "02_workflow_inputs.svg",
         "03_store_and_load.svg",
         "03_prompt_cache.svg",
         "04_race.svg",
@@ -1194,7 +1191,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
-    "02_with_and_without_memory.ipynb": 1586,
+    "02_with_and_without_memory.ipynb": 1485,
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,

@@ -14,8 +14,6 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.n8n_recorded import load_recording
 from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
-    NOT_IN_ITS_ARRAY,
-    buffers_when_turn_2_calls,
     item_without_memory,
     marta,
     marta_with_failed_turns,
@@ -42,14 +40,14 @@ def _check_3() -> dict[str, Any]:
 
 
 def _check_4() -> dict[str, Any]:
-    redirect, tracking = tool_items()
-    _, inner = buffers_when_turn_2_calls(tracking)
+    redirect, _ = tool_items()
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
-    # off, turn 3's call can hold a value only if turn 3's own message (or the system message) says it.
+    # off, turn 3's call holds a value only if turn 3's own message (or the system message)
+    # says it. n8n fills the other rows the same way whatever the model was sent.
     sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
     off = item_without_memory(redirect, sent_without_memory)
-    still_right = sorted(f for f in redirect.arguments if off[f] != NOT_IN_ITS_ARRAY)
-    return {"4a": still_right, "4b": len(inner.stored)}
+    same = [f for f, _ in redirect.tool.inputs if off[f] == redirect.item[f]]
+    return {"4": same}
 
 
 def _check_5() -> dict[str, Any]:
@@ -125,40 +123,31 @@ BOOK = CheckBook(
             transfer="two failed runs in one chat",
         ),
         Expectation(
-            "4a",
+            "4",
             _check_4,
-            hint="list the fields the model writes (the $fromAI() rows), then look for each value in what a call without memory sends",
+            hint="say who fills each row; for each row the model fills, look for its value in turn 3's message and in what memory adds",
             mistakes={
                 (
                     "new_address",
-                    "order_number",
-                ): "the order number was said in turn 1, and a call without memory does not carry turn 1",
+                ): "requested_by is fixed text: n8n fills it the same way whether the agent has memory or not",
+                ("requested_by",): "the address is in turn 3's own message, which both calls carry",
                 (
+                    "order_number",
                     "new_address",
                     "requested_by",
-                ): "requested_by is fixed text in the mapping: the model writes nothing into it",
+                ): "the order number was said in turn 1, and only the call with memory carries turn 1",
                 (
-                    "new_address",
                     "order_number",
                     "requested_by",
-                ): "requested_by is fixed text, and the order number was said in turn 1, which this call does not carry",
+                ): "the order number was said in turn 1, which the call without memory does not carry; the address is in turn 3's own message",
                 (
-                    "order_number",
-                ): "the order number was said in turn 1, which this call does not carry; look at turn 3's own message",
-                (): "a call without memory still carries turn 3's own message: look at what it says",
+                    "requested_by",
+                    "new_address",
+                ): "those are the fields; list them in the figure's order",
+                (): "n8n fills a fixed row the same way in both, and both calls carry turn 3's own message",
             },
-            why="the address is in turn 3's own message; the order number was only in turn 1",
-            transfer="a tool's arguments when the model's array lacks memory",
-        ),
-        Expectation(
-            "4b",
-            _check_4,
-            hint="which two parts make up a Simple Memory buffer's name?",
-            mistakes={
-                2: "the session id matches, but the buffer's name starts with the workflow id, and the tool's is different"
-            },
-            why="the inner memory's buffer is named for wf-track-order and the session, and nothing was ever stored under that name",
-            transfer="a memory node inside the tool's sub-workflow",
+            why="n8n fills requested_by with fixed text, and the address is in turn 3's own message; the order number, said in turn 1, reaches only the agent with memory",
+            transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(
             "5",

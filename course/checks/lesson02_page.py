@@ -151,7 +151,14 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-assert [  # 4a: of the model's fields, only the address is in turn 3's call without memory
+# Check 4: the fields the same with memory and without, in the figure's order (the rows').
+off_item = item_without_memory(redirect, sent_without_memory)
+assert [f for f, _ in redirect.tool.inputs if off_item[f] == redirect.item[f]] == [
+    "new_address",
+    "requested_by",
+]
+assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
+assert [  # of the model's fields, only the address is in turn 3's call without memory
     f
     for f in sorted(redirect.arguments)
     if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
