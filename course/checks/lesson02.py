@@ -16,10 +16,12 @@ from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
     item_without_memory,
     marta,
-    marta_with_failed_turns,
+    pictured_chat,
     tool_items,
     tutienda_tools,
+    why_not_sent,
 )
+from windowmem_course.checks.page import workflow_node
 
 scenario = tutienda_tools
 
@@ -35,8 +37,10 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    runs = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))
-    return {"3": runs[6].calls[0].memory_turns}
+    # The pictured chat through lesson 3's workflow, at its own Context Window Length; every
+    # execution answered (the picture's four runs are green).
+    window = workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
+    return {"3": why_not_sent(agent_runs(pictured_chat(), N8nSimpleMemory(window)), 4, 1)}
 
 
 def _check_4() -> dict[str, Any]:
@@ -46,8 +50,8 @@ def _check_4() -> dict[str, Any]:
     # says it. n8n fills the other rows the same way whatever the model was sent.
     sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
     off = item_without_memory(redirect, sent_without_memory)
-    same = [f for f, _ in redirect.tool.inputs if off[f] == redirect.item[f]]
-    return {"4": same}
+    lost = [f for f, _ in redirect.tool.inputs if off[f] != redirect.item[f]]
+    return {"4": lost}
 
 
 def _check_5() -> dict[str, Any]:
@@ -104,49 +108,42 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="list the turns that were written (those that answered), then keep the newest five",
+            hint="for each cause, ask what the input would show: which earlier turns, and which execution colour",
             mistakes={
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                ): "turns 2 and 5 ended with an error: a run without an answer writes nothing",
-                (2, 3, 4, 5, 6): "a failed run writes nothing, so it does not take a place either",
-                (3, 4, 6): "four written turns are 8 messages, and a window of 5 holds 10",
-                (1, 2, 3, 4, 6): "turn 2 failed: its question was not written either",
-                (1, 3, 4, 5, 6): "turn 5 failed: its question was not written either",
+                "failed run": "a failed run shows as a red execution, and all four are green",
+                "new session": "a new session would send no earlier turn, and turns 2 and 3 are there",
             },
-            why="turns 2 and 5 wrote nothing, and the four written turns fit in a window of 5",
-            transfer="two failed runs in one chat",
+            why="turns 2 and 3 are sent, so the session is the same; no execution failed; turn 1 is stored but outside a small window",
+            transfer="a missing turn seen in n8n's own view of the model's input",
+            form="one of 'window', 'failed run' or 'new session'",
         ),
         Expectation(
             "4",
             _check_4,
-            hint="say who fills each row; for each row the model fills, look for its value in turn 3's message and in what memory adds",
+            hint="say who fills each row; for each row the model fills, look for its value in turn 3's message, the only turn the copy without memory is sent",
             mistakes={
                 (
+                    "order_number",
                     "new_address",
-                ): "requested_by is fixed text: n8n fills it the same way whether the agent has memory or not",
-                ("requested_by",): "the address is in turn 3's own message, which both calls carry",
+                ): "the address is in turn 3's own message, which both copies are sent",
+                (
+                    "order_number",
+                    "requested_by",
+                ): "requested_by is fixed text: n8n fills it the same way with memory or without",
+                (
+                    "new_address",
+                ): "the address is in turn 3's own message; the order number was said in turn 1",
+                (
+                    "requested_by",
+                ): "requested_by is fixed text, filled by n8n; the order number was said in turn 1",
                 (
                     "order_number",
                     "new_address",
                     "requested_by",
-                ): "the order number was said in turn 1, and only the call with memory carries turn 1",
-                (
-                    "order_number",
-                    "requested_by",
-                ): "the order number was said in turn 1, which the call without memory does not carry; the address is in turn 3's own message",
-                (
-                    "requested_by",
-                    "new_address",
-                ): "those are the fields; list them in the figure's order",
-                (): "n8n fills a fixed row the same way in both, and both calls carry turn 3's own message",
+                ): "n8n fills requested_by with fixed text, and the address is in turn 3's own message",
+                (): "the order number was said in turn 1, and only the copy with memory is sent turn 1",
             },
-            why="n8n fills requested_by with fixed text, and the address is in turn 3's own message; the order number, said in turn 1, reaches only the agent with memory",
+            why="the order number was said in turn 1, which only the copy with memory is sent; the address is in turn 3's own message, and n8n fills requested_by with fixed text",
             transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(

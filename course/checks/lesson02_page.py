@@ -21,9 +21,12 @@ from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 from windowmem_course.checks.lesson02_see import (
     NOT_IN_ITS_ARRAY,
+    PICTURED_CHAT,
     item_without_memory,
-    marta_with_failed_turns,
+    pictured_chat,
+    why_not_sent,
 )
+from windowmem_course.checks.page import workflow_node
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
 # and #6023 is in none after turn 1; the option never added sends nothing (3.1), a connected
@@ -79,8 +82,26 @@ assert [m.role.value for m in n8n_runs[3].calls[0].messages] == [
     "assistant",
     "user",
 ]
-two_failed = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))[6].calls[0]
-assert two_failed.memory_turns == (1, 3, 4, 6) and len(two_failed.part(Part.MEMORY)) == 8
+# Self-check 3: the picture is lesson 3's workflow (window 2) after the pictured chat, all
+# four runs answered; turn 4's input holds turns 2 and 3, not turn 1 (stored): the window.
+# A failed turn 1, or a new session per message, would look different.
+pictured_window = workflow_node("lesson3_window", "Simple Memory")["parameters"]
+assert pictured_window["contextWindowLength"] == 2
+pictured = agent_runs(pictured_chat(), N8nSimpleMemory(2))
+assert all(r.answered for r in pictured) and pictured[3].calls[0].memory_turns == (2, 3)
+assert pictured[2].stored_after == 6 and why_not_sent(pictured, 4, 1) == "window"
+new_ids = session_per_message("s", 4)
+new_sessions = agent_runs(pictured_chat(), N8nSimpleMemory(2), session_ids=new_ids)
+assert why_not_sent(new_sessions, 4, 1) == "new session"
+assert Path("images/n8n/lesson3_model_input.png").is_file()
+lesson = json.loads(Path("02_with_and_without_memory.ipynb").read_text(encoding="utf-8"))
+check_3_text = " ".join(
+    " ".join("".join(c["source"]).split())
+    for c in lesson["cells"]
+    if "".join(c["source"]).startswith("Turn 3's question is in neither list")
+)
+assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
+assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
@@ -151,12 +172,9 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-# Check 4: the fields the same with memory and without, in the figure's order (the rows').
+# Check 4: the one field the copy without memory cannot fill from its array.
 off_item = item_without_memory(redirect, sent_without_memory)
-assert [f for f, _ in redirect.tool.inputs if off_item[f] == redirect.item[f]] == [
-    "new_address",
-    "requested_by",
-]
+assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["order_number"]
 assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
 assert [  # of the model's fields, only the address is in turn 3's call without memory
     f
