@@ -216,6 +216,12 @@ assert len(agent_runs(chat, N8nSimpleMemory(3))[1].saved) == 4
 rounds_in_turn_2 = len(two_rounds.runs[1].requests) - 1  # every request but the answering one
 both_rounds_stored = 2 + 2 * rounds_in_turn_2  # question and answer, a call and result a round
 assert rounds_in_turn_2 == 2 and both_rounds_stored + plain > 2 * 3
+# ... the window can cut a tool turn in two: at window 2, turn 6's last 4 stored messages start
+# with a tool result whose call is outside; the agent drops it, so memory sends 3.
+window_2 = agent_runs(scenario.conversation, N8nSimpleMemory(2))
+stored_5 = [m for run in window_2[:5] for m in run.saved]
+assert stored_5[-4].role.value == "tool" and stored_5[-5].tool_calls
+assert window_2[5].calls[0].part(Part.MEMORY) == tuple(stored_5[-3:])
 v22 = load_recording("agent-v22")
 assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model round, two stored
 v22_chat = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)
