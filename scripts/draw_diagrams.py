@@ -110,25 +110,28 @@ def lesson2() -> str:
 
 
 def lesson2_inputs() -> str:
-    """TuTienda's two tools: who fills each Workflow Inputs row, and what track_order receives."""
+    """TuTienda's two tools: who fills track_order's Workflow Inputs rows, and what it receives.
+
+    change_address's rows are drawn untagged: self-check 4 leaves telling them to the reader.
+    """
     scenario = load_tool_scenario("tutienda_tools")
     turn_2 = scenario.conversation.interactions[1].messages[0].content
     (tracking,) = scenario.deliveries("call_track_2", chat_input=turn_2)
     (redirect,) = scenario.deliveries("call_address_3", chat_input="")
     panels = []
-    for delivery, received, when in (
-        (tracking, tuple((f, str(v)) for f, v in tracking.item.items()), "turn 2"),
-        (redirect, (), "turn 3"),
+    for delivery, received, when, tagged in (
+        (tracking, tuple((f, str(v)) for f, v in tracking.item.items()), "turn 2", True),
+        (redirect, (), "turn 3", False),  # self-check 4 asks who fills these rows
     ):
         rows = tuple(
-            InputRow(field, parameter, field in delivery.arguments)
+            InputRow(field, parameter, (field in delivery.arguments) if tagged else None)
             for field, parameter in delivery.tool.inputs
         )
         panels.append(ToolPanel(delivery.tool.name, rows, received, when, "? (self-check 4)"))
     return workflow_inputs_svg(
         "Lesson 2 · what a workflow tool is given",
         panels,
-        "model: a $fromAI() row, written by the model from its array. n8n: fixed text or an expression.",
+        "model: a $fromAI() row, written by the model from its array. n8n: fixed text or an expression. ?: you tell.",
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import session_per_message
 from windowmem.explorer.self_check import CheckBook, Expectation
@@ -56,9 +56,11 @@ def _check_4() -> dict[str, Any]:
 
 def _check_5() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two model rounds, turn 3 plain; window 3.
+    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 1. The
+    # newest 2 stored messages are turn 2's last result and answer; the result's call is out,
+    # so the result is dropped.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"5": agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns}
+    return {"5": len(agent_runs(chat, N8nSimpleMemory(1))[2].calls[0].part(Part.MEMORY))}
 
 
 def _check_6() -> dict[str, Any]:
@@ -108,12 +110,12 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="for each cause, ask what the input would show: which earlier turns, and which execution colour",
+            hint="for each cause, ask what n8n would show: which earlier turns, which execution colour, which sessionId",
             mistakes={
                 "failed run": "a failed run shows as a red execution, and all four are green",
-                "new session": "a new session would send no earlier turn, and turns 2 and 3 are there",
+                "new session": "a new session from turn 2 on would look like this, but the sessionId is the same in all four executions",
             },
-            why="turns 2 and 3 are sent, so the session is the same; no execution failed; turn 1 is stored but outside a small window",
+            why="the sessionId never changes, so one memory holds all four turns; no execution failed; turn 1 is stored but outside a small window",
             transfer="a missing turn seen in n8n's own view of the model's input",
             form="one of 'window', 'failed run' or 'new session'",
         ),
@@ -149,17 +151,16 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="count what turn 2's run stores, add turn 1's two messages, and compare with 2 × 3 places",
+            hint="list turn 2's stored messages in order, take the newest 2 × 1, and look for a result without its call",
             mistakes={
-                (
-                    2,
-                ): "that stores both rounds (6 messages); only the last round is kept, so turn 2 takes 4 of the 6 places and turn 1 fits",
-                (1,): "the window keeps the newest messages: turn 2 is newer than turn 1",
-                (1, 2, 3): "turn 3 is the input: it is stored only when its run ends",
-                (2, 3): "turn 3 is the input: it is stored only when its run ends",
+                2: "the newest 2 are the result 35 and the answer; the result's call is outside the window, so the result is dropped",
+                4: "the window counts messages, not turns: a Context Window Length of 1 is 2 messages, even when a turn stored 4",
+                3: "a window of 1 holds at most 2 messages; then look for a result whose call is outside it",
+                0: "the answer has no partner to lose: it stays",
+                6: "turn 2 stores only its last tool step (4 messages), and a window of 1 holds at most 2",
             },
-            why="turn 2 stores 4 messages (question, last call, its result, answer) and turn 1 2: 6, which a window of 3 holds",
-            transfer="the window's places when a turn used tools",
+            why="the newest 2 stored messages are the result 35 and the answer; the result's call is outside the window, so only the answer is sent",
+            transfer="a window that cuts a tool turn in two",
         ),
         Expectation(
             "6",

@@ -60,20 +60,24 @@ def pictured_chat() -> list[Message]:
 def why_not_sent(runs: Sequence[Any], turn: int, missing: int) -> str:
     """Why turn *missing* is not in turn *turn*'s first model call, from the runs alone.
 
-    ``"failed run"`` when its run wrote nothing; ``"new session"`` when the call loads no
-    earlier turn at all (its session is empty); otherwise ``"window"``: stored, not loaded.
+    ``"failed run"`` when its run wrote nothing; ``"new session"`` when it was written to
+    another session than the one turn *turn* reads (a session change anywhere in between);
+    otherwise ``"window"``: stored in the same session, not loaded.
 
     >>> why_not_sent(agent_runs(marta, N8nSimpleMemory(3)), 7, 1)
     'window'
     >>> why_not_sent(agent_runs(marta_with_failed_turns(1), N8nSimpleMemory(5)), 7, 1)
     'failed run'
+    >>> ids = ["a"] + ["b"] * 6  # a session change after turn 1 only: later turns still load
+    >>> why_not_sent(agent_runs(marta, N8nSimpleMemory(5), session_ids=ids), 7, 1)
+    'new session'
     """
     call = runs[turn - 1].calls[0]
     if missing in call.memory_turns:
         raise ValueError(f"turn {missing} is sent on turn {turn}: nothing is missing")
     if not runs[missing - 1].saved:
         return "failed run"
-    return "window" if call.memory_turns else "new session"
+    return "window" if runs[missing - 1].session_id == runs[turn - 1].session_id else "new session"
 
 
 def tool_items() -> tuple[Delivery, Delivery]:

@@ -16,7 +16,7 @@ ROWS = (
 
 
 def _tags(svg: str) -> list[str]:
-    return re.findall(r'text-anchor="middle" fill="#ffffff">(model|n8n)<', svg)
+    return re.findall(r'text-anchor="middle" fill="#ffffff">(model|n8n|\?)<', svg)
 
 
 def test_each_row_is_tagged_with_who_fills_it_in_order():
@@ -24,6 +24,11 @@ def test_each_row_is_tagged_with_who_fills_it_in_order():
     assert _tags(svg) == ["model", "n8n"]
     assert "Call n8n Workflow Tool · tool · Workflow Inputs" in svg
     assert "When Executed by Another Workflow, turn 1" in svg
+
+
+def test_a_row_left_for_the_reader_is_tagged_with_a_question_mark():
+    rows = (ROWS[0], InputRow("note", "={{ $json.x }}", None))
+    assert _tags(workflow_inputs_svg("t", [ToolPanel("tool", rows, (), "t")])) == ["model", "?"]
 
 
 def test_the_item_received_is_drawn_field_by_field_and_an_unknown_one_as_its_placeholder():
@@ -46,7 +51,7 @@ def test_a_drawing_without_a_tool_is_refused_with_what_to_do():
         workflow_inputs_svg("t", [])
 
 
-def test_lesson_2s_drawing_tags_the_fromai_rows_model_and_the_others_n8n():
+def test_lesson_2s_drawing_tags_track_order_s_rows_and_leaves_change_address_s_to_the_reader():
     scripts = str(Path(__file__).resolve().parents[2] / "scripts")
     sys.path.insert(0, scripts)
     try:
@@ -55,10 +60,10 @@ def test_lesson_2s_drawing_tags_the_fromai_rows_model_and_the_others_n8n():
         sys.path.remove(scripts)
     svg = draw_diagrams.lesson2_inputs()
     scenario = load_tool_scenario("tutienda_tools")
+    track_order, change_address = scenario.tools
     expected = [
-        "model" if "$fromAI(" in parameter else "n8n"
-        for tool in scenario.tools
-        for _, parameter in tool.inputs
-    ]
-    assert _tags(svg) == expected == ["model", "n8n", "model", "model", "n8n"]
+        "model" if "$fromAI(" in parameter else "n8n" for _, parameter in track_order.inputs
+    ] + ["?" for _ in change_address.inputs]
+    assert _tags(svg) == expected == ["model", "n8n", "?", "?", "?"]
+    assert [t.name for t in scenario.tools] == ["track_order", "change_address"]
     assert f"session_id: {scenario.session_id}" in svg and "order_number: #6023" in svg

@@ -2,7 +2,8 @@
 
 Lesson 2 shows one: for each tool of the agent, the rows of its Call n8n Workflow Tool node
 (field and parameter), marked *model* when the model writes it (a ``$fromAI()`` row) or *n8n*
-when n8n does (fixed text or an expression), beside the item the sub-workflow's trigger,
+when n8n does (fixed text or an expression), or *?* when the page leaves the reader to tell,
+beside the item the sub-workflow's trigger,
 *When Executed by Another Workflow*, receives. Plain SVG text with inline styles, like
 :mod:`windowmem.explorer.store_load_diagram`, computed by ``scripts/draw_diagrams.py``.
 
@@ -18,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-#: Fill of the tag saying who fills a row.
-FILLER_COLOURS = {True: "#2f6fb3", False: "#7b61a8"}
+#: Fill and text of the tag saying who fills a row (``None``: left for the reader to tell).
+FILLER_COLOURS = {True: "#2f6fb3", False: "#7b61a8", None: "#9a9a9a"}
+FILLER_TAGS = {True: "model", False: "n8n", None: "?"}
 LINE_H, HEAD_H, GAP_H = 18, 22, 14
 FIELD_X, TAG_X, PARAM_X, ITEM_X = 16, 120, 170, 620
 MAX_PARAM, MAX_VALUE = 64, 36
@@ -27,11 +29,14 @@ MAX_PARAM, MAX_VALUE = 64, 36
 
 @dataclass(frozen=True)
 class InputRow:
-    """One row of *Workflow Inputs*: the *field*, its *parameter* as stored, *by_model* when the model fills it."""
+    """One row of *Workflow Inputs*: the *field*, its *parameter* as stored, *by_model* when the model fills it.
+
+    *by_model* ``None`` draws the row untagged (a "?"), for a page that asks who fills it.
+    """
 
     field: str
     parameter: str
-    by_model: bool
+    by_model: bool | None
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,7 @@ def _panel(panel: ToolPanel, top: int) -> tuple[list[str], int]:
             f'<text x="{FIELD_X}" y="{y + 13}" font-size="11" fill="#222">{escape(row.field)}</text>'
             f'<rect x="{TAG_X}" y="{y + 2}" width="42" height="14" rx="3" fill="{colour}"/>'
             f'<text x="{TAG_X + 21}" y="{y + 13}" font-size="10" text-anchor="middle" '
-            f'fill="#ffffff">{"model" if row.by_model else "n8n"}</text>'
+            f'fill="#ffffff">{FILLER_TAGS[row.by_model]}</text>'
             f'<text x="{PARAM_X}" y="{y + 13}" font-size="10" font-family="monospace" '
             f'fill="#444">{escape(_cut(row.parameter, MAX_PARAM))}</text>'
         )
