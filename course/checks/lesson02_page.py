@@ -242,9 +242,9 @@ assert (
 strip = next(
     "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 5 · ")
 )
-assert "| 1 | tool call `2+3`, then the result `5` | no |" in strip
-assert "| 2 | tool call `5*7`, then the result `35` | yes |" in strip
-assert '| 3 | the answer "It is 35." | yes |' in strip
+assert "| 1 | tool call `2+3` | `5` | no |" in strip
+assert "| 2 | tool call `5*7` | `35` | yes |" in strip
+assert '| 3 | the answer "It is 35." | | yes |' in strip
 # Check 5: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer; the
 # result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
 window_1 = agent_runs(chat, N8nSimpleMemory(1))
