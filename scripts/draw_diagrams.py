@@ -19,8 +19,10 @@ from pathlib import Path
 
 from windowmem import scope as desk
 from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.tool_scenario import load_tool_scenario
 from windowmem.conversation import Conversation
 from windowmem.examples import load_example
+from windowmem.explorer.inputs_diagram import InputRow, ToolPanel, workflow_inputs_svg
 from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg
 from windowmem.explorer.timeline_diagram import Lane, Mark, Span, timeline_svg
 from windowmem.messages import Message
@@ -104,6 +106,32 @@ def lesson2() -> str:
             Row("turn 7's call, Simple Memory (5)", _boxes(with_memory.messages, labels, new)),
         ],
         "S = System Message, u = question, a = answer, red = the new input. Faded: stored, not sent.",
+    )
+
+
+def lesson2_inputs() -> str:
+    """TuTienda's two tools: who fills track_order's Workflow Inputs rows, and what it receives.
+
+    change_address's rows are drawn untagged: self-check 4 leaves telling them to the reader.
+    """
+    scenario = load_tool_scenario("tutienda_tools")
+    turn_2 = scenario.conversation.interactions[1].messages[0].content
+    (tracking,) = scenario.deliveries("call_track_2", chat_input=turn_2)
+    (redirect,) = scenario.deliveries("call_address_3", chat_input="")
+    panels = []
+    for delivery, received, when, tagged in (
+        (tracking, tuple((f, str(v)) for f, v in tracking.item.items()), "turn 2", True),
+        (redirect, (), "turn 3", False),  # self-check 4 asks who fills these rows
+    ):
+        rows = tuple(
+            InputRow(field, parameter, (field in delivery.arguments) if tagged else None)
+            for field, parameter in delivery.tool.inputs
+        )
+        panels.append(ToolPanel(delivery.tool.name, rows, received, when, "? (self-check 4)"))
+    return workflow_inputs_svg(
+        "Lesson 2 · what a workflow tool is given",
+        panels,
+        "model: a $fromAI() row, written by the model from its array. n8n: fixed text or an expression. ?: you tell.",
     )
 
 
@@ -236,6 +264,7 @@ def lesson4_ttl() -> str:
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
     "02_store_and_load.svg": lesson2,
+    "02_workflow_inputs.svg": lesson2_inputs,
     "03_store_and_load.svg": lesson3,
     "03_prompt_cache.svg": lesson3_cache,
     "04_race.svg": lesson4_race,

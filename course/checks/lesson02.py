@@ -7,21 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import session_per_message
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.n8n_recorded import load_recording
 from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
-    NOT_IN_ITS_ARRAY,
-    buffers_when_turn_2_calls,
     item_without_memory,
     marta,
-    marta_with_failed_turns,
+    pictured_chat,
     tool_items,
     tutienda_tools,
+    why_not_sent,
 )
+from windowmem_course.checks.page import workflow_node
 
 scenario = tutienda_tools
 
@@ -37,26 +37,30 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    runs = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))
-    return {"3": runs[6].calls[0].memory_turns}
+    # The pictured chat through lesson 3's workflow, at its own Context Window Length; every
+    # execution answered (the picture's four runs are green).
+    window = workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
+    return {"3": why_not_sent(agent_runs(pictured_chat(), N8nSimpleMemory(window)), 4, 1)}
 
 
 def _check_4() -> dict[str, Any]:
-    redirect, tracking = tool_items()
-    _, inner = buffers_when_turn_2_calls(tracking)
+    redirect, _ = tool_items()
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
-    # off, turn 3's call can hold a value only if turn 3's own message (or the system message) says it.
+    # off, turn 3's call holds a value only if turn 3's own message (or the system message)
+    # says it. n8n fills the other rows the same way whatever the model was sent.
     sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
     off = item_without_memory(redirect, sent_without_memory)
-    still_right = sorted(f for f in redirect.arguments if off[f] != NOT_IN_ITS_ARRAY)
-    return {"4a": still_right, "4b": len(inner.stored)}
+    lost = [f for f, _ in redirect.tool.inputs if off[f] != redirect.item[f]]
+    return {"4": lost}
 
 
 def _check_5() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two model rounds, turn 3 plain; window 3.
+    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 1. The
+    # newest 2 stored messages are turn 2's last result and answer; the result's call is out,
+    # so the result is dropped.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"5": agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns}
+    return {"5": len(agent_runs(chat, N8nSimpleMemory(1))[2].calls[0].part(Part.MEMORY))}
 
 
 def _check_6() -> dict[str, Any]:
@@ -106,74 +110,57 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="list the turns that were written (those that answered), then keep the newest five",
+            hint="for each cause, ask what n8n would show: which earlier turns, which execution colour, which sessionId",
             mistakes={
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                ): "turns 2 and 5 ended with an error: a run without an answer writes nothing",
-                (2, 3, 4, 5, 6): "a failed run writes nothing, so it does not take a place either",
-                (3, 4, 6): "four written turns are 8 messages, and a window of 5 holds 10",
-                (1, 2, 3, 4, 6): "turn 2 failed: its question was not written either",
-                (1, 3, 4, 5, 6): "turn 5 failed: its question was not written either",
+                "failed run": "a failed run shows as a red execution, and all four are green",
+                "new session": "a new session from turn 2 on would look like this, but the sessionId is the same in all four executions",
             },
-            why="turns 2 and 5 wrote nothing, and the four written turns fit in a window of 5",
-            transfer="two failed runs in one chat",
+            why="the sessionId never changes, so one memory holds all four turns; no execution failed; turn 1 is stored but outside a small window",
+            transfer="a missing turn seen in n8n's own view of the model's input",
+            form="one of 'window', 'failed run' or 'new session'",
         ),
         Expectation(
-            "4a",
+            "4",
             _check_4,
-            hint="list the fields the model writes (the $fromAI() rows), then look for each value in what a call without memory sends",
+            hint="say who fills each row; for each row the model fills, look for its value in turn 3's message, the only turn the copy without memory is sent",
             mistakes={
                 (
-                    "new_address",
                     "order_number",
-                ): "the order number was said in turn 1, and a call without memory does not carry turn 1",
-                (
                     "new_address",
-                    "requested_by",
-                ): "requested_by is fixed text in the mapping: the model writes nothing into it",
+                ): "the address is in turn 3's own message, which both copies are sent",
                 (
-                    "new_address",
                     "order_number",
                     "requested_by",
-                ): "requested_by is fixed text, and the order number was said in turn 1, which this call does not carry",
+                ): "requested_by is fixed text: n8n fills it the same way with memory or without",
+                (
+                    "new_address",
+                ): "the address is in turn 3's own message; the order number was said in turn 1",
+                (
+                    "requested_by",
+                ): "requested_by is fixed text, filled by n8n; the order number was said in turn 1",
                 (
                     "order_number",
-                ): "the order number was said in turn 1, which this call does not carry; look at turn 3's own message",
-                (): "a call without memory still carries turn 3's own message: look at what it says",
+                    "new_address",
+                    "requested_by",
+                ): "n8n fills requested_by with fixed text, and the address is in turn 3's own message",
+                (): "the order number was said in turn 1, and only the copy with memory is sent turn 1",
             },
-            why="the address is in turn 3's own message; the order number was only in turn 1",
-            transfer="a tool's arguments when the model's array lacks memory",
-        ),
-        Expectation(
-            "4b",
-            _check_4,
-            hint="which two parts make up a Simple Memory buffer's name?",
-            mistakes={
-                2: "the session id matches, but the buffer's name starts with the workflow id, and the tool's is different"
-            },
-            why="the inner memory's buffer is named for wf-track-order and the session, and nothing was ever stored under that name",
-            transfer="a memory node inside the tool's sub-workflow",
+            why="the order number was said in turn 1, which only the copy with memory is sent; the address is in turn 3's own message, and n8n fills requested_by with fixed text",
+            transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(
             "5",
             _check_5,
-            hint="count what turn 2's run stores, add turn 1's two messages, and compare with 2 × 3 places",
+            hint="list turn 2's stored messages in order, take the newest 2 × 1, and look for a result without its call",
             mistakes={
-                (
-                    2,
-                ): "that stores both rounds (6 messages); only the last round is kept, so turn 2 takes 4 of the 6 places and turn 1 fits",
-                (1,): "the window keeps the newest messages: turn 2 is newer than turn 1",
-                (1, 2, 3): "turn 3 is the input: it is stored only when its run ends",
-                (2, 3): "turn 3 is the input: it is stored only when its run ends",
+                2: "the newest 2 are the result 35 and the answer; the result's call is outside the window, so the result is dropped",
+                4: "the window counts messages, not turns: a Context Window Length of 1 is 2 messages, even when a turn stored 4",
+                3: "a window of 1 holds at most 2 messages; then look for a result whose call is outside it",
+                0: "the answer has no partner to lose: it stays",
+                6: "turn 2 stores only its last tool step (4 messages), and a window of 1 holds at most 2",
             },
-            why="turn 2 stores 4 messages (question, last call, its result, answer) and turn 1 2: 6, which a window of 3 holds",
-            transfer="the window's places when a turn used tools",
+            why="the newest 2 stored messages are the result 35 and the answer; the result's call is outside the window, so only the answer is sent",
+            transfer="a window that cuts a tool turn in two",
         ),
         Expectation(
             "6",

@@ -21,9 +21,12 @@ from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 from windowmem_course.checks.lesson02_see import (
     NOT_IN_ITS_ARRAY,
+    PICTURED_CHAT,
     item_without_memory,
-    marta_with_failed_turns,
+    pictured_chat,
+    why_not_sent,
 )
+from windowmem_course.checks.page import workflow_node
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
 # and #6023 is in none after turn 1; the option never added sends nothing (3.1), a connected
@@ -79,8 +82,35 @@ assert [m.role.value for m in n8n_runs[3].calls[0].messages] == [
     "assistant",
     "user",
 ]
-two_failed = agent_runs(marta_with_failed_turns(2, 5), N8nSimpleMemory(5))[6].calls[0]
-assert two_failed.memory_turns == (1, 3, 4, 6) and len(two_failed.part(Part.MEMORY)) == 8
+# Self-check 3: the picture is lesson 3's workflow (window 2) after the pictured chat, all
+# four runs answered; turn 4's input holds turns 2 and 3, not turn 1 (stored): the window.
+# A failed turn 1, or a new session per message, would look different.
+pictured_window = workflow_node("lesson3_window", "Simple Memory")["parameters"]
+assert pictured_window["contextWindowLength"] == 2
+pictured = agent_runs(pictured_chat(), N8nSimpleMemory(2))
+assert all(r.answered for r in pictured) and pictured[3].calls[0].memory_turns == (2, 3)
+assert pictured[2].stored_after == 6 and why_not_sent(pictured, 4, 1) == "window"
+new_ids = session_per_message("s", 4)
+new_sessions = agent_runs(pictured_chat(), N8nSimpleMemory(2), session_ids=new_ids)
+assert why_not_sent(new_sessions, 4, 1) == "new session"
+# ... but a session change after turn 1 alone looks like the picture (turns 2 and 3 sent, turn 1
+# not), at the pictured window and any larger one: so the page states that the sessionId is the
+# same in all four executions, and the worked answer says why it matters.
+for k in (2, 5):
+    changed = agent_runs(pictured_chat(), N8nSimpleMemory(k), session_ids=["s1", "s2", "s2", "s2"])
+    assert (
+        changed[3].calls[0].memory_turns == (2, 3) and why_not_sent(changed, 4, 1) == "new session"
+    )
+assert Path("images/n8n/lesson3_model_input.png").is_file()
+lesson = json.loads(Path("02_with_and_without_memory.ipynb").read_text(encoding="utf-8"))
+check_3_text = " ".join(
+    " ".join("".join(c["source"]).split())
+    for c in lesson["cells"]
+    if "".join(c["source"]).startswith("Turn 3's question is in neither list")
+)
+assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
+assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
+assert "shows the same `sessionId` in each" in check_3_text
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
@@ -151,7 +181,11 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-assert [  # 4a: of the model's fields, only the address is in turn 3's call without memory
+# Check 4: the one field the copy without memory cannot fill from its array.
+off_item = item_without_memory(redirect, sent_without_memory)
+assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["order_number"]
+assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
+assert [  # of the model's fields, only the address is in turn 3's call without memory
     f
     for f in sorted(redirect.arguments)
     if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
@@ -184,13 +218,47 @@ assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 places = 2 * N8nSimpleMemory().size
 plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
 assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
-# Check 5: at window 3 turn 3 loads turns 1 and 2 (4 + 2 = 6 places); had both rounds been
-# stored (6 messages) turn 1 would be out.
-assert agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns == (1, 2)
-assert len(agent_runs(chat, N8nSimpleMemory(3))[1].saved) == 4
-rounds_in_turn_2 = len(two_rounds.runs[1].requests) - 1  # every request but the answering one
-both_rounds_stored = 2 + 2 * rounds_in_turn_2  # question and answer, a call and result a round
-assert rounds_in_turn_2 == 2 and both_rounds_stored + plain > 2 * 3
+# The numbered strip: turn 2 of the recording makes 3 model calls; call 1 asks for 2+3 (result
+# 5), call 2 for 5*7 (result 35), call 3 answers "It is 35."; memory stores the question, call
+# 2's tool call and result, and the answer; each call is sent the steps before it.
+turn_2 = two_rounds.runs[1]
+assert len(turn_2.requests) == 3 and turn_2.user_input == "t2: what is (2+3)*7?"
+asked = [json.dumps(reply) for reply in turn_2.replies]
+assert '"2+3"' in asked[0] and '"5*7"' in asked[1] and "It is 35." in asked[2]
+assert [m.content for m in turn_2.requests[2] if m.role.value == "tool"] == [
+    '[{"response":"5"}]',
+    '[{"response":"35"}]',
+]
+assert [len([m for m in r if m.role.value == "tool"]) for r in turn_2.requests] == [0, 1, 2]
+assert [(m.role.value, m.tool_calls) for m in turn_2.stored[-4:]] == [
+    ("user", ()),
+    ("assistant", ("call_t2_2",)),
+    ("tool", ()),
+    ("assistant", ()),
+]
+assert (
+    turn_2.stored[-2].content == '[{"response":"35"}]' and turn_2.stored[-1].content == "It is 35."
+)
+strip = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 5 · ")
+)
+assert "| 1 | tool call `2+3` | `5` | no |" in strip
+assert "| 2 | tool call `5*7` | `35` | yes |" in strip
+assert '| 3 | the answer "It is 35." | | yes |' in strip
+# Check 5: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer; the
+# result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
+window_1 = agent_runs(chat, N8nSimpleMemory(1))
+stored_2 = [m for run in window_1[:2] for m in run.saved]
+assert len(window_1[1].saved) == 4 and stored_2[-2].role.value == "tool"
+assert stored_2[-3].tool_calls and stored_2[-3] not in stored_2[-2:]
+assert window_1[2].calls[0].part(Part.MEMORY) == (stored_2[-1],)
+assert stored_2[-1].content == "It is 35." and 1 not in window_1[2].calls[0].memory_turns
+# ... the window can cut a tool turn in two: at window 2, turn 6's last 4 stored messages start
+# with a tool result whose call is outside; the agent drops it, so memory sends 3.
+window_2 = agent_runs(scenario.conversation, N8nSimpleMemory(2))
+stored_5 = [m for run in window_2[:5] for m in run.saved]
+assert stored_5[-4].role.value == "tool" and stored_5[-5].tool_calls
+assert window_2[5].calls[0].part(Part.MEMORY) == tuple(stored_5[-3:])
 v22 = load_recording("agent-v22")
 assert v22.agent_version == 2.2 and len(v22.runs[0].stored) == 2  # one model round, two stored
 v22_chat = agent_runs(chat, N8nSimpleMemory(5), agent_version=2.2)

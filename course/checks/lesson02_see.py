@@ -15,7 +15,7 @@ from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.tool_scenario import Delivery, load_tool_scenario, without_tools
 from windowmem.examples import load_example
 from windowmem.explorer.calls_widgets import CallsExplorer
-from windowmem.messages import Message
+from windowmem.messages import Message, assistant, system, user
 from windowmem.policies import ManualClock, Memory, N8nSimpleMemory, SimpleMemoryStore
 
 marta = load_example("marta")
@@ -34,6 +34,50 @@ def marta_with_failed_turns(*failing: int) -> list[Any]:
         for m in interaction.messages[: 1 if number in failing else 2]
     ]
     return [marta.system_message, *turns]
+
+
+#: The chat behind ``images/n8n/lesson3_model_input.png``, sent through lesson 3's workflow
+#: (``verify/n8n/pictures.py`` sends these texts; ``tests/test_lesson02_diagnosis.py`` compares).
+PICTURED_CHAT = (
+    ("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
+    ("Can it come on Friday?", "Yes, Friday works."),
+    ("Leave it with the doorman, please.", "Noted: with the doorman."),
+    ("What was my order number?", "I don't see it; could you tell me again?"),
+)
+PICTURED_SYSTEM = (
+    "You are TuTienda's shop assistant. Answer briefly and in the customer's language."
+)
+
+
+def pictured_chat() -> list[Message]:
+    """The pictured chat as messages: its System Message, then each turn's question and answer."""
+    return [
+        system(PICTURED_SYSTEM),
+        *(m for q, a in PICTURED_CHAT for m in (user(q), assistant(a))),
+    ]
+
+
+def why_not_sent(runs: Sequence[Any], turn: int, missing: int) -> str:
+    """Why turn *missing* is not in turn *turn*'s first model call, from the runs alone.
+
+    ``"failed run"`` when its run wrote nothing; ``"new session"`` when it was written to
+    another session than the one turn *turn* reads (a session change anywhere in between);
+    otherwise ``"window"``: stored in the same session, not loaded.
+
+    >>> why_not_sent(agent_runs(marta, N8nSimpleMemory(3)), 7, 1)
+    'window'
+    >>> why_not_sent(agent_runs(marta_with_failed_turns(1), N8nSimpleMemory(5)), 7, 1)
+    'failed run'
+    >>> ids = ["a"] + ["b"] * 6  # a session change after turn 1 only: later turns still load
+    >>> why_not_sent(agent_runs(marta, N8nSimpleMemory(5), session_ids=ids), 7, 1)
+    'new session'
+    """
+    call = runs[turn - 1].calls[0]
+    if missing in call.memory_turns:
+        raise ValueError(f"turn {missing} is sent on turn {turn}: nothing is missing")
+    if not runs[missing - 1].saved:
+        return "failed run"
+    return "window" if runs[missing - 1].session_id == runs[turn - 1].session_id else "new session"
 
 
 def tool_items() -> tuple[Delivery, Delivery]:
