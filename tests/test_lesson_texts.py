@@ -82,16 +82,17 @@ REVEALED_BY = {
         6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
+        1: ["Before turn 9, turns 1 to 8 are stored"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
-        3: ["and leaves on turn **7**"],
-        4: [
+        3: [
             "**No limit**: with the time at its top",
             "nothing is read from the cache",
-            "Section 4's cell prices Claude with it on",
+            "Section 5's cell prices",
         ],
-        5: ["turn 5 is stored but not\nloaded"],
-        6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
+        4: ["turn 5 is stored but not\nloaded"],
+        5: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
+        6: ["**18**: at 0 the slice skips nothing"],
+        7: ["and leaves on turn **7**"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -590,18 +591,19 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
 
 
 def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
-    """The rules self-checks 1, 4 and 5 need are on the main path above them, worded so only one
+    """The rules self-checks 1, 3 and 4 need are on the main path above them, worded so only one
     answer fits; the worked answers stay below their checks."""
     main = _main_path_of("03_window_buffer_memory.ipynb")
     before_1 = main[: main.index("### Self-check 1")]
     assert "`slice(-0)`" in before_1 and "JavaScript reads `-0` as `0`" in before_1
-    before_4 = main[: main.index("### Self-check 4")]
-    flat_4 = " ".join(before_4.split())
+    before_3 = main[: main.index("### Self-check 3")]
+    flat_3 = " ".join(before_3.split())
     # The cache's rule as GPT-5.4 mini applies it: a minimum for the shared start, in steps.
-    assert "must be at least **1,024 tokens**" in flat_4 and "steps of **128**" in flat_4
-    assert "only the System Message can come from the cache" in flat_4
-    before_5 = main[: main.index("### Self-check 5")]
-    assert "a buffer idle for over an hour is deleted" in " ".join(before_5.split())
+    assert "must be at least **1,024 tokens**" in flat_3 and "steps of **128**" in flat_3
+    assert "Only the System Message can come from the cache" in flat_3
+    assert "A cache lives only minutes" in flat_3  # a quiet chat pays full price again
+    before_4 = main[: main.index("### Self-check 4")]
+    assert "a buffer idle for over an hour is deleted" in " ".join(before_4.split())
     assert "between sessions, scope or storage" not in main  # 5: one session, the window
 
 
@@ -1195,7 +1197,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
-    "03_window_buffer_memory.ipynb": 1962,
+    "03_window_buffer_memory.ipynb": 1601,
     "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,

@@ -38,7 +38,7 @@ def _messages_at_window_0() -> int:
 
 
 def _check_1() -> dict[str, Any]:
-    return {"1a": visible_turns(5, LUIS_TURN), "1b": _messages_at_window_0()}
+    return {"1": visible_turns(5, LUIS_TURN), "6": _messages_at_window_0()}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -102,7 +102,7 @@ def _first_turn_without_the_name() -> int:
 
 
 def _check_3() -> dict[str, Any]:
-    return {"3": _first_turn_without_the_name()}
+    return {"7": _first_turn_without_the_name()}
 
 
 #: The help-centre articles a second, smaller TuTienda agent pastes into its System Message.
@@ -137,12 +137,12 @@ def _dearer_with_the_time() -> str:
 
 def _check_4() -> dict[str, Any]:
     # The time at the top of the System Message: no two calls share a prefix.
-    return {"4": _dearer_with_the_time()}
+    return {"3": _dearer_with_the_time()}
 
 
 def _check_5() -> dict[str, Any]:
     andina = load_example("mentioned_at_start")
-    return {"5": _first_buyer_cause(andina)}
+    return {"4": _first_buyer_cause(andina)}
 
 
 @dataclass(frozen=True)
@@ -159,11 +159,11 @@ class Claim:
 
 
 def second_agent() -> Conversation:
-    """Self-check 6's agent: the 60-turn chat behind a System Message of two articles only."""
+    """Self-check 5's agent: the 60-turn chat behind a System Message of two articles only."""
     return support_behind(SHORT_PROMPT_ARTICLES)
 
 
-#: The model self-check 6 prices its claims on, as the lesson's bills do.
+#: The model self-check 5 prices its claims on, as the lesson's bills do.
 CLAIMS_MODEL = "gpt-5.4-mini"
 #: The shortest shared start that model's prompt cache serves (each model has its own).
 _MINIMUM = price_of(CLAIMS_MODEL).cache.min_tokens
@@ -208,7 +208,7 @@ def _five_cheaper_than_no_limit() -> bool:
     return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
 
 
-#: Self-check 6's sentences about the second agent, numbered as the lesson lists them; the
+#: Self-check 5's sentences about the second agent, numbered as the lesson lists them; the
 #: page's list is tested against this.
 CLAIMS = (
     Claim(
@@ -289,7 +289,7 @@ def first_turn_without_turn_1(k: int) -> int:
 
 
 def _check_6() -> dict[str, Any]:
-    return {"6": _true_claims()}
+    return {"5": _true_claims()}
 
 
 def _first_buyer_cause(chat: Any) -> str:
@@ -325,7 +325,7 @@ BOOK = CheckBook(
     3,
     [
         Expectation(
-            "1a",
+            "1",
             _check_1,
             hint="the window holds the k turns before the one being answered",
             mistakes={
@@ -338,7 +338,7 @@ BOOK = CheckBook(
             transfer="another customer and turn at the default window",
         ),
         Expectation(
-            "1b",
+            "6",
             _check_1,
             hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; how many of the stored messages does a slice(-0) load?",
             mistakes={
@@ -365,7 +365,7 @@ BOOK = CheckBook(
             transfer="a tool turn on the worked conversation: the window counts messages",
         ),
         Expectation(
-            "3",
+            "7",
             _check_3,
             hint="the model receives messages, not turn numbers: which turns' messages name him, and on which turn does the last of them leave a window of 3?",
             mistakes={
@@ -378,18 +378,18 @@ BOOK = CheckBook(
             transfer="a fact said again inside the window, on another agent's chat",
         ),
         Expectation(
-            "4",
+            "3",
             _check_4,
             hint="a cache serves only a prefix that an earlier call sent identically, from the first token: with the time at the top, what do two calls still share?",
             mistakes={
-                "window 5": "that was section 4's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
+                "window 5": "that was section 3's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
                 "the same": "the two send different numbers of tokens, and now every token is paid at the full price",
             },
             why="with the time at its top, no call shares a prefix with another, so nothing is cached: every token is paid in full, and no limit sends more of them",
             transfer="a System Message that changes on every call",
         ),
         Expectation(
-            "5",
+            "4",
             _check_5,
             hint="list what the buffer under b-17 holds when turn 9 runs, after the lunch break, then which of those turns a length of 3 loads",
             mistakes={
@@ -400,9 +400,9 @@ BOOK = CheckBook(
             transfer="a log with an idle-hour deletion that is not the cause",
         ),
         Expectation(
-            "6",
+            "5",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 4 and 5 and the second agent's numbers, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against sections 1, 3 and 4 and the second agent's bills, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
             why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; and no window reaches a new session",
             transfer="a reply weighing reach, money and storage on an agent the lesson did not price",

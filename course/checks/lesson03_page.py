@@ -17,10 +17,11 @@ from windowmem.policies import ManualClock, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
 from windowmem.prices import (
     OPENAI_CACHE,
+    conversation_bill,
     price_of,
     shared_prefix,
 )
-from windowmem.recall import fact_visible
+from windowmem.recall import fact_visible, smallest_window_recalling
 from windowmem.replay import turn_view
 from windowmem_course.checks.lesson03 import (
     SHORT_PROMPT_ARTICLES,
@@ -110,18 +111,18 @@ asked = [c for request in rounds.requests for m in request for c in m.tool_calls
 kept = [c for m in rounds.stored[4:] for c in m.tool_calls]
 assert {"call_t2_1", "call_t2_2"} <= set(asked) and kept == ["call_t2_2"]
 
-# Self-check 3's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
+# Self-check 7's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
 assert [3 in visible_turns(3, t) for t in (4, 6, 7)] == [True, True, False]
 assert 1 not in visible_turns(3, 5) and _first_turn_without_the_name() == 7
 
-# Section 4: cached input a tenth of the input price; GPT-5.4 mini caches a shared start of
+# Section 3: cached input a tenth of the input price; GPT-5.4 mini caches a shared start of
 # 1,024 tokens or more, in steps of 128 (each model's own minimum is printed from
 # MODEL_PRICES, not stated); the bills.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES)
 assert price_of("gpt-5.4-mini").cache.min_tokens == 1024
 assert OPENAI_CACHE.cacheable(2398) == 2304 == 1024 + 10 * 128
 assert OPENAI_CACHE.cacheable(1023) == 0 and OPENAI_CACHE.cacheable(1024 + 127) == 1024
-# Section 4's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
+# Section 3's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
 # (1,024 + 2 x 128).
 assert OPENAI_CACHE.cacheable(1000) == 0
 assert OPENAI_CACHE.cacheable(1300) == 1280 == 1024 + 2 * 128
@@ -131,31 +132,6 @@ assert (
     ANCHOR_FACTS["support_60"] == "#7781" and "#7781" in support.interactions[0].messages[0].content
 )
 assert "Lucía" in support.interactions[0].messages[0].content
-# The one call priced: turn 20; with no limit nearly all of it from the cache (all of turn
-# 19's call), more tokens and a smaller price; at window 5 only the System Message cached.
-no_limit_20, window_5_20 = turn_20["no limit"], turn_20["window 5"]
-assert no_limit_20.turn == window_5_20.turn == 20
-assert no_limit_20.input > window_5_20.input and no_limit_20.cached > 0.9 * no_limit_20.input
-assert call_cost(no_limit_20, gpt) < call_cost(window_5_20, gpt)
-# The figures the sentence under the table reads: 2,865 against 2,527 sent, 2,816 from the
-# cache, US$0.30 against US$0.39 per 1,000 such calls.
-assert (no_limit_20.input, window_5_20.input, no_limit_20.cached) == (2865, 2527, 2816)
-assert [round(float(call_cost(c, gpt)) * 1000, 2) for c in (no_limit_20, window_5_20)] == [
-    0.30,
-    0.39,
-]
-assert window_5_20.cached == OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
-turn_19_no_limit = conversation_bill(tutienda, N8nSimpleMemory(0), gpt, qwen).calls[18]
-assert no_limit_20.cached == OPENAI_CACHE.cacheable(turn_19_no_limit.input)
-assert (
-    call_cost(no_limit_20, gpt)
-    == (
-        no_limit_20.uncached * gpt.input
-        + no_limit_20.cached * gpt.cached_input
-        + no_limit_20.output * gpt.output
-    )
-    / 1_000_000
-)
 costs = [c for c in bills.columns if c.endswith("chats")]
 mini = "GPT-5.4 mini, US$ per 1,000 chats"
 assert costs == [mini]
@@ -181,12 +157,17 @@ assert claude_off[5].dollars < claude_off[0].dollars
 assert conversation_bill(tutienda, N8nSimpleMemory(5), claude, qwen).total("cached") > 0
 assert workflow_node("lesson3_window", "OpenAI Chat Model")["type"].endswith("lmChatOpenAi")
 
-# "Price your own chats": the cell's numbers are Lucía's chat averaged (rounded), and its
-# bills come within 2% of the transcript's, on GPT-5.4 mini.
+# "Price your own chats": the cell is set to the second agent, its 833-token System Message
+# before Lucía's chat averaged (rounded), and its bills come within 2% of the transcript's.
 asked = [qwen(m) for m in support.messages if m.role.value == "user"]
 answered = [qwen(m) for m in support.messages if m.role.value == "assistant"]
+short = support_behind(SHORT_PROMPT_ARTICLES)
+short_bills = {
+    k: float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000
+    for k in (5, 10, 50, 0)
+}
 assert my_chat == dict(
-    system_tokens=qwen(tutienda.system_message),
+    system_tokens=qwen(short.system_message),
     question_tokens=round(sum(asked) / len(asked)),
     reply_tokens=round(sum(answered) / len(answered)),
     turns=support.turn_count,
@@ -194,13 +175,13 @@ assert my_chat == dict(
 )
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
-    assert abs(shaped / bills.loc[k, mini] - 1) < 0.02, (k, shaped)
-# "Section 4's cell prices Claude with it on" (after check 4): its Claude bill reads the cache.
-assert chat_bill(window=5, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
+    assert abs(shaped / short_bills[k] - 1) < 0.02, (k, shaped)
+# "Section 5's cell prices Claude with it on" (after check 3): its Claude bill reads the cache.
+assert chat_bill(window=0, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
 assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
 
-# Section 4: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
+# Section 3: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
 # calls x 2,304 (2,398 rounded down to 18 x 128), plus 128 on each of turns 3 to 6.
 assert qwen(tutienda.system_message) == 2398 and price_of("gpt-5.4-mini").cache == OPENAI_CACHE
 assert OPENAI_CACHE.step_tokens == 128 and OPENAI_CACHE.cacheable(2398) == 2304 == 18 * 128
@@ -216,10 +197,10 @@ assert PRICE_CACHED_COLUMN.format(model="GPT-5.4 mini") == cached
 for size, shared in ((0, None), (5, 1)):
     turn_6, turn_7 = (agent_runs(marta, N8nSimpleMemory(size))[t].calls[0].messages for t in (5, 6))
     assert shared_prefix(turn_7, turn_6) == (shared or len(turn_6))
-# Section 3's question: the smallest window whose turn-7 call holds #6023 is 6.
+# Going further's explorer question: the smallest window whose turn-7 call holds #6023 is 6.
 assert smallest_window_recalling(marta, order, 7) == 6
 
-# Self-check 4: the time at the top; nothing cached, window 5 about four fifths of the tokens
+# Self-check 3: the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
 timed = {k: stamped_bill(k) for k in (5, 0)}
 assert all(b.total("cached") == 0 for b in timed.values())
@@ -227,7 +208,7 @@ assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
 
-# Self-check 4: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
+# Self-check 5: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
 short = support_behind(SHORT_PROMPT_ARTICLES)
 assert qwen(short.system_message) == 833
 assert max(tokens_per_call(short, N8nSimpleMemory(5), qwen)) < 1024
@@ -235,7 +216,7 @@ unbounded = tokens_per_call(short, N8nSimpleMemory(0), qwen)
 assert next(t for t, n in enumerate(unbounded, start=1) if n >= 1024) == 8
 assert conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).total("cached") == 0
 
-# Self-check 5: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
+# Self-check 4: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
 # window of 3 loads 6 to 8 on turn 9.
 andina = load_example("mentioned_at_start")
 andina_turns = [m for m in andina.messages if m.role.value != "system"][:16]
@@ -243,9 +224,9 @@ after_break = _after_the_break(andina_turns)
 assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
-# Section 6: each chat asks on its last turn for a fact from turn 1 (and no later turn), and
-# needs a window of t - 1; 8 to 12 reach turn 1 from turns 9 to 13.
-for name in chats.values():
+# Section 5: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
+# its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13.
+for name in ("marta", "mentioned_at_start", "support_60"):
     chat = load_example(name)
     said = [
         i
@@ -253,10 +234,11 @@ for name in chats.values():
         if any(ANCHOR_FACTS[name] in m.content for m in t.messages)
     ]
     assert said == [1] and ANCHOR_FACTS[name] not in chat.interactions[-1].messages[-1].content
-assert list(reach) == list(chats) and all(window == asked - 1 for asked, window in reach.values())
+    asked_on = chat.turn_count
+    assert smallest_window_recalling(chat, ANCHOR_FACTS[name], asked_on) == asked_on - 1
 assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
 
-# Self-check 6's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
+# Self-check 5's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
 # turn 52; the second agent's 833 tokens; the main agent's bills on GPT-5.4 mini.
 assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
@@ -269,12 +251,18 @@ assert [
     )
     for k in (5, 50, 0)
 ] == [47.61, 31.59, 19.58]
-# Section 6: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
+# The worked answer quotes the open cell's bills for it (Lucía's chat averaged, 833 tokens).
+assert [round(float(chat_bill(window=k, **my_chat).dollars) * 1000, 2) for k in (5, 50, 0)] == [
+    47.29,
+    31.66,
+    19.85,
+]
+# Section 5: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
 # costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 6: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
+# Section 5: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
 long_chat = generated_support(120)
 long_bills = price_table(
     behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
@@ -284,10 +272,7 @@ long_bills = price_table(
     counter=qwen,
 )
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
-# "(try `turns=120` in section 4's cell)": the open cell shows it too.
-long_own = {w: chat_bill(window=w, **{**my_chat, "turns": 120}).dollars for w in (5, 0)}
-assert long_own[0] > long_own[5]
-# Self-check 6 points to the same cell ("system_tokens=833"): it ranks the second agent's
+# Self-check 5 reads the open cell, set to the second agent: it ranks the second agent's
 # windows as the worked answer does (5 dearest, then 50, then no limit).
 second_own = {
     w: chat_bill(window=w, **{**my_chat, "system_tokens": 833}).dollars for w in (5, 50, 0)
@@ -295,7 +280,7 @@ second_own = {
 assert second_own[5] > second_own[50] > second_own[0]
 assert bills.loc[0, mini] < bills.loc[5, mini]  # and not on 60
 
-# Section 5's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
+# Section 4's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
 # loads 2 x 3: all there, turn 5 older than them: the window.
 lunch_clock = ManualClock()
