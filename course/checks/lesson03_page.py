@@ -139,6 +139,12 @@ assert len(costs) == 1 and bills.index.tolist() == [5, 10, 50, 0]
 share = bills.loc[5, "input tokens"] / bills.loc[0, "input tokens"]
 assert 0.75 <= share <= 0.85, share  # "about four fifths of no limit's tokens"
 assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "and costs more"
+# "more of its input misses the cache (input minus cached: 15,016 tokens against 8,009)"
+_cached_column = next(c for c in bills.columns if c.startswith("cached input tokens"))
+assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 0)] == [
+    15016,
+    8009,
+]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
