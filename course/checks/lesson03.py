@@ -18,7 +18,7 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool, user
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
-from windowmem.prices import behind_system_message, conversation_bill, price_of
+from windowmem.prices import behind_system_message, conversation_bill, price_of, without_cache
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
@@ -204,8 +204,14 @@ def _no_window_finds_a_new_session() -> bool:
     )
 
 
-def _five_cheaper_than_no_limit() -> bool:
-    return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
+def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
+    """*chat*'s bill at window *k* on *model* when every message comes after a pause longer than
+    the prompt cache lives: nothing is read from the cache."""
+    return conversation_bill(chat, N8nSimpleMemory(k), without_cache(price_of(model)), QWEN)
+
+
+def _five_cheaper_than_no_limit_after_pauses() -> bool:
+    return paused_bill(second_agent(), 5).dollars < paused_bill(second_agent(), 0).dollars
 
 
 #: Self-check 5's sentences about the second agent, numbered as the lesson lists them; the
@@ -253,12 +259,11 @@ CLAIMS = (
     ),
     Claim(
         6,
-        "Window 5 costs less than no limit, because it sends fewer tokens.",
-        _five_cheaper_than_no_limit,
-        "(6) does not hold: window 5 sends fewer tokens, but its calls never reach the "
-        f"{_MINIMUM:,} tokens GPT-5.4 mini's cache needs, while no limit's are read mostly from "
-        "the cache",
+        "If its customers pause longer than the cache lives, window 5 costs less than no limit.",
+        _five_cheaper_than_no_limit_after_pauses,
         "",
+        "(6) holds too: after long pauses nothing is read from the cache at any window, so the "
+        "bill follows the tokens, and window 5 sends the fewest",
     ),
 )
 
@@ -402,9 +407,9 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 3 and 4 and the second agent's bills, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against sections 1, 3 and 4 (long pauses included) and the second agent's bills, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; and no window reaches a new session",
+            why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; after long pauses nothing is cached, so window 5, sending the fewest tokens, costs least; and no window reaches a new session",
             transfer="a reply weighing reach, money and storage on an agent the lesson did not price",
         ),
     ],

@@ -6,9 +6,9 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from dataclasses import replace
 from pathlib import Path
 
+from windowmem import messages as make
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
@@ -29,6 +29,7 @@ from windowmem_course.checks.lesson03 import (
     _first_turn_without_the_name,
     _messages_at_window_0,
     first_turn_without_turn_1,
+    paused_bill,
     second_agent,
     stamped_bill,
     support_behind,
@@ -151,16 +152,6 @@ assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fil
 assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
 cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
 assert bills.loc[5, cached] < bills.loc[0, cached]
-# "Claude in n8n caches only with Prompt Caching on. Off, every token is paid in full, and
-# window 5 costs less than no limit": Claude's prices with a cache that never serves.
-claude = price_of("claude-sonnet-4-6")
-uncached_claude = replace(claude, cache=replace(claude.cache, min_tokens=10**9))
-claude_off = {
-    k: conversation_bill(tutienda, N8nSimpleMemory(k), uncached_claude, qwen) for k in (5, 0)
-}
-assert all(b.total("cached") == 0 for b in claude_off.values())
-assert claude_off[5].dollars < claude_off[0].dollars
-assert conversation_bill(tutienda, N8nSimpleMemory(5), claude, qwen).total("cached") > 0
 assert workflow_node("lesson3_window", "OpenAI Chat Model")["type"].endswith("lmChatOpenAi")
 
 # "Price your own chats": the cell is set to the second agent, its 833-token System Message
@@ -182,7 +173,7 @@ assert my_chat == dict(
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
     assert abs(shaped / short_bills[k] - 1) < 0.02, (k, shaped)
-# "Section 5's cell prices Claude with it on" (after check 3): its Claude bill reads the cache.
+# The open cell offers Claude as a model: priced with its prompt cache on, its bill reads the cache.
 assert chat_bill(window=0, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
 assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
@@ -297,4 +288,45 @@ lunch_store.memory("wholesaler", "b-17", context_window_length=3).add(*andina_tu
 turn_5_loads = lunch_store.memory("wholesaler", "b-17", context_window_length=3).load()
 assert list(turn_5_loads) == andina_turns[6:8] and len(turn_5_loads) < 2 * 3
 assert len(after_break.load()) == 2 * 3
+# Section 1: "Simple Memory keeps the length a chat started with": a chat's buffer, made at
+# length 5, still loads 5 turns when the field reads 10 on a later run.
+_clock = ManualClock()
+_store = SimpleMemoryStore(_clock)
+_marta_turns = [m for m in marta.messages if m.role.value != "system"]
+_store.memory("tutienda", "chat-marta", context_window_length=5).add(*_marta_turns)
+assert len(_store.memory("tutienda", "chat-marta", context_window_length=10).load()) == 2 * 5
+assert not _store.memory("tutienda", "chat-new", context_window_length=10).load()
+
+# Section 2: "if most turns call one tool, set k to twice the turns you want kept": turns of one
+# call each (question, call, result, reply), through n8n's agent at 2 x n loads the last n turns
+# whole, the question of each among them.
+for _n in (1, 2, 3):
+    _chat = [marta.system_message]
+    for _t in range(1, 9):
+        _chat += [
+            make.user(f"question {_t}"),
+            make.assistant("", tool_calls=[f"call_{_t}"]),
+            make.tool(f"result {_t}", f"call_{_t}"),
+            make.assistant(f"reply {_t}"),
+        ]
+    _runs = agent_runs(_chat, N8nSimpleMemory(2 * _n))
+    _history = _runs[7].calls[0].messages[1:-1]
+    assert [m.content for m in _history if m.role.value == "user"] == [
+        f"question {t}" for t in range(8 - _n, 8)
+    ]
+    assert len(_history) == 4 * _n
+# Section 2: turn 4's call starts with an assistant message, no question before it.
+assert turn_4[1].role.value == "assistant" and turn_4[1].tool_calls
+
+# Section 3, "When customers pause": with every message after a pause longer than the cache
+# lives, nothing is cached; the main agent's chats cost US$118.03 per 1,000 at window 5 and
+# US$145.13 with no limit, window 5 the cheapest of the four windows.
+_paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
+assert all(b.total("cached") == 0 for b in _paused.values())
+assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
+assert min(_paused, key=lambda k: _paused[k].dollars) == 5
+# Self-check 5's claim (6) on the second agent, and the sentences before it: 833 tokens is about
+# a third of 2,398, and US$47.29 is almost twice US$25.93.
+assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars
+assert 0.3 < 833 / 2398 < 0.37 and 1.7 < 47.29 / 25.93 < 2
 print("every figure in the text checked")
