@@ -94,16 +94,9 @@ def test_two_tool_calls_cut_the_window_as_n8n_did():
     # and the new question; the first result was dropped with its call outside the window.
     recorded = load_recording("lesson3-tool-use").runs[3].requests[0]
     assert [m.role.value for m in recorded] == ["system", "assistant", "tool", "assistant", "user"]
+    tools = dict(tool_calls=2, tool_result_tokens=100, tool_call_tokens=20)
     bill = chat_bill(
-        system_tokens=2000,
-        question_tokens=50,
-        reply_tokens=150,
-        turns=4,
-        window=2,
-        model="gpt-5.4-mini",
-        tool_calls=2,
-        tool_result_tokens=100,
-        tool_call_tokens=20,
+        **{**SHAPE, "system_tokens": 2000, "turns": 4, "window": 2}, **tools, model="gpt-5.4-mini"
     )
     turn_4_first = next(c for c in bill.calls if c.turn == 4)
     assert turn_4_first.input == 2000 + 20 + 100 + 150 + 50
