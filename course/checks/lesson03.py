@@ -26,19 +26,53 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 
 
-#: The turn Luis's self-check 1 asks about.
+#: The turn Luis's self-checks 1 and 6 ask about.
 LUIS_TURN = 9
+#: Self-check 1: Luis's chat began at the default length; after his turn 4 the field is set to 3.
+LENGTH_CHANGED_AFTER = 4
+NEW_LENGTH = 3
+#: Self-check 6: the turn on which the model calls one tool before answering Luis.
+LUIS_TOOL_TURN = 5
+
+
+def _turns_after_the_change() -> tuple[int, ...]:
+    # Luis's chat in n8n's one map of buffers: his buffer is created on turn 1 at the default
+    # length; from turn 5 on, every run asks for length 3. Which turns does turn 9's run load?
+    turns = [m for m in generated_support(LUIS_TURN).messages if m.role.value != "system"]
+    store = SimpleMemoryStore(ManualClock())
+    for turn in range(1, LUIS_TURN):
+        length = 5 if turn <= LENGTH_CHANGED_AFTER else NEW_LENGTH
+        store.memory("tutienda", "luis", context_window_length=length).add(
+            *turns[2 * turn - 2 : 2 * turn]
+        )
+    loaded = store.memory("tutienda", "luis", context_window_length=NEW_LENGTH).load()
+    turn_of = {id(m): i // 2 + 1 for i, m in enumerate(turns)}
+    return tuple(sorted({turn_of[id(m)] for m in loaded}))
+
+
+def luis_with_a_tool() -> list[Any]:
+    """Luis's nine turns, the model calling one tool before answering turn 5."""
+    chat = generated_support(LUIS_TURN)
+    turns = [list(i.messages) for i in chat.interactions]
+    question, answer = turns[LUIS_TOOL_TURN - 1]
+    turns[LUIS_TOOL_TURN - 1] = [
+        question,
+        assistant("", tool_calls=["call_orders_5"]),
+        tool('{"status": "shipped"}', "call_orders_5"),
+        answer,
+    ]
+    return [chat.system_message, *(m for turn in turns for m in turn)]
 
 
 def _messages_at_window_0() -> int:
-    # Luis's chat, no tools: a generated support chat of nine turns behind the agent's System
-    # Message; what turn 9's call carries at Context Window Length 0.
-    chat = generated_support(LUIS_TURN)
-    return len(turn_view(chat, N8nSimpleMemory(0), LUIS_TURN, QWEN).sent)
+    # Luis's chat with the tool on turn 5, through n8n 2.41.1's agent at Context Window
+    # Length 0: how many messages turn 9's model call carries.
+    runs = agent_runs(luis_with_a_tool(), N8nSimpleMemory(0))
+    return len(runs[LUIS_TURN - 1].calls[0].messages)
 
 
 def _check_1() -> dict[str, Any]:
-    return {"1": visible_turns(5, LUIS_TURN), "6": _messages_at_window_0()}
+    return {"1": _turns_after_the_change(), "6": _messages_at_window_0()}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -332,30 +366,43 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="the window holds the k turns before the one being answered",
+            hint="which length does Luis's memory use: the one in the field on turn 9, or the one it was created with on turn 1?",
             mistakes={
-                (3, 4, 5, 6, 7, 8): "that is six turns; with k = 5 the window starts at turn 9 − 5",
+                (
+                    6,
+                    7,
+                    8,
+                ): "that is what a new chat at length 3 would load; Luis's memory was created at 5 on his turn 1 and keeps that length while his chat runs",
                 (5, 6, 7, 8, 9): NEW_MESSAGE,
                 (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
+                (
+                    3,
+                    4,
+                    5,
+                    6,
+                    7,
+                    8,
+                ): "that is six turns; at length 5 the window starts at turn 9 − 5",
                 (1, 2, 3, 4, 5): "those are the first five turns; the window keeps the newest",
             },
-            why="the five turns before turn 9; turn 9 itself is the new message",
-            transfer="another customer and turn at the default window",
+            why="his memory was created at length 5 on turn 1 and keeps it: the five turns before turn 9; the new length applies to new chats",
+            transfer="a length changed while a chat runs",
         ),
         Expectation(
             "6",
             _check_1,
-            hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; how many of the stored messages does a slice(-0) load?",
+            hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; at 0 memory loads everything stored, and a tool turn stores more than two messages",
             mistakes={
-                16: "that is the history alone: the call also carries the System Message before it and the new question after it",
+                18: "that is Luis's chat without the tool: turn 5 also stored its tool call and the tool's result",
+                16: "that is the history without the tool turn's extra messages, and without the System Message and the new question",
+                19: "one short: 1 System Message, 18 stored messages (7 turns of 2, turn 5 of 4), 1 new question",
                 12: "that is a window of 5; at 0 the slice skips nothing, so all eight earlier turns are sent",
-                17: "one short: 1 System Message, 16 stored messages (8 turns of 2), 1 new question",
                 2: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
                 1: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
                 0: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
             },
-            why="slice(-0) is slice(0), the whole history: 1 System Message, the 16 messages of turns 1 to 8, 1 new question",
-            transfer="window 0 on another turn, counted in messages",
+            why="slice(-0) is slice(0), the whole history: 1 System Message, the 18 stored messages of turns 1 to 8 (turn 5 takes 4), 1 new question",
+            transfer="window 0 with a tool turn, counted in messages",
         ),
         Expectation(
             "2",

@@ -24,15 +24,19 @@ from windowmem.prices import (
 from windowmem.recall import fact_visible, smallest_window_recalling
 from windowmem.replay import turn_view
 from windowmem_course.checks.lesson03 import (
+    LENGTH_CHANGED_AFTER,
+    NEW_LENGTH,
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
     _messages_at_window_0,
+    _turns_after_the_change,
     first_turn_without_turn_1,
     paused_bill,
     second_agent,
     stamped_bill,
     support_behind,
+    the_time,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -51,7 +55,10 @@ assert any(order in m.content for m in marta_run.runs[5].stored)
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
 # 1's worked answer and the rule for k = 0 (every call grows with the chat); k = 1 loads one turn.
 assert visible_turns(5, 9) == (4, 5, 6, 7, 8) and visible_turns(0, 9) == tuple(range(1, 9))
-assert _messages_at_window_0() == 1 + 16 + 1
+assert _messages_at_window_0() == 1 + 18 + 1  # 6: Luis at 0, turn 5 with one tool call (4 messages)
+# Self-check 1: Luis's memory, made at 5, keeps 5 after the field reads 3; a new chat gets 3.
+assert _turns_after_the_change() == visible_turns(5, 9) == (4, 5, 6, 7, 8)
+assert visible_turns(NEW_LENGTH, 9) == (6, 7, 8) and LENGTH_CHANGED_AFTER == 4
 assert all(visible_turns(1, t) == (t - 1,) for t in range(2, 10))
 # The imported workflow's Simple Memory sets Context Window Length 2; its picture's turn 4
 # carries turns 2 and 3 only.
@@ -168,6 +175,9 @@ assert my_chat == dict(
     question_tokens=round(sum(asked) / len(asked)),
     reply_tokens=round(sum(answered) / len(answered)),
     turns=support.turn_count,
+    tool_calls=0,
+    tool_result_tokens=100,
+    long_pauses=False,
     model="gpt-5.4-mini",
 )
 for k in (5, 10, 50, 0):
@@ -269,6 +279,24 @@ long_bills = price_table(
     counter=qwen,
 )
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
+assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
+# "Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache."
+_missed = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10)}
+assert bills.loc[10, "input tokens"] > bills.loc[5, "input tokens"] and _missed[10] > _missed[5]
+# Self-check 3's fix: the time in each user message (the agent's prompt) instead of the System
+# Message; memory stores it as sent, so no limit still reads most of its input from the cache.
+_timed_prompts = [tutienda.system_message]
+for _t, _turn in enumerate(tutienda.interactions, start=1):
+    _timed_prompts += [
+        make.user(f"{the_time(_t)} {m.content}") if m.role.value == "user" else m
+        for m in _turn.messages
+    ]
+_prompt_bill = conversation_bill(_timed_prompts, N8nSimpleMemory(0), "gpt-5.4-mini", qwen)
+assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
+# The open cell's tool and pause settings are chat_bill's: one tool call a turn adds a model
+# call to every turn; long pauses read nothing from the cache.
+assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
+assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
 # Self-check 5 reads the open cell, set to the second agent: it ranks the second agent's
 # windows as the worked answer does (5 dearest, then 50, then no limit).
 second_own = {
