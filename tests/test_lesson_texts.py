@@ -90,7 +90,7 @@ REVEALED_BY = {
             "these chats would cost US$118.03",
         ],
         4: ["turn 5 is stored but not\nloaded"],
-        5: ["**[2, 3, 5, 6]**", "A reply that holds", "50 is cheaper than 5 (2)"],
+        5: ["**[2, 3, 5, 6]**", "A reply that holds", "so the bills are the same (2)"],
         6: ["**20**: at 0 the slice skips nothing"],
         7: ["and leaves on turn **7**"],
     },
@@ -1207,7 +1207,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
-    "03_window_buffer_memory.ipynb": 1678,
+    "03_window_buffer_memory.ipynb": 1677,
     "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,

@@ -157,9 +157,11 @@ def the_time(turn: int) -> str:
     return f"Now: 2026-12-07T10:{turn:02d}:00.000+00:00"
 
 
-def stamped_bill(k: int, model: str = "gpt-5.4-mini") -> Any:
-    """TuTienda's bill at window *k* on *model* with the time at the top of its System Message."""
-    return conversation_bill(support_behind(), N8nSimpleMemory(k), model, QWEN, stamp=the_time)
+def stamped_bill(k: int, model: str = "gpt-5.4-mini", chat: Conversation | None = None) -> Any:
+    """*chat*'s bill (None: TuTienda's) at window *k* on *model* with the time at the top of its
+    System Message."""
+    chat = support_behind() if chat is None else chat
+    return conversation_bill(chat, N8nSimpleMemory(k), model, QWEN, stamp=the_time)
 
 
 def _dearer_with_the_time() -> str:
@@ -212,12 +214,26 @@ def _order_on_turn_60_at_50() -> bool:
     return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
 
 
-def _fifty_cheaper_than_five() -> bool:
-    return all(w.dollars < f.dollars for w, f in zip(_bills(50), _bills(5), strict=True))
+#: Claim (2)'s shorter chats: under 50 turns, window 50 never slides.
+SHORT_CHAT_TURNS = 40
 
 
-def _fifty_dearer_than_no_limit() -> bool:
-    return all(w.dollars > n.dollars for w, n in zip(_bills(50), _bills(0), strict=True))
+def _fifty_as_no_limit_on_shorter_chats() -> bool:
+    chat = second_agent()
+    shorter = [
+        chat.system_message,
+        *(m for t in chat.interactions[:SHORT_CHAT_TURNS] for m in t.messages),
+    ]
+    bill = {
+        k: conversation_bill(shorter, N8nSimpleMemory(k), CLAIMS_MODEL, QWEN).dollars
+        for k in (50, 0)
+    }
+    return bill[50] == bill[0]
+
+
+def _fifty_cheaper_than_no_limit_with_the_time() -> bool:
+    bill = {k: stamped_bill(k, CLAIMS_MODEL, second_agent()).dollars for k in (50, 0)}
+    return bill[50] < bill[0]
 
 
 def _survives_a_restart() -> bool:
@@ -244,8 +260,8 @@ def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
     return conversation_bill(chat, N8nSimpleMemory(k), without_cache(price_of(model)), QWEN)
 
 
-def _five_cheaper_than_no_limit_after_pauses() -> bool:
-    return paused_bill(second_agent(), 5).dollars < paused_bill(second_agent(), 0).dollars
+def _five_unchanged_by_pauses() -> bool:
+    return paused_bill(second_agent(), 5).dollars == _bills(5)[0].dollars
 
 
 #: Self-check 5's sentences about the second agent, numbered as the lesson lists them; the
@@ -260,20 +276,19 @@ CLAIMS = (
     ),
     Claim(
         2,
-        "Window 50 costs less than window 5.",
-        _fifty_cheaper_than_five,
+        f"If its chats ran {SHORT_CHAT_TURNS} turns, window 50 would cost the same as no limit.",
+        _fifty_as_no_limit_on_shorter_chats,
         "",
-        f"(2) holds too: window 5's calls stay under the {_MINIMUM:,} tokens GPT-5.4 mini's cache "
-        "needs, so every token "
-        "is paid in full, while window 50's calls are read mostly from the cache until it fills",
+        f"(2) holds too: in a {SHORT_CHAT_TURNS}-turn chat window 50 never fills, so every model "
+        "call sends what no limit sends, and the two bills are the same",
     ),
     Claim(
         3,
-        "Window 50 costs more than no limit.",
-        _fifty_dearer_than_no_limit,
+        "With `{{ $now }}` at the top of its System Message, window 50 would cost less than no limit.",
+        _fifty_cheaper_than_no_limit_with_the_time,
         "",
-        "(3) holds too: once window 50 is full it slides, and an 833-token System Message is too "
-        "short to be cached alone, so its calls lose the cached prefix that no limit keeps",
+        "(3) holds too: with the time at the top nothing is cached, as in self-check 3, so the bill "
+        "follows the tokens, and after turn 50 window 50 sends fewer than no limit",
     ),
     Claim(
         4,
@@ -285,7 +300,7 @@ CLAIMS = (
     ),
     Claim(
         5,
-        "No window brings back a chat when the customer starts a new session.",
+        "When a customer starts a new session, no window length brings back the old chat.",
         _no_window_finds_a_new_session,
         "",
         "(5) holds too: a new session id files her under a new, empty history, and no window loads "
@@ -293,11 +308,11 @@ CLAIMS = (
     ),
     Claim(
         6,
-        "If its customers pause longer than the cache lives, window 5 costs less than no limit.",
-        _five_cheaper_than_no_limit_after_pauses,
+        "If its customers pause longer than the cache lives, its bill at window 5 stays the same.",
+        _five_unchanged_by_pauses,
         "",
-        "(6) holds too: after long pauses nothing is read from the cache at any window, so the "
-        "bill follows the tokens, and window 5 sends the fewest",
+        f"(6) holds too: window 5's model calls stay under the {_MINIMUM:,} tokens the cache "
+        "needs, so nothing was read from the cache even without pauses",
     ),
 )
 
@@ -454,9 +469,9 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 3 and 4 (long pauses included) and the second agent's bills, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against sections 1, 3 and 4 (long pauses included), self-check 3 and the sentence under the cell, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; after long pauses nothing is cached, so window 5, sending the fewest tokens, costs least; and no window reaches a new session",
+            why="window 50 differs from no limit only once it fills, after turn 50; with nothing cached the bill follows the tokens; window 5 was never cached on this agent, so pauses change nothing; and no window reaches a new session",
             transfer="a reply weighing reach, money and storage on an agent the lesson did not price",
         ),
     ],

@@ -26,6 +26,7 @@ from windowmem.replay import turn_view
 from windowmem_course.checks.lesson03 import (
     LENGTH_CHANGED_AFTER,
     NEW_LENGTH,
+    SHORT_CHAT_TURNS,
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
@@ -251,19 +252,15 @@ assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
-# The second agent's bill, given in the worked answer, on the model the check prices.
-assert [
-    round(
-        float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000, 2
-    )
-    for k in (5, 50, 0)
-] == [47.61, 31.59, 19.58]
-# The worked answer quotes the open cell's bills for it (Lucía's chat averaged, 833 tokens).
-assert [round(float(chat_bill(window=k, **my_chat).dollars) * 1000, 2) for k in (5, 50, 0)] == [
-    47.29,
-    31.66,
-    19.85,
-]
+# The sentence under the open cell quotes its window-5 bill (Lucía's chat averaged, 833 tokens).
+assert round(float(chat_bill(window=5, **my_chat).dollars) * 1000, 2) == 47.29
+# Self-check 5's claims, on the second agent: a 40-turn chat never fills window 50; with the time
+# at the top window 50 sends fewer tokens than no limit; window 5 was never cached, so long
+# pauses leave its bill as it was.
+assert first_turn_without_turn_1(50) > SHORT_CHAT_TURNS
+assert (
+    paused_bill(short, 5).dollars == conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).dollars
+)
 # Section 5: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
 # costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
@@ -297,13 +294,25 @@ assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
 # call to every turn; long pauses read nothing from the cache.
 assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
 assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
-# Self-check 5 reads the open cell, set to the second agent: it ranks the second agent's
-# windows as the worked answer does (5 dearest, then 50, then no limit).
-second_own = {
-    w: chat_bill(window=w, **{**my_chat, "system_tokens": 833}).dollars for w in (5, 50, 0)
-}
-assert second_own[5] > second_own[50] > second_own[0]
-assert bills.loc[0, mini] < bills.loc[5, mini]  # and not on 60
+# Section 3's table: "not cached" is input minus cached; each row adds up to its bill (input
+# price, a tenth of it for cached, output price for the replies, the same output at every
+# window); window 5 misses nearly twice no limit's tokens; window 50 misses about as many as
+# window 10 but sends 28,562 more.
+assert list(shown.columns) == [
+    "input tokens per chat",
+    "cached",
+    "not cached",
+    "US$ per 1,000 chats",
+    "of which output",
+]
+assert bills["output tokens"].nunique() == 1 and shown.loc[5, "not cached"] == "15,016"
+for _k in (5, 10, 50, 0):
+    _parts = (missed[_k], gpt.input), (bills.loc[_k, cached], gpt.cached_input)
+    _total = sum(n * float(u) for n, u in _parts) / 1000 + output_cost[_k]
+    assert abs(_total - bills.loc[_k, mini]) < 0.006, (_k, _total)
+assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
+assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
+assert abs(missed[50] / missed[10] - 1) < 0.1
 
 # Section 4's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it

@@ -348,3 +348,29 @@ def test_an_agent_stores_each_tool_call_as_its_own_assistant_message():
     notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
     assert "`buildIndividualAIMessage`) and saves each step as an assistant message" in notes
     assert "Gemini reply with a thought signature that asks for several tools" in notes
+
+
+def test_the_ai_agent_takes_a_prompt_defined_below():
+    """Lesson 3's fix for ``{{ $now }}``: AI Agent 3.1's Source for Prompt (User Message) offers
+    Define below, whose Prompt (User Message) field starts as the chat trigger's input."""
+    dist = package("@n8n/n8n-nodes-langchain") / "dist"
+    agent = (dist / "nodes" / "agents" / "Agent" / "V3" / "AgentV3.node.js").read_text()
+    assert re.search(
+        r"\.\.\.descriptions_1\.promptTypeOptions,\s*displayOptions: \{ show: \{ '@version': "
+        r"\[\{ _cnd: \{ gte: 3\.1 \} \}\]",
+        agent,
+    )
+    options = (dist / "utils" / "descriptions.js").read_text()
+    current = options[options.index("exports.promptTypeOptions = {") :]
+    assert "displayName: 'Source for Prompt (User Message)'" in current[:200]
+    assert "name: 'Define below',\n            value: 'define'," in current[:900]
+    assert re.search(
+        r"exports\.textFromPreviousNode = \{\s*displayName: 'Prompt \(User Message\)',\s*"
+        r"name: 'text',\s*type: 'string',\s*required: true,\s*default: '=\{\{ \$json\.chatInput \}\}',",
+        options,
+    )
+    lesson = lesson_text("03_window_buffer_memory.ipynb")
+    assert (
+        "set *Source for Prompt (User Message)* to *Define below* and write "
+        "`{{ $now }} {{ $json.chatInput }}` in *Prompt (User Message)*" in lesson
+    )
