@@ -182,7 +182,7 @@ def lesson3_cache() -> str:
     return store_load_svg(
         "Lesson 3 · the cache serves only the start a call shares with an earlier one",
         rows,
-        "Turn 7, solid: the start it repeats from turn 6 (cacheable); faded: paid in full.",
+        "Solid: the start turn 7 repeats from turn 6 (cacheable); faded: paid in full; red: the new question.",
     )
 
 

@@ -39,7 +39,7 @@ LAYERS: dict[str, int] = {
     "windowmem.recall": 2,
     "windowmem.cost": 2,
     "windowmem.prices": 2,
-    "windowmem.chat_price": 2,
+    "windowmem.chat_price": 3,  # an agent's model calls (windowmem.calls), priced
     "windowmem.budget.money": 2,
     "windowmem.chat_memory": 2,
     # 3. one package per lesson question (a lesson package may use another, never a cycle)

@@ -72,16 +72,17 @@ REVEALED_BY = {
         6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["(a) Before turn 9, turns 1 to 8 are stored", "**18**: at 0 the slice skips nothing"],
+        1: ["Before turn 9, turns 1 to 8 are stored"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
-        3: ["and leaves on turn **7**"],
-        4: [
+        3: [
             "**No limit**: with the time at its top",
             "nothing is read from the cache",
-            "Section 4's cell prices Claude with it on",
+            "these chats would cost US$118.03",
         ],
-        5: ["turn 5 is stored but not\nloaded"],
-        6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
+        4: ["turn 5 is stored but not\nloaded"],
+        5: ["**[2, 3, 5, 6]**", "A reply that holds", "so the bills are the same (2)"],
+        6: ["**20**: at 0 the slice skips nothing"],
+        7: ["and leaves on turn **7**"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: [
@@ -580,18 +581,24 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
 
 
 def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
-    """The rules self-checks 1, 4 and 5 need are on the main path above them, worded so only one
+    """The rules self-checks 1, 3 and 4 need are on the main path above them, worded so only one
     answer fits; the worked answers stay below their checks."""
     main = _main_path_of("03_window_buffer_memory.ipynb")
-    before_1 = main[: main.index("### Self-check 1")]
-    assert "`slice(-0)`" in before_1 and "JavaScript reads `-0` as `0`" in before_1
+    # Round 2: window 0's `slice(-0)` is taught in Going further, with the check that needs it.
+    body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    before_6 = body[: body.index("### Self-check 6")] + body[body.index("### Self-check 6") :][:600]
+    assert "`slice(-0)`" not in main and "JavaScript reads `-0` as `0`" in before_6
+    before_3 = main[: main.index("### Self-check 3")]
+    flat_3 = " ".join(before_3.split())
+    # The cache's rule as GPT-5.4 mini applies it: a minimum for the shared start.
+    assert "must be at least **1,024 tokens**" in flat_3
+    assert "At window 5 it is only the System Message" in flat_3
+    assert "A cache lives only minutes" in flat_3  # a quiet chat pays full price again
+    # Round 2: the pause is on the main path, with what it does to the bills, before check 5.
+    before_5 = " ".join(main[: main.index("### Self-check 5")].split())
+    assert "If every message came after such a pause" in before_5
     before_4 = main[: main.index("### Self-check 4")]
-    flat_4 = " ".join(before_4.split())
-    # The cache's rule as GPT-5.4 mini applies it: a minimum for the shared start, in steps.
-    assert "must be at least **1,024 tokens**" in flat_4 and "steps of **128**" in flat_4
-    assert "only the System Message can come from the cache" in flat_4
-    before_5 = main[: main.index("### Self-check 5")]
-    assert "a buffer idle for over an hour is deleted" in " ".join(before_5.split())
+    assert "and so does an idle hour" in " ".join(before_4.split())
     assert "between sessions, scope or storage" not in main  # 5: one session, the window
 
 
@@ -636,13 +643,18 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     later = "\n".join(text(c) for c in all_cells[going:])
     assert "explorer.show()" in later and "lesson3_window.json" in later
     assert "Explore it yourself" not in main and "lesson3_window.json" not in main
-    assert "last round" in main and "two more places per tool call" not in main
-    # Third reading: "round" defined before the rule uses it; two calls in one reply are one round.
-    assert main.index("A **round** is one model reply") < main.index("last round")
-    assert "two calls in one reply, 6" in main and "in one go" not in main
+    assert "two more places per tool call" not in main
+    # Round 2: one reply asking two tools is stored as two assistant messages, and the window can
+    # start inside a turn; the rule of thumb for k with one tool call a turn.
+    assert "each tool call as an assistant message of its own" in main
+    assert "from result 3a on" in main and "with two tool calls, 6" in main
+    # Round 3: "call" is always a model call or a tool call on the main path.
+    bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
+    assert not bare, f"say model call or tool call: {len(bare)} bare"
+    assert "set *k* to twice the turns you want kept" in main
     own = [c for c in all_cells if "chat_bill(window=window, **my_chat)" in text(c)]
     assert len(own) == 1 and "hide-input" not in own[0]["metadata"].get("tags", [])
-    assert "Prompt Caching" in main and "1,024 tokens" not in later
+    assert "1,024 tokens" not in later
 
 
 def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesson():
@@ -1186,7 +1198,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
-    "03_window_buffer_memory.ipynb": 1962,
+    "03_window_buffer_memory.ipynb": 1677,
     "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,

@@ -18,7 +18,7 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, tool, user
 from windowmem.policies import ManualClock, N8nSimpleMemory, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
-from windowmem.prices import behind_system_message, conversation_bill, price_of
+from windowmem.prices import behind_system_message, conversation_bill, price_of, without_cache
 from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 from windowmem.tokens import qwen_counter
@@ -26,19 +26,53 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 
 
-#: The turn Luis's self-check 1 asks about.
+#: The turn Luis's self-checks 1 and 6 ask about.
 LUIS_TURN = 9
+#: Self-check 1: Luis's chat began at the default length; after his turn 4 the field is set to 3.
+LENGTH_CHANGED_AFTER = 4
+NEW_LENGTH = 3
+#: Self-check 6: the turn on which the model calls one tool before answering Luis.
+LUIS_TOOL_TURN = 5
+
+
+def _turns_after_the_change() -> tuple[int, ...]:
+    # Luis's chat in n8n's one map of buffers: his buffer is created on turn 1 at the default
+    # length; from turn 5 on, every run asks for length 3. Which turns does turn 9's run load?
+    turns = [m for m in generated_support(LUIS_TURN).messages if m.role.value != "system"]
+    store = SimpleMemoryStore(ManualClock())
+    for turn in range(1, LUIS_TURN):
+        length = 5 if turn <= LENGTH_CHANGED_AFTER else NEW_LENGTH
+        store.memory("tutienda", "luis", context_window_length=length).add(
+            *turns[2 * turn - 2 : 2 * turn]
+        )
+    loaded = store.memory("tutienda", "luis", context_window_length=NEW_LENGTH).load()
+    turn_of = {id(m): i // 2 + 1 for i, m in enumerate(turns)}
+    return tuple(sorted({turn_of[id(m)] for m in loaded}))
+
+
+def luis_with_a_tool() -> list[Any]:
+    """Luis's nine turns, the model calling one tool before answering turn 5."""
+    chat = generated_support(LUIS_TURN)
+    turns = [list(i.messages) for i in chat.interactions]
+    question, answer = turns[LUIS_TOOL_TURN - 1]
+    turns[LUIS_TOOL_TURN - 1] = [
+        question,
+        assistant("", tool_calls=["call_orders_5"]),
+        tool('{"status": "shipped"}', "call_orders_5"),
+        answer,
+    ]
+    return [chat.system_message, *(m for turn in turns for m in turn)]
 
 
 def _messages_at_window_0() -> int:
-    # Luis's chat, no tools: a generated support chat of nine turns behind the agent's System
-    # Message; what turn 9's call carries at Context Window Length 0.
-    chat = generated_support(LUIS_TURN)
-    return len(turn_view(chat, N8nSimpleMemory(0), LUIS_TURN, QWEN).sent)
+    # Luis's chat with the tool on turn 5, through n8n 2.41.1's agent at Context Window
+    # Length 0: how many messages turn 9's model call carries.
+    runs = agent_runs(luis_with_a_tool(), N8nSimpleMemory(0))
+    return len(runs[LUIS_TURN - 1].calls[0].messages)
 
 
 def _check_1() -> dict[str, Any]:
-    return {"1a": visible_turns(5, LUIS_TURN), "1b": _messages_at_window_0()}
+    return {"1": _turns_after_the_change(), "6": _messages_at_window_0()}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -102,7 +136,7 @@ def _first_turn_without_the_name() -> int:
 
 
 def _check_3() -> dict[str, Any]:
-    return {"3": _first_turn_without_the_name()}
+    return {"7": _first_turn_without_the_name()}
 
 
 #: The help-centre articles a second, smaller TuTienda agent pastes into its System Message.
@@ -123,9 +157,11 @@ def the_time(turn: int) -> str:
     return f"Now: 2026-12-07T10:{turn:02d}:00.000+00:00"
 
 
-def stamped_bill(k: int, model: str = "gpt-5.4-mini") -> Any:
-    """TuTienda's bill at window *k* on *model* with the time at the top of its System Message."""
-    return conversation_bill(support_behind(), N8nSimpleMemory(k), model, QWEN, stamp=the_time)
+def stamped_bill(k: int, model: str = "gpt-5.4-mini", chat: Conversation | None = None) -> Any:
+    """*chat*'s bill (None: TuTienda's) at window *k* on *model* with the time at the top of its
+    System Message."""
+    chat = support_behind() if chat is None else chat
+    return conversation_bill(chat, N8nSimpleMemory(k), model, QWEN, stamp=the_time)
 
 
 def _dearer_with_the_time() -> str:
@@ -137,12 +173,12 @@ def _dearer_with_the_time() -> str:
 
 def _check_4() -> dict[str, Any]:
     # The time at the top of the System Message: no two calls share a prefix.
-    return {"4": _dearer_with_the_time()}
+    return {"3": _dearer_with_the_time()}
 
 
 def _check_5() -> dict[str, Any]:
     andina = load_example("mentioned_at_start")
-    return {"5": _first_buyer_cause(andina)}
+    return {"4": _first_buyer_cause(andina)}
 
 
 @dataclass(frozen=True)
@@ -159,11 +195,11 @@ class Claim:
 
 
 def second_agent() -> Conversation:
-    """Self-check 6's agent: the 60-turn chat behind a System Message of two articles only."""
+    """Self-check 5's agent: the 60-turn chat behind a System Message of two articles only."""
     return support_behind(SHORT_PROMPT_ARTICLES)
 
 
-#: The model self-check 6 prices its claims on, as the lesson's bills do.
+#: The model self-check 5 prices its claims on, as the lesson's bills do.
 CLAIMS_MODEL = "gpt-5.4-mini"
 #: The shortest shared start that model's prompt cache serves (each model has its own).
 _MINIMUM = price_of(CLAIMS_MODEL).cache.min_tokens
@@ -178,12 +214,26 @@ def _order_on_turn_60_at_50() -> bool:
     return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
 
 
-def _fifty_cheaper_than_five() -> bool:
-    return all(w.dollars < f.dollars for w, f in zip(_bills(50), _bills(5), strict=True))
+#: Claim (2)'s shorter chats: under 50 turns, window 50 never slides.
+SHORT_CHAT_TURNS = 40
 
 
-def _fifty_dearer_than_no_limit() -> bool:
-    return all(w.dollars > n.dollars for w, n in zip(_bills(50), _bills(0), strict=True))
+def _fifty_as_no_limit_on_shorter_chats() -> bool:
+    chat = second_agent()
+    shorter = [
+        chat.system_message,
+        *(m for t in chat.interactions[:SHORT_CHAT_TURNS] for m in t.messages),
+    ]
+    bill = {
+        k: conversation_bill(shorter, N8nSimpleMemory(k), CLAIMS_MODEL, QWEN).dollars
+        for k in (50, 0)
+    }
+    return bill[50] == bill[0]
+
+
+def _fifty_cheaper_than_no_limit_with_the_time() -> bool:
+    bill = {k: stamped_bill(k, CLAIMS_MODEL, second_agent()).dollars for k in (50, 0)}
+    return bill[50] < bill[0]
 
 
 def _survives_a_restart() -> bool:
@@ -204,11 +254,17 @@ def _no_window_finds_a_new_session() -> bool:
     )
 
 
-def _five_cheaper_than_no_limit() -> bool:
-    return all(w.dollars < n.dollars for w, n in zip(_bills(5), _bills(0), strict=True))
+def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
+    """*chat*'s bill at window *k* on *model* when every message comes after a pause longer than
+    the prompt cache lives: nothing is read from the cache."""
+    return conversation_bill(chat, N8nSimpleMemory(k), without_cache(price_of(model)), QWEN)
 
 
-#: Self-check 6's sentences about the second agent, numbered as the lesson lists them; the
+def _five_unchanged_by_pauses() -> bool:
+    return paused_bill(second_agent(), 5).dollars == _bills(5)[0].dollars
+
+
+#: Self-check 5's sentences about the second agent, numbered as the lesson lists them; the
 #: page's list is tested against this.
 CLAIMS = (
     Claim(
@@ -220,20 +276,19 @@ CLAIMS = (
     ),
     Claim(
         2,
-        "Window 50 costs less than window 5.",
-        _fifty_cheaper_than_five,
+        f"If its chats ran {SHORT_CHAT_TURNS} turns, window 50 would cost the same as no limit.",
+        _fifty_as_no_limit_on_shorter_chats,
         "",
-        f"(2) holds too: window 5's calls stay under the {_MINIMUM:,} tokens GPT-5.4 mini's cache "
-        "needs, so every token "
-        "is paid in full, while window 50's calls are read mostly from the cache until it fills",
+        f"(2) holds too: in a {SHORT_CHAT_TURNS}-turn chat window 50 never fills, so every model "
+        "call sends what no limit sends, and the two bills are the same",
     ),
     Claim(
         3,
-        "Window 50 costs more than no limit.",
-        _fifty_dearer_than_no_limit,
+        "With `{{ $now }}` at the top of its System Message, window 50 would cost less than no limit.",
+        _fifty_cheaper_than_no_limit_with_the_time,
         "",
-        "(3) holds too: once window 50 is full it slides, and an 833-token System Message is too "
-        "short to be cached alone, so its calls lose the cached prefix that no limit keeps",
+        "(3) holds too: with the time at the top nothing is cached, as in self-check 3, so the bill "
+        "follows the tokens, and after turn 50 window 50 sends fewer than no limit",
     ),
     Claim(
         4,
@@ -245,7 +300,7 @@ CLAIMS = (
     ),
     Claim(
         5,
-        "No window brings back a chat when the customer starts a new session.",
+        "When a customer starts a new session, no window length brings back the old chat.",
         _no_window_finds_a_new_session,
         "",
         "(5) holds too: a new session id files her under a new, empty history, and no window loads "
@@ -253,12 +308,11 @@ CLAIMS = (
     ),
     Claim(
         6,
-        "Window 5 costs less than no limit, because it sends fewer tokens.",
-        _five_cheaper_than_no_limit,
-        "(6) does not hold: window 5 sends fewer tokens, but its calls never reach the "
-        f"{_MINIMUM:,} tokens GPT-5.4 mini's cache needs, while no limit's are read mostly from "
-        "the cache",
+        "If its customers pause longer than the cache lives, its bill at window 5 stays the same.",
+        _five_unchanged_by_pauses,
         "",
+        f"(6) holds too: window 5's model calls stay under the {_MINIMUM:,} tokens the cache "
+        "needs, so nothing was read from the cache even without pauses",
     ),
 )
 
@@ -289,7 +343,7 @@ def first_turn_without_turn_1(k: int) -> int:
 
 
 def _check_6() -> dict[str, Any]:
-    return {"6": _true_claims()}
+    return {"5": _true_claims()}
 
 
 def _first_buyer_cause(chat: Any) -> str:
@@ -325,32 +379,45 @@ BOOK = CheckBook(
     3,
     [
         Expectation(
-            "1a",
+            "1",
             _check_1,
-            hint="the window holds the k turns before the one being answered",
+            hint="which length does Luis's memory use: the one in the field on turn 9, or the one it was created with on turn 1?",
             mistakes={
-                (3, 4, 5, 6, 7, 8): "that is six turns; with k = 5 the window starts at turn 9 − 5",
+                (
+                    6,
+                    7,
+                    8,
+                ): "that is what a new chat at length 3 would load; Luis's memory was created at 5 on his turn 1 and keeps that length while his chat runs",
                 (5, 6, 7, 8, 9): NEW_MESSAGE,
                 (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
+                (
+                    3,
+                    4,
+                    5,
+                    6,
+                    7,
+                    8,
+                ): "that is six turns; at length 5 the window starts at turn 9 − 5",
                 (1, 2, 3, 4, 5): "those are the first five turns; the window keeps the newest",
             },
-            why="the five turns before turn 9; turn 9 itself is the new message",
-            transfer="another customer and turn at the default window",
+            why="his memory was created at length 5 on turn 1 and keeps it: the five turns before turn 9; the new length applies to new chats",
+            transfer="a length changed while a chat runs",
         ),
         Expectation(
-            "1b",
+            "6",
             _check_1,
-            hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; how many of the stored messages does a slice(-0) load?",
+            hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; at 0 memory loads everything stored, and a tool turn stores more than two messages",
             mistakes={
-                16: "that is the history alone: the call also carries the System Message before it and the new question after it",
+                18: "that is Luis's chat without the tool: turn 5 also stored its tool call and the tool's result",
+                16: "that is the history without the tool turn's extra messages, and without the System Message and the new question",
+                19: "one short: 1 System Message, 18 stored messages (7 turns of 2, turn 5 of 4), 1 new question",
                 12: "that is a window of 5; at 0 the slice skips nothing, so all eight earlier turns are sent",
-                17: "one short: 1 System Message, 16 stored messages (8 turns of 2), 1 new question",
                 2: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
                 1: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
                 0: "0 does not switch memory off in n8n: slice(-0) is slice(0), the whole history",
             },
-            why="slice(-0) is slice(0), the whole history: 1 System Message, the 16 messages of turns 1 to 8, 1 new question",
-            transfer="window 0 on another turn, counted in messages",
+            why="slice(-0) is slice(0), the whole history: 1 System Message, the 18 stored messages of turns 1 to 8 (turn 5 takes 4), 1 new question",
+            transfer="window 0 with a tool turn, counted in messages",
         ),
         Expectation(
             "2",
@@ -365,7 +432,7 @@ BOOK = CheckBook(
             transfer="a tool turn on the worked conversation: the window counts messages",
         ),
         Expectation(
-            "3",
+            "7",
             _check_3,
             hint="the model receives messages, not turn numbers: which turns' messages name him, and on which turn does the last of them leave a window of 3?",
             mistakes={
@@ -378,18 +445,18 @@ BOOK = CheckBook(
             transfer="a fact said again inside the window, on another agent's chat",
         ),
         Expectation(
-            "4",
+            "3",
             _check_4,
             hint="a cache serves only a prefix that an earlier call sent identically, from the first token: with the time at the top, what do two calls still share?",
             mistakes={
-                "window 5": "that was section 4's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
+                "window 5": "that was section 3's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
                 "the same": "the two send different numbers of tokens, and now every token is paid at the full price",
             },
             why="with the time at its top, no call shares a prefix with another, so nothing is cached: every token is paid in full, and no limit sends more of them",
             transfer="a System Message that changes on every call",
         ),
         Expectation(
-            "5",
+            "4",
             _check_5,
             hint="list what the buffer under b-17 holds when turn 9 runs, after the lunch break, then which of those turns a length of 3 loads",
             mistakes={
@@ -400,11 +467,11 @@ BOOK = CheckBook(
             transfer="a log with an idle-hour deletion that is not the cause",
         ),
         Expectation(
-            "6",
+            "5",
             _check_6,
-            hint="judge each sentence on its own against sections 1, 4 and 5 and the second agent's numbers, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against sections 1, 3 and 4 (long pauses included), self-check 3 and the sentence under the cell, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="on the second agent window 5 is never cached, so 50 costs less than 5 but, once it slides, more than no limit; and no window reaches a new session",
+            why="window 50 differs from no limit only once it fills, after turn 50; with nothing cached the bill follows the tokens; window 5 was never cached on this agent, so pauses change nothing; and no window reaches a new session",
             transfer="a reply weighing reach, money and storage on an agent the lesson did not price",
         ),
     ],

@@ -6,9 +6,9 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
-from dataclasses import replace
 from pathlib import Path
 
+from windowmem import messages as make
 from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_beside_predicted
 from windowmem.cost import tokens_per_call
@@ -17,20 +17,27 @@ from windowmem.policies import ManualClock, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
 from windowmem.prices import (
     OPENAI_CACHE,
+    conversation_bill,
     price_of,
     shared_prefix,
 )
-from windowmem.recall import fact_visible
+from windowmem.recall import fact_visible, smallest_window_recalling
 from windowmem.replay import turn_view
 from windowmem_course.checks.lesson03 import (
+    LENGTH_CHANGED_AFTER,
+    NEW_LENGTH,
+    SHORT_CHAT_TURNS,
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
     _messages_at_window_0,
+    _turns_after_the_change,
     first_turn_without_turn_1,
+    paused_bill,
     second_agent,
     stamped_bill,
     support_behind,
+    the_time,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -49,7 +56,10 @@ assert any(order in m.content for m in marta_run.runs[5].stored)
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
 # 1's worked answer and the rule for k = 0 (every call grows with the chat); k = 1 loads one turn.
 assert visible_turns(5, 9) == (4, 5, 6, 7, 8) and visible_turns(0, 9) == tuple(range(1, 9))
-assert _messages_at_window_0() == 1 + 16 + 1
+assert _messages_at_window_0() == 1 + 18 + 1  # 6: Luis at 0, turn 5 with one tool call (4 messages)
+# Self-check 1: Luis's memory, made at 5, keeps 5 after the field reads 3; a new chat gets 3.
+assert _turns_after_the_change() == visible_turns(5, 9) == (4, 5, 6, 7, 8)
+assert visible_turns(NEW_LENGTH, 9) == (6, 7, 8) and LENGTH_CHANGED_AFTER == 4
 assert all(visible_turns(1, t) == (t - 1,) for t in range(2, 10))
 # The imported workflow's Simple Memory sets Context Window Length 2; its picture's turn 4
 # carries turns 2 and 3 only.
@@ -110,18 +120,18 @@ asked = [c for request in rounds.requests for m in request for c in m.tool_calls
 kept = [c for m in rounds.stored[4:] for c in m.tool_calls]
 assert {"call_t2_1", "call_t2_2"} <= set(asked) and kept == ["call_t2_2"]
 
-# Self-check 3's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
+# Self-check 7's worked answer: turn 3 is in a window of 3 on turns 4 to 6, out on turn 7.
 assert [3 in visible_turns(3, t) for t in (4, 6, 7)] == [True, True, False]
 assert 1 not in visible_turns(3, 5) and _first_turn_without_the_name() == 7
 
-# Section 4: cached input a tenth of the input price; GPT-5.4 mini caches a shared start of
+# Section 3: cached input a tenth of the input price; GPT-5.4 mini caches a shared start of
 # 1,024 tokens or more, in steps of 128 (each model's own minimum is printed from
 # MODEL_PRICES, not stated); the bills.
 assert all(p.cached_input * 10 == p.input for p in MODEL_PRICES)
 assert price_of("gpt-5.4-mini").cache.min_tokens == 1024
 assert OPENAI_CACHE.cacheable(2398) == 2304 == 1024 + 10 * 128
 assert OPENAI_CACHE.cacheable(1023) == 0 and OPENAI_CACHE.cacheable(1024 + 127) == 1024
-# Section 4's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
+# Section 3's tiny example: under 1,024 nothing is cached; of a 1,300-token start, 1,280 cached
 # (1,024 + 2 x 128).
 assert OPENAI_CACHE.cacheable(1000) == 0
 assert OPENAI_CACHE.cacheable(1300) == 1280 == 1024 + 2 * 128
@@ -131,31 +141,6 @@ assert (
     ANCHOR_FACTS["support_60"] == "#7781" and "#7781" in support.interactions[0].messages[0].content
 )
 assert "Lucía" in support.interactions[0].messages[0].content
-# The one call priced: turn 20; with no limit nearly all of it from the cache (all of turn
-# 19's call), more tokens and a smaller price; at window 5 only the System Message cached.
-no_limit_20, window_5_20 = turn_20["no limit"], turn_20["window 5"]
-assert no_limit_20.turn == window_5_20.turn == 20
-assert no_limit_20.input > window_5_20.input and no_limit_20.cached > 0.9 * no_limit_20.input
-assert call_cost(no_limit_20, gpt) < call_cost(window_5_20, gpt)
-# The figures the sentence under the table reads: 2,865 against 2,527 sent, 2,816 from the
-# cache, US$0.30 against US$0.39 per 1,000 such calls.
-assert (no_limit_20.input, window_5_20.input, no_limit_20.cached) == (2865, 2527, 2816)
-assert [round(float(call_cost(c, gpt)) * 1000, 2) for c in (no_limit_20, window_5_20)] == [
-    0.30,
-    0.39,
-]
-assert window_5_20.cached == OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
-turn_19_no_limit = conversation_bill(tutienda, N8nSimpleMemory(0), gpt, qwen).calls[18]
-assert no_limit_20.cached == OPENAI_CACHE.cacheable(turn_19_no_limit.input)
-assert (
-    call_cost(no_limit_20, gpt)
-    == (
-        no_limit_20.uncached * gpt.input
-        + no_limit_20.cached * gpt.cached_input
-        + no_limit_20.output * gpt.output
-    )
-    / 1_000_000
-)
 costs = [c for c in bills.columns if c.endswith("chats")]
 mini = "GPT-5.4 mini, US$ per 1,000 chats"
 assert costs == [mini]
@@ -163,44 +148,48 @@ assert len(costs) == 1 and bills.index.tolist() == [5, 10, 50, 0]
 share = bills.loc[5, "input tokens"] / bills.loc[0, "input tokens"]
 assert 0.75 <= share <= 0.85, share  # "about four fifths of no limit's tokens"
 assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "and costs more"
+# "more of its input misses the cache (input minus cached: 15,016 tokens against 8,009)"
+_cached_column = next(c for c in bills.columns if c.startswith("cached input tokens"))
+assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 0)] == [
+    15016,
+    8009,
+]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
 assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
 cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
 assert bills.loc[5, cached] < bills.loc[0, cached]
-# "Claude in n8n caches only with Prompt Caching on. Off, every token is paid in full, and
-# window 5 costs less than no limit": Claude's prices with a cache that never serves.
-claude = price_of("claude-sonnet-4-6")
-uncached_claude = replace(claude, cache=replace(claude.cache, min_tokens=10**9))
-claude_off = {
-    k: conversation_bill(tutienda, N8nSimpleMemory(k), uncached_claude, qwen) for k in (5, 0)
-}
-assert all(b.total("cached") == 0 for b in claude_off.values())
-assert claude_off[5].dollars < claude_off[0].dollars
-assert conversation_bill(tutienda, N8nSimpleMemory(5), claude, qwen).total("cached") > 0
 assert workflow_node("lesson3_window", "OpenAI Chat Model")["type"].endswith("lmChatOpenAi")
 
-# "Price your own chats": the cell's numbers are Lucía's chat averaged (rounded), and its
-# bills come within 2% of the transcript's, on GPT-5.4 mini.
+# "Price your own chats": the cell is set to the second agent, its 833-token System Message
+# before Lucía's chat averaged (rounded), and its bills come within 2% of the transcript's.
 asked = [qwen(m) for m in support.messages if m.role.value == "user"]
 answered = [qwen(m) for m in support.messages if m.role.value == "assistant"]
+short = support_behind(SHORT_PROMPT_ARTICLES)
+short_bills = {
+    k: float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000
+    for k in (5, 10, 50, 0)
+}
 assert my_chat == dict(
-    system_tokens=qwen(tutienda.system_message),
+    system_tokens=qwen(short.system_message),
     question_tokens=round(sum(asked) / len(asked)),
     reply_tokens=round(sum(answered) / len(answered)),
     turns=support.turn_count,
+    tool_calls=0,
+    tool_result_tokens=100,
+    long_pauses=False,
     model="gpt-5.4-mini",
 )
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
-    assert abs(shaped / bills.loc[k, mini] - 1) < 0.02, (k, shaped)
-# "Section 4's cell prices Claude with it on" (after check 4): its Claude bill reads the cache.
-assert chat_bill(window=5, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
+    assert abs(shaped / short_bills[k] - 1) < 0.02, (k, shaped)
+# The open cell offers Claude as a model: priced with its prompt cache on, its bill reads the cache.
+assert chat_bill(window=0, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
 assert (REPO_IMAGES / "lesson3_model_input.png").is_file()
 
-# Section 4: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
+# Section 3: OpenAI's 128-token steps; the cached column at window 5 traced call by call: 59
 # calls x 2,304 (2,398 rounded down to 18 x 128), plus 128 on each of turns 3 to 6.
 assert qwen(tutienda.system_message) == 2398 and price_of("gpt-5.4-mini").cache == OPENAI_CACHE
 assert OPENAI_CACHE.step_tokens == 128 and OPENAI_CACHE.cacheable(2398) == 2304 == 18 * 128
@@ -216,10 +205,10 @@ assert PRICE_CACHED_COLUMN.format(model="GPT-5.4 mini") == cached
 for size, shared in ((0, None), (5, 1)):
     turn_6, turn_7 = (agent_runs(marta, N8nSimpleMemory(size))[t].calls[0].messages for t in (5, 6))
     assert shared_prefix(turn_7, turn_6) == (shared or len(turn_6))
-# Section 3's question: the smallest window whose turn-7 call holds #6023 is 6.
+# Going further's explorer question: the smallest window whose turn-7 call holds #6023 is 6.
 assert smallest_window_recalling(marta, order, 7) == 6
 
-# Self-check 4: the time at the top; nothing cached, window 5 about four fifths of the tokens
+# Self-check 3: the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
 timed = {k: stamped_bill(k) for k in (5, 0)}
 assert all(b.total("cached") == 0 for b in timed.values())
@@ -227,7 +216,7 @@ assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
 
-# Self-check 4: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
+# Self-check 5: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
 short = support_behind(SHORT_PROMPT_ARTICLES)
 assert qwen(short.system_message) == 833
 assert max(tokens_per_call(short, N8nSimpleMemory(5), qwen)) < 1024
@@ -235,7 +224,7 @@ unbounded = tokens_per_call(short, N8nSimpleMemory(0), qwen)
 assert next(t for t, n in enumerate(unbounded, start=1) if n >= 1024) == 8
 assert conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).total("cached") == 0
 
-# Self-check 5: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
+# Self-check 4: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
 # window of 3 loads 6 to 8 on turn 9.
 andina = load_example("mentioned_at_start")
 andina_turns = [m for m in andina.messages if m.role.value != "system"][:16]
@@ -243,9 +232,9 @@ after_break = _after_the_break(andina_turns)
 assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
-# Section 6: each chat asks on its last turn for a fact from turn 1 (and no later turn), and
-# needs a window of t - 1; 8 to 12 reach turn 1 from turns 9 to 13.
-for name in chats.values():
+# Section 5: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
+# its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13.
+for name in ("marta", "mentioned_at_start", "support_60"):
     chat = load_example(name)
     said = [
         i
@@ -253,28 +242,31 @@ for name in chats.values():
         if any(ANCHOR_FACTS[name] in m.content for m in t.messages)
     ]
     assert said == [1] and ANCHOR_FACTS[name] not in chat.interactions[-1].messages[-1].content
-assert list(reach) == list(chats) and all(window == asked - 1 for asked, window in reach.values())
+    asked_on = chat.turn_count
+    assert smallest_window_recalling(chat, ANCHOR_FACTS[name], asked_on) == asked_on - 1
 assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
 
-# Self-check 6's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
+# Self-check 5's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
 # turn 52; the second agent's 833 tokens; the main agent's bills on GPT-5.4 mini.
 assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
 assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
-# The second agent's bill, given in the worked answer, on the model the check prices.
-assert [
-    round(
-        float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000, 2
-    )
-    for k in (5, 50, 0)
-] == [47.61, 31.59, 19.58]
-# Section 6: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
+# The sentence under the open cell quotes its window-5 bill (Lucía's chat averaged, 833 tokens).
+assert round(float(chat_bill(window=5, **my_chat).dollars) * 1000, 2) == 47.29
+# Self-check 5's claims, on the second agent: a 40-turn chat never fills window 50; with the time
+# at the top window 50 sends fewer tokens than no limit; window 5 was never cached, so long
+# pauses leave its bill as it was.
+assert first_turn_without_turn_1(50) > SHORT_CHAT_TURNS
+assert (
+    paused_bill(short, 5).dollars == conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).dollars
+)
+# Section 5: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
 # costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 6: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
+# Section 5: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
 long_chat = generated_support(120)
 long_bills = price_table(
     behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
@@ -284,18 +276,45 @@ long_bills = price_table(
     counter=qwen,
 )
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
-# "(try `turns=120` in section 4's cell)": the open cell shows it too.
-long_own = {w: chat_bill(window=w, **{**my_chat, "turns": 120}).dollars for w in (5, 0)}
-assert long_own[0] > long_own[5]
-# Self-check 6 points to the same cell ("system_tokens=833"): it ranks the second agent's
-# windows as the worked answer does (5 dearest, then 50, then no limit).
-second_own = {
-    w: chat_bill(window=w, **{**my_chat, "system_tokens": 833}).dollars for w in (5, 50, 0)
-}
-assert second_own[5] > second_own[50] > second_own[0]
-assert bills.loc[0, mini] < bills.loc[5, mini]  # and not on 60
+assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
+# "Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache."
+_missed = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10)}
+assert bills.loc[10, "input tokens"] > bills.loc[5, "input tokens"] and _missed[10] > _missed[5]
+# Self-check 3's fix: the time in each user message (the agent's prompt) instead of the System
+# Message; memory stores it as sent, so no limit still reads most of its input from the cache.
+_timed_prompts = [tutienda.system_message]
+for _t, _turn in enumerate(tutienda.interactions, start=1):
+    _timed_prompts += [
+        make.user(f"{the_time(_t)} {m.content}") if m.role.value == "user" else m
+        for m in _turn.messages
+    ]
+_prompt_bill = conversation_bill(_timed_prompts, N8nSimpleMemory(0), "gpt-5.4-mini", qwen)
+assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
+# The open cell's tool and pause settings are chat_bill's: one tool call a turn adds a model
+# call to every turn; long pauses read nothing from the cache.
+assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
+assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
+# Section 3's table: "not cached" is input minus cached; each row adds up to its bill (input
+# price, a tenth of it for cached, output price for the replies, the same output at every
+# window); window 5 misses nearly twice no limit's tokens; window 50 misses about as many as
+# window 10 but sends 28,562 more.
+assert list(shown.columns) == [
+    "input tokens per chat",
+    "cached",
+    "not cached",
+    "US$ per 1,000 chats",
+    "of which output",
+]
+assert bills["output tokens"].nunique() == 1 and shown.loc[5, "not cached"] == "15,016"
+for _k in (5, 10, 50, 0):
+    _parts = (missed[_k], gpt.input), (bills.loc[_k, cached], gpt.cached_input)
+    _total = sum(n * float(u) for n, u in _parts) / 1000 + output_cost[_k]
+    assert abs(_total - bills.loc[_k, mini]) < 0.006, (_k, _total)
+assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
+assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
+assert abs(missed[50] / missed[10] - 1) < 0.1
 
-# Section 5's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
+# Section 4's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
 # loads 2 x 3: all there, turn 5 older than them: the window.
 lunch_clock = ManualClock()
@@ -306,4 +325,45 @@ lunch_store.memory("wholesaler", "b-17", context_window_length=3).add(*andina_tu
 turn_5_loads = lunch_store.memory("wholesaler", "b-17", context_window_length=3).load()
 assert list(turn_5_loads) == andina_turns[6:8] and len(turn_5_loads) < 2 * 3
 assert len(after_break.load()) == 2 * 3
+# Section 1: "Simple Memory keeps the length a chat started with": a chat's buffer, made at
+# length 5, still loads 5 turns when the field reads 10 on a later run.
+_clock = ManualClock()
+_store = SimpleMemoryStore(_clock)
+_marta_turns = [m for m in marta.messages if m.role.value != "system"]
+_store.memory("tutienda", "chat-marta", context_window_length=5).add(*_marta_turns)
+assert len(_store.memory("tutienda", "chat-marta", context_window_length=10).load()) == 2 * 5
+assert not _store.memory("tutienda", "chat-new", context_window_length=10).load()
+
+# Section 2: "if most turns call one tool, set k to twice the turns you want kept": turns of one
+# call each (question, call, result, reply), through n8n's agent at 2 x n loads the last n turns
+# whole, the question of each among them.
+for _n in (1, 2, 3):
+    _chat = [marta.system_message]
+    for _t in range(1, 9):
+        _chat += [
+            make.user(f"question {_t}"),
+            make.assistant("", tool_calls=[f"call_{_t}"]),
+            make.tool(f"result {_t}", f"call_{_t}"),
+            make.assistant(f"reply {_t}"),
+        ]
+    _runs = agent_runs(_chat, N8nSimpleMemory(2 * _n))
+    _history = _runs[7].calls[0].messages[1:-1]
+    assert [m.content for m in _history if m.role.value == "user"] == [
+        f"question {t}" for t in range(8 - _n, 8)
+    ]
+    assert len(_history) == 4 * _n
+# Section 2: turn 4's call starts with an assistant message, no question before it.
+assert turn_4[1].role.value == "assistant" and turn_4[1].tool_calls
+
+# Section 3, "When customers pause": with every message after a pause longer than the cache
+# lives, nothing is cached; the main agent's chats cost US$118.03 per 1,000 at window 5 and
+# US$145.13 with no limit, window 5 the cheapest of the four windows.
+_paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
+assert all(b.total("cached") == 0 for b in _paused.values())
+assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
+assert min(_paused, key=lambda k: _paused[k].dollars) == 5
+# Self-check 5's claim (6) on the second agent, and the sentences before it: 833 tokens is about
+# a third of 2,398, and US$47.29 is almost twice US$25.93.
+assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars
+assert 0.3 < 833 / 2398 < 0.37 and 1.7 < 47.29 / 25.93 < 2
 print("every figure in the text checked")

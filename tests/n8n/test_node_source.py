@@ -498,3 +498,29 @@ def test_a_webhooks_item_also_holds_the_url_and_mode_n8n_adds():
     assert "outputData.json.executionMode = executionMode;" in source
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "The item also holds `webhookUrl` and `executionMode`, which n8n adds" in lesson
+
+
+def test_the_ai_agent_takes_a_prompt_defined_below():
+    """Lesson 3's fix for ``{{ $now }}``: AI Agent 3.1's Source for Prompt (User Message) offers
+    Define below, whose Prompt (User Message) field starts as the chat trigger's input."""
+    dist = package("@n8n/n8n-nodes-langchain") / "dist"
+    agent = (dist / "nodes" / "agents" / "Agent" / "V3" / "AgentV3.node.js").read_text()
+    assert re.search(
+        r"\.\.\.descriptions_1\.promptTypeOptions,\s*displayOptions: \{ show: \{ '@version': "
+        r"\[\{ _cnd: \{ gte: 3\.1 \} \}\]",
+        agent,
+    )
+    options = (dist / "utils" / "descriptions.js").read_text()
+    current = options[options.index("exports.promptTypeOptions = {") :]
+    assert "displayName: 'Source for Prompt (User Message)'" in current[:200]
+    assert "name: 'Define below',\n            value: 'define'," in current[:900]
+    assert re.search(
+        r"exports\.textFromPreviousNode = \{\s*displayName: 'Prompt \(User Message\)',\s*"
+        r"name: 'text',\s*type: 'string',\s*required: true,\s*default: '=\{\{ \$json\.chatInput \}\}',",
+        options,
+    )
+    lesson = lesson_text("03_window_buffer_memory.ipynb")
+    assert (
+        "set *Source for Prompt (User Message)* to *Define below* and write "
+        "`{{ $now }} {{ $json.chatInput }}` in *Prompt (User Message)*" in lesson
+    )
