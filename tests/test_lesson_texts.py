@@ -94,35 +94,18 @@ REVEALED_BY = {
         6: ["**[2, 3, 5]**", "A reply that holds", "50 is cheaper than 5 (2)"],
     },
     "04_memory_that_outlives_the_session.ipynb": {
-        1: [
-            '"turn 4 sends from memory"',
-            "Simple Memory began empty",
-            "2, `u3 a3`: the new process",
-        ],
+        1: ["2, `u3 a3`: the new process", "#a-restart-on-each-store)"],
         2: [
-            '"own Simple Memory: sent from memory"',
-            "worker 1 sees only the odd turns",
-            "`[4, 6]`: worker 2's map",
-        ],
-        3: [
             "table = n8n_table.N8nPostgresHistory(",
             "it grows by two every turn",
-            "(a) 16: the table is never trimmed",
+            "10: the table is never trimmed",
         ],
-        4: [
+        3: [
             '"B was sent": listed(run.sent["B"])',
-            "](04_race.svg)",
-            '`["B", "A"]`: a run writes',
-            "writes only after the model answers",
+            '`["B", "A"]`: B\'s model answers',
         ],
-        5: [
-            "for rule in expiry.RULES[:3]",
-            "so at 12:20 it had",
-            "11:20. Only a save",
-            "](04_ttl.svg)",
-            "Simple Memory's idle hour restarts at every use",
-        ],
-        6: ['store_choice.table("n8n")', "(a) Redis. Simple Memory deletes a quiet chat"],
+        4: ["11:20. Only a save", "](04_ttl.svg)", "so at 12:20 her"],
+        5: ['store_choice.table("n8n")', "Redis, with *Session Time To Live* 86400"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -753,7 +736,7 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    assert '"HH:MM"' in text(all_cells[found[5][1]])
+    assert '"HH:MM"' in text(all_cells[found[4][1]])
 
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
@@ -765,19 +748,23 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     main = " ".join(_main_path_of(name).split())
     for product in ("maxMessages", "MessageWindowChatMemory", "JDBC"):
         assert product not in main, f"{product} belongs on the reference page"
-    assert "set **Session ID** to **Define below** and **Key** to `{{ $json.sessionId }}`" in main
-    assert "## 1 · Simple Memory won't remember tomorrow" in main
+    key = "`{{ $('When chat message received').item.json.sessionId }}`"
+    assert f"set **Session ID** to **Define below** and **Key** to {key}" in main
+    assert "This lesson uses this one key everywhere." in main
+    # One key expression from section 2 on: no $json variant on the main path.
+    assert "$json.sessionId" not in main[main.index("## 2 · ") :]
+    assert "## 1 · Simple Memory lives inside one n8n process" in main
     assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
     assert "Delete** of the same key releases it" in main
-    # Self-check 3's premise, the layout, stated above its question; the rule after it.
-    assert "One row per message in the table `n8n_chat_histories`" in main
-    assert main.index("One row per message") < main.index("### Self-check 3")
-    assert main.index("### Self-check 3") < main.index("Each run sends the last `2 × k`")
+    # Self-check 2's premise, the layout, stated above its question; the rule after it.
+    assert "creates the table `n8n_chat_histories` itself: one row per message" in main
+    assert main.index("one row per message") < main.index("### Self-check 2")
+    assert main.index("### Self-check 2") < main.index("Each run sends the last `2 × k`")
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
-    postgres = by_title["3 · Moving to Postgres: one table for every worker"]
-    quiet = by_title["5 · When a quiet conversation is deleted"]
+    postgres = by_title["2 · Moving to Postgres: one table for every worker"]
+    quiet = by_title["4 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
@@ -787,15 +774,15 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
     assert "**Import from File…**" in postgres and "credentials" in postgres
-    # The lock: its importable workflow and its picture, in section 4.
-    lock = by_title["4 · Two requests at once"]
+    # The lock: its importable workflow and its picture, in section 3.
+    lock = by_title["3 · Two requests at once"]
     assert "](workflows/lesson4_lock.json)" in lock
     assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
     assert "](images/n8n/lesson4_lock_canvas.png)" in lock
     assert (COURSE / "images" / "n8n" / "lesson4_lock_canvas.png").is_file()
     # The last section: the decision table, computed, and a check on a team's needs.
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
-    assert last == "6 · Which store should you choose?", list(by_title)
+    assert last == "5 · Which store should you choose?", list(by_title)
     assert 'store_choice.table("n8n")' in by_title[last]
     from windowmem.outlive import store_choice
 
@@ -809,36 +796,43 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
 
 
 def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
-    """Issue 34's last reading of lesson 4: checks 3, 5 and 6 ask a case nothing above them
-    works (the rule each needs comes after it), the race table plays self-check 4's timing, the
-    lock's cost is on the main path, the default Session ID option is named where the builder
-    picks it, and the version note is one small table, not a box."""
+    """Issue 34's readings of lesson 4: checks 2, 4 and 5 ask a case nothing above them works;
+    check 3's rule comes before it (the fourth reading) and its picture plays another timing,
+    in seconds; the race table plays check 3's timing after it; the lock's cost is on the main
+    path; the default Session ID option is named where the builder picks it."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
-    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (3, 5, 6)}
-    assert "never trimmed" not in before[3] and "keep every message" not in before[3]
-    assert "a read never" not in before[5].lower() and "reads never" not in before[5]
-    assert "writes nothing" not in before[5] and "stored nothing" not in before[5]
-    assert "Simple Memory's clock" not in before[5]
-    body = "\n".join(text(c) for c in cells(COURSE / name))
+    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4, 5)}
+    assert "never trimmed" not in before[2] and "keep every message" not in before[2]
+    assert "a read never" not in before[4].lower() and "reads never" not in before[4]
+    assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
+    assert "Simple Memory's clock" not in before[4]
+    assert "86400" not in before[5] and "idle hour" not in before[5]
+    # Check 3: the rule above it, the picture in seconds at a timing where A finishes first.
+    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
+    rule = section_3.index("writes the question and answer only once the model answers")
+    assert section_3.index("](04_race.svg)") < rule < section_3.index("### Self-check 3 ")
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import draw_diagrams
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    finish = {n: at + model for n, at, model in draw_diagrams.RACE_SECONDS}
+    assert finish["A"] < finish["B"], "the picture must not play check 3's timing (B first)"
+    assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
     race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
     assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
     assert 'lock.Arrival("B", 2, 5)' in text(race)
-    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
-    assert "It drops the second message; it does not queue it." in section_4
-    section_3 = main[main.index("## 3 · ") : main.index("### Self-check 3 ")]
-    assert "**Connected Chat Trigger Node**" in section_3
+    assert "It drops the second message; it does not queue it." in section_3
+    section_2 = main[main.index("## 2 · ") : main.index("### Self-check 2 ")]
+    assert "**Connected Chat Trigger Node**" in section_2 and "grey field" in section_2
+    assert "abc__Postgres_Chat_Memory" in section_2
+    body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "> **Which version" not in body
-    # The main path states no version box elsewhere, and the table's facts are the page's.
-    assert "abc__Postgres_Chat_Memory" in section_3
-    # The third reading: the versions as a two-row table under the picture, the picture's
-    # option named; the lock's $json pitfall in section 4; check 5's EXPIRE fact above it.
-    assert "| imported from the lesson's workflow (older version) | `abc` |" in body
-    assert "Session Key From Previous Node" not in section_3 and "grey field" in section_3
-    assert "**Adding the lock breaks `$json`.**" in section_4
-    assert "`{{ $('When chat message received').item.json.sessionId }}`" in section_4
-    assert "`{{ $('When chat message received').item.json.chatInput }}`" in section_4
-    assert "each time it saves messages to the key" in before[5]
+    assert "each time it saves messages to the key" in before[4]
+    # Postgres has no date column: the last section says how to delete, the page has the SQL.
+    assert "n8n's table has no date column" in main
+    assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
 
 
 def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
@@ -861,11 +855,10 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     ):
         assert needed in box, needed
     main = " ".join(_main_path_of(name).split())
-    assert "only once the model has answered" not in main[: main.index("### Self-check 4 ")]
-    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
-    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
-    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
-    assert "needs a Redis server even though the memory stays on Postgres" in section_4
+    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_3
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_3
+    assert "needs a Redis server even though the memory stays on Postgres" in section_3
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
@@ -887,6 +880,19 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
     lesson = " ".join(_main_path_of("04_memory_that_outlives_the_session.ipynb").split())
     assert "Spring AI's Redis" not in lesson and "Spring AI Redis" not in lesson
     headings = "\n".join(text(c) for c in cells(page))
+    # The fourth cut moved these off the lesson; each is linked from it (a worked answer may
+    # hold the link: it is open to a reader who wants the proof).
+    whole_lesson = "\n".join(
+        text(c) for c in cells(COURSE / "04_memory_that_outlives_the_session.ipynb")
+    )
+    for heading in (
+        "## A restart on each store",
+        "## Explore it yourself",
+        "## A quiet chat on each store",
+        "## Deleting old conversations from Postgres",
+    ):
+        slug = heading.lstrip("# ").lower().replace(" ", "-")
+        assert f"\n{heading}\n" in headings and f"{REFERENCE_4}#{slug})" in whole_lesson, heading
     for heading in (
         "## Versions",
         "## The race at other timings",
@@ -1196,7 +1202,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
-    "04_memory_that_outlives_the_session.ipynb": 1854,
+    "04_memory_that_outlives_the_session.ipynb": 1490,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }

@@ -17,7 +17,6 @@ from windowmem.outlive import expiry, store_choice
 from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
-from windowmem.outlive.workers import alternate
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 from windowmem.storage import backends
@@ -42,44 +41,24 @@ def _check_1() -> dict[str, Any]:
     return {"1": len(after_in_process[1].sent) - 1}
 
 
-def _turns_sent(call) -> list[int]:
-    """The earlier turns a call sent from memory, by number, in order (messages start u4, a4)."""
-    turns: list[int] = []
-    for text in call.sent[:-1]:
-        if int(text[1]) not in turns:
-            turns.append(int(text[1]))
-    return turns
-
-
-#: Two turns past the lesson's six, for self-check 2: turn 7 on worker 1, turn 8 on worker 2.
+#: Two turns past the lesson's six, for self-check 2 (run at Context Window Length 1).
 TURNS_7_AND_8 = (
     ("u7 Can it come on Thursday?", "a7 Thursday works"),
     ("u8 Is the gift wrap still on?", "a8 Yes, it is"),
 )
 
 
-def _check_2() -> dict[str, Any]:
-    # Own Simple Memory per worker, window 2, two turns past the lesson's table: turn 8, worker 2.
-    own_maps = alternate(
-        StoreSpec("in-process"),
-        "lesson4-workers",
-        2,
-        tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8,
-    )
-    return {"2": _turns_sent(own_maps[7])}
-
-
-#: Self-check 3: the Context Window Length at each of Marta's first eight runs, then turn 9's.
+#: Self-check 2: the Context Window Length at each of Marta's first eight runs, then turn 9's.
 LENGTHS_BEFORE_TURN_9 = (2, 2, 2, 2, 2, 2, 1, 1)
 LENGTH_ON_TURN_9 = 5
 
 
-def _check_3() -> dict[str, Any]:
+def _check_2() -> dict[str, Any]:
     workdir, _ = _stores()
     # Marta's eight turns through the Postgres layout, one run per turn at the length of the
     # moment (each run loads its window, then writes), in the checks' own file.
     spec = StoreSpec("n8n-sql", os.path.join(workdir, "rows.db"))
-    history = spec.n8n_history("lesson4-checks-3")
+    history = spec.n8n_history("lesson4-checks-2")
     history.clear()
     turns = tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8
     for (question, answer), k in zip(turns, LENGTHS_BEFORE_TURN_9, strict=True):
@@ -87,14 +66,15 @@ def _check_3() -> dict[str, Any]:
         history.add_messages([user(question), assistant(answer)])
     stored = history.get_messages()
     # Turn 9's run builds its window anew over the stored rows, at the length set then.
-    return {"3a": len(stored), "3b": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
+    assert len(stored) == 2 * len(LENGTHS_BEFORE_TURN_9), "the table is never trimmed"
+    return {"2": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
 
 
-#: Self-check 4's requests: (name, the second it arrives, the seconds its model takes).
+#: Self-check 3's requests: (name, the second it arrives, the seconds its model takes).
 RACE_TIMES = (("A", 0, 20), ("B", 2, 5))
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
     pair = (
@@ -117,7 +97,7 @@ def _check_4() -> dict[str, Any]:
     new_rows = race.stored[len(history) :]
     owners = [text.split()[-1] for text in new_rows]  # "question B" -> "B"
     assert owners[0::2] == owners[1::2], "each run's question and answer are adjacent rows"
-    return {"4": owners[0::2]}
+    return {"3": owners[0::2]}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -125,7 +105,7 @@ def clock_time(minute: float, start: int = 10) -> str:
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 5: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
+#: Self-check 4: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
 #: (n8n stores nothing for it: a read).
 MARTA_EVENTS = (
     expiry.Event(0, "write"),
@@ -135,11 +115,11 @@ MARTA_EVENTS = (
 )
 
 
-def _check_5() -> dict[str, Any]:
-    return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
+def _check_4() -> dict[str, Any]:
+    return {"4": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
-#: Self-check 6's team: one n8n process redeployed nightly, every chat kept 24 hours after its
+#: Self-check 5's team: one n8n process redeployed nightly, every chat kept 24 hours after its
 #: last saved turn and then erased with no clean-up job, pauses of at most two hours.
 ANDINA_ERASE_HOURS = 24
 ANDINA_PAUSE_HOURS = 2
@@ -162,7 +142,7 @@ def _keeps_through_the_pause(store: str) -> bool:
     return True
 
 
-def _check_6() -> dict[str, Any]:
+def _check_5() -> dict[str, Any]:
     # (a) The rebuilt stores that delete a quiet chat by themselves and keep it through a pause.
     fitting = [
         name
@@ -171,7 +151,7 @@ def _check_6() -> dict[str, Any]:
     ]
     # (b) The TTL that erases exactly ANDINA_ERASE_HOURS after the last write and keeps the
     # chat through a pause: checked on the Redis list on a hand-moved clock.
-    ttl = ANDINA_ERASE_HOURS * 3600
+    ttl = andina_ttl()
     clock = ManualClock()
     redis = N8nRedisHistory(SqliteLists(":memory:", clock), "andina", session_ttl=ttl)
     redis.add_messages([user("hi"), assistant("hello")])
@@ -181,7 +161,12 @@ def _check_6() -> dict[str, Any]:
     kept_until_the_end = bool(redis.get_messages())
     clock.advance(seconds=1)
     assert kept_until_the_end and not redis.get_messages(), "erased exactly at the deadline"
-    return {"6a": SHORT_NAMES[fitting[0]] if len(fitting) == 1 else fitting, "6b": ttl}
+    return {"5": SHORT_NAMES[fitting[0]] if len(fitting) == 1 else fitting}
+
+
+def andina_ttl() -> int:
+    """The *Session Time To Live* self-check 5's worked answer gives: the erasure deadline in seconds."""
+    return ANDINA_ERASE_HOURS * 3600
 
 
 BOOK = CheckBook(
@@ -190,70 +175,32 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="where does Simple Memory keep its map, what does the new process start with, and what does turn 3 add to it?",
+            hint="where does Simple Memory keep its histories, what does the new process start with, and what does turn 3 add to it?",
             mistakes={
                 6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
                 4: "turns 1 and 2 left with the old process; count what the new one has stored",
-                0: "turn 3 found an empty map, but the new process then stored turn 3 in it",
+                0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
             },
-            why="the new process started with an empty map and has stored only turn 3, two messages",
-            transfer="a second turn in the new process, which nothing above the question works",
+            why="the new process started with an empty memory and has stored only turn 3, two messages",
+            transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",
         ),
         Expectation(
             "2",
             _check_2,
-            hint="which turns has worker 2 answered itself by turn 8, and how many of them does a window of 2 interactions let through?",
-            mistakes={
-                (6, 7): "that is what one shared store gives; worker 2's own map never saw turn 7",
-                (
-                    2,
-                    4,
-                    6,
-                ): "worker 2's map holds those, but a window of 2 interactions sends at most two turns",
-                (
-                    2,
-                    4,
-                ): "by turn 8 worker 2 has also served turn 6, and the window keeps the latest turns",
-                (
-                    4,
-                    6,
-                    8,
-                ): "turn 8 is the one being answered; list only the earlier turns it sends from memory",
-                (6,): "a window of 2 interactions holds two turns, and worker 2's map has three",
-            },
-            why="worker 2's own map holds only the turns it served, 2, 4 and 6, and the window sends the last two of them",
-            transfer="two more turns than the lesson's table, where the window cuts a worker's own half",
-        ),
-        Expectation(
-            "3a",
-            _check_3,
-            hint="does a smaller window delete rows, or only send fewer? Count the messages stored by eight turns",
-            mistakes={
-                2: "a length of 1 sends two messages, but the table is never trimmed: it keeps every row",
-                4: "4 is what a length of 2 sends; the table itself is never trimmed",
-                12: "turns 7 and 8 were stored too, at length 1: the length decides what is sent, not what is kept",
-                8: "each turn stores two rows, the question and the answer",
-            },
-            why="n8n never trims its table: eight turns, two rows each, whatever the length was",
-            transfer="a window lowered and raised again, on a store that keeps every row",
-        ),
-        Expectation(
-            "3b",
-            _check_3,
             hint="turn 9's run builds its window anew from the stored rows: how many are stored, and how many does a length of 5 let through?",
             mistakes={
-                16: "a length of 5 sends at most 2 × 5 messages, fewer than the table holds",
                 2: "the length of 1 was turns 7 and 8's; turn 9's run builds its window at 5, over every stored row",
                 4: "that was the length of 2; turn 9's run builds its window at 5",
                 11: "count only the earlier messages, not turn 9's own question",
+                16: "the table holds 16 rows, but a length of 5 sends at most 2 × 5 of them",
                 5: "the length counts interactions, a question and its answer: two messages each",
             },
             why="every row is still in the table, and turn 9's run builds a window of 5 question-and-answer pairs anew over them: the last ten messages",
             transfer="a window raised after it was lowered, on a store that rebuilds the window every run",
         ),
         Expectation(
-            "4",
-            _check_4,
+            "3",
+            _check_3,
             hint="when does n8n write a run's question and answer: when the run arrives, or once its model has answered?",
             mistakes={
                 (
@@ -265,11 +212,11 @@ BOOK = CheckBook(
             },
             form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
             why="a run writes its question and answer only once its model has answered: B's at second 2 + 5 = 7, A's at second 20, so B's rows come before A's",
-            transfer="two overlapping runs finishing in the other order than they arrived, asked before the lesson says when a run writes",
+            transfer="two overlapping runs finishing in the other order than they arrived, where the lesson's picture has them finish in arrival order",
         ),
         Expectation(
-            "5",
-            _check_5,
+            "4",
+            _check_4,
             hint="which of the four events are followed by EXPIRE?",
             mistakes={
                 "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
@@ -280,8 +227,8 @@ BOOK = CheckBook(
             transfer="a session with a page load and a failed run between its writes",
         ),
         Expectation(
-            "6a",
-            _check_6,
+            "5",
+            _check_5,
             hint="which node erases a quiet chat by itself, at a time you set, and keeps it through a two-hour pause? Answer with its name as the answer cell spells it",
             mistakes={
                 "Postgres": "Postgres keeps every row until someone deletes it: that is the clean-up job nobody will run",
@@ -291,21 +238,6 @@ BOOK = CheckBook(
             form='one of "Simple Memory", "Postgres", "Redis" or "MongoDB", in quotes',
             why="only Redis Chat Memory deletes a quiet chat by itself at a time you set, its TTL, so the chat survives the pause and is gone by the deadline",
             transfer="another team's needs, where two stores delete by themselves",
-        ),
-        Expectation(
-            "6b",
-            _check_6,
-            hint="the TTL counts from the last write: for how many seconds of silence must the chat be kept, and then gone?",
-            mistakes={
-                7200: "two hours keeps the pause, but erases a chat after two quiet hours, where legal asked for 24",
-                43200: "twelve hours keeps the pause, but erases a chat after twelve quiet hours, where legal asked for 24",
-                3600: "an hour would erase a chat during a two-hour pause, and long before the deadline",
-                24: "Session Time To Live is in seconds, not hours",
-                1440: "Session Time To Live is in seconds, not minutes",
-                0: "0 never expires",
-            },
-            why="the key expires 24 × 3600 seconds after its last write, and a two-hour pause is well inside that",
-            transfer="a TTL sized for an erasure deadline rather than a pause",
         ),
     ],
 )

@@ -348,3 +348,32 @@ def test_an_agent_stores_each_tool_call_as_its_own_assistant_message():
     notes = lesson_text("reference/03_window_buffer_memory_notes.ipynb")
     assert "`buildIndividualAIMessage`) and saves each step as an assistant message" in notes
     assert "Gemini reply with a thought signature that asks for several tools" in notes
+
+
+def test_the_postgres_table_has_no_time_column_and_the_insert_names_its_two_columns():
+    """Lesson 4's "Deleting from Postgres": the table n8n 2.41.1's Postgres Chat Memory creates
+    (``@langchain/community`` 1.1.27, as n8n installs it) has no date or time column, and its
+    INSERT names ``(session_id, message)``, so a column the builder adds keeps its default."""
+    community = (
+        n8n_home()
+        / "app"
+        / "node_modules"
+        / "@n8n"
+        / "n8n-nodes-langchain"
+        / "node_modules"
+        / "@langchain"
+        / "community"
+    )
+    package("@n8n/n8n-nodes-langchain")  # skips (or fails under CI) without the install
+    assert json.loads((community / "package.json").read_text())["version"] == "1.1.27"
+    source = (community / "dist" / "stores" / "message" / "postgres.js").read_text(encoding="utf-8")
+    create = re.search(r"CREATE TABLE IF NOT EXISTS \$\{this\.tableName\} \((.*?)\);", source, re.S)
+    assert create, "the CREATE TABLE moved"
+    columns = [line.strip().split()[0] for line in create.group(1).split(",") if line.strip()]
+    assert columns == ["id", "session_id", "message"]
+    assert not re.search(r"time|date", create.group(1), re.I)
+    assert "INSERT INTO ${this.tableName} (session_id, message) VALUES ($1, $2)" in source
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    assert "n8n's table has no date column" in text
+    notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
+    assert "INSERT INTO n8n_chat_histories (session_id, message) VALUES ($1, $2)" in notes
