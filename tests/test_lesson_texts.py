@@ -750,7 +750,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert product not in main, f"{product} belongs on the reference page"
     key = "`{{ $('When chat message received').item.json.sessionId }}`"
     assert f"set **Session ID** to **Define below** and **Key** to {key}" in main
-    assert "This lesson uses this one key everywhere." in main
+    assert "Use this one key on every memory node; the lock (section 3) uses it too." in main
     # One key expression from section 2 on: no $json variant on the main path.
     assert "$json.sessionId" not in main[main.index("## 2 · ") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
@@ -1202,7 +1202,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
-    "04_memory_that_outlives_the_session.ipynb": 1490,
+    "04_memory_that_outlives_the_session.ipynb": 1468,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }

@@ -104,14 +104,14 @@ assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
 # The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
 # If on the count, "One moment", Delete; the agent and the memory read the trigger by name.
+trigger = "$('When chat message received').item.json"
 take = workflow_node("lesson4_lock", "Take the lock")["parameters"]
 assert (take["operation"], take["key"], take["expire"], take["ttl"]) == (
     "incr",
-    "=lock:{{ $json.sessionId }}",
+    f"=lock:{{{{ {trigger}.sessionId }}}}",
     True,
     lock.RECIPE_TTL,
 )
-trigger = "$('When chat message received').item.json"
 release = workflow_node("lesson4_lock", "Release the lock")["parameters"]
 assert (release["operation"], release["key"]) == ("delete", f"=lock:{{{{ {trigger}.sessionId }}}}")
 assert (

@@ -152,7 +152,7 @@ def test_the_lock_stands_around_the_agent() -> None:
     take = nodes[cw.LOCK_TAKE]["parameters"]
     assert take == {
         "operation": "incr",
-        "key": "=lock:{{ $json.sessionId }}",
+        "key": "=lock:{{ $('When chat message received').item.json.sessionId }}",
         "expire": True,
         "ttl": 60,
     }

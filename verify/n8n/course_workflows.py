@@ -363,7 +363,7 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
             [x + 220, y],
             {
                 "operation": "incr",
-                "key": "=lock:{{ $json.sessionId }}",
+                "key": lock_key,  # the one key expression lesson 4 uses everywhere
                 "expire": True,
                 "ttl": LOCK_TTL_SECONDS,
             },
