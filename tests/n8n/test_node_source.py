@@ -377,3 +377,50 @@ def test_the_postgres_table_has_no_time_column_and_the_insert_names_its_two_colu
     assert "n8n's table has no date column" in text
     notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
     assert "INSERT INTO n8n_chat_histories (session_id, message) VALUES ($1, $2)" in notes
+
+
+def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
+    """Lesson 4's fifth reading: (1) only the default Session ID option appends the node's name,
+    from Postgres Chat Memory 1.4 and Redis Chat Memory 1.6, the newest versions, which a node
+    added in 2.41.1 gets; (2) the Redis node's Increment has the Expire switch and the TTL;
+    (3) a Chat Trigger with no Response Mode set answers with the last node that ran;
+    (4) Simple Memory drops a session unused for an hour."""
+    langchain = package("@n8n/n8n-nodes-langchain") / "dist"
+    helpers = (langchain / "utils" / "helpers.js").read_text(encoding="utf-8")
+    scoping = "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {\n        sessionId = `${sessionId}__${sanitizeForSessionKey(ctx.getNode().name)}`;"
+    assert scoping in helpers
+    assert "return name.replace(/[^A-Za-z0-9_-]/g, '_');" in helpers
+    memory = langchain / "nodes" / "memory"
+    for node, newest in (("Postgres", "1.4"), ("Redis", "1.6")):
+        assert f"'@n8n/n8n-nodes-langchain.memory{node}Chat': {newest}," in helpers
+        source = (memory / f"Memory{node}Chat" / f"Memory{node}Chat.node.js").read_text()
+        versions = re.search(r"version: \[([\d., ]+)\]", source)
+        assert versions and versions.group(1).split(", ")[-1] == newest, node
+    redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
+    fields = redis.read_text(encoding="utf-8")
+    for name in ("Expire", "TTL"):
+        shown = re.search(rf"displayName: '{name}',.*?operation: \['incr'\]", fields, re.S)
+        assert shown and "displayName: '" not in shown.group(0)[len(name) + 16 :], name
+    trigger = chat_trigger()
+    assert (
+        'responseMode: \'={{$parameter.options?.["responseMode"] ?? '
+        '($parameter.availableInChat ? "streaming" : "lastNode") }}\'' in trigger
+    )
+    assert "name: 'When Last Node Finishes',\n    value: 'lastNode'," in trigger
+    window = (memory / "MemoryBufferWindow" / "MemoryBufferWindow.node.js").read_text()
+    assert "const oneHourAgo = new Date(Date.now() - 60 * 60 * 1000);" in window
+    assert "if (memoryInstance.last_accessed < oneHourAgo) {" in window
+    assert "memoryInstance.last_accessed = new Date();" in window
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    for said in (
+        "`abc__Postgres_Chat_Memory` (on Redis, `abc__Redis_Chat_Memory`)",
+        "**Define below** adds nothing",
+        "**Expire** on and **TTL** 60",
+        "(its *Response Mode* is *When Last Node Finishes*)",
+        "deletes a chat unused for an hour",
+    ):
+        assert said in text, said
+    lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
+    assert "responseMode" not in chat["parameters"].get("options", {})
+    assert not chat["parameters"].get("availableInChat")

@@ -218,18 +218,6 @@ SHOTS: tuple[Shot, ...] = (
         shows=(*CANVAS_NODES, "Postgres Chat Memory", "Lesson 4: a store that outlives n8n"),
     ),
     Shot(
-        "lesson4_postgres_fields",
-        "lesson4_postgres",
-        "node",
-        node="Postgres Chat Memory",
-        shows=("Session ID", "Table Name", "Context Window Length"),
-        values=(
-            ("sessionIdType", CHAT_TRIGGER),
-            ("tableName", "n8n_chat_histories"),
-            ("contextWindowLength", "2"),
-        ),
-    ),
-    Shot(
         "lesson4_lock_canvas",
         "lesson4_lock",
         "canvas",
@@ -241,6 +229,24 @@ SHOTS: tuple[Shot, ...] = (
             "Release the lock",
             "Lesson 4: one run per chat at a time",
         ),
+    ),
+    Shot(
+        "lesson4_lock_memory_fields",
+        "lesson4_lock",
+        "node",
+        node="Postgres Chat Memory",
+        # Lesson 4's one key: Define below, the trigger's session id read by name (no suffix).
+        shows=("Session ID", "Key", "When chat message received", "Context Window Length"),
+        values=(("sessionIdType", "Define below"), ("contextWindowLength", "2")),
+    ),
+    Shot(
+        "lesson4_lock_take_fields",
+        "lesson4_lock",
+        "node",
+        node="Take the lock",
+        # Where the lock's 60 seconds are set: Increment, Expire on, TTL.
+        shows=("Operation", "lock:", "Expire", "TTL"),
+        values=(("operation", "Increment"), ("ttl", "60")),
     ),
     Shot(
         "lesson4_redis_fields",
