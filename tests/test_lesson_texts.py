@@ -101,11 +101,15 @@ REVEALED_BY = {
             "10: the table is never trimmed",
         ],
         3: [
-            '"B was sent": listed(run.sent["B"])',
+            '"B\'s prompt held": listed(run.sent["B"])',
             '`["B", "A"]`: B\'s model answers',
         ],
-        4: ["11:20. Only a save", "](04_ttl.svg)", "so at 12:20 her"],
-        5: ['store_choice.table("n8n")', "Redis, with *Session Time To Live* 86400"],
+        4: [
+            "11:20. Only a save",
+            "](04_ttl.svg)",
+            "only the saved runs at 10:00 and 10:20 restarted",
+        ],
+        5: ["Redis, with *Session Time To Live* 86400"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -749,13 +753,17 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     for product in ("maxMessages", "MessageWindowChatMemory", "JDBC"):
         assert product not in main, f"{product} belongs on the reference page"
     key = "`{{ $('When chat message received').item.json.sessionId }}`"
-    assert f"set **Session ID** to **Define below** and **Key** to {key}" in main
-    assert "Use this one key on every memory node; the lock (section 3) uses it too." in main
+    assert f"Set **Session ID** to **Define below** and **Key** to {key}" in main
+    assert "Use this one key on every memory node; the lock in section 3 uses it too." in main
     # One key expression from section 2 on: no $json variant on the main path.
     assert "$json.sessionId" not in main[main.index("## 2 · ") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
     assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
-    assert "Delete** of the same key releases it" in main
+    assert "**Release the lock**, a Redis **Delete** after the agent, removes `lock:abc`" in main
+    # The fifth reading: where the lock's 60 seconds are set, and how "One moment" reaches the
+    # chat (the trigger's default Response Mode answers with the last node's `output`).
+    assert "**Expire** on and **TTL** 60" in main
+    assert "*Response Mode* is *When Last Node Finishes*" in main
     # Self-check 2's premise, the layout, stated above its question; the rule after it.
     assert "creates the table `n8n_chat_histories` itself: one row per message" in main
     assert main.index("one row per message") < main.index("### Self-check 2")
@@ -765,7 +773,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["2 · Moving to Postgres: one table for every worker"]
     quiet = by_title["4 · When a quiet conversation is deleted"]
-    for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
+    for picture in ("lesson4_postgres_canvas.png", "lesson4_lock_memory_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
             and (COURSE / "images" / "n8n" / picture).is_file()
@@ -778,12 +786,17 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     lock = by_title["3 · Two requests at once"]
     assert "](workflows/lesson4_lock.json)" in lock
     assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
-    assert "](images/n8n/lesson4_lock_canvas.png)" in lock
-    assert (COURSE / "images" / "n8n" / "lesson4_lock_canvas.png").is_file()
-    # The last section: the decision table, computed, and a check on a team's needs.
+    for picture in ("lesson4_lock_canvas.png", "lesson4_lock_take_fields.png"):
+        assert f"](images/n8n/{picture})" in lock
+        assert (COURSE / "images" / "n8n" / picture).is_file()
+    # The last section: what each store does with a quiet chat, then a check on a team's
+    # needs; the decision table, computed, is on the reference page (the fifth reading).
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
     assert last == "5 · Which store should you choose?", list(by_title)
-    assert 'store_choice.table("n8n")' in by_title[last]
+    assert 'store_choice.table("n8n")' not in by_title[last]
+    notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
+    assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
+    assert f"{REFERENCE_4}#the-store-to-choose-in-n8n)" in by_title[last]
     from windowmem.outlive import store_choice
 
     rows = store_choice.table("n8n")
@@ -807,11 +820,16 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "a read never" not in before[4].lower() and "reads never" not in before[4]
     assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
     assert "Simple Memory's clock" not in before[4]
-    assert "86400" not in before[5] and "idle hour" not in before[5]
+    assert "86400" not in before[5]
+    # The fifth reading: check 5's facts come before it (MongoDB, Simple Memory's hour).
+    stores = before[5][before[5].index("## 5 · ") :]
+    assert "**MongoDB Chat Memory**" in stores and "unused for an hour" in stores
     # Check 3: the rule above it, the picture in seconds at a timing where A finishes first.
     section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
-    rule = section_3.index("writes the question and answer only once the model answers")
+    rule = section_3.index("writes the question and answer only once the model has answered")
     assert section_3.index("](04_race.svg)") < rule < section_3.index("### Self-check 3 ")
+    # ...but not its consequence, which answers the check (the fifth reading).
+    assert "order the runs finish" not in section_3[: section_3.index("### Self-check 3 ")]
     sys.path.insert(0, str(REPO / "scripts"))
     try:
         import draw_diagrams
@@ -820,13 +838,15 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     finish = {n: at + model for n, at, model in draw_diagrams.RACE_SECONDS}
     assert finish["A"] < finish["B"], "the picture must not play check 3's timing (B first)"
     assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
-    race = next(c for c in cells(COURSE / name) if '"B was sent"' in text(c))
+    race = next(c for c in cells(COURSE / name) if '"B\'s prompt held"' in text(c))
     assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
     assert 'lock.Arrival("B", 2, 5)' in text(race)
     assert "It drops the second message; it does not queue it." in section_3
     section_2 = main[main.index("## 2 · ") : main.index("### Self-check 2 ")]
-    assert "**Connected Chat Trigger Node**" in section_2 and "grey field" in section_2
-    assert "abc__Postgres_Chat_Memory" in section_2
+    assert "**Connected Chat Trigger Node**" in section_2
+    # The suffix said for both stores, and that Define below adds none (the fifth reading).
+    assert "abc__Postgres_Chat_Memory" in section_2 and "abc__Redis_Chat_Memory" in section_2
+    assert "**Define below** adds nothing" in section_2
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "> **Which version" not in body
     assert "each time it saves messages to the key" in before[4]
@@ -1202,7 +1222,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
-    "04_memory_that_outlives_the_session.ipynb": 1468,
+    "04_memory_that_outlives_the_session.ipynb": 1722,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }
