@@ -102,14 +102,14 @@ REVEALED_BY = {
         ],
         3: [
             '"B\'s prompt held": listed(run.sent["B"])',
-            '`["B", "A"]`: B\'s model answers',
+            '`["B"]`: B\'s model answers',
         ],
-        4: [
+        4: ["3. A's Increment at second 0", "lets the next message in beside it"],
+        5: [
             "11:20. Only a save",
             "](04_ttl.svg)",
-            "only the saved runs at 10:00 and 10:20 restarted",
+            "only the saved runs restarted the clock",
         ],
-        5: ["Redis, with *Session Time To Live* 86400"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -740,7 +740,7 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    assert '"HH:MM"' in text(all_cells[found[4][1]])
+    assert '"HH:MM"' in text(all_cells[found[5][1]])
 
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
@@ -754,11 +754,11 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert product not in main, f"{product} belongs on the reference page"
     key = "`{{ $('When chat message received').item.json.sessionId }}`"
     assert f"Set **Session ID** to **Define below** and **Key** to {key}" in main
-    assert "Use this one key on every memory node; the lock in section 3 uses it too." in main
+    assert "Use this one key on every memory node; the lock in section 4 uses it too." in main
     # One key expression from section 2 on: no $json variant on the main path.
     assert "$json.sessionId" not in main[main.index("## 2 · ") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
-    assert "**Fix it: a lock per session.**" in main and "**Increment**" in main
+    assert "## 4 · A lock per session" in main and "**Increment**" in main
     assert "**Release the lock**, a Redis **Delete** after the agent, removes `lock:abc`" in main
     # The fifth reading: where the lock's 60 seconds are set, and how "One moment" reaches the
     # chat (the trigger's default Response Mode answers with the last node's `output`).
@@ -772,7 +772,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["2 · Moving to Postgres: one table for every worker"]
-    quiet = by_title["4 · When a quiet conversation is deleted"]
+    quiet = by_title["5 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_lock_memory_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
@@ -782,17 +782,17 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
     assert "**Import from File…**" in postgres and "credentials" in postgres
-    # The lock: its importable workflow and its picture, in section 3.
-    lock = by_title["3 · Two requests at once"]
+    # The lock: its importable workflow and its picture, in section 4.
+    lock = by_title["4 · A lock per session"]
     assert "](workflows/lesson4_lock.json)" in lock
     assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
     for picture in ("lesson4_lock_canvas.png", "lesson4_lock_take_fields.png"):
         assert f"](images/n8n/{picture})" in lock
         assert (COURSE / "images" / "n8n" / picture).is_file()
-    # The last section: what each store does with a quiet chat, then a check on a team's
-    # needs; the decision table, computed, is on the reference page (the fifth reading).
+    # The last section ends with what each store does with a quiet chat; the decision table,
+    # computed, is on the reference page (the fifth reading).
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
-    assert last == "5 · Which store should you choose?", list(by_title)
+    assert last == "5 · When a quiet conversation is deleted", list(by_title)
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -817,13 +817,14 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     main = " ".join(_main_path_of(name).split())
     before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4, 5)}
     assert "never trimmed" not in before[2] and "keep every message" not in before[2]
-    assert "a read never" not in before[4].lower() and "reads never" not in before[4]
-    assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
-    assert "Simple Memory's clock" not in before[4]
-    assert "86400" not in before[5]
-    # The fifth reading: check 5's facts come before it (MongoDB, Simple Memory's hour).
-    stores = before[5][before[5].index("## 5 · ") :]
-    assert "**MongoDB Chat Memory**" in stores and "unused for an hour" in stores
+    assert "a read never" not in before[5].lower() and "reads never" not in before[5]
+    assert "writes nothing" not in before[5] and "stored nothing" not in before[5]
+    assert "Simple Memory's clock" not in before[5]
+    # The sixth reading: check 4 on the lock, its mechanism above it (every Increment, a
+    # turned-away one too, restarts the TTL), its consequence after it.
+    assert "every Increment restarts the countdown at 60, a turned-away run's too" in before[4]
+    assert "lets the next message in beside it" not in before[4]
+    assert "lets the next message in beside it" in main
     # Check 3: the rule above it, the picture in seconds at a timing where A finishes first.
     section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
     rule = section_3.index("writes the question and answer only once the model has answered")
@@ -841,7 +842,8 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     race = next(c for c in cells(COURSE / name) if '"B\'s prompt held"' in text(c))
     assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
     assert 'lock.Arrival("B", 2, 5)' in text(race)
-    assert "It drops the second message; it does not queue it." in section_3
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert "It drops the second message instead of queueing it." in section_4
     section_2 = main[main.index("## 2 · ") : main.index("### Self-check 2 ")]
     assert "**Connected Chat Trigger Node**" in section_2
     # The suffix said for both stores, and that Define below adds none (the fifth reading).
@@ -849,7 +851,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "**Define below** adds nothing" in section_2
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "> **Which version" not in body
-    assert "each time it saves messages to the key" in before[4]
+    assert "in the same step as it writes a run's question and answer" in before[5]
     # Postgres has no date column: the last section says how to delete, the page has the SQL.
     assert "n8n's table has no date column" in main
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
@@ -875,14 +877,13 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     ):
         assert needed in box, needed
     main = " ".join(_main_path_of(name).split())
-    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
-    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_3
-    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_3
-    assert "needs a Redis server even though the memory stays on Postgres" in section_3
+    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
+    assert "needs a Redis server even though the memory stays on Postgres" in section_4
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
-    assert "kept 24 hours after its last saved turn, then erased" in main
 
 
 def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
@@ -1222,7 +1223,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1864,
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
-    "04_memory_that_outlives_the_session.ipynb": 1722,
+    "04_memory_that_outlives_the_session.ipynb": 1721,
     "05_designing_multi_turn_conversations.ipynb": 1871,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }

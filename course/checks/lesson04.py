@@ -13,15 +13,13 @@ from typing import Any
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, user
 from windowmem.outlive import concurrent_runs as races
-from windowmem.outlive import expiry, store_choice
+from windowmem.outlive import expiry
+from windowmem.outlive import session_lock as lock
 from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies import N8nSimpleMemory
-from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 from windowmem.storage import backends
-from windowmem.storage.list_stores import SqliteLists
-from windowmem.storage.n8n_redis_history import N8nRedisHistory
 
 
 @cache
@@ -71,33 +69,28 @@ def _check_2() -> dict[str, Any]:
 
 
 #: Self-check 3's requests: (name, the second it arrives, the seconds its model takes).
-RACE_TIMES = (("A", 0, 20), ("B", 2, 5))
+RACE_TIMES = (("A", 0, 20), ("B", 2, 5), ("C", 12, 3))
 
 
 def _check_3() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
-    pair = (
-        races.Request("A", "question A", "answer A"),
-        races.Request("B", "question B", "answer B"),
+    races.seed("n8n", StoreSpec("n8n-sql", chosen.sql_location), "lesson4-race-c", history)
+    store = StoreSpec("n8n-sql", chosen.sql_location).n8n_history("lesson4-race-c")
+    # Each run loads the stored rows when it arrives and writes its question and answer once
+    # its model has answered: play those steps in time order on the real store.
+    steps = sorted(
+        [(at, 0, name) for name, at, _ in RACE_TIMES]
+        + [(at + model, 1, name) for name, at, model in RACE_TIMES]
     )
-    # Both load at arrival; each writes once its model has answered: the one that finishes
-    # first writes first.
-    (a, a_at, a_model), (b, b_at, b_model) = RACE_TIMES
-    assert a_at < b_at < a_at + a_model, "B arrives during A's model call"
-    b_first = b_at + b_model < a_at + a_model
-    race = races.run_pair(
-        "n8n",
-        StoreSpec("n8n-sql", chosen.sql_location),
-        "lesson4-race-b-first",
-        history,
-        pair,
-        schedule=races.N8N_B_ANSWERS_FIRST if b_first else races.N8N_DURING_CALL,
-    )
-    new_rows = race.stored[len(history) :]
-    owners = [text.split()[-1] for text in new_rows]  # "question B" -> "B"
-    assert owners[0::2] == owners[1::2], "each run's question and answer are adjacent rows"
-    return {"3": owners[0::2]}
+    loaded: dict[str, list[str]] = {}
+    for _, is_write, name in steps:
+        if is_write:
+            store.add_messages([user(f"question {name}"), assistant(f"answer {name}")])
+        else:
+            loaded[name] = [m.content for m in N8nSimpleMemory(5).load(store.get_messages())]
+    # C's prompt: whose questions it holds, in their order there.
+    return {"3": [text.split()[-1] for text in loaded["C"] if text.startswith("question")]}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -105,7 +98,17 @@ def clock_time(minute: float, start: int = 10) -> str:
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 4: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
+#: Self-check 4: (name, the second it arrives, the seconds its run takes) on the recipe's lock.
+LOCK_ARRIVALS = (("A", 0, 75), ("B", 50, 5), ("C", 70, 5))
+
+
+def _check_4() -> dict[str, Any]:
+    # Every Increment, a turned-away one too, sends EXPIRE: B's restarts the 60 s at second 50.
+    outcomes = lock.admit([lock.Arrival(*a) for a in LOCK_ARRIVALS], ttl=lock.RECIPE_TTL)
+    return {"4": next(o.count for o in outcomes if o.name == "C")}
+
+
+#: Self-check 5: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
 #: (n8n stores nothing for it: a read).
 MARTA_EVENTS = (
     expiry.Event(0, "write"),
@@ -115,58 +118,8 @@ MARTA_EVENTS = (
 )
 
 
-def _check_4() -> dict[str, Any]:
-    return {"4": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
-
-
-#: Self-check 5's team: one n8n process redeployed nightly, every chat kept 24 hours after its
-#: last saved turn and then erased with no clean-up job, pauses of at most two hours.
-ANDINA_ERASE_HOURS = 24
-ANDINA_PAUSE_HOURS = 2
-SHORT_NAMES = {
-    "Simple Memory": "Simple Memory",
-    "Postgres Chat Memory": "Postgres",
-    "Redis Chat Memory": "Redis",
-}
-
-
-def _keeps_through_the_pause(store: str) -> bool:
-    """Whether *store* can keep a chat through Andina's pause: Simple Memory's idle hour is
-    fixed (measured on its store's clock); Redis's TTL is set to the erasure deadline."""
-    if store == "Simple Memory":
-        clock = ManualClock()
-        simple = SimpleMemoryStore(clock)
-        simple.memory("andina", "chat").add(user("hi"), assistant("hello"))
-        clock.advance(hours=ANDINA_PAUSE_HOURS)
-        return len(simple.memory("andina", "chat")) > 0
-    return True
-
-
 def _check_5() -> dict[str, Any]:
-    # (a) The rebuilt stores that delete a quiet chat by themselves and keep it through a pause.
-    fitting = [
-        name
-        for name in store_choice.N8N_STORES
-        if store_choice.measured(name).deletes_a_quiet_chat and _keeps_through_the_pause(name)
-    ]
-    # (b) The TTL that erases exactly ANDINA_ERASE_HOURS after the last write and keeps the
-    # chat through a pause: checked on the Redis list on a hand-moved clock.
-    ttl = andina_ttl()
-    clock = ManualClock()
-    redis = N8nRedisHistory(SqliteLists(":memory:", clock), "andina", session_ttl=ttl)
-    redis.add_messages([user("hi"), assistant("hello")])
-    clock.advance(seconds=ANDINA_PAUSE_HOURS * 3600)
-    assert redis.get_messages(), "the chat must survive the longest pause"
-    clock.advance(seconds=ttl - ANDINA_PAUSE_HOURS * 3600 - 1)
-    kept_until_the_end = bool(redis.get_messages())
-    clock.advance(seconds=1)
-    assert kept_until_the_end and not redis.get_messages(), "erased exactly at the deadline"
-    return {"5": SHORT_NAMES[fitting[0]] if len(fitting) == 1 else fitting}
-
-
-def andina_ttl() -> int:
-    """The *Session Time To Live* self-check 5's worked answer gives: the erasure deadline in seconds."""
-    return ANDINA_ERASE_HOURS * 3600
+    return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
 BOOK = CheckBook(
@@ -201,23 +154,38 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="when does n8n write a run's question and answer: when the run arrives, or once its model has answered?",
+            hint="for each of A and B: has its model answered, so that its rows are written, when C loads at second 12?",
             mistakes={
                 (
                     "A",
                     "B",
-                ): "A arrived first, but a run writes its rows only once its model has answered: B's at second 7, A's at second 20",
-                ("B",): "name both runs: whose rows come first, then whose come after",
-                ("A",): "name both runs: whose rows come first, then whose come after",
+                ): "A arrived first, but its model answers only at second 20: at second 12 its rows are not written yet",
+                (
+                    "B",
+                    "A",
+                ): "A's rows are written at second 20, eight seconds after C has loaded",
+                ("A",): "A's rows are written at second 20, after C has loaded; B's at second 7",
+                (): "B's model answered at second 2 + 5 = 7, so B's rows were written before C loaded at 12",
             },
-            form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
-            why="a run writes its question and answer only once its model has answered: B's at second 2 + 5 = 7, A's at second 20, so B's rows come before A's",
-            transfer="two overlapping runs finishing in the other order than they arrived, where the lesson's picture has them finish in arrival order",
+            form='a list of names, such as ["A", "B"] or []: "A" or "B", in quotes',
+            why="C loads the rows at second 12: B's were written at second 2 + 5 = 7, A's only at second 20, so C's prompt holds B's question and not A's",
+            transfer="a third run loading between two overlapping runs' writes, where the lesson's picture has only two runs",
         ),
         Expectation(
             "4",
             _check_4,
-            hint="which of the four events are followed by EXPIRE?",
+            hint="when does the key lock:abc expire: 60 s after which Increment?",
+            mistakes={
+                1: "without B the key would have expired at second 60 and C would have got 1, but B's Increment at second 50 restarted the 60 s",
+                2: "B's Increment counted too: 1 for A, 2 for B",
+            },
+            why="B's Increment at second 50 made the count 2 and restarted the 60 s, so the key lives until second 110: C's Increment makes it 3, and C is told One moment",
+            transfer="a run longer than the lock's TTL, where a turned-away run restarts the countdown",
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="which of the four events write to the key, so that EXPIRE follows them?",
             mistakes={
                 "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
                 "11:50": "the 10:50 page load only read the list; only a write is followed by EXPIRE",
@@ -225,19 +193,6 @@ BOOK = CheckBook(
             },
             why="Redis counts from the last write; the page load and the failed run wrote nothing",
             transfer="a session with a page load and a failed run between its writes",
-        ),
-        Expectation(
-            "5",
-            _check_5,
-            hint="which node erases a quiet chat by itself, at a time you set, and keeps it through a two-hour pause? Answer with its name as the answer cell spells it",
-            mistakes={
-                "Postgres": "Postgres keeps every row until someone deletes it: that is the clean-up job nobody will run",
-                "MongoDB": "MongoDB Chat Memory never expires a document: only a clean-up job would erase it",
-                "Simple Memory": "it deletes a quiet chat by itself, but after a fixed idle hour: a two-hour pause would lose the chat, and each nightly deploy empties it",
-            },
-            form='one of "Simple Memory", "Postgres", "Redis" or "MongoDB", in quotes',
-            why="only Redis Chat Memory deletes a quiet chat by itself at a time you set, its TTL, so the chat survives the pause and is gone by the deadline",
-            transfer="another team's needs, where two stores delete by themselves",
         ),
     ],
 )

@@ -12,14 +12,11 @@ whose last cell checks them.
 from windowmem.policies.n8n import session_ids
 from windowmem.storage import n8n_redis_history
 from windowmem_course.checks.lesson04 import (
-    ANDINA_ERASE_HOURS,
-    ANDINA_PAUSE_HOURS,
     _check_1,
     _check_2,
     _check_3,
+    _check_4,
     _check_5,
-    _keeps_through_the_pause,
-    andina_ttl,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -43,15 +40,21 @@ for node, old, new, name in (
     assert not session_ids.scopes_to_node(node, new, session_ids.CUSTOM_KEY)
     assert f"abc__{session_ids.n8n_safe_name(name)}" == f"abc__{name.replace(' ', '_')}"
 assert session_ids.n8n_safe_name("Postgres Chat Memory") == "Postgres_Chat_Memory"
-# The imported workflows carry the older versions, with the default Session ID option.
-for workflow, name, version in (
-    ("lesson4_postgres", "Postgres Chat Memory", 1.3),
-    ("lesson4_redis", "Redis Chat Memory", 1.5),
+# Every workflow the lesson imports comes on Define below with the one key, no suffix, so
+# chat abc is filed under abc (section 5's `TTL abc`).
+for workflow, name in (
+    ("lesson4_postgres", "Postgres Chat Memory"),
+    ("lesson4_redis", "Redis Chat Memory"),
+    ("lesson4_lock", "Postgres Chat Memory"),
 ):
     memory = workflow_node(workflow, name)
-    assert memory["typeVersion"] == version, (workflow, memory["typeVersion"])
+    assert memory["parameters"]["sessionIdType"] == session_ids.CUSTOM_KEY, workflow
     assert (
-        memory["parameters"].get("sessionIdType", session_ids.FROM_INPUT) == session_ids.FROM_INPUT
+        memory["parameters"]["sessionKey"]
+        == "={{ $('When chat message received').item.json.sessionId }}"
+    ), workflow
+    assert not session_ids.scopes_to_node(
+        memory["type"].rsplit(".", 1)[-1], memory["typeVersion"], session_ids.CUSTOM_KEY
     )
 
 # Section 2: rows grow by two a turn whatever the length; each run sends the last 2 × k.
@@ -87,7 +90,8 @@ no_lock, locked = race_runs["no lock"], race_runs["the lock"]
 assert list(no_lock.trace[:2]) == ["A load", "B load"]
 assert "question A" not in no_lock.sent["B"] and "question B" not in no_lock.sent["A"]
 assert no_lock.stored[2:] == ("question B", "answer B", "question A", "answer A")
-assert _check_3() == {"3": ["B", "A"]}
+# Self-check 3: C loads at second 12, after B's write (7 s) and before A's (20 s).
+assert _check_3() == {"3": ["B"]}
 assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
 assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
@@ -102,6 +106,11 @@ _runs = lock.admit(
 )
 assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
+# Self-check 4: B's turned-away Increment at 50 s keeps the key to 110 s, so C at 70 s gets 3;
+# without B the key expires at 60 s and C gets 1 and runs beside A (the worked answer).
+assert _check_4() == {"4": 3}
+_alone = lock.admit([lock.Arrival("A", 0, 75), lock.Arrival("C", 70, 5)])
+assert [(o.count, o.ran, o.overlaps) for o in _alone] == [(1, True, ()), (1, True, ("A",))]
 # The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
 # If on the count, "One moment", Delete; the agent and the memory read the trigger by name.
 trigger = "$('When chat message received').item.json"
@@ -142,10 +151,8 @@ assert store_choice.contradicted(store_choice.N8N_CHOICES) == []
 deleting = [s for s in store_choice.N8N_STORES if store_choice.measured(s).deletes_a_quiet_chat]
 assert deleting == ["Simple Memory", "Redis Chat Memory"]  # Simple Memory's is the idle hour
 assert not store_choice.measured("Simple Memory").shared_by_workers
-# Self-check 5's worked answer: Simple Memory loses the chat over the two-hour pause; Redis
-# with 86400 = 24 × 3600 (checked on a hand-moved clock in _check_5), the pause far inside.
-assert not _keeps_through_the_pause("Simple Memory") and _check_5() == {"5": "Redis"}
-assert andina_ttl() == ANDINA_ERASE_HOURS * 3600 == 86400 and ANDINA_PAUSE_HOURS * 3600 == 7200
+# Self-check 5: the key expires 3600 s after the 10:20 write.
+assert _check_5() == {"5": "11:20"}
 # Deleting from Postgres: the table n8n creates has no date or time column, and n8n's INSERT
 # names its two columns, so a column the builder adds with a default is filled by the database.
 assert (

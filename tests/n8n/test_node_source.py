@@ -424,3 +424,32 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
     assert "responseMode" not in chat["parameters"].get("options", {})
     assert not chat["parameters"].get("availableInChat")
+
+
+def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
+    """Lesson 4's self-check 4 (the sixth reading): with Expire on, the Redis node's Increment
+    sends EXPIRE after every INCR, whatever the count, so a turned-away run restarts the lock's
+    60 s; windowmem's model of the lock (session_lock.admit) plays it that way."""
+    from windowmem.outlive import session_lock
+
+    redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
+    code = " ".join(redis.read_text(encoding="utf-8").split())
+    assert (
+        "const incrementVal = await client.incr(keyIncr); "
+        "if (expire && ttl > 0) { await client.expire(keyIncr, ttl); } "
+        "returnItems.push({ json: { [keyIncr]: incrementVal } });"
+    ) in code
+    text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
+    assert "every Increment restarts the countdown at 60, a turned-away run's too" in text
+    turned_away = session_lock.admit(
+        [session_lock.Arrival("A", 0, 75), session_lock.Arrival("B", 50, 5)]
+    )[1]
+    assert (turned_away.count, turned_away.ran) == (2, False)
+    late = session_lock.admit(
+        [
+            session_lock.Arrival("A", 0, 120),
+            session_lock.Arrival("B", 50, 5),
+            session_lock.Arrival("C", 109, 5),
+        ]
+    )[2]
+    assert late.count == 3  # the key lives 60 s after B's Increment, to second 110

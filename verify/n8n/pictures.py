@@ -253,12 +253,19 @@ SHOTS: tuple[Shot, ...] = (
         "lesson4_redis",
         "node",
         node="Redis Chat Memory",
+        # Lesson 4's one key here too, so TTL abc finds chat abc's list.
         values=(
-            ("sessionIdType", CHAT_TRIGGER),
+            ("sessionIdType", "Define below"),
             ("sessionTTL", "0"),
             ("contextWindowLength", "2"),
         ),
-        shows=("Session ID", "Session Time To Live", "Context Window Length"),
+        shows=(
+            "Session ID",
+            "Key",
+            "When chat message received",
+            "Session Time To Live",
+            "Context Window Length",
+        ),
     ),
 )
 
