@@ -186,33 +186,52 @@ def lesson3_cache() -> str:
     )
 
 
+#: Lesson 4, section 3's picture: (run, the second it arrives, the seconds its model takes).
+#: Self-check 3 asks another timing (B answered first), so the picture does not answer it.
+RACE_SECONDS = (("A", 0, 6), ("B", 2, 8))
+
+
 def lesson4_race() -> str:
-    """Two runs of one chat, B arriving during A's model call and answered first (no lock)."""
-    trace = concurrent_runs.schedule_trace("n8n", concurrent_runs.N8N_B_ANSWERS_FIRST)
-    lanes = []
-    for name in ("A", "B"):
-        at = {
-            step.split(" ", 1)[1]: number for number, step in enumerate(trace, 1) if step[0] == name
-        }
-        lanes.append(
-            Lane(
-                f"run {name}",
-                (
-                    Span(at["load"], at["write user"], "model answering", "assistant"),
-                    Span(at["write user"], at["write reply"], f"writes q{name} a{name}", "new"),
-                ),
-                (Mark(at["load"], "loads u1 a1", "user"),),
-            )
+    """Two runs of one chat in seconds, B arriving during A's model call (no lock)."""
+    finish = {name: at + model for name, at, model in RACE_SECONDS}
+    (_, a_at, _), (_, b_at, _) = RACE_SECONDS
+    assert a_at < b_at < finish["A"], "B arrives while A's model is answering"
+    schedule = (
+        concurrent_runs.N8N_DURING_CALL
+        if finish["A"] < finish["B"]
+        else concurrent_runs.N8N_B_ANSWERS_FIRST
+    )
+    trace = concurrent_runs.schedule_trace("n8n", schedule)
+    # The replay's order of steps is the order the seconds give: both load, then the one whose
+    # model answers first writes its two messages, then the other.
+    by_time = sorted(
+        [(at, f"{name} load") for name, at, _ in RACE_SECONDS]
+        + [(finish[name], f"{name} write user") for name, _, _ in RACE_SECONDS]
+    )
+    assert [step for _, step in by_time] == [s for s in trace if not s.endswith("reply")]
+    lanes = [
+        Lane(
+            f"run {name}",
+            (Span(at, finish[name], f"model answering ({model} s)", "assistant"),),
+            (
+                Mark(at, f"{at} s: loads u1 a1", "user"),
+                Mark(finish[name], f"{finish[name]} s: writes q{name} a{name}", "new"),
+            ),
         )
+        for name, at, model in RACE_SECONDS
+    ]
+    end = max(finish.values()) + 2
+    first, second = sorted(finish, key=finish.get)
     return timeline_svg(
-        "Lesson 4 · two runs of one chat, no lock: each loads before the other writes",
+        "Lesson 4 · two runs of one chat, no lock, in seconds",
         lanes,
-        [(number, f"step {number}") for number in range(1, len(trace) + 1)],
-        "Neither load holds the other's question; B writes first, so its rows get the lower ids.",
+        [(second_, f"{second_} s") for second_ in range(0, end + 1, 2)],
+        f"Both load before either writes, so neither prompt holds the other's question; "
+        f"{first} writes first, so its rows get the lower ids.",
     )
 
 
-#: Marta's day in lesson 4, section 5: minutes after 10:00, and what each event is.
+#: Marta's day in lesson 4, section 4: minutes after 10:00, and what each event is.
 MARTA_DAY = (
     (expiry.Event(0, "write"), "saved"),
     (expiry.Event(20, "write"), "saved"),

@@ -13,16 +13,13 @@ from typing import Any
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.messages import assistant, user
 from windowmem.outlive import concurrent_runs as races
-from windowmem.outlive import expiry, store_choice
+from windowmem.outlive import expiry
+from windowmem.outlive import session_lock as lock
 from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
-from windowmem.outlive.workers import alternate
 from windowmem.policies import N8nSimpleMemory
-from windowmem.policies.n8n import ManualClock, SimpleMemoryStore
 from windowmem.storage import backends
-from windowmem.storage.list_stores import SqliteLists
-from windowmem.storage.n8n_redis_history import N8nRedisHistory
 
 
 @cache
@@ -42,44 +39,24 @@ def _check_1() -> dict[str, Any]:
     return {"1": len(after_in_process[1].sent) - 1}
 
 
-def _turns_sent(call) -> list[int]:
-    """The earlier turns a call sent from memory, by number, in order (messages start u4, a4)."""
-    turns: list[int] = []
-    for text in call.sent[:-1]:
-        if int(text[1]) not in turns:
-            turns.append(int(text[1]))
-    return turns
-
-
-#: Two turns past the lesson's six, for self-check 2: turn 7 on worker 1, turn 8 on worker 2.
+#: Two turns past the lesson's six, for self-check 2 (run at Context Window Length 1).
 TURNS_7_AND_8 = (
     ("u7 Can it come on Thursday?", "a7 Thursday works"),
     ("u8 Is the gift wrap still on?", "a8 Yes, it is"),
 )
 
 
-def _check_2() -> dict[str, Any]:
-    # Own Simple Memory per worker, window 2, two turns past the lesson's table: turn 8, worker 2.
-    own_maps = alternate(
-        StoreSpec("in-process"),
-        "lesson4-workers",
-        2,
-        tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8,
-    )
-    return {"2": _turns_sent(own_maps[7])}
-
-
-#: Self-check 3: the Context Window Length at each of Marta's first eight runs, then turn 9's.
+#: Self-check 2: the Context Window Length at each of Marta's first eight runs, then turn 9's.
 LENGTHS_BEFORE_TURN_9 = (2, 2, 2, 2, 2, 2, 1, 1)
 LENGTH_ON_TURN_9 = 5
 
 
-def _check_3() -> dict[str, Any]:
+def _check_2() -> dict[str, Any]:
     workdir, _ = _stores()
     # Marta's eight turns through the Postgres layout, one run per turn at the length of the
     # moment (each run loads its window, then writes), in the checks' own file.
     spec = StoreSpec("n8n-sql", os.path.join(workdir, "rows.db"))
-    history = spec.n8n_history("lesson4-checks-3")
+    history = spec.n8n_history("lesson4-checks-2")
     history.clear()
     turns = tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8
     for (question, answer), k in zip(turns, LENGTHS_BEFORE_TURN_9, strict=True):
@@ -87,42 +64,48 @@ def _check_3() -> dict[str, Any]:
         history.add_messages([user(question), assistant(answer)])
     stored = history.get_messages()
     # Turn 9's run builds its window anew over the stored rows, at the length set then.
-    return {"3a": len(stored), "3b": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
+    assert len(stored) == 2 * len(LENGTHS_BEFORE_TURN_9), "the table is never trimmed"
+    return {"2": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
 
 
-#: Self-check 4's requests: (name, the second it arrives, the seconds its model takes).
-RACE_TIMES = (("A", 0, 20), ("B", 2, 5))
+#: Self-check 3's requests: (name, the second it arrives, the seconds its model takes).
+RACE_TIMES = (("A", 0, 20), ("B", 2, 5), ("C", 12, 3))
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
-    pair = (
-        races.Request("A", "question A", "answer A"),
-        races.Request("B", "question B", "answer B"),
+    races.seed("n8n", StoreSpec("n8n-sql", chosen.sql_location), "lesson4-race-c", history)
+    store = StoreSpec("n8n-sql", chosen.sql_location).n8n_history("lesson4-race-c")
+    # Each run loads the stored rows when it arrives and writes its question and answer once
+    # its model has answered: play those steps in time order on the real store.
+    steps = sorted(
+        [(at, 0, name) for name, at, _ in RACE_TIMES]
+        + [(at + model, 1, name) for name, at, model in RACE_TIMES]
     )
-    # Both load at arrival; each writes once its model has answered: the one that finishes
-    # first writes first.
-    (a, a_at, a_model), (b, b_at, b_model) = RACE_TIMES
-    assert a_at < b_at < a_at + a_model, "B arrives during A's model call"
-    b_first = b_at + b_model < a_at + a_model
-    race = races.run_pair(
-        "n8n",
-        StoreSpec("n8n-sql", chosen.sql_location),
-        "lesson4-race-b-first",
-        history,
-        pair,
-        schedule=races.N8N_B_ANSWERS_FIRST if b_first else races.N8N_DURING_CALL,
-    )
-    new_rows = race.stored[len(history) :]
-    owners = [text.split()[-1] for text in new_rows]  # "question B" -> "B"
-    assert owners[0::2] == owners[1::2], "each run's question and answer are adjacent rows"
-    return {"4": owners[0::2]}
+    loaded: dict[str, list[str]] = {}
+    for _, is_write, name in steps:
+        if is_write:
+            store.add_messages([user(f"question {name}"), assistant(f"answer {name}")])
+        else:
+            loaded[name] = [m.content for m in N8nSimpleMemory(5).load(store.get_messages())]
+    # C's prompt: whose questions it holds, in their order there.
+    return {"3": [text.split()[-1] for text in loaded["C"] if text.startswith("question")]}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
     """Minutes after *start* o'clock as ``"HH:MM"``."""
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
+
+
+#: Self-check 4: (name, the second it arrives, the seconds its run takes) on the recipe's lock.
+LOCK_ARRIVALS = (("A", 0, 75), ("B", 50, 5), ("C", 70, 5))
+
+
+def _check_4() -> dict[str, Any]:
+    # Every Increment, a turned-away one too, sends EXPIRE: B's restarts the 60 s at second 50.
+    outcomes = lock.admit([lock.Arrival(*a) for a in LOCK_ARRIVALS], ttl=lock.RECIPE_TTL)
+    return {"4": next(o.count for o in outcomes if o.name == "C")}
 
 
 #: Self-check 5: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
@@ -139,138 +122,70 @@ def _check_5() -> dict[str, Any]:
     return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
-#: Self-check 6's team: one n8n process redeployed nightly, every chat kept 24 hours after its
-#: last saved turn and then erased with no clean-up job, pauses of at most two hours.
-ANDINA_ERASE_HOURS = 24
-ANDINA_PAUSE_HOURS = 2
-SHORT_NAMES = {
-    "Simple Memory": "Simple Memory",
-    "Postgres Chat Memory": "Postgres",
-    "Redis Chat Memory": "Redis",
-}
-
-
-def _keeps_through_the_pause(store: str) -> bool:
-    """Whether *store* can keep a chat through Andina's pause: Simple Memory's idle hour is
-    fixed (measured on its store's clock); Redis's TTL is set to the erasure deadline."""
-    if store == "Simple Memory":
-        clock = ManualClock()
-        simple = SimpleMemoryStore(clock)
-        simple.memory("andina", "chat").add(user("hi"), assistant("hello"))
-        clock.advance(hours=ANDINA_PAUSE_HOURS)
-        return len(simple.memory("andina", "chat")) > 0
-    return True
-
-
-def _check_6() -> dict[str, Any]:
-    # (a) The rebuilt stores that delete a quiet chat by themselves and keep it through a pause.
-    fitting = [
-        name
-        for name in store_choice.N8N_STORES
-        if store_choice.measured(name).deletes_a_quiet_chat and _keeps_through_the_pause(name)
-    ]
-    # (b) The TTL that erases exactly ANDINA_ERASE_HOURS after the last write and keeps the
-    # chat through a pause: checked on the Redis list on a hand-moved clock.
-    ttl = ANDINA_ERASE_HOURS * 3600
-    clock = ManualClock()
-    redis = N8nRedisHistory(SqliteLists(":memory:", clock), "andina", session_ttl=ttl)
-    redis.add_messages([user("hi"), assistant("hello")])
-    clock.advance(seconds=ANDINA_PAUSE_HOURS * 3600)
-    assert redis.get_messages(), "the chat must survive the longest pause"
-    clock.advance(seconds=ttl - ANDINA_PAUSE_HOURS * 3600 - 1)
-    kept_until_the_end = bool(redis.get_messages())
-    clock.advance(seconds=1)
-    assert kept_until_the_end and not redis.get_messages(), "erased exactly at the deadline"
-    return {"6a": SHORT_NAMES[fitting[0]] if len(fitting) == 1 else fitting, "6b": ttl}
-
-
 BOOK = CheckBook(
     4,
     [
         Expectation(
             "1",
             _check_1,
-            hint="where does Simple Memory keep its map, what does the new process start with, and what does turn 3 add to it?",
+            hint="where does Simple Memory keep its histories, what does the new process start with, and what does turn 3 add to it?",
             mistakes={
                 6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
                 4: "turns 1 and 2 left with the old process; count what the new one has stored",
-                0: "turn 3 found an empty map, but the new process then stored turn 3 in it",
+                0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
             },
-            why="the new process started with an empty map and has stored only turn 3, two messages",
-            transfer="a second turn in the new process, which nothing above the question works",
+            why="the new process started with an empty memory and has stored only turn 3, two messages",
+            transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",
         ),
         Expectation(
             "2",
             _check_2,
-            hint="which turns has worker 2 answered itself by turn 8, and how many of them does a window of 2 interactions let through?",
-            mistakes={
-                (6, 7): "that is what one shared store gives; worker 2's own map never saw turn 7",
-                (
-                    2,
-                    4,
-                    6,
-                ): "worker 2's map holds those, but a window of 2 interactions sends at most two turns",
-                (
-                    2,
-                    4,
-                ): "by turn 8 worker 2 has also served turn 6, and the window keeps the latest turns",
-                (
-                    4,
-                    6,
-                    8,
-                ): "turn 8 is the one being answered; list only the earlier turns it sends from memory",
-                (6,): "a window of 2 interactions holds two turns, and worker 2's map has three",
-            },
-            why="worker 2's own map holds only the turns it served, 2, 4 and 6, and the window sends the last two of them",
-            transfer="two more turns than the lesson's table, where the window cuts a worker's own half",
-        ),
-        Expectation(
-            "3a",
-            _check_3,
-            hint="does a smaller window delete rows, or only send fewer? Count the messages stored by eight turns",
-            mistakes={
-                2: "a length of 1 sends two messages, but the table is never trimmed: it keeps every row",
-                4: "4 is what a length of 2 sends; the table itself is never trimmed",
-                12: "turns 7 and 8 were stored too, at length 1: the length decides what is sent, not what is kept",
-                8: "each turn stores two rows, the question and the answer",
-            },
-            why="n8n never trims its table: eight turns, two rows each, whatever the length was",
-            transfer="a window lowered and raised again, on a store that keeps every row",
-        ),
-        Expectation(
-            "3b",
-            _check_3,
             hint="turn 9's run builds its window anew from the stored rows: how many are stored, and how many does a length of 5 let through?",
             mistakes={
-                16: "a length of 5 sends at most 2 × 5 messages, fewer than the table holds",
                 2: "the length of 1 was turns 7 and 8's; turn 9's run builds its window at 5, over every stored row",
                 4: "that was the length of 2; turn 9's run builds its window at 5",
                 11: "count only the earlier messages, not turn 9's own question",
+                16: "the table holds 16 rows, but a length of 5 sends at most 2 × 5 of them",
                 5: "the length counts interactions, a question and its answer: two messages each",
             },
             why="every row is still in the table, and turn 9's run builds a window of 5 question-and-answer pairs anew over them: the last ten messages",
             transfer="a window raised after it was lowered, on a store that rebuilds the window every run",
         ),
         Expectation(
-            "4",
-            _check_4,
-            hint="when does n8n write a run's question and answer: when the run arrives, or once its model has answered?",
+            "3",
+            _check_3,
+            hint="for each of A and B: has its model answered, so that its rows are written, when C loads at second 12?",
             mistakes={
                 (
                     "A",
                     "B",
-                ): "A arrived first, but a run writes its rows only once its model has answered: B's at second 7, A's at second 20",
-                ("B",): "name both runs: whose rows come first, then whose come after",
-                ("A",): "name both runs: whose rows come first, then whose come after",
+                ): "A arrived first, but its model answers only at second 20: at second 12 its rows are not written yet",
+                (
+                    "B",
+                    "A",
+                ): "A's rows are written at second 20, eight seconds after C has loaded",
+                ("A",): "A's rows are written at second 20, after C has loaded; B's at second 7",
+                (): "B's model answered at second 2 + 5 = 7, so B's rows were written before C loaded at 12",
             },
-            form='a list of two names, such as ["A", "A"]: "A" or "B", in quotes',
-            why="a run writes its question and answer only once its model has answered: B's at second 2 + 5 = 7, A's at second 20, so B's rows come before A's",
-            transfer="two overlapping runs finishing in the other order than they arrived, asked before the lesson says when a run writes",
+            form='a list of names, such as ["A", "B"] or []: "A" or "B", in quotes',
+            why="C loads the rows at second 12: B's were written at second 2 + 5 = 7, A's only at second 20, so C's prompt holds B's question and not A's",
+            transfer="a third run loading between two overlapping runs' writes, where the lesson's picture has only two runs",
+        ),
+        Expectation(
+            "4",
+            _check_4,
+            hint="when does the key lock:abc expire: 60 s after which Increment?",
+            mistakes={
+                1: "without B the key would have expired at second 60 and C would have got 1, but B's Increment at second 50 restarted the 60 s",
+                2: "B's Increment counted too: 1 for A, 2 for B",
+            },
+            why="B's Increment at second 50 made the count 2 and restarted the 60 s, so the key lives until second 110: C's Increment makes it 3, and C is told One moment",
+            transfer="a run longer than the lock's TTL, where a turned-away run restarts the countdown",
         ),
         Expectation(
             "5",
             _check_5,
-            hint="which of the four events are followed by EXPIRE?",
+            hint="which of the four events write to the key, so that EXPIRE follows them?",
             mistakes={
                 "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
                 "11:50": "the 10:50 page load only read the list; only a write is followed by EXPIRE",
@@ -278,34 +193,6 @@ BOOK = CheckBook(
             },
             why="Redis counts from the last write; the page load and the failed run wrote nothing",
             transfer="a session with a page load and a failed run between its writes",
-        ),
-        Expectation(
-            "6a",
-            _check_6,
-            hint="which node erases a quiet chat by itself, at a time you set, and keeps it through a two-hour pause? Answer with its name as the answer cell spells it",
-            mistakes={
-                "Postgres": "Postgres keeps every row until someone deletes it: that is the clean-up job nobody will run",
-                "MongoDB": "MongoDB Chat Memory never expires a document: only a clean-up job would erase it",
-                "Simple Memory": "it deletes a quiet chat by itself, but after a fixed idle hour: a two-hour pause would lose the chat, and each nightly deploy empties it",
-            },
-            form='one of "Simple Memory", "Postgres", "Redis" or "MongoDB", in quotes',
-            why="only Redis Chat Memory deletes a quiet chat by itself at a time you set, its TTL, so the chat survives the pause and is gone by the deadline",
-            transfer="another team's needs, where two stores delete by themselves",
-        ),
-        Expectation(
-            "6b",
-            _check_6,
-            hint="the TTL counts from the last write: for how many seconds of silence must the chat be kept, and then gone?",
-            mistakes={
-                7200: "two hours keeps the pause, but erases a chat after two quiet hours, where legal asked for 24",
-                43200: "twelve hours keeps the pause, but erases a chat after twelve quiet hours, where legal asked for 24",
-                3600: "an hour would erase a chat during a two-hour pause, and long before the deadline",
-                24: "Session Time To Live is in seconds, not hours",
-                1440: "Session Time To Live is in seconds, not minutes",
-                0: "0 never expires",
-            },
-            why="the key expires 24 × 3600 seconds after its last write, and a two-hour pause is well inside that",
-            transfer="a TTL sized for an erasure deadline rather than a pause",
         ),
     ],
 )

@@ -1,4 +1,5 @@
-"""Lesson 4 in a real JupyterLab: run every cell (real processes included), then drive the explorer.
+"""Lesson 4's reference page in a real JupyterLab, where the lesson's explorer lives: run every
+cell (real processes included), then drive the explorer.
 
 What the page shows is checked against :func:`windowmem.outlive.store_scenarios.play_scenario`,
 run here in the test, not against anything the widget computes.
@@ -16,11 +17,11 @@ from tests.browser.lab_harness import (
     screenshot,
     slider_value,
 )
-from windowmem.outlive.store_scenarios import N8N_STORES, play_scenario
+from windowmem.outlive.store_scenarios import STORES, play_scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NOTEBOOK = "04_memory_that_outlives_the_session.ipynb"
+NOTEBOOK = "reference/04_memory_that_outlives_the_session_notes.ipynb"
 
 
 def wait_for_view(page, store: str, workers: int, event: str, call: int):
@@ -66,12 +67,12 @@ def test_lesson4_explorer_follows_its_controls(lab_server, page):
     assert readout(pane) == expected("n8n Postgres table", 2, "nothing", 4)
     assert pane.locator(".wm-sent tr.wm-from-memory").count() == 4
 
-    # The menu offers n8n's stores only (Spring AI's is on the reference page).
+    # The menu offers n8n's stores and Spring AI's window store (the page's race compares them).
     options = [
         o.replace("\xa0", " ")
         for o in page.locator(".wm-outlive-store select option").all_inner_texts()
     ]
-    assert options == list(N8N_STORES)
+    assert options == list(STORES)
     # The table, one worker, two requests at once: both blind, all ten rows kept.
     pick(page, "wm-outlive-workers", "1")
     pick(page, "wm-outlive-event", "two requests at once")

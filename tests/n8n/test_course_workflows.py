@@ -95,7 +95,15 @@ def test_the_trigger_feeds_the_agent_and_the_session_id_follows_it(
         return  # test_the_lock_stands_around_the_agent
     if spec.trigger == "chat":
         trigger = _by_type(workflow, ".chatTrigger")
-        assert memory["parameters"]["sessionIdType"] == "fromInput"
+        if spec.lesson == 4:  # lesson 4's one key on every workflow it imports: no suffix
+            assert spec.define_below
+            assert memory["parameters"]["sessionIdType"] == "customKey"
+            assert (
+                memory["parameters"]["sessionKey"]
+                == "={{ $('When chat message received').item.json.sessionId }}"
+            )
+        else:
+            assert memory["parameters"]["sessionIdType"] == "fromInput"
         harness = json.loads((cw.SOURCES / "chat-trigger.json").read_text(encoding="utf-8"))
         assert trigger["parameters"] == _by_type(harness, ".chatTrigger")["parameters"]
     else:
@@ -152,7 +160,7 @@ def test_the_lock_stands_around_the_agent() -> None:
     take = nodes[cw.LOCK_TAKE]["parameters"]
     assert take == {
         "operation": "incr",
-        "key": "=lock:{{ $json.sessionId }}",
+        "key": "=lock:{{ $('When chat message received').item.json.sessionId }}",
         "expire": True,
         "ttl": 60,
     }

@@ -524,3 +524,108 @@ def test_the_ai_agent_takes_a_prompt_defined_below():
         "set *Source for Prompt (User Message)* to *Define below* and write "
         "`{{ $now }} {{ $json.chatInput }}` in *Prompt (User Message)*" in lesson
     )
+
+
+def test_the_postgres_table_has_no_time_column_and_the_insert_names_its_two_columns():
+    """Lesson 4's "Deleting from Postgres": the table n8n 2.41.1's Postgres Chat Memory creates
+    (``@langchain/community`` 1.1.27, as n8n installs it) has no date or time column, and its
+    INSERT names ``(session_id, message)``, so a column the builder adds keeps its default."""
+    community = (
+        n8n_home()
+        / "app"
+        / "node_modules"
+        / "@n8n"
+        / "n8n-nodes-langchain"
+        / "node_modules"
+        / "@langchain"
+        / "community"
+    )
+    package("@n8n/n8n-nodes-langchain")  # skips (or fails under CI) without the install
+    assert json.loads((community / "package.json").read_text())["version"] == "1.1.27"
+    source = (community / "dist" / "stores" / "message" / "postgres.js").read_text(encoding="utf-8")
+    create = re.search(r"CREATE TABLE IF NOT EXISTS \$\{this\.tableName\} \((.*?)\);", source, re.S)
+    assert create, "the CREATE TABLE moved"
+    columns = [line.strip().split()[0] for line in create.group(1).split(",") if line.strip()]
+    assert columns == ["id", "session_id", "message"]
+    assert not re.search(r"time|date", create.group(1), re.I)
+    assert "INSERT INTO ${this.tableName} (session_id, message) VALUES ($1, $2)" in source
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    assert "n8n's table has no date column" in text
+    notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
+    assert "INSERT INTO n8n_chat_histories (session_id, message) VALUES ($1, $2)" in notes
+
+
+def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
+    """Lesson 4's fifth reading: (1) only the default Session ID option appends the node's name,
+    from Postgres Chat Memory 1.4 and Redis Chat Memory 1.6, the newest versions, which a node
+    added in 2.41.1 gets; (2) the Redis node's Increment has the Expire switch and the TTL;
+    (3) a Chat Trigger with no Response Mode set answers with the last node that ran;
+    (4) Simple Memory drops a session unused for an hour."""
+    langchain = package("@n8n/n8n-nodes-langchain") / "dist"
+    helpers = (langchain / "utils" / "helpers.js").read_text(encoding="utf-8")
+    scoping = "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {\n        sessionId = `${sessionId}__${sanitizeForSessionKey(ctx.getNode().name)}`;"
+    assert scoping in helpers
+    assert "return name.replace(/[^A-Za-z0-9_-]/g, '_');" in helpers
+    memory = langchain / "nodes" / "memory"
+    for node, newest in (("Postgres", "1.4"), ("Redis", "1.6")):
+        assert f"'@n8n/n8n-nodes-langchain.memory{node}Chat': {newest}," in helpers
+        source = (memory / f"Memory{node}Chat" / f"Memory{node}Chat.node.js").read_text()
+        versions = re.search(r"version: \[([\d., ]+)\]", source)
+        assert versions and versions.group(1).split(", ")[-1] == newest, node
+    redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
+    fields = redis.read_text(encoding="utf-8")
+    for name in ("Expire", "TTL"):
+        shown = re.search(rf"displayName: '{name}',.*?operation: \['incr'\]", fields, re.S)
+        assert shown and "displayName: '" not in shown.group(0)[len(name) + 16 :], name
+    trigger = chat_trigger()
+    assert (
+        'responseMode: \'={{$parameter.options?.["responseMode"] ?? '
+        '($parameter.availableInChat ? "streaming" : "lastNode") }}\'' in trigger
+    )
+    assert "name: 'When Last Node Finishes',\n    value: 'lastNode'," in trigger
+    window = (memory / "MemoryBufferWindow" / "MemoryBufferWindow.node.js").read_text()
+    assert "const oneHourAgo = new Date(Date.now() - 60 * 60 * 1000);" in window
+    assert "if (memoryInstance.last_accessed < oneHourAgo) {" in window
+    assert "memoryInstance.last_accessed = new Date();" in window
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    for said in (
+        "`abc__Postgres_Chat_Memory` (on Redis, `abc__Redis_Chat_Memory`)",
+        "**Define below** adds nothing",
+        "**Expire** on and **TTL** 60",
+        "(its *Response Mode* is *When Last Node Finishes*)",
+        "deletes a chat unused for an hour",
+    ):
+        assert said in text, said
+    lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
+    assert "responseMode" not in chat["parameters"].get("options", {})
+    assert not chat["parameters"].get("availableInChat")
+
+
+def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
+    """Lesson 4's self-check 4 (the sixth reading): with Expire on, the Redis node's Increment
+    sends EXPIRE after every INCR, whatever the count, so a turned-away run restarts the lock's
+    60 s; windowmem's model of the lock (session_lock.admit) plays it that way."""
+    from windowmem.outlive import session_lock
+
+    redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
+    code = " ".join(redis.read_text(encoding="utf-8").split())
+    assert (
+        "const incrementVal = await client.incr(keyIncr); "
+        "if (expire && ttl > 0) { await client.expire(keyIncr, ttl); } "
+        "returnItems.push({ json: { [keyIncr]: incrementVal } });"
+    ) in code
+    text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
+    assert "every Increment restarts the countdown at 60, a turned-away run's too" in text
+    turned_away = session_lock.admit(
+        [session_lock.Arrival("A", 0, 75), session_lock.Arrival("B", 50, 5)]
+    )[1]
+    assert (turned_away.count, turned_away.ran) == (2, False)
+    late = session_lock.admit(
+        [
+            session_lock.Arrival("A", 0, 120),
+            session_lock.Arrival("B", 50, 5),
+            session_lock.Arrival("C", 109, 5),
+        ]
+    )[2]
+    assert late.count == 3  # the key lives 60 s after B's Increment, to second 110

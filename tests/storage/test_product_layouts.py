@@ -37,7 +37,9 @@ from windowmem.storage.mongo_document import (
     turns_until_full,
 )
 from windowmem.storage.n8n_postgres_history import (
+    ADD_WRITTEN_AT,
     COLUMNS,
+    DELETE_QUIET,
     POSTGRES_DDL,
     N8nPostgresHistory,
     n8n_table_identifier,
@@ -155,6 +157,31 @@ def test_on_postgres_the_columns_are_the_products():
         assert columns[0][3].startswith("nextval(")  # SERIAL
         assert [name for name, _ in COLUMNS] == [c[0] for c in columns]
         assert all(f"{name} {kind}" in POSTGRES_DDL for name, kind in COLUMNS)
+    finally:
+        db.execute(f'DROP TABLE IF EXISTS "{table}"')
+        db.close()
+
+
+def test_on_postgres_a_written_at_column_a_builder_adds_lets_old_chats_be_deleted():
+    """Lesson 4's reference page: ADD_WRITTEN_AT fills on n8n's own INSERT, DELETE_QUIET removes
+    only the sessions whose newest row is older than the days given."""
+    db = _postgres()
+    table = fresh("n8n_chat_histories")
+    quiet, busy = (
+        N8nPostgresHistory(db, "quiet", table=table),
+        N8nPostgresHistory(db, "busy", table=table),
+    )
+    try:
+        quiet.add_messages([user("u1"), assistant("a1")])
+        db.execute(ADD_WRITTEN_AT.format(table=table))
+        busy.add_messages([user("u1"), assistant("a1")])  # the product's INSERT, unchanged
+        assert db.query(f"SELECT count(*) FROM {table} WHERE written_at IS NULL") == [(0,)]
+        db.execute(
+            f"UPDATE {table} SET written_at = now() - interval '31 days' WHERE session_id = %s",
+            ("quiet",),
+        )
+        db.execute(DELETE_QUIET.format(table=table, days=30))
+        assert quiet.rows() == [] and len(busy.rows()) == 2
     finally:
         db.execute(f'DROP TABLE IF EXISTS "{table}"')
         db.close()

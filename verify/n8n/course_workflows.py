@@ -56,6 +56,8 @@ class CourseWorkflow:
     """``"chat"`` (a Chat Trigger, driven by *Open chat*) or ``"webhook"`` (curl, as the source)."""
     note: str
     """The sticky note's Markdown: what the workflow shows and what to try."""
+    define_below: bool = False
+    """Whether the memory's Session ID is *Define below* with lesson 4's one key (:data:`ONE_KEY`)."""
     lock: bool = False
     """Whether a per-session lock stands around the agent (lesson 4's recipe, :func:`with_lock`)."""
     system_message: str = SYSTEM_MESSAGE
@@ -147,6 +149,7 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "1. Pick your OpenAI and Postgres credentials.\n"
         "2. **Open chat** and chat a few turns; restart n8n; ask again: still remembered.\n"
         "3. In Postgres: `SELECT id, session_id, message FROM n8n_chat_histories ORDER BY id;`",
+        define_below=True,
     ),
     CourseWorkflow(
         "lesson4_redis",
@@ -161,6 +164,7 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "2. **Open chat** and chat a few turns; restart n8n; ask again: still remembered.\n"
         "3. In Redis: `KEYS *`, then `LRANGE <session id> 0 -1`.\n"
         "4. *Session Time To Live* 0 keeps a list for ever; set it to delete quiet chats.",
+        define_below=True,
     ),
     CourseWorkflow(
         "lesson4_lock",
@@ -178,6 +182,7 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         '"One moment".\n'
         "3. Keep the TTL above your longest run: a run that outlives it lets the next "
         "one in beside it.",
+        define_below=True,
         lock=True,
     ),
 )
@@ -192,6 +197,8 @@ LOCK_TTL_SECONDS = 60
 ONE_MOMENT = "One moment, I'm still on your last message."
 #: The Chat Trigger's item, read by name once the Redis node has replaced it.
 FROM_TRIGGER = "$('When chat message received').item.json"
+#: Lesson 4's one Session ID key: the trigger's session id, read by name.
+ONE_KEY = f"={{{{ {FROM_TRIGGER}.sessionId }}}}"
 
 
 def load_sources(folder: Path = SOURCES) -> dict[str, dict[str, Any]]:
@@ -275,7 +282,10 @@ def derive(spec: CourseWorkflow, sources: dict[str, dict[str, Any]]) -> dict[str
                     "promptType": "auto",
                 }
         elif kind.startswith(f"{LC}.memory"):
-            if spec.trigger == "chat":
+            if spec.define_below:  # no node-name suffix: chat abc is filed under abc
+                node["parameters"]["sessionIdType"] = "customKey"
+                node["parameters"]["sessionKey"] = ONE_KEY
+            elif spec.trigger == "chat":
                 node["parameters"]["sessionIdType"] = "fromInput"
                 node["parameters"].pop("sessionKey", None)
             if node["parameters"].get("tableName") == TABLE_TOKEN:
@@ -336,9 +346,11 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
                 "text": f"={{{{ {FROM_TRIGGER}.chatInput }}}}",
                 "options": node["parameters"]["options"],
             }
-        elif node["type"].startswith(f"{LC}.memory"):
-            node["parameters"]["sessionIdType"] = "customKey"
-            node["parameters"]["sessionKey"] = f"={{{{ {session} }}}}"
+        elif (
+            node["type"].startswith(f"{LC}.memory")
+            and node["parameters"].get("sessionKey") != ONE_KEY
+        ):
+            raise CourseWorkflowError(f"{spec.file}: the lock needs the memory on the one key")
     x, y = trigger["position"]
     for moved in nodes:  # the agent and its model, memory and tools make room for the lock
         if moved["name"] != trigger["name"] and not moved["type"].endswith("stickyNote"):
@@ -363,7 +375,7 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
             [x + 220, y],
             {
                 "operation": "incr",
-                "key": "=lock:{{ $json.sessionId }}",
+                "key": lock_key,  # the one key expression lesson 4 uses everywhere
                 "expire": True,
                 "ttl": LOCK_TTL_SECONDS,
             },

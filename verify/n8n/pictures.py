@@ -218,18 +218,6 @@ SHOTS: tuple[Shot, ...] = (
         shows=(*CANVAS_NODES, "Postgres Chat Memory", "Lesson 4: a store that outlives n8n"),
     ),
     Shot(
-        "lesson4_postgres_fields",
-        "lesson4_postgres",
-        "node",
-        node="Postgres Chat Memory",
-        shows=("Session ID", "Table Name", "Context Window Length"),
-        values=(
-            ("sessionIdType", CHAT_TRIGGER),
-            ("tableName", "n8n_chat_histories"),
-            ("contextWindowLength", "2"),
-        ),
-    ),
-    Shot(
         "lesson4_lock_canvas",
         "lesson4_lock",
         "canvas",
@@ -243,16 +231,41 @@ SHOTS: tuple[Shot, ...] = (
         ),
     ),
     Shot(
+        "lesson4_lock_memory_fields",
+        "lesson4_lock",
+        "node",
+        node="Postgres Chat Memory",
+        # Lesson 4's one key: Define below, the trigger's session id read by name (no suffix).
+        shows=("Session ID", "Key", "When chat message received", "Context Window Length"),
+        values=(("sessionIdType", "Define below"), ("contextWindowLength", "2")),
+    ),
+    Shot(
+        "lesson4_lock_take_fields",
+        "lesson4_lock",
+        "node",
+        node="Take the lock",
+        # Where the lock's 60 seconds are set: Increment, Expire on, TTL.
+        shows=("Operation", "lock:", "Expire", "TTL"),
+        values=(("operation", "Increment"), ("ttl", "60")),
+    ),
+    Shot(
         "lesson4_redis_fields",
         "lesson4_redis",
         "node",
         node="Redis Chat Memory",
+        # Lesson 4's one key here too, so TTL abc finds chat abc's list.
         values=(
-            ("sessionIdType", CHAT_TRIGGER),
+            ("sessionIdType", "Define below"),
             ("sessionTTL", "0"),
             ("contextWindowLength", "2"),
         ),
-        shows=("Session ID", "Session Time To Live", "Context Window Length"),
+        shows=(
+            "Session ID",
+            "Key",
+            "When chat message received",
+            "Session Time To Live",
+            "Context Window Length",
+        ),
     ),
 )
 

@@ -10,7 +10,8 @@ uses, ``@langchain/community`` 1.1.27 ``PostgresChatMessageHistory``:
   several messages is one INSERT each, with no transaction around them;
 * a load selects the session's *whole* history ``ORDER BY id``; the window is cut later,
   in the memory (``BufferWindowMemory``), so the table keeps every message;
-* nothing expires: there is no timestamp column and no TTL.
+* nothing expires: there is no timestamp column and no TTL (:data:`ADD_WRITTEN_AT` and
+  :data:`DELETE_QUIET` are what a builder adds to delete by age).
 * ``session_id`` is the id the node hands over: with *Session ID* on "Connected Chat
   Trigger Node" (the default) n8n 2.41.1 scopes it to ``<sessionId>__<sanitised node
   name>`` from typeVersion 1.4 (``utils/helpers.js``); with "Define below" it is the bare id.
@@ -57,6 +58,18 @@ POSTGRES_DDL = (
 SQLITE_DDL = (
     "CREATE TABLE IF NOT EXISTS {table} ( id INTEGER PRIMARY KEY AUTOINCREMENT, "
     "session_id VARCHAR(255) NOT NULL, message TEXT NOT NULL );"
+)
+#: The product's INSERT: it names its two columns, so a column a builder adds keeps its default.
+INSERT = "INSERT INTO {table} (session_id, message) VALUES (%s, %s{cast})"
+#: What a builder adds to delete by age (PostgreSQL): the time each row was written, filled by
+#: the database on every INSERT n8n makes (rows already there get the time the ALTER ran).
+ADD_WRITTEN_AT = (
+    "ALTER TABLE {table} ADD COLUMN IF NOT EXISTS written_at TIMESTAMPTZ NOT NULL DEFAULT now()"
+)
+#: Delete every session whose newest row is older than *days* (needs :data:`ADD_WRITTEN_AT`).
+DELETE_QUIET = (
+    "DELETE FROM {table} WHERE session_id IN (SELECT session_id FROM {table} "
+    "GROUP BY session_id HAVING max(written_at) < now() - interval '{days:d} days')"
 )
 
 
@@ -106,7 +119,7 @@ class N8nPostgresHistory:
         check_messages(message)
         cast = "::jsonb" if self.db.dialect == "postgresql" else ""
         self.db.execute(
-            f"INSERT INTO {self.table} (session_id, message) VALUES (%s, %s{cast})",
+            INSERT.format(table=self.table, cast=cast),
             (self.session_id, to_text(flattened(message))),
         )
 
