@@ -126,9 +126,7 @@ REVEALED_BY = {
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
-            "print(describe_row(chat, next(r for r in rows if r.turn == 9",
-            "(a) 6. From the newest",
-            "It starts at turn 6's question",
+            "23. A turn stores its question, one AI message",
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: [
@@ -141,7 +139,7 @@ REVEALED_BY = {
             "The window of 40. Once it is full",
             "drops its oldest turn on every call: after the system prompt, nothing matches",
         ],
-        5: ["650. Uncached input is", "$649.80 per million calls"],
+        5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
@@ -927,7 +925,7 @@ def test_lesson5_carries_issue_22_s_corrections():
     # message carrying them, six stored a turn, and the turn in progress counted up to its
     # answering call, before which the trim runs again: 3 × 6 + 5 = 23 (tests/design/test_sizing.py).
     book = check_book(COURSE / name)
-    assert book.expected("1b") == 23
+    assert book.expected("1") == 23
     for needed in (
         "one AI message carries both calls",
         "A **round of tool calls** is one model reply asking for tools",
@@ -959,7 +957,7 @@ def test_lesson5_carries_issue_22_s_corrections():
     # Check 4 asks before the cache's prefix rule answers it; check 5 prices a call by hand.
     assert main.index("### Self-check 4") < main.index("**How the cache works.**")
     assert main.index("**How the cache works.**") < main.index("### Self-check 5 · Price one call")
-    assert book.expected("5") == 650
+    assert book.expected("5") == 725
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
     assert "design_costs(designs, count_tokens)" in body and "per 1,000 such chats" in main
@@ -1197,7 +1195,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
-    "05_designing_multi_turn_conversations.ipynb": 1871,
+    "05_designing_multi_turn_conversations.ipynb": 1488,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }
 

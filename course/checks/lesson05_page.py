@@ -13,6 +13,8 @@ from windowmem.design.money import (
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
     WINDOW_MESSAGES,
+    last_call,
+    priced_call,
     summariser_calls,
     support_designs,
 )
@@ -42,8 +44,15 @@ from windowmem.prices import (
     PRICES_CHECKED,
     call_cost,
     conversation_bill,
+    price_of,
 )
-from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS, window_40_last_call
+from windowmem_course.checks.lesson05 import (
+    BOOK,
+    CHECK_5_MODEL,
+    LARGER_WINDOW,
+    STOCK_CALLS,
+    window_40_last_call,
+)
 
 # Section 1: keep_last_10 is the LangChain middleware shown, at 10 messages; the six set-ups
 # are each framework's "10".
@@ -64,16 +73,25 @@ assert [t for t, calls in enumerate(calls_per_turn[:8], 1) if calls] == [2, 3, 4
 assert {lc_sizes[t - 1] for t in (2, 3, 4, 5, 7)} == {4, 5} and calls_per_turn[2] == 2
 assert lc_sizes[2] == 5 and lc_sizes[:8] == (2, 4, 5, 4, 4, 2, 4, 2)
 assert {lc_sizes[t - 1] for t in (1, 6, 8)} == {2}
-# The rule, worked without tools: 5 whole turns of 2 need (5 + 1) x 2 - 1 = 11.
-assert per_call_window(turn_size=2, turns=5) == 11 == langchain_max_tokens(turns=5, turn_size=2)
+# "On turn 9 the last 10 messages reach back only to turn 6: #4417 is not sent."
+turn_9 = {r.policy: r for r in rows if r.turn == 9}
+lc_9 = turn_9["langchain-trim-state"]
+assert min(lc_9.visible_turns) == 6 and lc_9.partial_turns == ()
+assert 1 + lc_sizes[7] + lc_sizes[6] + lc_sizes[5] == 9 and 9 + lc_sizes[4] == 13
+assert lc_9.sent[1] == chat.interactions[5].messages[0]  # turn 6's question comes first
+assert lc_9.fact_place(fact) is FactPlace.NOT_SENT
+# "Derive the size": turns of one tool call store Q, C, R, A (4); on turn 3 the first call holds
+# 2 x 4 + 1 = 9 and the answering call 2 x 4 + 3 = 11; a window of 9 keeps both earlier turns
+# on the first call and only one on the answering call; (2 + 1) x 4 - 1 = 11.
+one_tool = parallel_tool_chat(5, calls=1)
+assert set(stored_per_turn(one_tool, langchain)) == {4}
+unbounded = dataclasses.replace(langchain, size=100)
+assert [len(c) for c in calls_sent(one_tool, unbounded)[4:6]] == [2 * 4 + 1, 2 * 4 + 3] == [9, 11]
+assert whole_turns_per_call(one_tool, dataclasses.replace(langchain, size=9), 3) == (2, 1)
+assert whole_turns_per_call(one_tool, dataclasses.replace(langchain, size=11), 3) == (2, 2)
+assert per_call_window(turn_size=4, turns=2) == 11 == langchain_max_tokens(turns=2, turn_size=4)
 assert (
-    smallest_window(
-        parallel_tool_chat(7, calls=0),
-        lambda n: LangChainTrimState(n, counter=count_messages),
-        7,
-        5,
-    )
-    == 11
+    smallest_window(one_tool, lambda n: LangChainTrimState(n, counter=count_messages), 3, 2) == 11
 )
 # "Spot it and fix it": size for the largest turn. Valentina's, turn 3, stores 5; her last 5
 # whole turns need (5 + 1) x 5 - 1 = 29, which every call of her chat then gets (fewer turns
@@ -97,14 +115,7 @@ assert langchain.trims_on_write and LangGraphThread().window(list(chat.messages[
     chat.messages[1:5]
 )
 
-# Self-check 1's worked answer, and the turn-9 call printed after it.
-turn_9 = {r.policy: r for r in rows if r.turn == 9}
-lc_9 = turn_9["langchain-trim-state"]
-assert min(lc_9.visible_turns) == 6 and lc_9.partial_turns == ()
-assert 1 + lc_sizes[7] + lc_sizes[6] + lc_sizes[5] == 9 and 9 + lc_sizes[4] == 13
-assert lc_9.sent[1] == chat.interactions[5].messages[0]  # "It starts at turn 6's question"
-assert lc_9.fact_place(fact) is FactPlace.NOT_SENT
-# 1b: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; the answering call holds 3 turns and this
+# Self-check 1: LangChain stores 1 + 1 + 3 + 1 = 6 a turn; the answering call holds 3 turns and this
 # turn's 5 messages before its answer: 23. At 19 the first call sends 3 whole turns, the
 # answering call 2 (tests/design/test_sizing.py plays both through the real create_agent).
 stock_chat = parallel_tool_chat(12, calls=STOCK_CALLS)
@@ -266,12 +277,36 @@ pinned_call = last_call(designs[2], mini, count_tokens)
 assert pinned_call.cached == 1664 and pinned_call.uncached == window_call.uncached + 12
 assert per_1000("window of 10, order pinned", "GPT-5.4 mini") == 20.77
 # "It keeps a prefix for minutes after its last use": the bill assumes every call finds it.
-# Self-check 5: the window of 40's turn-60 call, printed, priced in the worked answer.
-assert window_40 == window_40_last_call() == last_call(designs[3], mini, count_tokens)
-assert (window_40.input, window_40.cached, window_40.output) == (2232, 1664, 22)
-assert window_40.uncached == 568 and (568 * 0.75, 1664 * 0.075, 22 * 4.5) == (426, 124.8, 99)
-assert call_cost(window_40, mini) * 10**6 == Decimal("649.8")
-assert BOOK.expected("5") == 650
+# "One call, priced": the window of 10's turn-60 call on GPT-5.4 mini, "1,837 input tokens,
+# 1,664 cached, and gets 22 back: 173 x 0.75 + 1,664 x 0.075 + 22 x 4.5 = $353.55".
+assert (window_call.input, window_call.cached, window_call.output) == (1837, 1664, 22)
+assert call_cost(window_call, mini) * 10**6 == Decimal("353.55")
+assert (173 * 0.75, 1664 * 0.075, 22 * 4.5) == (129.75, 124.8, 99)
+# Self-check 5: the window of 40's turn-60 call on Gemini 2.5 Flash, "2,232 input tokens and
+# gets 22 back", at "$0.30, $0.03 and $2.50": nothing cached (the shared prefix is the system
+# prompt, under 2,048), 2,232 x 0.30 + 22 x 2.50 = $724.60 per million calls.
+gemini = price_of(CHECK_5_MODEL)
+assert gemini is MODEL_PRICES[2] and gemini.name == "Gemini 2.5 Flash"
+assert (gemini.input, gemini.cached_input, gemini.output) == (
+    Decimal("0.30"),
+    Decimal("0.03"),
+    Decimal("2.50"),
+)
+window_40 = window_40_last_call()
+assert window_40 == last_call(designs[3], gemini, count_tokens)
+assert (window_40.input, window_40.cached, window_40.output) == (2232, 0, 22)
+assert GEMINI_CACHE.min_tokens == 2048 > count_tokens(system_prompt) == 1701
+assert (
+    call_cost(window_40, gemini) * 10**6
+    == Decimal("724.6")
+    == 2232 * gemini.input + 22 * gemini.output
+)
+assert BOOK.expected("5") == 725
+assert "2,232 x 0.30 + 22 x 2.50 = 669.60 + 55 = $724.60" in BOOK.expectation("5").why
+# The fold's "On GPT-5.4 mini the same call costs $650: 1,664 of its tokens come from the cache".
+window_40_mini = window_40_last_call("gpt-5.4-mini")
+assert window_40_mini == last_call(designs[3], mini, count_tokens) and window_40_mini.cached == 1664
+assert round(call_cost(window_40_mini, mini) * 10**6) == 650
 # "The window of 10's call costs $354"
 assert round(call_cost(window_call, mini) * 10**6) == 354
 assert (mini.input, mini.cached_input, mini.output) == (
@@ -325,6 +360,17 @@ in_all = {
     d[0]: dollars[(d[0], mini.name)] + summariser_dollars(d, mini, count_tokens) for d in designs
 }
 assert min(in_all, key=in_all.get) == "whole history"
+# "... and on Gemini": the cheapest there too, summaries included; "over twice on Gemini, where
+# none of it is cached": no call of the window of 10 is read from Gemini's cache.
+in_all_gemini = {
+    d[0]: dollars[(d[0], gemini.name)] + summariser_dollars(d, gemini, count_tokens)
+    for d in designs
+}
+assert min(in_all_gemini, key=in_all_gemini.get) == "whole history"
+assert all(
+    c.cached == 0
+    for c in conversation_bill(designs[1][1], designs[1][2], gemini, count_tokens).calls
+)
 assert ANCHOR_FACTS["support_60"] in designs[0][1].messages[1].content
 uncached_mini = dataclasses.replace(mini, cached_input=mini.input)
 no_cache = {c.design: c.dollars for c in design_costs(designs, count_tokens, [uncached_mini])}

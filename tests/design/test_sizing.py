@@ -1,4 +1,4 @@
-"""Lesson 5's self-check 1b and its sizing rule, held to the real langchain ``create_agent``.
+"""Lesson 5's self-check 1 and its sizing rule, held to the real langchain ``create_agent``.
 
 The lesson's ``@before_model`` trim runs before *every* model call, also the answering call
 of a tool turn, when the thread holds the turn's question, its tool-call message and the
@@ -85,7 +85,7 @@ def test_the_check_expects_what_the_model_finds():
     from checks.lesson05 import BOOK, STOCK_CALLS
 
     assert STOCK_CALLS == 3
-    assert BOOK.expected("1b") == per_call_window(turn_size=6, turns=3) == 23
+    assert BOOK.expected("1") == per_call_window(turn_size=6, turns=3) == 23
     assert smallest_window(STOCK, trim, 12, 3) == 23
 
 
