@@ -135,9 +135,9 @@ REVEALED_BY = {
         ],
         3: ["explorer = DesignExplorer(", "26. After turn 16"],
         4: [
-            "for c in design_costs(designs, count_tokens):",
-            "The window of 40. Once it is full",
-            "drops its oldest turn on every call: after the system prompt, nothing matches",
+            "design_costs(shown, count_tokens, [model])",
+            "The window of 40. A full window",
+            "drops its oldest turn on every call: after the system prompt",
         ],
         5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
     },
@@ -927,14 +927,14 @@ def test_lesson5_carries_issue_22_s_corrections():
     book = check_book(COURSE / name)
     assert book.expected("1") == 23
     for needed in (
-        "one AI message carries both calls",
-        "A **round of tool calls** is one model reply asking for tools",
-        "The model is called once per round and once more to answer. The trim runs before each call.",
-        "The answering call is the fullest: it holds all of the turn but its answer.",
-        "`max_tokens = (turns + 1) × turn size − 1`",
-        "in tokens (what each call pays for it)",
+        "turn 3 asked for two in one reply",
+        "one AI message per reply asking for tools",
+        "The middleware trims before every model call.",
+        "But by the **answering call**, the last one, C3 and R3 have joined",
+        "`max_tokens = (earlier turns + 1) × turn size − 1`",
+        "in messages and in tokens",
         "**Middleware** is a function",
-        '`end_on=("human", "tool")`: the window\'s last message is the one the model must answer',
+        "The older ones are gone for good.",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
     assert '"tokens stored": [' in body  # the row of tokens each turn costs, computed
@@ -954,13 +954,15 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "SummarizationMiddleware" in main and "*user*" in main
     # Lucía's 60 turns: who, what and why long, before the check that prices them.
     assert main.index("**Lucía's chat.**") < main.index("### Self-check 4")
-    # Check 4 asks before the cache's prefix rule answers it; check 5 prices a call by hand.
-    assert main.index("### Self-check 4") < main.index("**How the cache works.**")
-    assert main.index("**How the cache works.**") < main.index("### Self-check 5 · Price one call")
+    # The cache (prefix, minimum sizes, steps, lifetime) is taught before check 4 needs it; what it
+    # means for a full window comes after (REVEALED_BY); check 5 prices a call by hand.
+    assert main.index("**How the cache works.**") < main.index("### Self-check 4")
+    assert main.index("**prefix**") < main.index("### Self-check 4")
+    assert main.index("**One call, priced.**") < main.index("### Self-check 5 · Price one call")
     assert book.expected("5") == 725
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
-    assert "design_costs(designs, count_tokens)" in body and "per 1,000 such chats" in main
+    assert "design_costs(shown, count_tokens, [model])" in body and "per 1,000 such chats" in main
     assert main.count("## Which version are you on?") == 1
 
 
@@ -1195,7 +1197,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
-    "05_designing_multi_turn_conversations.ipynb": 1493,
+    "05_designing_multi_turn_conversations.ipynb": 1675,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }
 

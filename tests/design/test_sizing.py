@@ -109,9 +109,14 @@ def test_the_lesson_s_rule_as_written_is_the_smallest_size_on_every_call(calls, 
     chat = parallel_tool_chat(turns + 2, calls=calls)
     turn_size = len(interactions(chat)[0].messages)
     written = lesson_rule()
-    assert written == "(turns + 1) × turn size − 1"
-    formula = written.replace("×", "*").replace("−", "-").replace("turn size", "turn_size")
-    value = eval(formula, {}, {"turns": turns, "turn_size": turn_size})  # the lesson's words
+    assert written == "(earlier turns + 1) × turn size − 1"
+    formula = (
+        written.replace("×", "*")
+        .replace("−", "-")
+        .replace("turn size", "turn_size")
+        .replace("earlier turns", "earlier_turns")
+    )
+    value = eval(formula, {}, {"earlier_turns": turns, "turn_size": turn_size})  # as written
     assert value == per_call_window(turn_size=turn_size, turns=turns)
     assert value == smallest_window(chat, trim, turns + 2, turns)
 
