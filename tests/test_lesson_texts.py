@@ -1197,7 +1197,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
-    "05_designing_multi_turn_conversations.ipynb": 1675,
+    "05_designing_multi_turn_conversations.ipynb": 1678,
     "06_token_budget_and_context_drift.ipynb": 1546,
 }
 

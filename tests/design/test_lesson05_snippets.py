@@ -127,3 +127,60 @@ def test_the_reply_s_cache_fields_are_the_ones_the_reference_page_names():
     assert {"cache_read", "cache_creation"} <= set(details.__annotations__)
     assert not details.__required_keys__
     assert "input_token_details" in messages.UsageMetadata.__annotations__
+
+
+BY_HAND_FOLD = "A summary kept by hand, in LangChain"
+
+
+def test_the_summary_kept_by_hand_is_cut_by_keep_last_10():
+    """Section 3's fold: the snippet replaces the saved thread with one summary message; later
+    turns go after it, and keep_last_10 deletes it once the last 10 messages no longer reach it
+    (the "by hand, under keep_last_10" row of the lesson's table)."""
+    pytest.importorskip("langchain.agents.middleware")
+    setup, shown = snippets()
+    body = "".join(
+        "".join(c["source"])
+        for c in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    (fold,) = [f for f in re.findall(r"<details>.*?</details>", body, re.S) if BY_HAND_FOLD in f]
+    (by_hand,) = FENCE.findall(fold)
+    module = types.ModuleType("lesson05_by_hand")
+    namespace = module.__dict__
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(shown[0], namespace)  # keep_last_10 and its agent
+        aimessage = namespace["AIMessage"]
+        replies = [aimessage(f"answer {n}") for n in range(1, 3)]
+        replies += [aimessage("Valentina asked about order #4417.")]
+        replies += [aimessage(f"answer {n}") for n in range(3, 10)]
+        model = namespace["OfflineModel"](messages=iter(replies))
+        namespace["model"] = model
+        agent = namespace["create_agent"](
+            model,
+            namespace["tools"],
+            system_prompt=namespace["PROMPT"],
+            middleware=[namespace["keep_last_10"]],
+            checkpointer=namespace["InMemorySaver"](),
+        )
+        namespace["agent"] = agent
+        config = namespace["config"] = {"configurable": {"thread_id": "valentina"}}
+
+        def ask(question: str) -> None:
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+
+        def thread() -> list:
+            return agent.get_state(config).values["messages"]
+
+        ask("My order is #4417.")
+        ask("And the second one?")
+        run(by_hand, namespace)
+        assert [(m.type, m.content) for m in thread()] == [
+            ("human", "Summary so far: Valentina asked about order #4417.")
+        ]
+        for n in range(3, 8):  # five turns of 2: the summary is the 11th message back
+            ask(f"question {n}")
+        assert thread()[0].content.startswith("Summary so far")
+        ask("question 8")
+        assert not any(m.content.startswith("Summary so far") for m in thread())
