@@ -46,12 +46,14 @@ def _check_1() -> dict[str, Any]:
 #: Self-check 1's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-#: The larger window of section 2's table: ``max_tokens`` of the lesson's ``keep_last_10``.
-LARGER_WINDOW = 20
+#: Self-check 2's window, the size section 1's fix gives (4 earlier turns of 5 messages):
+#: ``max_tokens`` of the lesson's ``keep_last_10``, and the larger window of section 2's table.
+LARGER_WINDOW = 24
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2": turns_reached(_rows(), fact, "langchain-trim-state")}
+    larger = LangChainTrimState(LARGER_WINDOW, counter=count_messages)
+    return {"2": turns_reached(side_by_side(chat, [larger]), fact, larger.name)}
 
 
 def _check_3() -> dict[str, Any]:
@@ -153,27 +155,37 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="turn 1 leaves the window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
+            hint="add up the stored counts turn by turn; turn 1 leaves once the earlier turns and this turn's messages so far pass 24 at some call (the answering call holds the question, the call and its result)",
             mistakes={
+                (1, 2, 3): "that is the window of 10 the cell ran; this one keeps 24 messages",
                 (
                     1,
                     2,
                     3,
                     4,
                     5,
-                ): "that would be turns of two messages each; turns 2 and 3 stored four and five",
-                (
-                    2,
-                    3,
-                ): "on turn 1 the fact is in the user's own message, which is sent too",
+                    6,
+                ): "turn 7's answering call holds turns 1 to 6 (21 messages) and its question, call and result: 24, which still fits",
                 (
                     1,
                     2,
                     3,
                     4,
-                ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
+                    5,
+                    6,
+                    7,
+                    8,
+                ): "on turn 8 the thread holds turns 1 to 7, 25 messages, before the question: more than 24",
+                (
+                    2,
+                    3,
+                    4,
+                    5,
+                    6,
+                    7,
+                ): "on turn 1 the fact is in the user's own message, which is sent too",
             },
-            why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
+            why="the stored turns are 2, 4, 5, 4, 4, 2, 4 messages: turn 7's answering call holds 21 + 3 = 24, turn 8's first call 25 + 1 = 26, so only calls up to turn 7 still reach turn 1",
             transfer="when a fact said on turn 1 leaves a window of tool turns, turn by turn",
         ),
         Expectation(

@@ -18,7 +18,7 @@ from windowmem.design.money import (
     summariser_calls,
     support_designs,
 )
-from windowmem.design.side_by_side import FactPlace
+from windowmem.design.side_by_side import FactPlace, stored_per_turn
 from windowmem.design.sizing import (
     calls_sent,
     parallel_tool_chat,
@@ -27,7 +27,7 @@ from windowmem.design.sizing import (
     whole_turns_per_call,
 )
 from windowmem.design.sizing_rules import agents_sdk_limit, langchain_max_tokens
-from windowmem.design.units import n8n_loaded_messages
+from windowmem.design.units import n8n_loaded_messages, tool_calls_per_turn
 from windowmem.messages import Role, assistant, user
 from windowmem.policies.langchain_agents import LangChainTrimInput
 from windowmem.policies.langgraph import (
@@ -57,7 +57,7 @@ from windowmem_course.checks.lesson05 import (
 # Section 1: keep_last_10 is the LangChain middleware shown, at 10 messages; the six set-ups
 # are each framework's "10".
 n8n, langchain, agents_sdk, spring, llamaindex, agent_framework = frameworks
-assert keep_last_10 is langchain and (langchain.name, langchain.size) == (
+assert keep_10_model is langchain and (langchain.name, langchain.size) == (
     "langchain-trim-state",
     10,
 )
@@ -140,11 +140,13 @@ assert llamaindex.chat_history_token_ratio == 0.7
 # Self-check 2's worked answer and the table after it.
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
 assert sum(lc_sizes[:3]) == 11 and sum(lc_sizes[:3]) + 1 == 12 > 10
-at_20_reached = turns_reached(side_by_side(chat, [at_20]), fact, at_20.name)
-assert max(at_20_reached) == 6 and at_20.size == LARGER_WINDOW == 20
-assert sum(lc_sizes[:5]) == 19 and sum(lc_sizes[:5]) + 1 == 20 and sum(lc_sizes[:6]) == 21
-# Turn 5's answering call (a tool turn) holds 15 + 3 = 18 <= 20: turn 1 is not deleted early.
-assert sum(lc_sizes[:4]) + 3 <= 20
+larger_reached = turns_reached(side_by_side(chat, [larger]), fact, larger.name)
+assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 24
+assert larger.counter is count_messages and BOOK.expected("2") == larger_reached
+# "On turn 7 the answering call holds turns 1 to 6 (21 messages) and the question, call and
+# result: 24 ... On turn 8 the thread holds turns 1 to 7 (25 messages) before the question".
+assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
+assert sum(lc_sizes[:7]) == 25 and 25 + 1 > 24
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
 assert all(
@@ -168,7 +170,7 @@ assert not any(m.content.startswith(SUMMARY_PREFIX) for c in no_tools[:15] for m
 # "See it": the summary written by hand on turn 16 is sent on turns 16 to 20 and cut on 21;
 # the middleware's is first on every call, which grows by 2 messages a turn from 11.
 # The notebook's ``summarise`` is section 4's design: the same trigger and keep as above.
-assert summarise == designs[-1][2] and keep_last_10.size == 10
+assert summarise == designs[-1][2] and keep_10_model.size == 10
 assert dataclasses.replace(summarise, counter=count_messages, summarizer=middleware.summarizer) == (
     dataclasses.replace(middleware, counter=count_messages)
 )
