@@ -30,7 +30,7 @@ def cells() -> list[dict]:
 def setup_cells() -> tuple[str, str]:
     """(the hidden setup cell, the visible LangChain cell that runs keep_last_10)."""
     code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
-    (setup,) = [c for c in code if "replay_model(chat)" in c]
+    (setup,) = [c for c in code if "model, tools = replay_model(chat)" in c]
     (langchain,) = [c for c in code if "def keep_last_10" in c]
     assert "hide-input" in next(
         c["metadata"].get("tags", []) for c in cells() if "".join(c["source"]) == setup
@@ -208,3 +208,75 @@ def test_the_summary_kept_by_hand_is_cut_by_keep_last_10():
         assert thread()[0].content.startswith("Summary so far")
         ask("question 8")
         assert not any(m.content.startswith("Summary so far") for m in thread())
+
+
+def test_wrap_model_call_trims_each_call_and_keeps_the_thread():
+    """Going further's @wrap_model_call cell: no call of Valentina's first 4 turns sends more
+    than 10 messages, yet the saved thread keeps every message those turns stored."""
+    pytest.importorskip("langchain.agents.middleware")
+    from windowmem.design.replay import OfflineModel
+    from windowmem.design.side_by_side import framework_lineup, stored_per_turn
+    from windowmem.examples import load_example
+
+    setup, _ = setup_cells()
+    code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
+    (wrap,) = [c for c in code if "@wrap_model_call" in c]
+    module = types.ModuleType("lesson05_wrap")
+    namespace = module.__dict__
+    sent: list[int] = []
+    original = OfflineModel._generate
+
+    def spy(self, messages, *args, **kwargs):
+        sent.append(len([m for m in messages if m.type != "system"]))
+        return original(self, messages, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        patch.setattr(OfflineModel, "_generate", spy)
+        run(setup, namespace)
+        printed = run(wrap, namespace).strip()
+    chat = load_example("two_orders")
+    stored = sum(stored_per_turn(chat, framework_lineup()[1])[:4])
+    assert printed == f"after turn 4 the saved thread holds {stored} messages and starts at turn 1"
+    assert stored == 15 and max(sent) == 10 and len(sent) == 7  # 1 + 2 + 2 + 2 model calls
+
+
+REFERENCE = LESSON.parent / "reference" / "05_designing_multi_turn_conversations_notes.ipynb"
+
+
+def test_the_reference_page_s_cache_snippet_reads_cache_read():
+    """The reference page's "Reading cache hits in LangChain" snippet, on lesson 5's agent: the
+    reply's usage_metadata as a provider's chat model fills it (langchain-openai puts OpenAI's
+    cached_tokens in input_token_details["cache_read"])."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.messages import AIMessage
+
+    from windowmem.design.replay import OfflineModel
+
+    body = "".join(
+        "".join(c["source"])
+        for c in json.loads(REFERENCE.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+        and "Reading cache hits in LangChain" in "".join(c["source"])
+    )
+    (snippet,) = [s for s in FENCE.findall(body) if "usage_metadata" in s]
+    setup, langchain = setup_cells()
+    module = types.ModuleType("lesson05_cache")
+    namespace = module.__dict__
+    usage = {
+        "input_tokens": 1837,
+        "output_tokens": 22,
+        "total_tokens": 1859,
+        "input_token_details": {"cache_read": 1664},
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(langchain, namespace)  # defines create_agent's agent and its config
+        namespace["agent"] = namespace["create_agent"](
+            OfflineModel(messages=iter([AIMessage("Order #7781.", usage_metadata=usage)])),
+            namespace["tools"],
+            system_prompt=namespace["PROMPT"],
+            checkpointer=namespace["InMemorySaver"](),
+        )
+        assert run(snippet, namespace).split() == ["1837", "1664"]
