@@ -32,8 +32,7 @@ def _rows() -> Any:
 
 
 def _check_1() -> dict[str, Any]:
-    turn_9 = next(r for r in _rows() if r.turn == 9 and r.policy == "langchain-trim-state")
-    # 1b: the smallest max_tokens whose every model call of turn 12 (the tool round and the
+    # The smallest max_tokens whose every model call of turn 12 (the tool round and the
     # answer) still sends the last 3 turns whole, found by trying each size on the model.
     sized = smallest_window(
         parallel_tool_chat(12, calls=STOCK_CALLS),
@@ -41,18 +40,20 @@ def _check_1() -> dict[str, Any]:
         12,
         3,
     )
-    return {"1a": min(turn_9.visible_turns), "1b": sized}
+    return {"1": sized}
 
 
-#: Self-check 1b's agent: tool calls asked at once in one model round, every turn
+#: Self-check 1's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-#: The larger window of section 2's table: ``max_tokens`` of the lesson's ``keep_last_10``.
-LARGER_WINDOW = 20
+#: Self-check 2's window, the size section 1's fix gives (4 earlier turns of 5 messages):
+#: ``max_tokens`` of the lesson's ``keep_last_10``, and the larger window of section 2's table.
+LARGER_WINDOW = 24
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2": turns_reached(_rows(), fact, "langchain-trim-state")}
+    larger = LangChainTrimState(LARGER_WINDOW, counter=count_messages)
+    return {"2": turns_reached(side_by_side(chat, [larger]), fact, larger.name)}
 
 
 def _check_3() -> dict[str, Any]:
@@ -75,15 +76,19 @@ def _check_4() -> dict[str, Any]:
     return {"4": max(asked, key=asked.__getitem__)}
 
 
-def _dollars_per_million_calls(call: CallTokens) -> int:
-    """What *call* costs on GPT-5.4 mini, in US$ per million such calls, to the dollar."""
-    return round(call_cost(call, price_of("gpt-5.4-mini")) * 10**6)
+#: Self-check 5's model: its cache starts above the system prompt, so no window is cached.
+CHECK_5_MODEL = "gemini-2.5-flash"
 
 
-def window_40_last_call() -> CallTokens:
-    """Self-check 5's call: the window of 40's call on turn 60 of Lucía's chat, on GPT-5.4 mini."""
+def _dollars_per_million_calls(call: CallTokens, model: str = CHECK_5_MODEL) -> int:
+    """What *call* costs on *model*, in US$ per million such calls, to the dollar."""
+    return round(call_cost(call, price_of(model)) * 10**6)
+
+
+def window_40_last_call(model: str = CHECK_5_MODEL) -> CallTokens:
+    """Self-check 5's call: the window of 40's call on turn 60 of Lucía's chat, on *model*."""
     design = next(d for d in support_designs(count_tokens) if d[0] == "window of 40 messages")
-    return last_call(design, price_of("gpt-5.4-mini"), count_tokens)
+    return last_call(design, price_of(model), count_tokens)
 
 
 @cache
@@ -93,18 +98,25 @@ def _check_5() -> dict[str, Any]:
 
 def _check_5_mistakes() -> dict[Any, str]:
     call = window_40_last_call()
-    exact = call_cost(call, price_of("gpt-5.4-mini")) * 10**6
-    every_input_in_full = dataclasses.replace(call, cached=0)
+    exact = call_cost(call, price_of(CHECK_5_MODEL)) * 10**6
+    on_mini = window_40_last_call("gpt-5.4-mini")
+    as_on_mini = dataclasses.replace(call, cached=on_mini.cached)
+    all_cached = dataclasses.replace(call, cached=call.input)
     no_output = dataclasses.replace(call, output=0)
-    cached_counted_twice = dataclasses.replace(call, input=call.input + call.cached)
     return {
-        _dollars_per_million_calls(
-            every_input_in_full
-        ): "that prices every input token in full; the cached ones are read at a tenth of the price",
+        _dollars_per_million_calls(as_on_mini): (
+            "that reads 1,664 tokens from the cache, as on GPT-5.4 mini; Gemini caches nothing "
+            "under 2,048 tokens, and the prefix this call shares with the last is only the "
+            "1,701-token system prompt"
+        ),
+        _dollars_per_million_calls(all_cached): (
+            "only the prefix the last call sent unchanged is cached, and a full window changes "
+            "right after the system prompt"
+        ),
         _dollars_per_million_calls(no_output): "add the 22 output tokens, at the output price",
         _dollars_per_million_calls(
-            cached_counted_twice
-        ): "the cached tokens are part of the input: price input minus cached at the full price",
+            on_mini, "gpt-5.4-mini"
+        ): "that is the call on GPT-5.4 mini; price it at Gemini's prices",
         float(exact): "the right sum, not yet rounded: the check asks to the dollar",
         float(
             round(exact / 10**6, 5)
@@ -125,19 +137,7 @@ BOOK = CheckBook(
     5,
     [
         Expectation(
-            "1a",
-            _check_1,
-            hint="start from the new question and add the stored sizes from turn 8 backwards until the next turn no longer fits in 10",
-            mistakes={
-                5: "turn 5's four messages do not fit: the question and turns 6 to 8 already take 9 of the 10",
-                7: "turn 6 stores only 2 messages: the question and turns 6 to 8 make 9, which fits",
-                4: "that would hold if every turn stored two messages; count the tool messages",
-                1: "turn 1 left the window long ago: add up what turns 2 to 8 store",
-            },
-            why="the question (1) and turns 8, 7 and 6 (2 + 4 + 2) make 9 of the 10; turn 5's four do not fit, and start_on moves the cut to a question",
-        ),
-        Expectation(
-            "1b",
+            "1",
             _check_1,
             hint="the trim runs before each model call of the turn; find the call at which the thread is fullest and count what it holds",
             mistakes={
@@ -155,27 +155,37 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="turn 1 leaves the window once the stored turns after it and the new question fill ten messages; add up the sizes, and remember the call of turn 1 itself",
+            hint="add up the stored counts turn by turn; turn 1 leaves once the earlier turns and this turn's messages so far pass 24 at some call (the answering call holds the question, the call and its result)",
             mistakes={
+                (1, 2, 3): "that is the window of 10 the cell ran; this one keeps 24 messages",
                 (
                     1,
                     2,
                     3,
                     4,
                     5,
-                ): "that would be turns of two messages each; turns 2 and 3 stored four and five",
-                (
-                    2,
-                    3,
-                ): "on turn 1 the fact is in the user's own message, which is sent too",
+                    6,
+                ): "turn 7's answering call holds turns 1 to 6 (21 messages) and its question, call and result: 24, which still fits",
                 (
                     1,
                     2,
                     3,
                     4,
-                ): "on turn 4, turns 1 to 3 are 11 stored messages and the question makes 12: more than 10",
+                    5,
+                    6,
+                    7,
+                    8,
+                ): "on turn 8 the thread holds turns 1 to 7, 25 messages, before the question: more than 24",
+                (
+                    2,
+                    3,
+                    4,
+                    5,
+                    6,
+                    7,
+                ): "on turn 1 the fact is in the user's own message, which is sent too",
             },
-            why="the fact was said on turn 1, so only calls whose window, new question included, still reaches turn 1 carry it",
+            why="the stored turns are 2, 4, 5, 4, 4, 2, 4 messages: turn 7's answering call holds 21 + 3 = 24, turn 8's first call 25 + 1 = 26, so only calls up to turn 7 still reach turn 1",
             transfer="when a fact said on turn 1 leaves a window of tool turns, turn by turn",
         ),
         Expectation(
@@ -207,10 +217,10 @@ BOOK = CheckBook(
         Expectation(
             "5",
             _check_5,
-            hint="price each kind apart: input minus cached at the input price, cached at the cached price, output at the output price; a price per million tokens times tokens is dollars per million calls",
+            hint="first ask which of the call's tokens Gemini's cache can serve (its minimum, and the prefix the last call shared); then price input, cached and output apart: a price per million tokens times tokens is dollars per million calls",
             mistakes=_check_5_mistakes,
-            why="568 uncached x 0.75 + 1,664 cached x 0.075 + 22 output x 4.5 = $649.80 per million calls, $0.00065 a call",
-            transfer="pricing a call of a design the lesson did not price",
+            why="nothing is cached: the prefix shared with the last call is the 1,701-token system prompt, under Gemini's 2,048; so 2,232 x 0.30 + 22 x 2.50 = 669.60 + 55 = $724.60 per million calls",
+            transfer="pricing a window's call on a model whose cache starts above the system prompt",
             form="a whole number of dollars, like 123",
         ),
     ],

@@ -1,7 +1,9 @@
-"""Lesson 5's LangChain snippets, run as a learner would paste them: the imports, tool and
-offline model of its "to run this lesson's snippets" fold first, then every other snippet in
-page order, in one namespace, against the installed langchain and langgraph. A snippet that
-names something undefined, or that the installed packages reject, fails here."""
+"""Lesson 5's LangChain code, run as a learner would run it: the lesson's setup cell (its
+tools and an offline model replaying Valentina's recorded replies) and its visible LangChain
+cell (``keep_last_10`` over her first 8 turns), then every snippet of the main path in page
+order, in one namespace, against the installed langchain and langgraph. A snippet that names
+something undefined, or that the installed packages reject, fails here; what the LangChain cell
+prints is held to windowmem's model of the same middleware."""
 
 from __future__ import annotations
 
@@ -19,24 +21,34 @@ LESSON = (
     Path(__file__).resolve().parents[2] / "course" / "05_designing_multi_turn_conversations.ipynb"
 )
 FENCE = re.compile(r"```python\n(.*?)```", re.S)
-SETUP_FOLD = "to run this lesson's snippets"
 
 
-def snippets() -> tuple[str, list[str]]:
-    """(the fold's setup snippet, the main path's snippets in page order)."""
-    setup, shown = [], []
-    for cell in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]:
+def cells() -> list[dict]:
+    return json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+
+
+def setup_cells() -> tuple[str, str]:
+    """(the hidden setup cell, the visible LangChain cell that runs keep_last_10)."""
+    code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
+    (setup,) = [c for c in code if "model, tools = replay_model(chat)" in c]
+    (langchain,) = [c for c in code if "def keep_last_10" in c]
+    assert "hide-input" in next(
+        c["metadata"].get("tags", []) for c in cells() if "".join(c["source"]) == setup
+    )
+    return setup, langchain
+
+
+def snippets() -> list[str]:
+    """The main path's markdown snippets in page order (folds left out)."""
+    shown = []
+    for cell in cells():
         if cell["cell_type"] != "markdown":
             continue
         body = "".join(cell["source"])
         if re.search(r"^## Resources\b", body, re.M):
             break
-        for fold in re.findall(r"<details>.*?</details>", body, re.S):
-            if SETUP_FOLD in fold:
-                setup += FENCE.findall(fold)
         shown += FENCE.findall(re.sub(r"<details>.*?</details>", "", body, flags=re.S))
-    assert len(setup) == 1, "one setup snippet, in the fold"
-    return setup[0], shown
+    return shown
 
 
 def run(code: str, namespace: dict) -> str:
@@ -48,13 +60,9 @@ def run(code: str, namespace: dict) -> str:
 
 def test_every_snippet_runs_and_does_what_the_lesson_says():
     pytest.importorskip("langchain.agents.middleware")
-    setup, shown = snippets()
-    assert [s.splitlines()[0] for s in shown] == [
-        "@before_model",
-        'config = {"configurable": {"thread_id": "valentina"}}',
+    assert [s.splitlines()[0] for s in snippets()] == [
         "class OrderState(AgentState):",
         'summarise = SummarizationMiddleware(model, trigger=("messages", 30), keep=("messages", 10))',
-        'reply = agent.invoke({"messages": [{"role": "user", "content": "And my order?"}]}, config)',
     ]
     # A module of its own, as a learner's script is: typing resolves OrderState's hints there.
     module = types.ModuleType("lesson05_snippets")
@@ -62,22 +70,50 @@ def test_every_snippet_runs_and_does_what_the_lesson_says():
     patch_modules = pytest.MonkeyPatch()
     patch_modules.setitem(sys.modules, module.__name__, module)
     try:
-        check_snippets(setup, shown, namespace)
+        check_snippets(namespace)
     finally:
         patch_modules.undo()
 
 
-def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
+def expected_lines() -> list[str]:
+    """What the LangChain cell must print, from windowmem's model of keep_last_10: what each
+    turn stored, and the turn whose question opens that turn's answering call (the saved
+    thread, which the middleware rewrites to what that call sends, then the answer)."""
+    from windowmem.design.side_by_side import framework_lineup, stored_per_turn
+    from windowmem.design.sizing import calls_sent
+    from windowmem.examples import load_example
+    from windowmem.messages import Role
+
+    chat = load_example("two_orders")
+    model = framework_lineup()[1]
+    assert (model.name, model.size) == ("langchain-trim-state", 10)
+    questions = [turn.messages[0] for turn in chat.interactions]
+    calls = iter(calls_sent(chat.messages, model))
+    lines = []
+    for t, (turn, stored) in enumerate(zip(chat.interactions[:8], stored_per_turn(chat, model)), 1):
+        answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
+        start = questions.index(answering[0]) + 1
+        lines.append(f"turn {t} stored {stored} messages; the thread now starts at turn {start}")
+    return lines
+
+
+def check_snippets(namespace: dict) -> None:
+    from langchain_core.messages import AIMessage
+
+    from windowmem.design.replay import OfflineModel
+
+    setup, langchain = setup_cells()
     run(setup, namespace)
-    trim, turn, pin, summarise, cache_read = shown
-    run(trim, namespace)
-    # "Run one turn that calls your tools and count what it stored": the offline model's script
-    # calls track_order once, so the turn stores question, call, result and answer.
-    assert run(turn, namespace).strip() == "4"
+    # The real create_agent and keep_last_10 over Valentina's 8 turns: turn 1 leaves on turn 4.
+    printed = run(langchain, namespace).splitlines()
+    assert printed == expected_lines()
+    assert printed[3].endswith("starts at turn 3")
     stored = namespace["agent"].get_state(namespace["config"]).values["messages"]
-    assert [m.type for m in stored] == ["human", "ai", "tool", "ai"]
+    assert [m.type for m in stored][-2:] == ["human", "ai"]
+    pin, summarise = snippets()
     # The pinned agent: remember_order saves the first order number; pin_order adds it to the
-    # system prompt of the model call (the script's last reply answers it).
+    # system prompt of the model call. A fresh offline model answers it.
+    namespace["model"] = OfflineModel(messages=iter([AIMessage("Noted.")]))
     run(pin, namespace)
     middleware = [name for name in namespace["agent"].builder.nodes if "." in name]
     assert middleware.index("remember_order.before_model") < middleware.index(
@@ -101,22 +137,6 @@ def check_snippets(setup: str, shown: list[str], namespace: dict) -> None:
     assert seen == [namespace["PROMPT"] + "\nOrder on file: #7781"]
     run(summarise, namespace)
     assert type(namespace["summarise"]).__name__ == "SummarizationMiddleware"
-    # "Check it in your agent": the reply's usage_metadata, as a provider's chat model fills it
-    # (langchain-openai puts OpenAI's cached_tokens in input_token_details["cache_read"]).
-    usage = {
-        "input_tokens": 1837,
-        "output_tokens": 22,
-        "total_tokens": 1859,
-        "input_token_details": {"cache_read": 1664},
-    }
-    reply = namespace["AIMessage"]("Order #7781.", usage_metadata=usage)
-    namespace["agent"] = namespace["create_agent"](
-        namespace["OfflineModel"](messages=iter([reply])),
-        namespace["tools"],
-        system_prompt=namespace["PROMPT"],
-        checkpointer=namespace["InMemorySaver"](),
-    )
-    assert run(cache_read, namespace).split() == ["1837", "1664"]
 
 
 def test_the_reply_s_cache_fields_are_the_ones_the_reference_page_names():
@@ -127,3 +147,136 @@ def test_the_reply_s_cache_fields_are_the_ones_the_reference_page_names():
     assert {"cache_read", "cache_creation"} <= set(details.__annotations__)
     assert not details.__required_keys__
     assert "input_token_details" in messages.UsageMetadata.__annotations__
+
+
+BY_HAND_FOLD = "A summary kept by hand, in LangChain"
+
+
+def test_the_summary_kept_by_hand_is_cut_by_keep_last_10():
+    """Section 3's fold: the snippet replaces the saved thread with one summary message; later
+    turns go after it, and keep_last_10 deletes it once the last 10 messages no longer reach it
+    (the "by hand, under keep_last_10" row of the lesson's table)."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.messages import AIMessage
+
+    from windowmem.design.replay import OfflineModel
+
+    setup, langchain = setup_cells()
+    body = "".join(
+        "".join(c["source"])
+        for c in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+    )
+    (fold,) = [f for f in re.findall(r"<details>.*?</details>", body, re.S) if BY_HAND_FOLD in f]
+    (by_hand,) = FENCE.findall(fold)
+    module = types.ModuleType("lesson05_by_hand")
+    namespace = module.__dict__
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(langchain, namespace)  # keep_last_10 and its agent
+        aimessage = AIMessage
+        replies = [aimessage(f"answer {n}") for n in range(1, 3)]
+        replies += [aimessage("Valentina asked about order #4417.")]
+        replies += [aimessage(f"answer {n}") for n in range(3, 10)]
+        model = OfflineModel(messages=iter(replies))
+        namespace["model"] = model
+        agent = namespace["create_agent"](
+            model,
+            namespace["tools"],
+            system_prompt=namespace["PROMPT"],
+            middleware=[namespace["keep_last_10"]],
+            checkpointer=namespace["InMemorySaver"](),
+        )
+        namespace["agent"] = agent
+        config = namespace["config"] = {"configurable": {"thread_id": "valentina"}}
+
+        def ask(question: str) -> None:
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+
+        def thread() -> list:
+            return agent.get_state(config).values["messages"]
+
+        ask("My order is #4417.")
+        ask("And the second one?")
+        run(by_hand, namespace)
+        assert [(m.type, m.content) for m in thread()] == [
+            ("human", "Summary so far: Valentina asked about order #4417.")
+        ]
+        for n in range(3, 8):  # five turns of 2: the summary is the 11th message back
+            ask(f"question {n}")
+        assert thread()[0].content.startswith("Summary so far")
+        ask("question 8")
+        assert not any(m.content.startswith("Summary so far") for m in thread())
+
+
+def test_wrap_model_call_trims_each_call_and_keeps_the_thread():
+    """Going further's @wrap_model_call cell: no call of Valentina's first 4 turns sends more
+    than 10 messages, yet the saved thread keeps every message those turns stored."""
+    pytest.importorskip("langchain.agents.middleware")
+    from windowmem.design.replay import OfflineModel
+    from windowmem.design.side_by_side import framework_lineup, stored_per_turn
+    from windowmem.examples import load_example
+
+    setup, _ = setup_cells()
+    code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
+    (wrap,) = [c for c in code if "@wrap_model_call" in c]
+    module = types.ModuleType("lesson05_wrap")
+    namespace = module.__dict__
+    sent: list[int] = []
+    original = OfflineModel._generate
+
+    def spy(self, messages, *args, **kwargs):
+        sent.append(len([m for m in messages if m.type != "system"]))
+        return original(self, messages, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        patch.setattr(OfflineModel, "_generate", spy)
+        run(setup, namespace)
+        printed = run(wrap, namespace).strip()
+    chat = load_example("two_orders")
+    stored = sum(stored_per_turn(chat, framework_lineup()[1])[:4])
+    assert printed == f"after turn 4 the saved thread holds {stored} messages and starts at turn 1"
+    assert stored == 15 and max(sent) == 10 and len(sent) == 7  # 1 + 2 + 2 + 2 model calls
+
+
+REFERENCE = LESSON.parent / "reference" / "05_designing_multi_turn_conversations_notes.ipynb"
+
+
+def test_the_reference_page_s_cache_snippet_reads_cache_read():
+    """The reference page's "Reading cache hits in LangChain" snippet, on lesson 5's agent: the
+    reply's usage_metadata as a provider's chat model fills it (langchain-openai puts OpenAI's
+    cached_tokens in input_token_details["cache_read"])."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.messages import AIMessage
+
+    from windowmem.design.replay import OfflineModel
+
+    body = "".join(
+        "".join(c["source"])
+        for c in json.loads(REFERENCE.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
+        and "Reading cache hits in LangChain" in "".join(c["source"])
+    )
+    (snippet,) = [s for s in FENCE.findall(body) if "usage_metadata" in s]
+    setup, langchain = setup_cells()
+    module = types.ModuleType("lesson05_cache")
+    namespace = module.__dict__
+    usage = {
+        "input_tokens": 1837,
+        "output_tokens": 22,
+        "total_tokens": 1859,
+        "input_token_details": {"cache_read": 1664},
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(langchain, namespace)  # defines create_agent's agent and its config
+        namespace["agent"] = namespace["create_agent"](
+            OfflineModel(messages=iter([AIMessage("Order #7781.", usage_metadata=usage)])),
+            namespace["tools"],
+            system_prompt=namespace["PROMPT"],
+            checkpointer=namespace["InMemorySaver"](),
+        )
+        assert run(snippet, namespace).split() == ["1837", "1664"]

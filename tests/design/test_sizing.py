@@ -1,4 +1,4 @@
-"""Lesson 5's self-check 1b and its sizing rule, held to the real langchain ``create_agent``.
+"""Lesson 5's self-check 1 and its sizing rule, held to the real langchain ``create_agent``.
 
 The lesson's ``@before_model`` trim runs before *every* model call, also the answering call
 of a tool turn, when the thread holds the turn's question, its tool-call message and the
@@ -85,7 +85,7 @@ def test_the_check_expects_what_the_model_finds():
     from checks.lesson05 import BOOK, STOCK_CALLS
 
     assert STOCK_CALLS == 3
-    assert BOOK.expected("1b") == per_call_window(turn_size=6, turns=3) == 23
+    assert BOOK.expected("1") == per_call_window(turn_size=6, turns=3) == 23
     assert smallest_window(STOCK, trim, 12, 3) == 23
 
 
@@ -109,9 +109,14 @@ def test_the_lesson_s_rule_as_written_is_the_smallest_size_on_every_call(calls, 
     chat = parallel_tool_chat(turns + 2, calls=calls)
     turn_size = len(interactions(chat)[0].messages)
     written = lesson_rule()
-    assert written == "(turns + 1) × turn size − 1"
-    formula = written.replace("×", "*").replace("−", "-").replace("turn size", "turn_size")
-    value = eval(formula, {}, {"turns": turns, "turn_size": turn_size})  # the lesson's words
+    assert written == "(earlier turns + 1) × turn size − 1"
+    formula = (
+        written.replace("×", "*")
+        .replace("−", "-")
+        .replace("turn size", "turn_size")
+        .replace("earlier turns", "earlier_turns")
+    )
+    value = eval(formula, {}, {"earlier_turns": turns, "turn_size": turn_size})  # as written
     assert value == per_call_window(turn_size=turn_size, turns=turns)
     assert value == smallest_window(chat, trim, turns + 2, turns)
 

@@ -1,0 +1,71 @@
+"""A recorded chat replayed through LangChain's real ``create_agent``, offline.
+
+Lesson 5 runs its ``keep_last_10`` middleware on Valentina's recorded chat with no API key:
+:func:`replay_model` is a LangChain chat model that answers with the chat's recorded
+assistant messages in order (tool calls included), and :func:`replay_tools` is one tool,
+``lookup``, that returns each call's recorded result. The agent, its middleware and its
+saved thread are LangChain's own; only the model's replies are scripted.
+
+Needs ``langchain-core`` (installed with the ``course`` and ``test`` extras).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.tools import BaseTool, tool
+
+from windowmem.conversation import Conversation
+from windowmem.errors import WindowMemError
+from windowmem.messages import Role
+
+
+class OfflineModel(GenericFakeChatModel):
+    """A chat model that replays its script of replies: no API key, no network.
+
+    ``create_agent`` binds the agent's tools to its model; a scripted model needs none.
+    """
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> OfflineModel:
+        return self
+
+
+def replies(conversation: Conversation) -> list[AIMessage]:
+    """*conversation*'s assistant messages as LangChain replies, each tool call to ``lookup``."""
+    return [
+        AIMessage(
+            m.content,
+            tool_calls=[{"name": "lookup", "args": {"call": c}, "id": c} for c in m.tool_calls],
+        )
+        for m in conversation.messages
+        if m.role is Role.ASSISTANT
+    ]
+
+
+def replay_model(conversation: Conversation) -> OfflineModel:
+    """A model that answers every call of *conversation*'s agent as it was recorded."""
+    return OfflineModel(messages=iter(replies(conversation)))
+
+
+def replay_tools(conversation: Conversation) -> list[BaseTool]:
+    """One tool, ``lookup``, that returns the recorded result of the tool call it is given."""
+    results = {m.tool_call_id: m.content for m in conversation.messages if m.role is Role.TOOL}
+
+    @tool
+    def lookup(call: str) -> str:
+        """The shop's recorded answer to one tool call."""
+        if call not in results:
+            raise WindowMemError(
+                f"no recorded result for tool call {call!r}: replay the chat's own calls, in order"
+            )
+        return results[call]
+
+    return [lookup]
+
+
+def questions_of(conversation: Conversation) -> Sequence[str]:
+    """The user's message that opens each turn of *conversation*, in order."""
+    return [turn.messages[0].content for turn in conversation.interactions]
