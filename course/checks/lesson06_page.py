@@ -51,6 +51,19 @@ six_calls = [s.used for s in six.trace if s.event.value == "call"]
 assert len(six_calls) == 7 and six_calls[0] == 118
 assert round((193 + 2951) / 2) == 1572
 
+# Section 1's message array: call 4, as the agent sends it, is the system prompt, the task as
+# the user's message and the three chunks read so far as tool results; the model answers it by
+# asking for Q4's chunk, and call 5 sends the same messages plus that chunk.
+sent_4 = call_messages(unbounded, 4, prepared)
+assert [m.role for m in sent_4] == ["system", "user", "tool", "tool", "tool"]
+assert sum(m.tokens for m in sent_4) == calls_tokens[3] == 869
+assert [m.what for m in sent_4[2:]] == ["Q1's chunk", "Q2's chunk", "Q3's chunk"]
+call_4, call_5 = [s for s in unbounded.trace if s.event.value == "call"][3:5]
+assert prepared.task.index(call_4.question) == 3 and call_5.context[:-1] == call_4.context
+assert call_5.context[-1].kind.value == "read" and call_5.context[-1].facts == {call_4.question}
+# "Twice the questions cost about four times the tokens."
+assert round(bill.input_tokens / six.bill.input_tokens) == 4
+
 # Section 2: the reference line, summary lines of about 20 tokens, the table's sentences.
 q4 = prepared.task[3]
 warranty = corpus.articles[prepared.chunks[prepared.top_chunks[q4][0]].article].title
@@ -92,11 +105,11 @@ pushed = [
 assert pushed == [[[8]], [[9]]] and all(s.used > 1500 for s in retrieve_reads[:2])
 assert jit.bill.calls == 26 and jit.reads_while_answering() == 12 and jit.bill.reads == 25
 row = at_1500.loc
-assert row["compact", "compactions"] == 2 and row["compact", "calls"] == bill.calls + 2
-assert row["compact", "answered"] == 12 and row["retrieve", "reads"] == 13 + 13
+assert compact.bill.compactions == 2 and row["compact", "calls"] == bill.calls + 2
+assert row["compact", "answered"] == 12 and retrieve.bill.reads == 13 + 13
 assert row["retrieve", "input_tokens"] > row["unbounded", "input_tokens"]
 assert row["just-in-time", "input_tokens"] == at_1500["input_tokens"].min()
-assert row["just-in-time", "peak"] < 1000 < 1500 and row["just-in-time", "answered"] == 12
+assert jit.bill.peak < 1000 < 1500 and row["just-in-time", "answered"] == 12
 # "Just-in-time answers twelve for the fewest tokens"; "Retrieval searches again for every
 # question" (13 re-reads, Q10 twice).
 assert row["just-in-time", "answered"] == 12 and jit.bill.calls == 26
@@ -110,7 +123,7 @@ for name, run in runs.items():
         assert max(s.used for s in over) == run.bill.peak
     elif name != "unbounded":
         assert not over, name
-# Section 3: each just-in-time call carries the opening, a reference per chunk read so far and
+# Going further: each just-in-time call carries the opening, a reference per chunk read so far and
 # at most the one chunk the call before asked for (its peak, 853 = 193 + twelve references
 # (179) + two chunks (249, 232), is a window never sent); its last call, 594 = 193 + 179 +
 # Q12's chunk (222), holds one fact.
@@ -129,7 +142,13 @@ assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered
 ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
 assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
 
-# Section 4: the cache's rules as the page states them: a tenth, the minimums (1,024 on
+# Section 3's list prices, as the prose states them, with their date and source.
+from windowmem.prices import PRICES_CHECKED, PRICES_SOURCE  # noqa: E402
+
+assert PRICES_CHECKED == "2026-12-06" and PRICES_SOURCE.startswith("genai-prices 0.2.5")
+assert [str(p) for p in (gpt.input, gpt.cached_input, gpt.output)] == ["0.75", "0.075", "4.5"]
+
+# Section 3: the cache's rules as the page states them: a tenth, the minimums (1,024 on
 # GPT-5.4 mini and Claude Sonnet 4.6, 2,048 on Gemini 2.5 Flash), OpenAI and Google by
 # themselves and free, Claude on request with writes at 1.25 times the input price.
 from windowmem.budget.money import task_calls  # noqa: E402
@@ -174,6 +193,15 @@ for model, cost in by_model.items():
     assert cost["just-in-time"].cached == 0
 assert f"{by_model[claude.name]['truncate'].dollars:.2f}" == "51.85"
 assert f"{no_cache['truncate'].dollars:.2f}" == "50.06"
+# The cap in blocks (cut to 1,100 tokens once over 1,500): as many answers as truncate, "for a
+# third less" on Claude, since the calls between two cuts only append and share their start.
+blocks_claude = policy_costs([blocks], (claude,))[0]
+assert blocks.answered == truncate.answered == 5 and blocks.bill.peak > 1500
+assert 0.30 <= 1 - blocks_claude.dollars / by_model[claude.name]["truncate"].dollars <= 0.36
+assert blocks_claude.cached > 2 * by_model[claude.name]["truncate"].cached
+assert shown.loc["truncate in blocks", "$, Claude Sonnet 4.6"] == round(
+    float(blocks_claude.dollars), 2
+)
 assert min(c.dollars for c in no_cache.values()) > by_model[claude.name]["unbounded"].dollars
 tokens_order = sorted(runs, key=lambda p: runs[p].bill.input_tokens)
 assert tokens_order[-2] == "unbounded"  # "the most tokens but one" (the worked answer's premise)
@@ -246,7 +274,7 @@ assert longer["just-in-time"].bill.input_tokens == 56890
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
 
-# Section 5: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
+# Section 4: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
 # number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
 from windowmem.examples import ANCHOR_FACTS  # noqa: E402
 

@@ -71,8 +71,8 @@ def call(name: str, args: dict[str, Any], n: int) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call-{n}"}])
 
 
-def test_the_snippets_are_three_and_compile():
-    assert len(snippets()) == 3
+def test_the_snippets_are_four_and_compile():
+    assert len(snippets()) == 4
     for code in snippets():
         compile(code, "lesson 6", "exec")
 
