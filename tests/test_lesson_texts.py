@@ -1292,3 +1292,20 @@ def test_lesson_3s_links_into_its_reference_page_land_on_explicit_anchors():
     for page, fragment in links:
         body = "\n".join(text(c) for c in cells(COURSE / page) if c["cell_type"] == "markdown")
         assert f'<a id="{fragment}"></a>' in body, f"{page} has no anchor for #{fragment}"
+
+
+def test_lesson6_states_the_time_its_going_further_takes(tmp_path):
+    """Lesson 6's explorer and Deeper material are an optional Going further, after the
+    Resources; its first cell states that part's time as lesson_time.py would measure it."""
+    lesson_time = _lesson_time()
+    all_cells = cells(LESSON_6)
+    start = next(i for i, c in enumerate(all_cells) if text(c).startswith("## Going further"))
+    assert "## Resources" in "\n".join(text(c) for c in all_cells[:start])
+    part = tmp_path / "going_further.ipynb"
+    part.write_text(json.dumps({"cells": all_cells[start:]}), encoding="utf-8")
+    reading = lesson_time.reading(part)
+    explorer = "explorer.show()" in "".join(text(c) for c in all_cells[start:])
+    minutes = reading.minutes + (lesson_time.MINUTES_FOR_EXPLORER if explorer else 0)
+    stated = f"*Going further*, about {5 * math.ceil(minutes / 5)} more"
+    assert explorer and reading.checks == 1
+    assert stated in text(all_cells[0]), f"state it as {stated!r} ({minutes:.1f} minutes)"

@@ -157,3 +157,18 @@ def test_pin_order_number_adds_the_number_once_given_and_keeps_the_instructions_
     before, after = (s[0].content for s in model.seen)
     assert before == namespace["INSTRUCTIONS"]
     assert after == namespace["INSTRUCTIONS"] + "\nThe customer's order number is #7781."
+
+
+def test_claude_s_cache_marker_snippet_builds_the_content_block_langchain_anthropic_keeps():
+    """The snippet's marker is a content block of the system message; where langchain-anthropic
+    is installed (this project does not install it: the reference page cites 1.7.10's source),
+    its message formatting keeps the marker on the block it sends."""
+    (code,) = [c for c in snippets() if "cache_control" in c]
+    compile(code, "lesson 6: cache_control", "exec")
+    block = {"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}
+    assert '"cache_control": {"type": "ephemeral"}' in code and "SystemMessage(content=[" in code
+    formatting = pytest.importorskip("langchain_anthropic.chat_models")
+    system, _ = formatting._format_messages(
+        [SystemMessage(content=[block]), HumanMessage("Hi")], model="claude-sonnet-4-6"
+    )
+    assert system == [block]
