@@ -33,6 +33,8 @@ UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
     "truncate, cached",
     "truncate, no cache",
 )
+#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars.
+KEEP_ALL_CHOICES = (0.5, 1.6, 14)
 #: Self-check 2's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
 #: The order number Lucía gives on turn 1 of the long chat (section 4).
@@ -180,18 +182,17 @@ def _check_4() -> dict[str, Any]:
     if round(keep_all.total("input") / window.total("input")) != 14:
         raise AssertionError("self-check 4's premise no longer holds: 14 times the tokens")
     # The facts the question gives: 96% of the kept turns' input from the cache, none of the
-    # window's, and the same replies, about a quarter of the window's dollars.
-    replies = window.total("output") * price_of(CHAT_MODEL).output / 1_000_000
+    # window's, and the same replies.
     if (
         round(100 * keep_all.total("cached") / keep_all.total("input")) != 96
         or window.total("cached") != 0
         or keep_all.total("output") != window.total("output")
-        or round(4 * replies / window.dollars) != 1
     ):
-        raise AssertionError(
-            "self-check 4's premise no longer holds: 96% cached, replies a quarter"
-        )
-    return {"4": round(keep_all.dollars / window.dollars)}
+        raise AssertionError("self-check 4's premise no longer holds: 96% cached, same replies")
+    ratio = round(float(keep_all.dollars / window.dollars), 1)
+    if ratio not in KEEP_ALL_CHOICES:
+        raise AssertionError(f"self-check 4's choices no longer hold the answer: {ratio}")
+    return {"4": ratio}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -247,14 +248,13 @@ BOOK = CheckBook(
             mistakes={
                 14: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
                 "of its input is read from the cache at a tenth of the price",
-                1: "close, but 14 times a tenth leaves out the 4% it pays in full: its input "
-                "comes to about twice the window's, and the same replies only soften that",
-                10: "too high: most of its input is read from the cache at a tenth of the price",
+                0.5: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
+                "tokens at about a tenth of the price is still more than the window pays",
             },
             why="keeping every turn only appends, so almost all its input is read from the cache at "
             "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
             transfer="the long chat priced with the prompt cache, which the lesson has not worked",
-            form="a whole number, how many times the window's dollars",
+            form="one of 0.5, 1.6 or 14",
         ),
         Expectation(
             "5",

@@ -225,6 +225,10 @@ assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
 assert jit_calls[12].detail.startswith("search")  # call 13 is the last of the first pass
 assert shared_start(jit, 14, 15) == 354 < min(m.cache.min_tokens for m in MODEL_PRICES)
 assert call_entries(jit, 14)[-1] != call_entries(jit, 15)[-1]
+# Section 3: "two of its calls in a row share only their first 354 tokens (the opening and the
+# references), under the 1,024-token minimum, so the cache never serves it" (calls 14 and 15,
+# its first two re-reads; no two calls in a row share 1,024).
+assert max(shared_start(jit, n, n + 1) for n in range(1, len(jit_calls))) < 1024
 # The Deeper part's worked bill: from the sixth call on, each call reads from the cache what the
 # call before sent, rounded down to a multiple of 128.
 sizes = [c.input for c in served]
@@ -307,16 +311,25 @@ assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who 
 ten = N8nSimpleMemory(10)
 assert fact_visible(turn_view(long_chat, ten, 11, count_tokens), order)
 assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
-# Self-check 5's worked answer and the dollars table: 1.6 times (rounded, 2), almost all of
+# Self-check 4's worked answer and the dollars table: 1.6 times, almost all of
 # the kept turns' input from the cache, the window's calls (about 270 tokens) under 1,024 and
 # served nothing; the gap shrinks from 14 times to under 2; pinning is still the cheapest way
 # to keep the number.
 keep_all, window_10, pinned_10 = chat_bills.values()
 assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
 assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
-# The facts self-check 5 gives: 96% served, and the replies about a quarter of the window's bill.
+# The facts self-check 4 gives: 96% served, the window's calls under 1,024.
 assert round(100 * keep_all.total("cached") / keep_all.total("input")) == 96
-assert round(4 * window_10.total("output") * gpt.output / 1_000_000 / window_10.dollars) == 1
+
+
+# Self-check 4's worked answer: the kept turns' input costs about twice the window's
+# ("14 x 0.136 = 1.9"), and the same replies bring the ratio down to 1.6, one of its three choices.
+def input_dollars(b):
+    return (b.total("input") - b.total("cached")) * gpt.input + b.total("cached") * gpt.cached_input
+
+
+assert round(14 * (0.04 + 0.96 * 0.1), 3) == 1.904
+assert round(float(input_dollars(keep_all) / input_dollars(window_10)), 1) == 1.9
 assert max(c.input for c in window_10.calls) < 1024
 assert (
     keep_all.dollars / window_10.dollars

@@ -71,8 +71,8 @@ def call(name: str, args: dict[str, Any], n: int) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call-{n}"}])
 
 
-def test_the_snippets_are_four_and_compile():
-    assert len(snippets()) == 4
+def test_the_snippets_are_five_and_compile():
+    assert len(snippets()) == 5
     for code in snippets():
         compile(code, "lesson 6", "exec")
 
@@ -110,6 +110,53 @@ def test_keep_references_leaves_the_latest_tool_result_and_references_the_others
         CHUNKS[6],
         CHUNKS[2],
     ]
+
+
+@tool
+def read_page(page: int) -> str:
+    """Read a long help-centre page by its number."""
+    return f"Page {page}. " + "Orders ship within two working days of payment. " * 8
+
+
+def test_truncate_in_blocks_cuts_rarely_and_only_appends_between_cuts():
+    """The snippet, run in an agent of the installed langchain: each call stays within the
+    budget, the task stays first, no tool result loses its request, and between two cuts each
+    call sends the call before it plus the new messages (the prefix a cache serves)."""
+    from langchain_core.messages.utils import count_tokens_approximately
+
+    namespace = snippet_defining("truncate_in_blocks")
+    assert (namespace["BUDGET"], namespace["CUT_TO"]) == (1500, 1100)  # as the lesson prints
+    namespace["BUDGET"], namespace["CUT_TO"] = 600, 350  # pages of about 100 tokens
+    reads = 12
+    model = RecordingModel(
+        messages=iter(
+            [call("read_page", {"page": n}, n) for n in range(reads)] + [AIMessage("Done.")]
+        )
+    )
+    agent = create_agent(
+        model,
+        [read_page],
+        system_prompt="Answer from the pages.",
+        middleware=[namespace["truncate_in_blocks"]],
+    )
+    result = agent.invoke({"messages": [HumanMessage("Read the pages.")]})
+    assert result["messages"][-1].content == "Done." and len(model.seen) == reads + 1
+    sent = [s[1:] for s in model.seen]  # without the system prompt
+    for messages in sent:
+        assert isinstance(messages[0], HumanMessage) and messages[0].content == "Read the pages."
+        assert count_tokens_approximately(messages) <= 600
+        assert not isinstance(messages[1] if len(messages) > 1 else None, ToolMessage)
+        requested = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls}
+        assert all(m.tool_call_id in requested for m in messages if isinstance(m, ToolMessage))
+    appends = [
+        len(b) > len(a) and [m.id for m in b[: len(a)]] == [m.id for m in a]
+        for a, b in zip(sent, sent[1:])
+    ]
+    cuts = appends.count(False)
+    # Cut in blocks: a few cuts, and most calls only append to the call before.
+    assert 1 <= cuts < appends.count(True)
+    # The cut stays in the agent's state: the final history is what the last call was sent.
+    assert [m.id for m in result["messages"][:-1]] == [m.id for m in sent[-1]]
 
 
 @pytest.mark.parametrize(
