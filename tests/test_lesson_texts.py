@@ -1002,8 +1002,8 @@ def test_lesson6_carries_issue_22_s_corrections():
     """Issue 22, lesson 6: the drift caveats and the answering caveat on the main path, the mapping
     onto lesson 3 and 5's mechanisms, peak defined where it is shown (the reference page)."""
     main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
-    assert "on documents and key-value pairs" in main and "not chats" in main
-    assert "sits at the *start*, where they found models most accurate" in main
+    assert "on documents, not chats" in main and "Liu et al., 2024" in main
+    assert "the number sits at the start of the prompt, where models use a detail best" in main
     assert "Answering costs no call of its own" in main
     assert "`trim_messages`" in main and "rolling summary" in main and "search tool" in main
     # The main path's table shows no peak; the reference page defines it, and the lesson links there.

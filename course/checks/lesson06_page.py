@@ -274,7 +274,19 @@ assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
 assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
 assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
 assert longer["just-in-time"].bill.input_tokens == 56890
-# "When a cap beats the cache": with no cache, on Claude, unbounded $71.73 and truncate $50.06.
+# Section 3's side by side, before self-check 3: calls 10 and 11 of unbounded share all of call
+# 10 (2,134 tokens, at least 1,024: served); truncate dropped a read between them, just after the
+# system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
+assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134, True]
+assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193, False]
+assert shared_start(unbounded, 10, 11) == calls_tokens[9] and sum(i.tokens for i in opening) == 193
+truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
+assert any(
+    s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
+    for s in truncate.trace
+)
+# "When a cap beats the cache" (section 3, on the main path): with pauses longer than the
+# cache's lifetime the no-cache column is Claude's best; there truncate $50.06, unbounded $71.73.
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
 
