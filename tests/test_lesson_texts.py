@@ -145,7 +145,10 @@ REVEALED_BY = {
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["22,000: the size grows", '"bill so far": s.bill.input_tokens'],
-        2: ["at_1500 = reference_table(", "**4**: after the opening 193 tokens"],
+        2: [
+            "at_1500 = reference_table(",
+            "**4**: after the system prompt and task text (193 tokens)",
+        ],
         3: [
             "costs = policy_costs(runs.values())",
             "*unbounded, cached*: it only appends",
