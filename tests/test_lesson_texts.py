@@ -123,15 +123,18 @@ REVEALED_BY = {
         5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
     },
     "06_token_budget_and_context_drift.ipynb": {
-        1: ["(a) 22,000: the size grows", '"bill so far": s.bill.input_tokens'],
-        2: ["at_1500 = reference_table(", "**4**: after the opening 193 tokens"],
-        3: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
-        4: [
+        1: ["22,000: the size grows", '"bill so far": s.bill.input_tokens'],
+        2: [
+            "at_1500 = reference_table(",
+            "**4**: after the system prompt and task text (193 tokens)",
+        ],
+        3: [
             "costs = policy_costs(runs.values())",
             "*unbounded, cached*: it only appends",
-            "costs more with the cache ($51.85)",
+            "cache ($51.85) than with none",
         ],
-        5: ["chat_bills = {", "**2** (1.6): keeping every turn"],
+        4: ["chat_bills = {", "**1.6**: keeping every turn"],
+        5: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
     },
 }
 
@@ -1036,13 +1039,17 @@ def lesson6_and_notes_text() -> str:
 
 def test_lesson6_carries_issue_22_s_corrections():
     """Issue 22, lesson 6: the drift caveats and the answering caveat on the main path, the mapping
-    onto lesson 3 and 5's mechanisms, peak defined before the table that shows it."""
+    onto lesson 3 and 5's mechanisms, peak defined where it is shown (the reference page)."""
     main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
-    assert "on documents and key-value pairs" in main and "not chats" in main
-    assert "sits at the *start*, where they found models most accurate" in main
+    assert "on documents, not chats" in main and "Liu et al., 2024" in main
+    assert "the number sits at the start of the prompt, where models use a detail best" in main
     assert "Answering costs no call of its own" in main
     assert "`trim_messages`" in main and "rolling summary" in main and "search tool" in main
-    assert main.index("A run's **peak**") < main.index("The five runs side by side")
+    # The main path's table shows no peak; the reference page defines it, and the lesson links there.
+    table = next(text(c) for c in cells(LESSON_6) if "at_1500 = reference_table(" in text(c))
+    notes = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
+    assert '"peak"' not in table and "notes.ipynb#peak)" in main
+    assert notes.index("### Peak") < notes.index("A run's **peak**")
 
 
 def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
@@ -1065,7 +1072,7 @@ def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
 
     body = " ".join(lesson6_and_notes_text().split())
     assert "A read holds a fact only for the question it was made for" in body
-    assert "still in the window at the moment it is answered" in body
+    assert "If that read is in the window at this moment" in body
     assert "Each copy counts only for its own question" in body
     assert "result.answered_so_far()" in body and "result.facts_known()" in body
     prepared = prepare(help_centre())
@@ -1234,8 +1241,8 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1586,
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
-    "05_designing_multi_turn_conversations.ipynb": 1500,
-    "06_token_budget_and_context_drift.ipynb": 1546,
+    "05_designing_multi_turn_conversations.ipynb": 1871,
+    "06_token_budget_and_context_drift.ipynb": 1833,
 }
 
 
@@ -1325,3 +1332,20 @@ def test_lesson_3s_links_into_its_reference_page_land_on_explicit_anchors():
     for page, fragment in links:
         body = "\n".join(text(c) for c in cells(COURSE / page) if c["cell_type"] == "markdown")
         assert f'<a id="{fragment}"></a>' in body, f"{page} has no anchor for #{fragment}"
+
+
+def test_lesson6_states_the_time_its_going_further_takes(tmp_path):
+    """Lesson 6's explorer and Deeper material are an optional Going further, after the
+    Resources; its first cell states that part's time as lesson_time.py would measure it."""
+    lesson_time = _lesson_time()
+    all_cells = cells(LESSON_6)
+    start = next(i for i, c in enumerate(all_cells) if text(c).startswith("## Going further"))
+    assert "## Resources" in "\n".join(text(c) for c in all_cells[:start])
+    part = tmp_path / "going_further.ipynb"
+    part.write_text(json.dumps({"cells": all_cells[start:]}), encoding="utf-8")
+    reading = lesson_time.reading(part)
+    explorer = "explorer.show()" in "".join(text(c) for c in all_cells[start:])
+    minutes = reading.minutes + (lesson_time.MINUTES_FOR_EXPLORER if explorer else 0)
+    stated = f"*Going further*, about {5 * math.ceil(minutes / 5)} more"
+    assert explorer and reading.checks == 1
+    assert stated in text(all_cells[0]), f"state it as {stated!r} ({minutes:.1f} minutes)"

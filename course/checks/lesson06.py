@@ -23,19 +23,21 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
-#: The model self-check 4 prices the runs on, with its cache and without.
+#: The model self-check 3 prices the runs on, with its cache and without.
 MODEL = "claude-sonnet-4-6"
-#: The model self-check 5 prices the long chat on.
+#: The model self-check 4 prices the long chat on.
 CHAT_MODEL = "gpt-5.4-mini"
-#: Self-check 4's three choices, as the page spells them.
+#: Self-check 3's three choices, as the page spells them.
 UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
     "unbounded, cached",
     "truncate, cached",
     "truncate, no cache",
 )
-#: Self-check 2a's budget, one the lesson does not work (its table is at BUDGET).
+#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars.
+KEEP_ALL_CHOICES = (0.5, 1.6, 14)
+#: Self-check 2's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
-#: The order number Lucía gives on turn 1 of the long chat (section 5).
+#: The order number Lucía gives on turn 1 of the long chat (section 4).
 ORDER = ANCHOR_FACTS["support_60"]
 
 
@@ -51,21 +53,15 @@ def _runs() -> dict[str, Any]:
 
 
 def _check_1() -> dict[str, Any]:
-    prepared = _prepared()
-    corpus = prepared.corpus
     unbounded = _runs()["unbounded"]
-    # 1a's premise: 14 calls, from 193 tokens to 2,951.
+    # 1's premise: 14 calls, from 193 tokens to 2,951.
     calls = [s.used for s in unbounded.trace if s.event.value == "call"]
     if (len(calls), calls[0], calls[-1]) != (14, 193, 2951):
-        raise AssertionError(f"self-check 1a's premise no longer holds: {calls}")
-    ratio_12_6 = (
-        run_task(prepare(corpus, 12), 10**6, "unbounded").bill.input_tokens
-        / run_task(prepare(corpus, 6), 10**6, "unbounded").bill.input_tokens
-    )
-    return {"1a": round(unbounded.bill.input_tokens, -3), "1b": round(ratio_12_6)}
+        raise AssertionError(f"self-check 1's premise no longer holds: {calls}")
+    return {"1": round(unbounded.bill.input_tokens, -3)}
 
 
-def _check_1a_mistakes() -> dict[Any, str]:
+def _check_1_mistakes() -> dict[Any, str]:
     unbounded = _runs()["unbounded"]
     calls, last = unbounded.bill.calls, unbounded.bill.peak
     return {
@@ -90,7 +86,7 @@ def _check_2() -> dict[str, Any]:
     return {"2": _truncated().answered}
 
 
-def _check_2a_mistakes() -> dict[Any, str]:
+def _check_2_mistakes() -> dict[Any, str]:
     # The reads the last call's size holds under truncate at 1,300: one of them holds no fact.
     last = _truncated().trace[-1].context
     reads = [item for item in last if item.kind.value == "read"]
@@ -108,13 +104,13 @@ def last_call(result: Any) -> Any:
     return [s for s in result.trace if s.event.value == "call"][-1].context
 
 
-def _check_3() -> dict[str, Any]:
+def _check_5() -> dict[str, Any]:
     window = last_call(_runs()["just-in-time"])
-    return {"3": len({q for item in window for q in item.facts})}
+    return {"5": len({q for item in window for q in item.facts})}
 
 
 def _claude_choices() -> dict[str, Any]:
-    """Self-check 4's three bills on Claude Sonnet 4.6, dollars per 1,000 tasks."""
+    """Self-check 3's three bills on Claude Sonnet 4.6, dollars per 1,000 tasks."""
     price = price_of(MODEL)
     runs = _runs()
     cached = {c.policy: c.dollars for c in policy_costs(runs.values(), (price,))}
@@ -126,12 +122,12 @@ def _claude_choices() -> dict[str, Any]:
     }
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
     bills = _claude_choices()
     # The lesson's premise: truncating with Claude's cache costs more than no cache at all.
     if not bills[TRUNCATE_CACHED] > bills[TRUNCATE_NO_CACHE]:
-        raise AssertionError(f"self-check 4's premise no longer holds: {bills}")
-    return {"4": min(bills, key=lambda k: bills[k])}
+        raise AssertionError(f"self-check 3's premise no longer holds: {bills}")
+    return {"3": min(bills, key=lambda k: bills[k])}
 
 
 def _pinning_bills() -> tuple[list[int], list[int]]:
@@ -145,7 +141,7 @@ def _pinning_bills() -> tuple[list[int], list[int]]:
 
 
 def _pinning_premise() -> None:
-    """Section 5's worked answer: the pin adds 12 tokens to every call, about 4% of the bill."""
+    """Section 4's worked answer: the pin adds 12 tokens to every call, about 4% of the bill."""
     long_chat = generated_support(300)
     last = long_chat.turn_count
     window_10 = N8nSimpleMemory(10)
@@ -158,16 +154,16 @@ def _pinning_premise() -> None:
         turn_view(pinned_chat(long_chat, ORDER), window_10, last, QWEN),
     )
     if extra != {12} or sum(with_pin) - sum(plain) != 3600:
-        raise AssertionError(f"section 5's pin no longer adds 12 tokens a call: {extra}")
+        raise AssertionError(f"section 4's pin no longer adds 12 tokens a call: {extra}")
     if fact_visible(recent, ORDER) or not fact_visible(kept, ORDER):
-        raise AssertionError("section 5's premise no longer holds: who shows the order number")
+        raise AssertionError("section 4's premise no longer holds: who shows the order number")
     # "Once full, the window's calls carry about 270 tokens", and 12 on such a call is the same
     # whole percentage (4) as on the bill.
     full = plain[10:]
     if round(sum(full) / len(full), -1) != 270 or round(100 * 12 / 270) != round(
         100 * (sum(with_pin) / sum(plain) - 1)
     ):
-        raise AssertionError("section 5's premise no longer holds: calls of about 270 tokens")
+        raise AssertionError("section 4's premise no longer holds: calls of about 270 tokens")
 
 
 def chat_dollars() -> tuple[Any, Any]:
@@ -179,25 +175,24 @@ def chat_dollars() -> tuple[Any, Any]:
     )
 
 
-def _check_5() -> dict[str, Any]:
+def _check_4() -> dict[str, Any]:
     _pinning_premise()
     keep_all, window = chat_dollars()
     # The question's premise: 14 times the window's input tokens.
     if round(keep_all.total("input") / window.total("input")) != 14:
-        raise AssertionError("self-check 5's premise no longer holds: 14 times the tokens")
+        raise AssertionError("self-check 4's premise no longer holds: 14 times the tokens")
     # The facts the question gives: 96% of the kept turns' input from the cache, none of the
-    # window's, and the same replies, about a quarter of the window's dollars.
-    replies = window.total("output") * price_of(CHAT_MODEL).output / 1_000_000
+    # window's, and the same replies.
     if (
         round(100 * keep_all.total("cached") / keep_all.total("input")) != 96
         or window.total("cached") != 0
         or keep_all.total("output") != window.total("output")
-        or round(4 * replies / window.dollars) != 1
     ):
-        raise AssertionError(
-            "self-check 5's premise no longer holds: 96% cached, replies a quarter"
-        )
-    return {"5": round(keep_all.dollars / window.dollars)}
+        raise AssertionError("self-check 4's premise no longer holds: 96% cached, same replies")
+    ratio = round(float(keep_all.dollars / window.dollars), 1)
+    if ratio not in KEEP_ALL_CHOICES:
+        raise AssertionError(f"self-check 4's choices no longer hold the answer: {ratio}")
+    return {"4": ratio}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -209,51 +204,25 @@ BOOK = CheckBook(
     6,
     [
         Expectation(
-            "1a",
+            "1",
             _check_1,
             hint="average the first and the last call's size, times the calls; round to the nearest thousand",
-            mistakes=_check_1a_mistakes,
+            mistakes=_check_1_mistakes,
             why="each call resends a size that grows from 193 to 2,951, so the bill is about the average size times 14",
-        ),
-        Expectation(
-            "1b",
-            _check_1,
-            hint="twice the calls, and each call carries about twice as much",
-            mistakes={
-                2: "that would hold if every call cost the same; later calls carry every earlier read",
-                8: "too high: the bill grows with the square of the task, not the cube",
-            },
-            why="twice the calls, each with about twice the window: the bill grows with the square of the reads",
-            transfer="a task of half the length",
+            transfer="the whole task's bill from one call's array, before the lesson adds the calls up",
         ),
         Expectation(
             "2",
             _check_2,
             hint="take 193 tokens from 1,300 and count how many reads of about 200 tokens fit; "
             "then ask which of the last reads hold a fact",
-            mistakes=_check_2a_mistakes,
+            mistakes=_check_2_mistakes,
             why="five reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
             transfer="truncation's answers at a budget the lesson does not run",
         ),
         Expectation(
             "3",
             _check_3,
-            hint="a reference holds no fact: which chunk is still a read on the last call?",
-            mistakes={
-                12: "twelve are answered, but each answer was taken while its chunk was in the "
-                "window; on the last call the others are references, which hold no fact",
-                0: "the chunk read again for the last question is still a read on the last call",
-                2: "two chunks sit in the window only while a question is answered; the next "
-                "call turns the older one into a reference",
-            },
-            why="the last call carries twelve references and Q12's chunk, read again by its id: "
-            "one fact; the other questions were answered earlier, each while its chunk was the "
-            "window's read",
-            transfer="just-in-time's last call, before the explorer shows it",
-        ),
-        Expectation(
-            "4",
-            _check_4,
             hint="which run sends the same beginning call after call, so the cache serves it? "
             "And what does Claude charge for writing a prefix that never comes back?",
             mistakes={
@@ -272,21 +241,36 @@ BOOK = CheckBook(
             form='one of "unbounded, cached", "truncate, cached" or "truncate, no cache"',
         ),
         Expectation(
-            "5",
-            _check_5,
+            "4",
+            _check_4,
             hint="keeping every turn only appends: which share of its input does the cache serve, "
             "at what price? The window's calls are about 270 tokens: what does the cache serve them?",
             mistakes={
                 14: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
                 "of its input is read from the cache at a tenth of the price",
-                1: "close, but 14 times a tenth leaves out the 4% it pays in full: its input "
-                "comes to about twice the window's, and the same replies only soften that",
-                10: "too high: most of its input is read from the cache at a tenth of the price",
+                0.5: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
+                "tokens at about a tenth of the price is still more than the window pays",
             },
             why="keeping every turn only appends, so almost all its input is read from the cache at "
             "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
             transfer="the long chat priced with the prompt cache, which the lesson has not worked",
-            form="a whole number, how many times the window's dollars",
+            form="one of 0.5, 1.6 or 14",
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="a reference holds no fact: which chunk is still a read on the last call?",
+            mistakes={
+                12: "twelve are answered, but each answer was taken while its chunk was in the "
+                "window; on the last call the others are references, which hold no fact",
+                0: "the chunk read again for the last question is still a read on the last call",
+                2: "two chunks sit in the window only while a question is answered; the next "
+                "call turns the older one into a reference",
+            },
+            why="the last call carries twelve references and Q12's chunk, read again by its id: "
+            "one fact; the other questions were answered earlier, each while its chunk was the "
+            "window's read",
+            transfer="just-in-time's last call, before the explorer shows it",
         ),
     ],
 )

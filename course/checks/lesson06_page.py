@@ -51,6 +51,19 @@ six_calls = [s.used for s in six.trace if s.event.value == "call"]
 assert len(six_calls) == 7 and six_calls[0] == 118
 assert round((193 + 2951) / 2) == 1572
 
+# Section 1's message array: call 4, as the agent sends it, is the system prompt, the task as
+# the user's message and the three chunks read so far as tool results; the model answers it by
+# asking for Q4's chunk, and call 5 sends the same messages plus that chunk.
+sent_4 = call_messages(unbounded, 4, prepared)
+assert [m.role for m in sent_4] == ["system", "user", "tool", "tool", "tool"]
+assert sum(m.tokens for m in sent_4) == calls_tokens[3] == 869
+assert [m.what for m in sent_4[2:]] == ["Q1's chunk", "Q2's chunk", "Q3's chunk"]
+call_4, call_5 = [s for s in unbounded.trace if s.event.value == "call"][3:5]
+assert prepared.task.index(call_4.question) == 3 and call_5.context[:-1] == call_4.context
+assert call_5.context[-1].kind.value == "read" and call_5.context[-1].facts == {call_4.question}
+# "Twice the questions cost about four times the tokens."
+assert round(bill.input_tokens / six.bill.input_tokens) == 4
+
 # Section 2: the reference line, summary lines of about 20 tokens, the table's sentences.
 q4 = prepared.task[3]
 warranty = corpus.articles[prepared.chunks[prepared.top_chunks[q4][0]].article].title
@@ -92,11 +105,11 @@ pushed = [
 assert pushed == [[[8]], [[9]]] and all(s.used > 1500 for s in retrieve_reads[:2])
 assert jit.bill.calls == 26 and jit.reads_while_answering() == 12 and jit.bill.reads == 25
 row = at_1500.loc
-assert row["compact", "compactions"] == 2 and row["compact", "calls"] == bill.calls + 2
-assert row["compact", "answered"] == 12 and row["retrieve", "reads"] == 13 + 13
+assert compact.bill.compactions == 2 and row["compact", "calls"] == bill.calls + 2
+assert row["compact", "answered"] == 12 and retrieve.bill.reads == 13 + 13
 assert row["retrieve", "input_tokens"] > row["unbounded", "input_tokens"]
 assert row["just-in-time", "input_tokens"] == at_1500["input_tokens"].min()
-assert row["just-in-time", "peak"] < 1000 < 1500 and row["just-in-time", "answered"] == 12
+assert jit.bill.peak < 1000 < 1500 and row["just-in-time", "answered"] == 12
 # "Just-in-time answers twelve for the fewest tokens"; "Retrieval searches again for every
 # question" (13 re-reads, Q10 twice).
 assert row["just-in-time", "answered"] == 12 and jit.bill.calls == 26
@@ -110,7 +123,7 @@ for name, run in runs.items():
         assert max(s.used for s in over) == run.bill.peak
     elif name != "unbounded":
         assert not over, name
-# Section 3: each just-in-time call carries the opening, a reference per chunk read so far and
+# Going further: each just-in-time call carries the opening, a reference per chunk read so far and
 # at most the one chunk the call before asked for (its peak, 853 = 193 + twelve references
 # (179) + two chunks (249, 232), is a window never sent); its last call, 594 = 193 + 179 +
 # Q12's chunk (222), holds one fact.
@@ -129,7 +142,13 @@ assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered
 ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
 assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
 
-# Section 4: the cache's rules as the page states them: a tenth, the minimums (1,024 on
+# Section 3's list prices, as the prose states them, with their date and source.
+from windowmem.prices import PRICES_CHECKED, PRICES_SOURCE  # noqa: E402
+
+assert PRICES_CHECKED == "2026-12-06" and PRICES_SOURCE.startswith("genai-prices 0.2.5")
+assert [str(p) for p in (gpt.input, gpt.cached_input, gpt.output)] == ["0.75", "0.075", "4.5"]
+
+# Section 3: the cache's rules as the page states them: a tenth, the minimums (1,024 on
 # GPT-5.4 mini and Claude Sonnet 4.6, 2,048 on Gemini 2.5 Flash), OpenAI and Google by
 # themselves and free, Claude on request with writes at 1.25 times the input price.
 from windowmem.budget.money import task_calls  # noqa: E402
@@ -174,6 +193,15 @@ for model, cost in by_model.items():
     assert cost["just-in-time"].cached == 0
 assert f"{by_model[claude.name]['truncate'].dollars:.2f}" == "51.85"
 assert f"{no_cache['truncate'].dollars:.2f}" == "50.06"
+# The cap in blocks (cut to 1,100 tokens once over 1,500): as many answers as truncate, "for a
+# third less" on Claude, since the calls between two cuts only append and share their start.
+blocks_claude = policy_costs([blocks], (claude,))[0]
+assert blocks.answered == truncate.answered == 5 and blocks.bill.peak > 1500
+assert 0.30 <= 1 - blocks_claude.dollars / by_model[claude.name]["truncate"].dollars <= 0.36
+assert blocks_claude.cached > 2 * by_model[claude.name]["truncate"].cached
+assert shown.loc["truncate in blocks", "$, Claude Sonnet 4.6"] == round(
+    float(blocks_claude.dollars), 2
+)
 assert min(c.dollars for c in no_cache.values()) > by_model[claude.name]["unbounded"].dollars
 tokens_order = sorted(runs, key=lambda p: runs[p].bill.input_tokens)
 assert tokens_order[-2] == "unbounded"  # "the most tokens but one" (the worked answer's premise)
@@ -197,6 +225,10 @@ assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
 assert jit_calls[12].detail.startswith("search")  # call 13 is the last of the first pass
 assert shared_start(jit, 14, 15) == 354 < min(m.cache.min_tokens for m in MODEL_PRICES)
 assert call_entries(jit, 14)[-1] != call_entries(jit, 15)[-1]
+# Section 3: "two of its calls in a row share only their first 354 tokens (the opening and the
+# references), under the 1,024-token minimum, so the cache never serves it" (calls 14 and 15,
+# its first two re-reads; no two calls in a row share 1,024).
+assert max(shared_start(jit, n, n + 1) for n in range(1, len(jit_calls))) < 1024
 # The Deeper part's worked bill: from the sixth call on, each call reads from the cache what the
 # call before sent, rounded down to a multiple of 128.
 sizes = [c.input for c in served]
@@ -242,11 +274,23 @@ assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
 assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
 assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
 assert longer["just-in-time"].bill.input_tokens == 56890
-# "When a cap beats the cache": with no cache, on Claude, unbounded $71.73 and truncate $50.06.
+# Section 3's side by side, before self-check 3: calls 10 and 11 of unbounded share all of call
+# 10 (2,134 tokens, at least 1,024: served); truncate dropped a read between them, just after the
+# system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
+assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134, True]
+assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193, False]
+assert shared_start(unbounded, 10, 11) == calls_tokens[9] and sum(i.tokens for i in opening) == 193
+truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
+assert any(
+    s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
+    for s in truncate.trace
+)
+# "When a cap beats the cache" (section 3, on the main path): with pauses longer than the
+# cache's lifetime the no-cache column is Claude's best; there truncate $50.06, unbounded $71.73.
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
 
-# Section 5: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
+# Section 4: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
 # number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
 from windowmem.examples import ANCHOR_FACTS  # noqa: E402
 
@@ -279,16 +323,25 @@ assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who 
 ten = N8nSimpleMemory(10)
 assert fact_visible(turn_view(long_chat, ten, 11, count_tokens), order)
 assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
-# Self-check 5's worked answer and the dollars table: 1.6 times (rounded, 2), almost all of
+# Self-check 4's worked answer and the dollars table: 1.6 times, almost all of
 # the kept turns' input from the cache, the window's calls (about 270 tokens) under 1,024 and
 # served nothing; the gap shrinks from 14 times to under 2; pinning is still the cheapest way
 # to keep the number.
 keep_all, window_10, pinned_10 = chat_bills.values()
 assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
 assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
-# The facts self-check 5 gives: 96% served, and the replies about a quarter of the window's bill.
+# The facts self-check 4 gives: 96% served, the window's calls under 1,024.
 assert round(100 * keep_all.total("cached") / keep_all.total("input")) == 96
-assert round(4 * window_10.total("output") * gpt.output / 1_000_000 / window_10.dollars) == 1
+
+
+# Self-check 4's worked answer: the kept turns' input costs about twice the window's
+# ("14 x 0.136 = 1.9"), and the same replies bring the ratio down to 1.6, one of its three choices.
+def input_dollars(b):
+    return (b.total("input") - b.total("cached")) * gpt.input + b.total("cached") * gpt.cached_input
+
+
+assert round(14 * (0.04 + 0.96 * 0.1), 3) == 1.904
+assert round(float(input_dollars(keep_all) / input_dollars(window_10)), 1) == 1.9
 assert max(c.input for c in window_10.calls) < 1024
 assert (
     keep_all.dollars / window_10.dollars

@@ -46,7 +46,14 @@ from windowmem.budget.strategies import (
 )
 from windowmem.errors import BudgetError
 
-__all__ = ["TaskResult", "check_budget", "check_seed", "check_system_tokens", "run_task"]
+__all__ = [
+    "TaskResult",
+    "check_budget",
+    "check_seed",
+    "check_system_tokens",
+    "check_trim_to",
+    "run_task",
+]
 
 
 def check_seed(seed: object) -> int:
@@ -72,6 +79,16 @@ def check_system_tokens(tokens: object) -> int:
             f"the system prompt's size must be a whole number of tokens, at least 1; got {tokens!r}"
         )
     return tokens
+
+
+def check_trim_to(trim_to: object, budget: int) -> int:
+    """*trim_to* as a whole number of tokens from 1 to *budget*, or a BudgetError saying so."""
+    if isinstance(trim_to, bool) or not isinstance(trim_to, int) or not 1 <= trim_to <= budget:
+        raise BudgetError(
+            f"trim_to is the size truncation cuts down to: a whole number of tokens from 1 to "
+            f"the budget ({budget}); got {trim_to!r}"
+        )
+    return trim_to
 
 
 class _Agent(Policies):
@@ -148,12 +165,18 @@ def run_task(
     seed: int = SUMMARY_SEED,
     *,
     system_tokens: int | None = None,
+    trim_to: int | None = None,
 ) -> TaskResult:
     """Run the task on *corpus* with a context of *budget* tokens under overflow *strategy*.
 
     *system_tokens* sizes the system prompt, for an agent whose instructions and tool schemas
     are longer than the simulation's own prompt (None: that prompt, counted). The budget counts
     it like every other item, and no policy ever drops it.
+
+    *trim_to* makes truncation cut in blocks: once the context is over budget, the oldest
+    items go until it is at most *trim_to* tokens (None: the budget, one read at a time). The
+    calls after a cut then only append until the next one, so a prompt cache serves their
+    shared start.
 
     >>> from windowmem.budget.corpus import help_centre
     >>> result = run_task(help_centre(), 1500, "truncate")
@@ -165,13 +188,15 @@ def run_task(
         raise BudgetError(
             f"corpus {prepared.corpus.name!r} has no question whose answer search ranks in the top three"
         )
+    budget = check_budget(budget)
     agent = _Agent(
         prepared,
-        check_budget(budget),
+        budget,
         strategy_named(strategy),
         summariser_named(summariser),
         check_seed(seed),
         system_tokens=None if system_tokens is None else check_system_tokens(system_tokens),
+        trim_to=None if trim_to is None else check_trim_to(trim_to, budget),
     )
     for question in prepared.task:
         agent.read(question)

@@ -140,7 +140,7 @@ def policy_costs(
     )
 
 
-def _label(item: Item, task: Sequence[int]) -> str:
+def item_label(item: Item, task: Sequence[int]) -> str:
     """What a context item is, in a reader's words: "Q4's chunk", "reference to Q4's chunk"."""
     number = {q: n for n, q in enumerate(task, 1)}
     if item.kind is ItemKind.SYSTEM:
@@ -175,10 +175,10 @@ def call_entries(result: TaskResult, number: int) -> tuple[tuple[str, int], ...]
 
     def close_run() -> None:
         if len(run) == 1:
-            entries.append((_label(run[0], result.task), run[0].tokens))
+            entries.append((item_label(run[0], result.task), run[0].tokens))
         elif run:
             first, last = (
-                _label(i, result.task).split("'")[0][len("reference to ") :]
+                item_label(i, result.task).split("'")[0][len("reference to ") :]
                 for i in (run[0], run[-1])
             )
             entries.append((f"references to {first}-{last}", sum(i.tokens for i in run)))
@@ -189,7 +189,7 @@ def call_entries(result: TaskResult, number: int) -> tuple[tuple[str, int], ...]
             run.append(item)
             continue
         close_run()
-        entries.append((_label(item, result.task), item.tokens))
+        entries.append((item_label(item, result.task), item.tokens))
     close_run()
     return tuple(entries)
 

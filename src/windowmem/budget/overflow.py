@@ -41,6 +41,7 @@ class Policies:
         seed: int,
         *,
         system_tokens: int | None = None,
+        trim_to: int | None = None,
     ) -> None:
         self.prepared, self.budget, self.strategy, self.summariser = (
             prepared,
@@ -48,6 +49,8 @@ class Policies:
             strategy,
             summariser,
         )
+        # Truncation cuts down to this size (the budget unless a block size is asked for).
+        self.trim_to = budget if trim_to is None else trim_to
         self.draws: Iterator[float] = mulberry32(seed)
         questions = prepared.corpus.questions
         task_text = task_prompt(questions[q].question for q in prepared.task)
@@ -128,10 +131,13 @@ class Policies:
         if self.strategy.just_in_time:
             # The reads already seen become references before anything is dropped.
             self._to_references(question)
-        self.truncate(question)
+        self.truncate(question, self.trim_to)
 
-    def truncate(self, question: int | None) -> None:
-        while used(self.context) > self.budget:
+    def truncate(self, question: int | None, down_to: int | None = None) -> None:
+        """Drop the oldest reads, summary lines or references until the context is at most
+        *down_to* tokens (the budget when None), never the read just added."""
+        target = self.budget if down_to is None else down_to
+        while used(self.context) > target:
             oldest = next(
                 (
                     k
