@@ -41,6 +41,8 @@ LAYERS: dict[str, int] = {
     "windowmem.prices": 2,
     "windowmem.chat_price": 3,  # an agent's model calls (windowmem.calls), priced
     "windowmem.budget.money": 2,
+    # A call as the message array it sends, labelled as the money layer labels its items.
+    "windowmem.budget.messages": 2,
     "windowmem.chat_memory": 2,
     # 3. one package per lesson question (a lesson package may use another, never a cycle)
     "windowmem.scope": 3,  # lesson 1: whose memory it is

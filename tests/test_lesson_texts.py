@@ -966,19 +966,18 @@ def test_lesson5_carries_issue_22_s_corrections():
     book = check_book(COURSE / name)
     assert book.expected("1") == 23
     for needed in (
-        "turn 3 asked for two in one reply",
         "one AI message per reply asking for tools",
-        "The middleware trims before every model call.",
-        "But by the **answering call**, the last one, C3 and R3 have joined",
+        "runs before each model call",
+        "The **answering call**, the last, holds the most, so it sets the size",
         "`max_tokens = (earlier turns + 1) × turn size − 1`",
-        "in messages and in tokens",
         "**Middleware** is a function",
-        "The older ones are gone for good.",
+        "The rest is gone for good.",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
-    assert '"tokens stored": [' in body  # the row of tokens each turn costs, computed
+    # The row of tokens each turn costs left the sizing table in issue 34's fourth reading (its
+    # readers never used it); sizing here is in messages, as token_counter=len makes it.
     # One framework on the main path; the others in the table of rules and on the reference page.
-    assert "LangChain 1.x" in main and "most widely used" in main
+    assert "LangChain 1.x" in main and "`create_agent`" in main
     assert "Markdown(sizing_table(worked_sizes(" in body
     for other in (
         "SessionSettings",
@@ -1002,7 +1001,7 @@ def test_lesson5_carries_issue_22_s_corrections():
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
     assert "design_costs(shown, count_tokens, [model])" in body and "per 1,000 such chats" in main
-    assert main.count("## Which version are you on?") == 1
+    assert main.count("## Which version are you on?") <= 1  # one box at most; versions on the page
 
 
 #: A code cell whose input a reader need not read carries both marks: MyST-NB's tag folds it on
