@@ -246,14 +246,15 @@ def test_the_anthropic_chat_model_caches_prompts_only_when_its_option_is_set():
 
 
 def test_simple_memorys_help_text_counts_interactions():
-    """Lesson 3 quotes Context Window Length's help text, which tool turns make untrue."""
+    """Lesson 3's reference page quotes Context Window Length's help text, which tool turns make
+    untrue."""
     folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
     source = (folder / "descriptions.js").read_text(encoding="utf-8")
     hint = "How many past interactions the model receives as context"
     assert re.search(r"displayName: 'Context Window Length',.*?hint: '" + hint + "'", source, re.S)
     quoted = hint.removesuffix(" the model receives as context")  # the lesson quotes its start
     assert f'whatever the field\'s help text ("{quoted}") says' in lesson_text(
-        "03_window_buffer_memory.ipynb"
+        "reference/03_window_buffer_memory_notes.ipynb"
     )
 
 
