@@ -783,7 +783,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["2 · Moving to Postgres: one table for every worker"]
     quiet = by_title["5 · When a quiet conversation is deleted"]
-    for picture in ("lesson4_postgres_canvas.png", "lesson4_lock_memory_fields.png"):
+    for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
             and (COURSE / "images" / "n8n" / picture).is_file()

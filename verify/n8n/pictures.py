@@ -231,11 +231,12 @@ SHOTS: tuple[Shot, ...] = (
         ),
     ),
     Shot(
-        "lesson4_lock_memory_fields",
-        "lesson4_lock",
+        "lesson4_postgres_fields",
+        "lesson4_postgres",
         "node",
         node="Postgres Chat Memory",
-        # Lesson 4's one key: Define below, the trigger's session id read by name (no suffix).
+        # Lesson 4's one key, as section 2's workflow ships it: Define below, the trigger's
+        # session id read by name (no suffix).
         shows=("Session ID", "Key", "When chat message received", "Context Window Length"),
         values=(("sessionIdType", "Define below"), ("contextWindowLength", "2")),
     ),
