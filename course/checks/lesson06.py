@@ -33,8 +33,8 @@ UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
     "truncate, cached",
     "truncate, no cache",
 )
-#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars.
-KEEP_ALL_CHOICES = (0.5, 1.6, 14)
+#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
+UNDER_1, ONE_TO_3, OVER_10 = "under 1", "1 to 3", "over 10"
 #: Self-check 2's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
 #: The order number Lucía gives on turn 1 of the long chat (section 4).
@@ -189,10 +189,11 @@ def _check_4() -> dict[str, Any]:
         or keep_all.total("output") != window.total("output")
     ):
         raise AssertionError("self-check 4's premise no longer holds: 96% cached, same replies")
-    ratio = round(float(keep_all.dollars / window.dollars), 1)
-    if ratio not in KEEP_ALL_CHOICES:
-        raise AssertionError(f"self-check 4's choices no longer hold the answer: {ratio}")
-    return {"4": ratio}
+    ratio = float(keep_all.dollars / window.dollars)
+    # The ranges are far apart, so no rounding decides the answer.
+    if not (ratio < 0.8 or 1.2 < ratio < 2.8 or ratio > 12):
+        raise AssertionError(f"self-check 4's answer sits near a range's edge: {ratio:.2f}")
+    return {"4": UNDER_1 if ratio < 1 else ONE_TO_3 if ratio <= 3 else OVER_10}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -243,18 +244,18 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="keeping every turn only appends: which share of its input does the cache serve, "
+            hint="keeping every turn only appends: how much of its input can the cache serve, "
             "at what price? The window's calls are about 270 tokens: what does the cache serve them?",
             mistakes={
-                14: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
+                OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
                 "of its input is read from the cache at a tenth of the price",
-                0.5: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
+                UNDER_1: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
                 "tokens at about a tenth of the price is still more than the window pays",
             },
             why="keeping every turn only appends, so almost all its input is read from the cache at "
             "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
             transfer="the long chat priced with the prompt cache, which the lesson has not worked",
-            form="one of 0.5, 1.6 or 14",
+            form='one of "under 1", "1 to 3" or "over 10"',
         ),
         Expectation(
             "5",

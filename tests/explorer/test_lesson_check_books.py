@@ -125,7 +125,7 @@ def test_a_text_answer_is_right_whatever_its_case_spaces_or_final_period(case):
 def test_a_number_is_right_written_in_digits_or_in_words(case):
     number, check_id = case
     expected = book(number).expected(check_id)
-    # A whole number may be spelt out; a decimal (lesson 6's 1.6) is written in digits.
+    # A whole number may be spelt out; a decimal is written in digits.
     words = (in_words(int(expected)),) if float(expected).is_integer() else ()
     for written in (str(expected), f" {expected} ", f"{expected}.", *words):
         assert _right(number, check_id, written), f"{written!r} is {expected}"
