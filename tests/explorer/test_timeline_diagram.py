@@ -45,12 +45,20 @@ def _draw_diagrams():
     return draw_diagrams
 
 
-def test_lesson_4_s_race_has_b_write_before_a():
+def test_lesson_4_s_race_is_drawn_in_seconds_with_a_writing_first():
+    """Issue 34's fourth reading: the race in seconds (scripts/draw_diagrams.RACE_SECONDS), A
+    answering first; self-check 3 flips the timings, so the picture does not answer it."""
     svg = _draw_diagrams().lesson4_race()
-    # B's writes start at step 3, A's at step 5 (of 6): B's rows get the lower ids.
-    step = PLOT_W / 5
-    assert f'x="{LABEL_W + 2 * step + 4}" y="' in svg.split("writes qB aB")[0]
-    assert f'x="{LABEL_W + 4 * step + 4}" y="' in svg.split("writes qA aA")[0]
+    # Both runs load (0 s, 2 s) before either writes (6 s, 10 s): neither sees the other.
+    for label in (
+        "0 s: loads u1 a1",
+        "2 s: loads u1 a1",
+        "6 s: writes qA aA",
+        "10 s: writes qB aB",
+    ):
+        assert label in svg, label
+    assert svg.index("6 s: writes qA aA") < svg.index("10 s: writes qB aB")
+    assert "A writes first" in svg
 
 
 def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
