@@ -205,8 +205,10 @@ assert PRICE_CACHED_COLUMN.format(model="GPT-5.4 mini") == cached
 for size, shared in ((0, None), (5, 1)):
     turn_6, turn_7 = (agent_runs(marta, N8nSimpleMemory(size))[t].calls[0].messages for t in (5, 6))
     assert shared_prefix(turn_7, turn_6) == (shared or len(turn_6))
-# Going further's explorer question: the smallest window whose turn-7 call holds #6023 is 6.
-assert smallest_window_recalling(marta, order, 7) == 6
+# Going further's explorer question: at window 3, #6023 is in turn 4's model call and first
+# missing from turn 5's (turn 4 needs a window of 3, turn 5 one of 4).
+assert smallest_window_recalling(marta, order, 4) == 3
+assert smallest_window_recalling(marta, order, 5) == 4
 
 # Self-check 3: the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
