@@ -6,6 +6,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+from decimal import Decimal
 from pathlib import Path
 
 from windowmem import messages as make
@@ -21,6 +22,7 @@ from windowmem.prices import (
     price_of,
     shared_prefix,
 )
+from windowmem.prices.models import call_cost
 from windowmem.recall import fact_visible, smallest_window_recalling
 from windowmem.replay import turn_view
 from windowmem_course.checks.lesson03 import (
@@ -205,8 +207,31 @@ assert PRICE_CACHED_COLUMN.format(model="GPT-5.4 mini") == cached
 for size, shared in ((0, None), (5, 1)):
     turn_6, turn_7 = (agent_runs(marta, N8nSimpleMemory(size))[t].calls[0].messages for t in (5, 6))
     assert shared_prefix(turn_7, turn_6) == (shared or len(turn_6))
-# Going further's explorer question: the smallest window whose turn-7 call holds #6023 is 6.
-assert smallest_window_recalling(marta, order, 7) == 6
+# Section 3's call priced by hand: Lucía's turn-7 model call at window 5 sends 2,516 tokens,
+# 2,304 cached (the System Message's 2,398 in steps of 128), 212 not, a 28-token reply:
+# US$0.46 per 1,000 such calls; with no limit 2,432 cached and 123 not, US$0.40.
+lucia_7 = {
+    k: conversation_bill(tutienda, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).calls[6]
+    for k in (5, 0)
+}
+assert (lucia_7[5].turn, lucia_7[5].input, lucia_7[5].cached, lucia_7[5].output) == (
+    7,
+    2516,
+    2304,
+    28,
+)
+assert lucia_7[5].uncached == 212 and (lucia_7[0].cached, lucia_7[0].uncached) == (2432, 123)
+mini_price = price_of("gpt-5.4-mini")
+assert (mini_price.input, mini_price.cached_input, mini_price.output) == (
+    Decimal("0.75"),
+    Decimal("0.075"),
+    Decimal("4.5"),
+)
+assert [round(float(call_cost(lucia_7[k], mini_price)) * 1000, 2) for k in (5, 0)] == [0.46, 0.40]
+# Going further's explorer question: at window 3, #6023 is in turn 4's model call and first
+# missing from turn 5's (turn 4 needs a window of 3, turn 5 one of 4).
+assert smallest_window_recalling(marta, order, 4) == 3
+assert smallest_window_recalling(marta, order, 5) == 4
 
 # Self-check 3: the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
