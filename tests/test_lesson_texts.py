@@ -764,7 +764,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert product not in main, f"{product} belongs on the reference page"
     key = "`{{ $('When chat message received').item.json.sessionId }}`"
     assert f"Set **Session ID** to **Define below** and **Key** to {key}" in main
-    assert "Use this one key on every memory node; the lock in section 4 uses it too." in main
+    assert "The lock in section 4 reads the same expression, so the lesson uses one key" in main
     # One key expression from section 2 on: no $json variant on the main path.
     assert "$json.sessionId" not in main[main.index("## 2 · ") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
@@ -858,7 +858,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "**Connected Chat Trigger Node**" in section_2
     # The suffix said for both stores, and that Define below adds none (the fifth reading).
     assert "abc__Postgres_Chat_Memory" in section_2 and "abc__Redis_Chat_Memory" in section_2
-    assert "**Define below** adds nothing" in section_2
+    assert "**Define below** adds no suffix" in section_2
     body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "> **Which version" not in body
     assert "in the same step as it writes a run's question and answer" in before[5]
@@ -890,7 +890,7 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
     assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
     assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
-    assert "needs a Redis server even though the memory stays on Postgres" in section_4
+    assert "a Redis node with the operation **Increment**" in section_4  # the lock is on Redis
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
