@@ -1241,7 +1241,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1962,
     "04_memory_that_outlives_the_session.ipynb": 1854,
     "05_designing_multi_turn_conversations.ipynb": 1871,
-    "06_token_budget_and_context_drift.ipynb": 1781,
+    "06_token_budget_and_context_drift.ipynb": 1777,
 }
 
 

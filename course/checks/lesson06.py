@@ -215,7 +215,7 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="take 193 tokens from 1,300 and count how many reads of about 200 tokens fit; "
+            hint="take 193 tokens from 1,300 and see whether the last five or six reads fit; "
             "then ask which of the last reads hold a fact",
             mistakes=_check_2_mistakes,
             why="five reads fit after the opening 193 tokens, and one of them, Q10's first, holds no fact",
@@ -244,8 +244,8 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="keeping every turn only appends: how much of its input can the cache serve, "
-            "at what price? The window's calls are about 270 tokens: what does the cache serve them?",
+            hint="price the kept turns' input: 4% at full price, 96% at a tenth, times 14 window bills; "
+            "the window's calls are about 270 tokens: what does the cache serve them? Then add the same replies to both",
             mistakes={
                 OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
                 "of its input is read from the cache at a tenth of the price",

@@ -61,7 +61,7 @@ assert [m.what for m in sent_4[2:]] == ["Q1's chunk", "Q2's chunk", "Q3's chunk"
 call_4, call_5 = [s for s in unbounded.trace if s.event.value == "call"][3:5]
 assert prepared.task.index(call_4.question) == 3 and call_5.context[:-1] == call_4.context
 assert call_5.context[-1].kind.value == "read" and call_5.context[-1].facts == {call_4.question}
-# "Twice the questions cost about four times the tokens."
+# "the bill grows with the square of the reads": twice the questions, about four times the tokens.
 assert round(bill.input_tokens / six.bill.input_tokens) == 4
 
 # Section 2: the reference line, summary lines of about 20 tokens, the table's sentences.
@@ -277,8 +277,9 @@ assert longer["just-in-time"].bill.input_tokens == 56890
 # Section 3's side by side, before self-check 3: calls 10 and 11 of unbounded share all of call
 # 10 (2,134 tokens, at least 1,024: served); truncate dropped a read between them, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
-assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134, True]
-assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193, False]
+assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134]
+assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193]
+assert 2134 >= 1024 > 193  # self-check 3: the reader applies the 1,024 minimum to this column
 assert shared_start(unbounded, 10, 11) == calls_tokens[9] and sum(i.tokens for i in opening) == 193
 truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
 assert any(
@@ -354,3 +355,16 @@ assert [c.output for c in keep_all.calls] == [
     c.output for c in window_10.calls
 ]  # "the same replies"
 print("every figure in the text checked")
+
+
+# Self-check 2's stem: the last six reads take 1,214 tokens, the last five 965; at 1,300 the
+# 1,107 tokens after the system prompt and task text hold five, not six.
+read_sizes = [i.tokens for i in unbounded.trace[-1].context if i.kind.value == "read"]
+assert (sum(read_sizes[-6:]), sum(read_sizes[-5:])) == (1214, 965)
+assert sum(read_sizes[-5:]) <= 1300 - 193 < sum(read_sizes[-6:])
+# Section 2: "just-in-time makes the task's 14 calls and 12 re-reads; retrieve, the 14 and 13
+# searches again".
+assert len([s for s in runs["just-in-time"].trace if s.event.value == "call"]) == 14 + 12
+assert len([s for s in runs["retrieve"].trace if s.event.value == "call"]) == 14 + 13
+# Self-check 3's worked answer: "call 5, at 1,093 tokens, is the first over 1,024".
+assert calls_tokens[4] == 1093 and max(calls_tokens[:4]) < 1024 <= calls_tokens[4]
