@@ -69,7 +69,7 @@ REVEALED_BY = {
     "02_with_and_without_memory.ipynb": {
         1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
         2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
-        3: ["The window. Turns 2 and 3 are in the input"],
+        3: ["2. Below the System Message come turns 2 and 3"],
         4: ['print("  memory off:"', "`order_number` only. The model writes"],
         5: ["Turn 2 stores 4 messages", 'load_recording("two-tool-rounds")'],
         6: ["explorer.show()", "nothing comes from memory"],

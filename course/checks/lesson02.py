@@ -16,10 +16,8 @@ from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
     item_without_memory,
     marta,
-    pictured_chat,
     tool_items,
     tutienda_tools,
-    why_not_sent,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -37,10 +35,10 @@ def _check_2() -> dict[str, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    # The pictured chat through lesson 3's workflow, at its own Context Window Length; every
-    # execution answered (the picture's four runs are green).
+    # The Context Window Length of the workflow the picture was taken from (lesson 3's); the
+    # page asserts it is the only window that sends turns 2 and 3, not turn 1, on turn 4.
     window = workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
-    return {"3": why_not_sent(agent_runs(pictured_chat(), N8nSimpleMemory(window)), 4, 1)}
+    return {"3": window}
 
 
 def _check_4() -> dict[str, Any]:
@@ -110,14 +108,15 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="for each cause, ask what n8n would show: which earlier turns, which execution colour, which sessionId",
+            hint="count the earlier question-and-answer pairs in the picture; the last Human line is turn 4's own input",
             mistakes={
-                "failed run": "a failed run shows as a red execution, and all four are green",
-                "new session": "a new session from turn 2 on would look like this, but the sessionId is the same in all four executions",
+                4: "4 is the number of messages from memory; the Context Window Length counts interactions, 2 messages each",
+                3: "the last Human line is turn 4's input, not memory: count only the earlier turns",
+                5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
+                1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="the sessionId never changes, so one memory holds all four turns; no execution failed; turn 1 is stored but outside a small window",
-            transfer="a missing turn seen in n8n's own view of the model's input",
-            form="one of 'window', 'failed run' or 'new session'",
+            why="memory sent turns 2 and 3, 4 messages: 2 interactions; turn 1 is stored (same sessionId, no red execution) but outside the window",
+            transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(
             "4",

@@ -90,6 +90,12 @@ assert pictured_window["contextWindowLength"] == 2
 pictured = agent_runs(pictured_chat(), N8nSimpleMemory(2))
 assert all(r.answered for r in pictured) and pictured[3].calls[0].memory_turns == (2, 3)
 assert pictured[2].stored_after == 6 and why_not_sent(pictured, 4, 1) == "window"
+# ... and 2 is the only window that sends turns 2 and 3 on turn 4 (self-check 3's answer).
+assert [
+    k
+    for k in range(1, 8)
+    if agent_runs(pictured_chat(), N8nSimpleMemory(k))[3].calls[0].memory_turns == (2, 3)
+] == [2]
 new_ids = session_per_message("s", 4)
 new_sessions = agent_runs(pictured_chat(), N8nSimpleMemory(2), session_ids=new_ids)
 assert why_not_sent(new_sessions, 4, 1) == "new session"
