@@ -117,7 +117,8 @@ REVEALED_BY = {
         3: ["explorer = DesignExplorer(", "26. After turn 16"],
         4: [
             "design_costs(shown, count_tokens, [model])",
-            "The window of 40. Past the system prompt",
+            "The window of 40. A full window drops its oldest turn",
+            "only S matches the call before",
             "window of 10 pays it for only 10",
         ],
         5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
@@ -966,18 +967,18 @@ def test_lesson5_carries_issue_22_s_corrections():
     book = check_book(COURSE / name)
     assert book.expected("1") == 23
     for needed in (
-        "one AI message per reply asking for tools",
-        "runs before each model call",
+        "the model's reply asking for tools, one message per tool result",
+        '`end_on=("human", "tool")` keeps the list ending on a message the model must answer',
+        "The **system prompt**, your fixed instructions, is not in the thread",
+        "The trim runs before each call.",
         "The **answering call**, the last, holds the most, so it sets the size",
         "`max_tokens = (earlier turns + 1) × turn size − 1`",
         "**Middleware** is a function",
         "The rest is gone for good.",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
-    # The row of tokens each turn costs left the sizing table in issue 34's fourth reading (its
-    # readers never used it); sizing here is in messages, as token_counter=len makes it.
     # One framework on the main path; the others in the table of rules and on the reference page.
-    assert "LangChain 1.x" in main and "`create_agent`" in main
+    assert "LangChain 1.x" in main
     assert "Markdown(sizing_table(worked_sizes(" in body
     for other in (
         "SessionSettings",
@@ -996,12 +997,17 @@ def test_lesson5_carries_issue_22_s_corrections():
     # means for a full window comes after (REVEALED_BY); check 5 prices a call by hand.
     assert main.index("**How the cache works.**") < main.index("### Self-check 4")
     assert main.index("**prefix**") < main.index("### Self-check 4")
+    assert "caches only a prefix of at least 2,048 tokens" in main
     assert main.index("**One call, priced.**") < main.index("### Self-check 5 · Price one call")
     assert book.expected("5") == 725
+    # Check 3 is worked out from the trigger and the kept 10, not read off a row of call sizes;
+    # check 4's "only S matches" is its worked answer.
+    assert "messages in the middleware's call" not in body and "grows by 2" not in main
+    assert "only S matches" not in main and "only S matches" in body
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
     assert "design_costs(shown, count_tokens, [model])" in body and "per 1,000 such chats" in main
-    assert main.count("## Which version are you on?") <= 1  # one box at most; versions on the page
+    assert "## Which version are you on?" not in main  # on the reference page
 
 
 #: A code cell whose input a reader need not read carries both marks: MyST-NB's tag folds it on
