@@ -9,9 +9,12 @@ when it is absent.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -23,6 +26,18 @@ SHARED_DIR = Path(os.environ.get("WINDOWMEM_SHARED") or REPO_ROOT.parent / "shar
 REFERENCE_CORPUS = SHARED_DIR / "reference" / "agent-context" / "corpus.json"
 #: Under CI (``CI=true``) what a test needs must be there: its absence fails, never skips.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` imported once as module *name* (the scripts folder is no package)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO_ROOT / "scripts" / f"{name}.py")
+    assert spec and spec.loader, name
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def skip_or_fail(reason: str) -> None:

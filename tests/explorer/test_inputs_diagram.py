@@ -1,11 +1,10 @@
 """The Workflow Inputs drawing: who fills each row, what the trigger received, what it refuses."""
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import load_script
 from windowmem.calls.tool_scenario import load_tool_scenario
 from windowmem.explorer.inputs_diagram import InputRow, ToolPanel, workflow_inputs_svg
 
@@ -52,13 +51,7 @@ def test_a_drawing_without_a_tool_is_refused_with_what_to_do():
 
 
 def test_lesson_2s_drawing_tags_track_order_s_rows_and_leaves_change_address_s_to_the_reader():
-    scripts = str(Path(__file__).resolve().parents[2] / "scripts")
-    sys.path.insert(0, scripts)
-    try:
-        import draw_diagrams
-    finally:
-        sys.path.remove(scripts)
-    svg = draw_diagrams.lesson2_inputs()
+    svg = load_script("draw_diagrams").lesson2_inputs()
     scenario = load_tool_scenario("tutienda_tools")
     track_order, change_address = scenario.tools
     expected = [

@@ -1,10 +1,8 @@
 """The timeline drawing: where it puts spans and marks, what it refuses, and lesson 4's two."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
+from tests.conftest import load_script
 from windowmem.explorer.timeline_diagram import LABEL_W, PLOT_W, Lane, Mark, Span, timeline_svg
 
 TICKS = [(0, "0 s"), (10, "10 s")]
@@ -36,13 +34,7 @@ def test_bad_input_is_refused_with_what_to_do(lanes, ticks, message):
 
 
 def _draw_diagrams():
-    scripts = str(Path(__file__).resolve().parents[2] / "scripts")
-    sys.path.insert(0, scripts)
-    try:
-        import draw_diagrams
-    finally:
-        sys.path.remove(scripts)
-    return draw_diagrams
+    return load_script("draw_diagrams")
 
 
 def test_lesson_4_s_race_is_drawn_in_seconds_with_a_writing_first():
