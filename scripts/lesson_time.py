@@ -106,9 +106,12 @@ def main_path(markdown: str) -> str:
     return re.split(r"^## Resources\b", kept, maxsplit=1, flags=re.M)[0]
 
 
-def reading(notebook: Path) -> Reading:
-    """Count the main path's words, the self-check answers and the other code cells of *notebook*."""
-    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+def _cells(notebook: Path) -> list[dict]:
+    return json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+
+
+def _count(cells: list[dict]) -> Reading:
+    """Words, self-check answers and other code cells of *cells*, up to a ``## Resources`` list."""
     words = checks = code = 0
     explorer = False
     for cell in cells:
@@ -128,7 +131,28 @@ def reading(notebook: Path) -> Reading:
             if line.strip()
         ):
             code += 1
+        explorer = explorer or "explorer.show()" in body and cell["cell_type"] == "code"
     return Reading(words, checks, code, explorer)
+
+
+def reading(notebook: Path) -> Reading:
+    """Count the main path's words, the self-check answers and the other code cells of *notebook*."""
+    return _count(_cells(notebook))
+
+
+def going_further(notebook: Path) -> Reading:
+    """The optional part after a lesson's Resources (``## Going further``), timed as the main path.
+
+    Its explorer counts when a code cell shows one (``explorer.show()``).
+    """
+    cells = _cells(notebook)
+    heading = re.compile(r"^## Going further\b", re.M)
+    starts = [
+        i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and heading.search(_text(c))
+    ]
+    if not starts:
+        raise ValueError(f"{notebook.name} has no '## Going further' section to time")
+    return _count(cells[starts[0] :])
 
 
 def is_reference_page(path: Path) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import ast
 import importlib
 import json
-import math
 import re
 import sys
 from pathlib import Path
@@ -1266,30 +1265,13 @@ def test_lesson_2_states_the_time_its_going_further_takes():
     Words, self-checks, code cells and the explorer, at scripts/lesson_time.py's rates, rounded
     up to the next 5 minutes (a reader asked whether the stated time covered it).
     """
-    lesson_time = _lesson_time()
     notebook = COURSE / "02_with_and_without_memory.ipynb"
-    all_cells = cells(notebook)
-    start = next(i for i, c in enumerate(all_cells) if text(c).startswith("## Going further"))
-    words = checks = code = 0
-    for cell in all_cells[start:]:
-        body = text(cell)
-        if cell["cell_type"] == "markdown":
-            words += len(lesson_time.WORD.findall(lesson_time.DETAILS.sub(" ", body)))
-        elif MAINTAINER_TAG in cell["metadata"].get("tags", []):
-            continue
-        elif lesson_time.CHECK_CALL.match(body.strip()):
-            checks += 1
-        elif not all("= None" in line for line in body.splitlines() if line.strip()):
-            code += 1  # an answer cell (every line "... = None") belongs to its check
-    assert checks == 1 and "explorer.show()" in "".join(text(c) for c in all_cells[start:])
-    minutes = (
-        words / lesson_time.WORDS_PER_MINUTE
-        + checks * lesson_time.MINUTES_PER_CHECK
-        + code * lesson_time.MINUTES_PER_CODE_CELL
-        + lesson_time.MINUTES_FOR_EXPLORER
+    part = _lesson_time().going_further(notebook)
+    assert part.checks == 1 and part.has_explorer
+    stated = f"*Going further*, about {part.stated_minutes} more"
+    assert stated in text(cells(notebook)[0]), (
+        f"state it as {stated!r} ({part.minutes:.1f} minutes)"
     )
-    stated = f"*Going further*, about {5 * math.ceil(minutes / 5)} more"
-    assert stated in text(all_cells[0]), f"state it as {stated!r} ({minutes:.1f} minutes)"
 
 
 @lessons
@@ -1349,18 +1331,13 @@ def test_lesson_6s_links_into_its_reference_page_land_on_explicit_anchors():
         assert f'<a id="{fragment}"></a>' in body, f"{page} has no anchor for #{fragment}"
 
 
-def test_lesson6_states_the_time_its_going_further_takes(tmp_path):
+def test_lesson6_states_the_time_its_going_further_takes():
     """Lesson 6's explorer and Deeper material are an optional Going further, after the
     Resources; its first cell states that part's time as lesson_time.py would measure it."""
-    lesson_time = _lesson_time()
     all_cells = cells(LESSON_6)
     start = next(i for i, c in enumerate(all_cells) if text(c).startswith("## Going further"))
     assert "## Resources" in "\n".join(text(c) for c in all_cells[:start])
-    part = tmp_path / "going_further.ipynb"
-    part.write_text(json.dumps({"cells": all_cells[start:]}), encoding="utf-8")
-    reading = lesson_time.reading(part)
-    explorer = "explorer.show()" in "".join(text(c) for c in all_cells[start:])
-    minutes = reading.minutes + (lesson_time.MINUTES_FOR_EXPLORER if explorer else 0)
-    stated = f"*Going further*, about {5 * math.ceil(minutes / 5)} more"
-    assert explorer and reading.checks == 1
-    assert stated in text(all_cells[0]), f"state it as {stated!r} ({minutes:.1f} minutes)"
+    part = _lesson_time().going_further(LESSON_6)
+    assert part.has_explorer and part.checks == 1
+    stated = f"*Going further*, about {part.stated_minutes} more"
+    assert stated in text(all_cells[0]), f"state it as {stated!r} ({part.minutes:.1f} minutes)"
