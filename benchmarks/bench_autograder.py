@@ -166,6 +166,10 @@ def autograder(
 STAGES = (
     ("set-up: cgroup and files", "grader: the student's cgroup, files and private gradebook"),
     ("kernel: launch", "worker: bwrap + kernel process started"),
+    (
+        "slot: waiting for the turn",
+        "worker: bookkeeping done, kernel up, waiting for a free slot (not in autograde)",
+    ),
     ("kernel: wait until ready", "worker: until the kernel answers (its imports)"),
     ("guard: install", "worker: the guard and the stream cap sent into the kernel"),
     ("guard: restore", "worker: restore + re-import sent before each test cell (judge: unwaited)"),
@@ -179,8 +183,8 @@ STAGES = (
         "judge",
         "worker: the hidden tests, run by the judge (set-up cells, tests, calls into the kernel)",
     ),
-    ("autograde", "worker: nbgrader autograde in all (the rows above included)"),
-    ("sandbox: end", "worker: kernel shut down, cgroup emptied and read"),
+    ("sandbox: end", "worker: kernel shut down, cgroup emptied and read, slot given back"),
+    ("autograde", "worker: nbgrader autograde in all (the rows above included, less the wait)"),
     ("feedback", "worker: nbgrader generate_feedback (HTML)"),
     ("worker: wall clock", "grader: the worker process, fork to exit"),
     ("records: class gradebook", "grader: merge into the class gradebook, copy results"),

@@ -16,6 +16,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, List, Unicode
 
+from autograder.grading import slot
 from autograder.grading.cpu_limit import CpuTimeLimit
 from autograder.grading.guard_requests import GuardRequests
 from autograder.grading.judged_execution import JudgedExecution
@@ -90,6 +91,10 @@ class GuardedExecute(GuardRequests, JudgedExecution, CpuTimeLimit, Execute):
         False, help="The kernel runs in a sandbox that already starts it in its folder"
     ).tag(config=True)
 
+    #: True on the copy that re-runs a notebook up to the cell that stopped its kernel
+    #: (:meth:`JudgedExecution._judge_before_stop`): it runs inside the first's turn.
+    _rerun = False
+
     def preprocess(self, nb, resources=None, km=None):
         self._guard_started = False
         self._stopped_by: str | None = None
@@ -109,6 +114,13 @@ class GuardedExecute(GuardRequests, JudgedExecution, CpuTimeLimit, Execute):
         prestarted = take_prestarted("python3") if km is None else None
         # the kernel is sent only the visible part of each test cell; the judge runs them whole
         whole = split_hidden(nb) if self.judge else {}
+        # the worker's turn: everything above was the grader's own work, done ahead of it
+        turn = slot.CURRENT if not self._rerun else None
+        if turn is not None:
+            with timed_stage("slot: waiting for the turn"):
+                deadline = turn.take()
+            if deadline is not None:
+                self.judge_deadline = deadline
         try:
             result = super().preprocess(nb, resources, prestarted or km)
             for cell in nb.cells:  # the same bytes whatever chunks the kernel sent
@@ -125,6 +137,9 @@ class GuardedExecute(GuardRequests, JudgedExecution, CpuTimeLimit, Execute):
             restore_hidden(nb, whole)
             if prestarted is not None:  # nbclient leaves a kernel it did not start running
                 self._shut_down(prestarted)
+            if turn is not None:  # the student's code has stopped: the next student may run
+                with timed_stage("sandbox: end"):
+                    turn.notebook_done()
             notebook = (resources or {}).get("nbgrader", {}).get("notebook", "notebook")
             EXECUTIONS[notebook] = ExecutionReport(
                 tuple(self._timeouts),

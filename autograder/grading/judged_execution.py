@@ -121,6 +121,8 @@ class JudgedExecution(LoggingConfigurable):
         # the report of what the notebook's own run did is written after this, and stands
         prestart_kernel(type(self.km), self.config, cwd=os.getcwd())
         rerun: Any = type(self)(config=self.config)
+        rerun._rerun = True
+        rerun.judge_deadline = self.judge_deadline  # the turn's, set on this one at its start
         rerun.preprocess(truncated, copy.deepcopy(resources))
         self._judge_out_of_time = rerun._judge_out_of_time
         for index in earlier:

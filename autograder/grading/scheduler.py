@@ -30,7 +30,8 @@ from autograder.grading.worker import Job, run
 
 #: How often the parent checks on its workers, in seconds.
 POLL_INTERVAL = 0.05
-#: Workers started ahead of a free slot, each with its student's kernel booting in its sandbox.
+#: Workers started ahead of a free slot, each booting its student's kernel in its sandbox and
+#: doing nbgrader's bookkeeping up to the first cell meanwhile (:mod:`autograder.grading.slot`).
 AHEAD = 1
 
 
@@ -75,11 +76,12 @@ def run_all(
 ) -> None:
     """Run *jobs* at most *workers* at a time; call *on_finished* in this process as each ends.
 
-    *ahead* more workers are started early: each starts its student's kernel in its sandbox,
-    then waits to be released into a free slot, so no student waits for a kernel to boot.
-    A worker gives its slot back once its student's code has stopped (its ``graded``
-    event): writing the feedback page, the grader's own work, then overlaps the next
-    student's grading. A job's wall clock starts when it is released and runs to its exit.
+    *ahead* more workers are started early: each starts its student's kernel in its sandbox
+    and does nbgrader's bookkeeping up to the student's first cell, then waits to be
+    released into a free slot, so no student waits for a kernel to boot or a gradebook to
+    open. A worker gives its slot back once its student's code has stopped (its ``graded``
+    event): saving the scores and writing the feedback page, the grader's own work, then
+    overlap the next student's grading. A job's wall clock starts when it is released and runs to its exit.
     *target* is what each worker process runs, ``target(job, release, graded)``.
     """
     context = start_forkserver()

@@ -4,7 +4,8 @@ Each worker gets its own copy of the gradebook, so students never wait on one an
 database writes; the parent merges the result into the class gradebook afterwards. The
 worker is the grader's own code; the student's code runs only in the kernel, which
 (unless ``--no-sandbox``) is in the student's sandbox and sees none of these files.
-Before feedback is generated, every process of the sandbox is killed and waited for.
+Before nbgrader saves the scores and writes the feedback page, every process of the sandbox
+is killed and waited for (:mod:`autograder.grading.slot`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
 
+from autograder.grading import slot
 from autograder.grading.guarded_execute import EXECUTIONS, STAGE_SECONDS
 from autograder.grading.outcome import SandboxReport, StepResult, WorkerOutcome
 from autograder.sandbox.cgroup import StudentCgroup
@@ -135,16 +137,27 @@ def worker_config(job: Job) -> Config:
 def run(job: Job, release: Any = None, graded: Any = None) -> None:
     """Autograde and generate feedback for *job*; write what happened to its result file.
 
-    With *release* (an event), the kernel is started first and grading waits for the event:
-    the scheduler starts a worker ahead of a free slot so its kernel boots meanwhile. With
-    *graded* (an event), the worker sets it once every process of the student's is stopped,
-    before the feedback page: the scheduler then lets the next student grade.
+    With *release* (an event), grading waits for it where the kernel would run the
+    student's first cell (:mod:`autograder.grading.slot`): the scheduler starts a worker
+    ahead of a free slot, so its kernel boots and nbgrader's bookkeeping is done meanwhile.
+    With *graded* (an event), the worker sets it once every process of the student's is
+    stopped, before nbgrader saves the scores and writes the feedback page: the scheduler
+    then lets the next student run.
     """
     autograde = feedback = crash = None
     seconds: dict[str, float] = {}
     notes: list[str] = []
-    sandbox_report = None
+    reports: list[SandboxReport] = []
     _capture_output(job.output_file)
+    turn = slot.Slot(
+        release=release,
+        graded=graded,
+        seconds=job.seconds,
+        judge_share=JUDGE_SHARE,
+        notebooks=len(job.notebooks),
+        stop_student=lambda: _stop_student(job, reports),
+    )
+    slot.CURRENT = turn
     try:
         _scratch_gradebook_writes()
         config = worker_config(job)
@@ -156,29 +169,13 @@ def run(job: Job, release: Any = None, graded: Any = None) -> None:
         pgid = prestart_kernel(manager or AsyncKernelManager, config, cwd=str(job.work_root))
         job.kernel_pid_file.write_text(str(pgid))
         seconds["kernel: launch"] = time.perf_counter() - started
-        if release is not None:
-            release.wait()
-        if job.seconds is not None:  # read by the judge, made after this (config is shared)
-            config.GuardedExecute.judge_deadline = time.monotonic() + JUDGE_SHARE * job.seconds
         started = time.perf_counter()
         autograde = StepResult.from_api(
             api.autograde(job.assignment, job.student_id, force=True, create=True)
         )
-        seconds["autograde"] = time.perf_counter() - started
-        started = time.perf_counter()
-        shut_down_prestarted()
-        if job.sandbox is not None:  # nothing of the student's runs while results are made
-            cgroup = job.sandbox.cgroup
-            killed = cgroup.kill_all(grace=1.0)  # a shut-down kernel's bwrap exits by itself
-            sandbox_report = SandboxReport(
-                round(cgroup.memory_peak_mb(), 1),
-                cgroup.hit_memory_limit(),
-                cgroup.hit_pids_limit(),
-                len(killed),
-            )
-        seconds["sandbox: end"] = time.perf_counter() - started
-        if graded is not None:
-            graded.set()
+        # the turn's wait is the scheduler's, not nbgrader's
+        seconds["autograde"] = time.perf_counter() - started - turn.waited
+        turn.give_back()  # a notebook nbgrader did not execute: nothing of the student's runs on
         if autograde.success:
             started = time.perf_counter()
             feedback = StepResult.from_api(
@@ -189,14 +186,36 @@ def run(job: Job, release: Any = None, graded: Any = None) -> None:
         crash = traceback.format_exc()
     finally:
         try:
-            shut_down_prestarted()
+            turn.give_back()
         except Exception:  # noqa: BLE001 - the parent kills the sandbox if need be
             notes.append(traceback.format_exc())
         seconds.update(STAGE_SECONDS)
         seconds.update(cpu_seconds(kernel=job.sandbox is None))
         WorkerOutcome(
-            autograde, feedback, crash, seconds, tuple(notes), dict(EXECUTIONS), sandbox_report
+            autograde,
+            feedback,
+            crash,
+            seconds,
+            tuple(notes),
+            dict(EXECUTIONS),
+            reports[0] if reports else None,
         ).write(job.result_file)
+
+
+def _stop_student(job: Job, reports: list[SandboxReport]) -> None:
+    """Stop every process of the student's; in the sandbox, report what its cgroup saw."""
+    shut_down_prestarted()
+    if job.sandbox is not None:
+        cgroup = job.sandbox.cgroup
+        killed = cgroup.kill_all(grace=1.0)  # a shut-down kernel's bwrap exits by itself
+        reports.append(
+            SandboxReport(
+                round(cgroup.memory_peak_mb(), 1),
+                cgroup.hit_memory_limit(),
+                cgroup.hit_pids_limit(),
+                len(killed),
+            )
+        )
 
 
 def cpu_seconds(kernel: bool) -> dict[str, float]:
