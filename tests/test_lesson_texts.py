@@ -43,7 +43,7 @@ MAINTAINER_TAG = "maintainer-checks"
 #: A visible cell of framework code a reader can copy whole (lesson 5's LangChain agent):
 #: it keeps its own imports, so that a copy runs.
 FRAMEWORK_TAG = "framework-code"
-MAINTAINER_DONE = "every figure in the text checked"
+MAINTAINER_DONE = "maintainers' check: every figure in this lesson was recomputed and matches"
 #: A lesson's last cell, whole: its checks state answers, so they live in checks/lessonNN_page.py.
 MAINTAINER_CALL = (
     'from windowmem_course.checks.page import verify_page\n\nverify_page("{lesson}", globals())'
