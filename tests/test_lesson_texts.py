@@ -43,7 +43,7 @@ MAINTAINER_TAG = "maintainer-checks"
 #: A visible cell of framework code a reader can copy whole (lesson 5's LangChain agent):
 #: it keeps its own imports, so that a copy runs.
 FRAMEWORK_TAG = "framework-code"
-MAINTAINER_DONE = "every figure in the text checked"
+MAINTAINER_DONE = "maintainers' check: every figure in this lesson was recomputed and matches"
 #: A lesson's last cell, whole: its checks state answers, so they live in checks/lessonNN_page.py.
 MAINTAINER_CALL = (
     'from windowmem_course.checks.page import verify_page\n\nverify_page("{lesson}", globals())'
@@ -1275,15 +1275,19 @@ def test_lesson_2_states_the_time_its_going_further_takes():
 
 
 @lessons
-def test_the_stated_time_is_the_measured_first_reading(notebook):
+def test_the_stated_time_covers_the_measured_first_reading(notebook):
     lesson_time = _lesson_time()
     reading = lesson_time.reading(notebook)
     stated = re.search(r"\babout (\d+) minutes\b", text(cells(notebook)[0]))
     assert stated, f"{notebook.name}: state the time as 'about N minutes' in the first cell"
-    assert int(stated.group(1)) == reading.stated_minutes, (
-        f"{notebook.name} says about {stated.group(1)} minutes; a first reading takes "
+    # The estimate is a floor: readers of the numeric lessons took up to 1.5 times it (see
+    # scripts/lesson_time.py's third round), so a lesson may state more, never less, up to
+    # the most a lesson may take.
+    assert reading.stated_minutes <= int(stated.group(1)) <= lesson_time.MAX_MINUTES, (
+        f"{notebook.name} says about {stated.group(1)} minutes; a first reading takes at least "
         f"{reading.minutes:.1f} ({reading.words} words, {reading.checks} checks, "
-        f"{reading.code_cells} code cells): state {reading.stated_minutes}"
+        f"{reading.code_cells} code cells): state from {reading.stated_minutes} to "
+        f"{lesson_time.MAX_MINUTES}"
     )
     assert reading.minutes <= lesson_time.MAX_MINUTES, (
         f"{notebook.name}: a first reading takes {reading.minutes:.1f} minutes, over the "

@@ -3,8 +3,9 @@
 The checks live in ``checks/lessonNN_page.py``, out of the reading path like the check
 books, because they state the self-checks' answers. A lesson's last cell (removed from the
 website, folded in JupyterLab) is one call, ``verify_page("lesson03", globals())``: the
-page module runs with the lesson's names in scope, and prints ``every figure in the text
-checked`` only if every assert holds. nbval and ``tests/test_lesson_texts.py`` run it.
+page module runs with the lesson's names in scope, and prints ``maintainers' check: every
+figure in this lesson was recomputed and matches`` only if every assert holds. nbval and
+``tests/test_lesson_texts.py`` run it.
 """
 
 from __future__ import annotations

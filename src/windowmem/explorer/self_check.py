@@ -12,7 +12,7 @@ one line: the feedback for the answer given, never the others, and never the ans
 ...     mistakes={(1, 2, 3): "that is the buffer before turn 4 was stored"},
 ...     why="the window holds the three turns before the one being answered")])
 >>> print(book.feedback("1a", None))
-1a: write your prediction in the cell above, then run this cell again.
+1a: write your prediction in the cell above, then run this cell again (reading without running it? note your answer, then open the worked answer below).
 >>> print(book.feedback("1a", [2, 3, 4]))
 1a: correct: the window holds the three turns before the one being answered.
 >>> print(book.feedback("1a", (1, 2, 3)))
@@ -37,7 +37,10 @@ from typing import Any
 
 from windowmem.explorer.answer_forms import form_needed, readable_as, same_answer
 
-UNANSWERED = "write your prediction in the cell above, then run this cell again"
+UNANSWERED = (
+    "write your prediction in the cell above, then run this cell again"
+    " (reading without running it? note your answer, then open the worked answer below)"
+)
 
 __all__ = ["UNANSWERED", "CheckBook", "Expectation", "same_answer", "sentence"]
 
