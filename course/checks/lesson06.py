@@ -52,29 +52,19 @@ def _runs() -> dict[str, Any]:
     return {name: run_task(_prepared(), BUDGET, name) for name in POLICIES}
 
 
+#: Self-check 1's three choices: the task's input bill in last calls' sizes.
+ONCE, ABOUT_7, FOURTEEN = 1, 7, 14
+
+
 def _check_1() -> dict[str, Any]:
     unbounded = _runs()["unbounded"]
     # 1's premise: 14 calls, from 193 tokens to 2,951.
     calls = [s.used for s in unbounded.trace if s.event.value == "call"]
     if (len(calls), calls[0], calls[-1]) != (14, 193, 2951):
         raise AssertionError(f"self-check 1's premise no longer holds: {calls}")
-    return {"1": round(unbounded.bill.input_tokens, -3)}
-
-
-def _check_1_mistakes() -> dict[Any, str]:
-    unbounded = _runs()["unbounded"]
-    calls, last = unbounded.bill.calls, unbounded.bill.peak
-    return {
-        round(
-            calls * last, -3
-        ): "that charges every call at the last size; the earlier calls are smaller",
-        round(
-            calls * last / 2, -3
-        ): "close, but the first call already carries the system prompt and the task "
-        "text: average the first and the last call's size",
-        round(last, -3): "the window is paid for on every call, not once",
-        last: "the window is paid for on every call, not once",
-    }
+    ratio = unbounded.bill.input_tokens / unbounded.bill.peak
+    # The nearest of the three choices to the bill in last calls' sizes.
+    return {"1": min((ONCE, ABOUT_7, FOURTEEN), key=lambda c: abs(c - ratio))}
 
 
 @cache
@@ -207,10 +197,18 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="average the first and the last call's size, times the calls; round to the nearest thousand",
-            mistakes=_check_1_mistakes,
-            why="each call resends a size that grows from 193 to 2,951, so the bill is about the average size times 14",
+            hint="each call resends everything before it: what is the average call's size, "
+            "against the last one, and how many calls are there?",
+            mistakes={
+                ONCE: "the window is paid for on every call, not once: each call resends all the "
+                "reads before it",
+                FOURTEEN: "that charges every call at the last call's size; the early calls are "
+                "small, so the calls average about half the last one",
+            },
+            why="each call resends a size that grows steadily from 193 to 2,951, so the calls "
+            "average about half the last one, and 14 of them come to about 7.6 last calls",
             transfer="the whole task's bill from one call's array, before the lesson adds the calls up",
+            form="one of the whole numbers 1, 7 or 14",
         ),
         Expectation(
             "2",

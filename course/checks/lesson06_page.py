@@ -274,13 +274,17 @@ assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
 assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
 assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
 assert longer["just-in-time"].bill.input_tokens == 56890
-# Section 3's side by side, before self-check 3: calls 10 and 11 of unbounded share all of call
-# 10 (2,134 tokens, at least 1,024: served); truncate dropped a read between them, just after the
+# Section 3's picture, before self-check 3: calls 10 and 11 of unbounded, block by block;
+# call 11 is call 10 plus one read, so it shares all of call 10 (2,134 tokens, at least 1,024:
+# served). Self-check 3's worked answer: truncate dropped a read between them, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
-assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134]
-assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193]
-assert 2134 >= 1024 > 193  # self-check 3: the reader applies the 1,024 minimum to this column
-assert shared_start(unbounded, 10, 11) == calls_tokens[9] and sum(i.tokens for i in opening) == 193
+assert len(call_11) == len(call_10) + 1 == 12
+assert (
+    call_11[:-1] == call_10 and call_11[-1] == "Q10a 224" and call_10[:2] == ["sys 33", "task 160"]
+)
+assert shared_start(unbounded, 10, 11) == 2134 == calls_tokens[9] and calls_tokens[10] == 2358
+assert shared_start(truncate, 10, 11) == 193 and 2134 >= 1024 > 193
+assert sum(i.tokens for i in opening) == 193
 truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
 assert any(
     s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
@@ -368,3 +372,34 @@ assert len([s for s in runs["just-in-time"].trace if s.event.value == "call"]) =
 assert len([s for s in runs["retrieve"].trace if s.event.value == "call"]) == 14 + 13
 # Self-check 3's worked answer: "call 5, at 1,093 tokens, is the first over 1,024".
 assert calls_tokens[4] == 1093 and max(calls_tokens[:4]) < 1024 <= calls_tokens[4]
+
+# Section 2's table and sentences: the lossy summary answers six; retrieve searches 13 times,
+# not only for the 7 reads truncation dropped (13 reads, 6 kept).
+assert at_1500.loc["compact, lossy summary", "answered"] == 6 == lossy.answered
+assert lossy.bill.compactions == 2
+assert len([i for i in truncate.trace[-1].context if i.kind.value == "read"]) == 13 - 7
+# The LangChain agent, run offline: its last call sends the task, four requests, three older
+# chunks as their references (about ten tokens each) and Q4's chunk whole; the saved history
+# keeps every chunk whole.
+tool_rows = [m for m in sent[-1] if m.type == "tool"]
+assert len(sent) == 5 and len(tool_rows) == 4 and count_text(SYSTEM_PROMPT) == 33
+assert all(8 <= count_text(m.text) <= 12 and "\n" not in m.text for m in tool_rows[:3])
+assert (
+    tool_rows[-1].text.splitlines()[2:]
+    == prepared.chunks[first_four_chunks[3]].text.splitlines()[1:]
+)
+kept = [m for m in result["messages"] if m.type == "tool"]
+assert [m.text.split("\n", 1)[1] for m in kept] == [
+    prepared.chunks[c].text for c in first_four_chunks
+]
+assert count_text(TASK_TEXT) == 160
+# Section 3's prices as the prose states them, and Claude's write price.
+assert (gpt.input, gpt.cached_input, gpt.output) == (
+    Decimal("0.75"),
+    Decimal("0.075"),
+    Decimal("4.5"),
+)
+assert (claude.input, claude.cached_input, claude.output) == (3, Decimal("0.3"), 15)
+assert claude.cache_write == Decimal("3.75") == claude.input * Decimal("1.25")
+# Going further: the budget raised by the same 1,667 tokens as the system prompt.
+assert 1700 - 33 == 1667
