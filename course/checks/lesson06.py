@@ -25,7 +25,7 @@ BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
 #: The model self-check 3 prices the runs on, with its cache and without.
 MODEL = "claude-sonnet-4-6"
-#: The model self-check 4 prices the long chat on.
+#: The model self-check 5 prices the long chat on.
 CHAT_MODEL = "gpt-5.4-mini"
 #: Self-check 3's three choices, as the page spells them.
 UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
@@ -33,7 +33,7 @@ UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
     "truncate, cached",
     "truncate, no cache",
 )
-#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
+#: Self-check 5's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
 UNDER_1, ONE_TO_3, OVER_10 = "under 1", "1 to 3", "over 10"
 #: Self-check 2's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
@@ -94,9 +94,9 @@ def last_call(result: Any) -> Any:
     return [s for s in result.trace if s.event.value == "call"][-1].context
 
 
-def _check_5() -> dict[str, Any]:
+def _check_4() -> dict[str, Any]:
     window = last_call(_runs()["just-in-time"])
-    return {"5": len({q for item in window for q in item.facts})}
+    return {"4": len({q for item in window for q in item.facts})}
 
 
 def _claude_choices() -> dict[str, Any]:
@@ -165,12 +165,12 @@ def chat_dollars() -> tuple[Any, Any]:
     )
 
 
-def _check_4() -> dict[str, Any]:
+def _check_5() -> dict[str, Any]:
     _pinning_premise()
     keep_all, window = chat_dollars()
     # The question's premise: 14 times the window's input tokens.
     if round(keep_all.total("input") / window.total("input")) != 14:
-        raise AssertionError("self-check 4's premise no longer holds: 14 times the tokens")
+        raise AssertionError("self-check 5's premise no longer holds: 14 times the tokens")
     # The facts the question gives: 96% of the kept turns' input from the cache, none of the
     # window's, and the same replies.
     if (
@@ -178,12 +178,12 @@ def _check_4() -> dict[str, Any]:
         or window.total("cached") != 0
         or keep_all.total("output") != window.total("output")
     ):
-        raise AssertionError("self-check 4's premise no longer holds: 96% cached, same replies")
+        raise AssertionError("self-check 5's premise no longer holds: 96% cached, same replies")
     ratio = float(keep_all.dollars / window.dollars)
     # The ranges are far apart, so no rounding decides the answer.
     if not (ratio < 0.8 or 1.2 < ratio < 2.8 or ratio > 12):
-        raise AssertionError(f"self-check 4's answer sits near a range's edge: {ratio:.2f}")
-    return {"4": UNDER_1 if ratio < 1 else ONE_TO_3 if ratio <= 3 else OVER_10}
+        raise AssertionError(f"self-check 5's answer sits near a range's edge: {ratio:.2f}")
+    return {"5": UNDER_1 if ratio < 1 else ONE_TO_3 if ratio <= 3 else OVER_10}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -242,22 +242,6 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="price the kept turns' input: 4% at full price, 96% at a tenth, times 14 window bills; "
-            "the window's calls are about 270 tokens: what does the cache serve them? Then add the same replies to both",
-            mistakes={
-                OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
-                "of its input is read from the cache at a tenth of the price",
-                UNDER_1: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
-                "tokens at about a tenth of the price is still more than the window pays",
-            },
-            why="keeping every turn only appends, so almost all its input is read from the cache at "
-            "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
-            transfer="the long chat priced with the prompt cache, which the lesson has not worked",
-            form='one of "under 1", "1 to 3" or "over 10"',
-        ),
-        Expectation(
-            "5",
-            _check_5,
             hint="a reference holds no fact: which chunk is still a read on the last call?",
             mistakes={
                 12: "twelve are answered, but each answer was taken while its chunk was in the "
@@ -270,6 +254,22 @@ BOOK = CheckBook(
             "one fact; the other questions were answered earlier, each while its chunk was the "
             "window's read",
             transfer="just-in-time's last call, before the explorer shows it",
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="price the kept turns' input: 4% at full price, 96% at a tenth, times 14 window bills; "
+            "the window's calls are about 270 tokens: what does the cache serve them? Then add the same replies to both",
+            mistakes={
+                OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
+                "of its input is read from the cache at a tenth of the price",
+                UNDER_1: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
+                "tokens at about a tenth of the price is still more than the window pays",
+            },
+            why="keeping every turn only appends, so almost all its input is read from the cache at "
+            "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
+            transfer="the long chat priced with the prompt cache, which the lesson has not worked",
+            form='one of "under 1", "1 to 3" or "over 10"',
         ),
     ],
 )

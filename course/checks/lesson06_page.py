@@ -328,18 +328,18 @@ assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who 
 ten = N8nSimpleMemory(10)
 assert fact_visible(turn_view(long_chat, ten, 11, count_tokens), order)
 assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
-# Self-check 4's worked answer and the dollars table: 1.6 times, almost all of
+# Self-check 5's worked answer and the dollars table: 1.6 times, almost all of
 # the kept turns' input from the cache, the window's calls (about 270 tokens) under 1,024 and
 # served nothing; the gap shrinks from 14 times to under 2; pinning is still the cheapest way
 # to keep the number.
 keep_all, window_10, pinned_10 = chat_bills.values()
 assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
 assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
-# The facts self-check 4 gives: 96% served, the window's calls under 1,024.
+# The facts self-check 5 gives: 96% served, the window's calls under 1,024.
 assert round(100 * keep_all.total("cached") / keep_all.total("input")) == 96
 
 
-# Self-check 4's worked answer: the kept turns' input costs about twice the window's
+# Self-check 5's worked answer: the kept turns' input costs about twice the window's
 # ("14 x 0.136 = 1.9"), and the same replies bring the ratio down to 1.6, one of its three choices.
 def input_dollars(b):
     return (b.total("input") - b.total("cached")) * gpt.input + b.total("cached") * gpt.cached_input
@@ -361,9 +361,10 @@ assert [c.output for c in keep_all.calls] == [
 print("maintainers' check: every figure in this lesson was recomputed and matches")
 
 
-# Self-check 2's stem: the last six reads take 1,214 tokens, the last five 965; at 1,300 the
-# 1,107 tokens after the system prompt and task text hold five, not six.
+# Self-check 2's stem: the last six reads, oldest first, 249, 148, 224, 144, 227 and 222 tokens,
+# 1,214 together, the last five 965; at 1,300 the 1,107 tokens after the opening hold five.
 read_sizes = [i.tokens for i in unbounded.trace[-1].context if i.kind.value == "read"]
+assert read_sizes[-6:] == [249, 148, 224, 144, 227, 222]
 assert (sum(read_sizes[-6:]), sum(read_sizes[-5:])) == (1214, 965)
 assert sum(read_sizes[-5:]) <= 1300 - 193 < sum(read_sizes[-6:])
 # Section 2: "just-in-time makes the task's 14 calls and 12 re-reads; retrieve, the 14 and 13
