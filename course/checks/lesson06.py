@@ -25,15 +25,11 @@ BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
 #: The model self-check 3 prices the runs on, with its cache and without.
 MODEL = "claude-sonnet-4-6"
-#: The model self-check 4 prices the long chat on.
+#: The model self-check 5 prices the long chat on.
 CHAT_MODEL = "gpt-5.4-mini"
-#: Self-check 3's three choices, as the page spells them.
-UNBOUNDED_CACHED, TRUNCATE_CACHED, TRUNCATE_NO_CACHE = (
-    "unbounded, cached",
-    "truncate, cached",
-    "truncate, no cache",
-)
-#: Self-check 4's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
+#: Self-check 3's three choices: truncate's bill with Claude's cache against without it.
+UNDER_HALF, A_LITTLE_LESS, MORE = "under half", "a little less", "more"
+#: Self-check 5's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
 UNDER_1, ONE_TO_3, OVER_10 = "under 1", "1 to 3", "over 10"
 #: Self-check 2's budget, one the lesson does not work (its table is at BUDGET).
 TRUNCATE_BUDGET = 1300
@@ -52,29 +48,19 @@ def _runs() -> dict[str, Any]:
     return {name: run_task(_prepared(), BUDGET, name) for name in POLICIES}
 
 
+#: Self-check 1's three choices: the task's input bill in last calls' sizes.
+ONCE, ABOUT_7, FOURTEEN = 1, 7, 14
+
+
 def _check_1() -> dict[str, Any]:
     unbounded = _runs()["unbounded"]
     # 1's premise: 14 calls, from 193 tokens to 2,951.
     calls = [s.used for s in unbounded.trace if s.event.value == "call"]
     if (len(calls), calls[0], calls[-1]) != (14, 193, 2951):
         raise AssertionError(f"self-check 1's premise no longer holds: {calls}")
-    return {"1": round(unbounded.bill.input_tokens, -3)}
-
-
-def _check_1_mistakes() -> dict[Any, str]:
-    unbounded = _runs()["unbounded"]
-    calls, last = unbounded.bill.calls, unbounded.bill.peak
-    return {
-        round(
-            calls * last, -3
-        ): "that charges every call at the last size; the earlier calls are smaller",
-        round(
-            calls * last / 2, -3
-        ): "close, but the first call already carries the system prompt and the task "
-        "text: average the first and the last call's size",
-        round(last, -3): "the window is paid for on every call, not once",
-        last: "the window is paid for on every call, not once",
-    }
+    ratio = unbounded.bill.input_tokens / unbounded.bill.peak
+    # The nearest of the three choices to the bill in last calls' sizes.
+    return {"1": min((ONCE, ABOUT_7, FOURTEEN), key=lambda c: abs(c - ratio))}
 
 
 @cache
@@ -104,30 +90,28 @@ def last_call(result: Any) -> Any:
     return [s for s in result.trace if s.event.value == "call"][-1].context
 
 
-def _check_5() -> dict[str, Any]:
+def _check_4() -> dict[str, Any]:
     window = last_call(_runs()["just-in-time"])
-    return {"5": len({q for item in window for q in item.facts})}
+    return {"4": len({q for item in window for q in item.facts})}
 
 
-def _claude_choices() -> dict[str, Any]:
-    """Self-check 3's three bills on Claude Sonnet 4.6, dollars per 1,000 tasks."""
+def truncate_on_claude() -> tuple[Any, Any]:
+    """Self-check 3's two bills: truncate at 1,500 on Claude Sonnet 4.6, cached and not."""
     price = price_of(MODEL)
-    runs = _runs()
-    cached = {c.policy: c.dollars for c in policy_costs(runs.values(), (price,))}
-    plain = policy_costs([runs["truncate"]], (without_cache(price),))[0].dollars
-    return {
-        UNBOUNDED_CACHED: cached["unbounded"],
-        TRUNCATE_CACHED: cached["truncate"],
-        TRUNCATE_NO_CACHE: plain,
-    }
+    truncate = _runs()["truncate"]
+    cached = policy_costs([truncate], (price,))[0].dollars
+    plain = policy_costs([truncate], (without_cache(price),))[0].dollars
+    return cached, plain
 
 
 def _check_3() -> dict[str, Any]:
-    bills = _claude_choices()
-    # The lesson's premise: truncating with Claude's cache costs more than no cache at all.
-    if not bills[TRUNCATE_CACHED] > bills[TRUNCATE_NO_CACHE]:
-        raise AssertionError(f"self-check 3's premise no longer holds: {bills}")
-    return {"3": min(bills, key=lambda k: bills[k])}
+    cached, plain = truncate_on_claude()
+    ratio = float(cached / plain)
+    # The choices are far apart except "a little less" against "more": the answer must not sit
+    # on 1, where a rounding could flip it.
+    if not (ratio < 0.45 or 0.55 < ratio < 0.99 or ratio > 1.01):
+        raise AssertionError(f"self-check 3's answer sits near a choice's edge: {ratio:.3f}")
+    return {"3": UNDER_HALF if ratio < 0.5 else A_LITTLE_LESS if ratio < 1 else MORE}
 
 
 def _pinning_bills() -> tuple[list[int], list[int]]:
@@ -175,12 +159,12 @@ def chat_dollars() -> tuple[Any, Any]:
     )
 
 
-def _check_4() -> dict[str, Any]:
+def _check_5() -> dict[str, Any]:
     _pinning_premise()
     keep_all, window = chat_dollars()
     # The question's premise: 14 times the window's input tokens.
     if round(keep_all.total("input") / window.total("input")) != 14:
-        raise AssertionError("self-check 4's premise no longer holds: 14 times the tokens")
+        raise AssertionError("self-check 5's premise no longer holds: 14 times the tokens")
     # The facts the question gives: 96% of the kept turns' input from the cache, none of the
     # window's, and the same replies.
     if (
@@ -188,12 +172,14 @@ def _check_4() -> dict[str, Any]:
         or window.total("cached") != 0
         or keep_all.total("output") != window.total("output")
     ):
-        raise AssertionError("self-check 4's premise no longer holds: 96% cached, same replies")
+        raise AssertionError(
+            "self-check 5's worked answer no longer holds: 96% cached, same replies"
+        )
     ratio = float(keep_all.dollars / window.dollars)
     # The ranges are far apart, so no rounding decides the answer.
     if not (ratio < 0.8 or 1.2 < ratio < 2.8 or ratio > 12):
-        raise AssertionError(f"self-check 4's answer sits near a range's edge: {ratio:.2f}")
-    return {"4": UNDER_1 if ratio < 1 else ONE_TO_3 if ratio <= 3 else OVER_10}
+        raise AssertionError(f"self-check 5's answer sits near a range's edge: {ratio:.2f}")
+    return {"5": UNDER_1 if ratio < 1 else ONE_TO_3 if ratio <= 3 else OVER_10}
 
 
 def pinned_chat(long_chat: Any, order: str) -> Any:
@@ -207,10 +193,18 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="average the first and the last call's size, times the calls; round to the nearest thousand",
-            mistakes=_check_1_mistakes,
-            why="each call resends a size that grows from 193 to 2,951, so the bill is about the average size times 14",
+            hint="each call resends everything before it: what is the average call's size, "
+            "against the last one, and how many calls are there?",
+            mistakes={
+                ONCE: "the window is paid for on every call, not once: each call resends all the "
+                "reads before it",
+                FOURTEEN: "that charges every call at the last call's size; the early calls are "
+                "small, so the calls average about half the last one",
+            },
+            why="each call resends a size that grows steadily from 193 to 2,951, so the calls "
+            "average about half the last one, and 14 of them come to about 7.6 last calls",
             transfer="the whole task's bill from one call's array, before the lesson adds the calls up",
+            form="one of the whole numbers 1, 7 or 14",
         ),
         Expectation(
             "2",
@@ -224,42 +218,28 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="which run sends the same beginning call after call, so the cache serves it? "
-            "And what does Claude charge for writing a prefix that never comes back?",
+            hint="after truncation's first drop, how many tokens does each call share with the "
+            "start of the call before? Is that over the 1,024 minimum? And what does Claude "
+            "charge to write a window that is never read back?",
             mistakes={
-                TRUNCATE_CACHED: "truncation changes the prompt right after the opening at every "
-                "drop, so each call writes its window to Claude's cache again at 1.25 times the "
-                "input price and reads almost nothing back: dearer than no cache at all",
-                TRUNCATE_NO_CACHE: "it is cheaper than truncating with the cache, since it pays no "
-                "write premium; but a window that only appends reads most of its calls from the "
-                "cache at a tenth of the price",
+                UNDER_HALF: "that is what a window that only appends gets; truncation drops the "
+                "read right after the opening 193 tokens at every call, so nothing over 1,024 "
+                "tokens is shared and the cache serves almost nothing",
+                A_LITTLE_LESS: "the calls before the first drop are served, but after it each "
+                "call shares only the opening 193 tokens, under the minimum, and Claude still "
+                "charges 1.25 times the input price to write each window: are the few reads "
+                "worth the writes?",
             },
-            why="the unbounded window only appends, so from the sixth call each call reads the call "
-            "before from the cache at a tenth of the price; truncation, cached or not, pays full "
-            "price or more for a prefix that changes at every drop",
-            transfer="the budget policies in dollars on Claude, with its cache and without, before "
-            "the priced table",
-            form='one of "unbounded, cached", "truncate, cached" or "truncate, no cache"',
+            why="after the first drop each call shares only the opening 193 tokens with the call "
+            "before, under the 1,024 minimum, so the cache serves almost nothing while Claude "
+            "charges 1.25 times the input price to write every window",
+            transfer="the prefix rule and Claude's write price on plain truncation, which the "
+            "lesson's cap run does not show",
+            form='one of "under half", "a little less" or "more"',
         ),
         Expectation(
             "4",
             _check_4,
-            hint="price the kept turns' input: 4% at full price, 96% at a tenth, times 14 window bills; "
-            "the window's calls are about 270 tokens: what does the cache serve them? Then add the same replies to both",
-            mistakes={
-                OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
-                "of its input is read from the cache at a tenth of the price",
-                UNDER_1: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
-                "tokens at about a tenth of the price is still more than the window pays",
-            },
-            why="keeping every turn only appends, so almost all its input is read from the cache at "
-            "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
-            transfer="the long chat priced with the prompt cache, which the lesson has not worked",
-            form='one of "under 1", "1 to 3" or "over 10"',
-        ),
-        Expectation(
-            "5",
-            _check_5,
             hint="a reference holds no fact: which chunk is still a read on the last call?",
             mistakes={
                 12: "twelve are answered, but each answer was taken while its chunk was in the "
@@ -272,6 +252,23 @@ BOOK = CheckBook(
             "one fact; the other questions were answered earlier, each while its chunk was the "
             "window's read",
             transfer="just-in-time's last call, before the explorer shows it",
+        ),
+        Expectation(
+            "5",
+            _check_5,
+            hint="keeping every turn only appends: how much of its input can the cache serve, at "
+            "what price? The window drops its oldest turn at every call: what does the cache "
+            "serve it? Then add the same replies to both",
+            mistakes={
+                OVER_10: "that is the ratio of the tokens; keeping every turn only appends, so almost all "
+                "of its input is read from the cache at a tenth of the price",
+                UNDER_1: "too low: the cache makes the kept turns' input cheap, not free; 14 times the "
+                "tokens at about a tenth of the price is still more than the window pays",
+            },
+            why="keeping every turn only appends, so almost all its input is read from the cache at "
+            "a tenth of the price, while the window's calls are under 1,024 tokens and pay in full",
+            transfer="the long chat priced with the prompt cache, which the lesson has not worked",
+            form='one of "under 1", "1 to 3" or "over 10"',
         ),
     ],
 )

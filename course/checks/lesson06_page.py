@@ -17,7 +17,9 @@ from windowmem.recall import fact_visible
 from windowmem.replay import turn_view
 
 corpus = prepared.corpus
-truncate, compact, retrieve, jit = (runs[p] for p in policies[1:])
+assert policies == ["unbounded", "truncate", "compact", "just-in-time"]  # "three policies"
+truncate, compact, jit = (runs[p] for p in policies[1:])
+retrieve = run_task(prepared, 1500, "retrieve")  # the fourth policy, on the reference page
 bill = unbounded.bill
 
 # The story and 1a's worked answer: 22,000 tokens, over seven times the longest call, five
@@ -40,10 +42,12 @@ calls_tokens = list(calls["call tokens"])
 assert len(calls) == 14 == bill.calls and calls_tokens[0] == 193 and calls_tokens[-1] == 2951
 steps = [b - a for a, b in zip(calls_tokens, calls_tokens[1:-1])]
 assert 190 <= sum(steps) / len(steps) <= 230  # "each read adding about 200"
-assert (
-    list(calls["for"])[9:11] == ["Q10", "Q10"]
-    and calls["bill so far"].iloc[-1] == bill.input_tokens
-)
+assert list(calls["for"])[9:11] == ["Q10", "Q10"] and sum(calls_tokens) == bill.input_tokens
+# "Q7 needs Q1's chunk, and Q8 Q2's; this agent reads them again."
+unbounded_reads = [i for i in unbounded.trace[-1].context if i.kind.value == "read"]
+assert [i.chunk for i in unbounded_reads[:2]] == [i.chunk for i in unbounded_reads[6:8]]
+# Self-check 1's worked answer: 14 calls of about 1,572 come to about 22,000; 7.6 times 2,951.
+assert round(14 * 1572, -3) == 22_000 and round(bill.input_tokens / 2951, 1) == 7.6
 q4_chunk = prepared.top_chunks[prepared.task[9]][0]  # Q10's first read answers Q4
 assert prepared.task[3] in {q for q, rel in enumerate(prepared.relevant) if q4_chunk in rel}
 six = run_task(prepare(corpus, 6), 10**6, "unbounded")
@@ -107,7 +111,7 @@ assert jit.bill.calls == 26 and jit.reads_while_answering() == 12 and jit.bill.r
 row = at_1500.loc
 assert compact.bill.compactions == 2 and row["compact", "calls"] == bill.calls + 2
 assert row["compact", "answered"] == 12 and retrieve.bill.reads == 13 + 13
-assert row["retrieve", "input_tokens"] > row["unbounded", "input_tokens"]
+assert "retrieve" not in at_1500.index and "retrieve" not in shown.index
 assert row["just-in-time", "input_tokens"] == at_1500["input_tokens"].min()
 assert jit.bill.peak < 1000 < 1500 and row["just-in-time", "answered"] == 12
 # "Just-in-time answers twelve for the fewest tokens"; "Retrieval searches again for every
@@ -158,6 +162,12 @@ assert gpt_price is gpt and all(m.cached_input * 10 == m.input for m in MODEL_PR
 assert [m.cache.min_tokens for m in MODEL_PRICES] == [1024, 1024, 2048]
 assert not gpt.cache.explicit and not gemini.cache.explicit and claude.cache.explicit
 assert gpt.cache_write is None and gemini.cache_write is None
+# Going further: "Gemini 2.5 Flash costs US$ 0.30, 0.03 and 2.50 per million; ... from 2,048".
+assert (gemini.input, gemini.cached_input, gemini.output) == (
+    Decimal("0.3"),
+    Decimal("0.03"),
+    Decimal("2.5"),
+)
 assert claude.cache_write == claude.input * Decimal("1.25")
 # The worked Claude call before self-check 4: $3 input, $0.30 cached, $3.75 to write.
 assert (claude.input, claude.cached_input, claude.cache_write) == (
@@ -204,7 +214,7 @@ assert shown.loc["truncate in blocks", "$, Claude Sonnet 4.6"] == round(
 )
 assert min(c.dollars for c in no_cache.values()) > by_model[claude.name]["unbounded"].dollars
 tokens_order = sorted(runs, key=lambda p: runs[p].bill.input_tokens)
-assert tokens_order[-2] == "unbounded"  # "the most tokens but one" (the worked answer's premise)
+assert tokens_order[-1] == "unbounded"  # the most tokens, and the fewest dollars
 served = task_calls(unbounded, gpt)
 assert served[4].cached == 0 and all(c.cached > 0 for c in served[5:])  # "from the sixth call on"
 claude_truncate = task_calls(truncate, claude)
@@ -234,59 +244,16 @@ assert max(shared_start(jit, n, n + 1) for n in range(1, len(jit_calls))) < 1024
 sizes = [c.input for c in served]
 assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
 assert sizes[4] >= 1024 > sizes[3]
-# The 1,700-token system prompt, the budget raised as much: the same decisions, unbounded still
-# the cheapest on every model; on GPT-5.4 mini and Claude every call after the first reads the
-# 1,700 fixed tokens from the cache; on Gemini the fixed part (1,860 with the task) is under 2,048.
-own = unbounded.trace[0].context[0].tokens
-assert own == 33 and all(r.trace[0].context[0].tokens == 1700 for r in longer.values())
-for p in policies:
-    assert [s.event for s in longer[p].trace] == [s.event for s in runs[p].trace]
-for model in MODEL_PRICES:
-    long_costs = {c.policy: c.dollars for c in policy_costs(longer.values(), (model,))}
-    assert min(long_costs, key=long_costs.get) == "unbounded", model.name
-for model in (gpt, claude):
-    for run in longer.values():
-        assert all(c.cached >= 1700 for c in task_calls(run, model)[1:]), model.name
-for p in policies[1:]:  # "only unbounded ... reads its chunks from it too": the others do not
-    assert (
-        priced_long.loc[p, "cached, GPT-5.4 mini"]
-        < priced_long.loc["unbounded", "cached, GPT-5.4 mini"]
-    )
-assert 1700 + 160 < gemini.cache.min_tokens
-assert sum(c.cached for c in task_calls(longer["just-in-time"], gemini)) == 0
-# The Gemini column explained: unbounded gets cheaper than with the 33-token prompt ($3.86
-# against $4.84) though it sends twice the tokens, served from its third call on (the call
-# before over 2,048), where with 33 tokens only its last calls were; just-in-time becomes the
-# dearest ($17.96): its calls share 2,021 tokens, just under 2,048, so all 56,890 pay full price.
-g_long = {c.policy: c for c in policy_costs(longer.values(), (gemini,))}
-g_short = {c.policy: c for c in policy_costs(runs.values(), (gemini,))}
-assert (
-    f"{g_long['unbounded'].dollars:.2f}" == "3.86"
-    and f"{g_short['unbounded'].dollars:.2f}" == "4.84"
-)
-assert round(longer["unbounded"].bill.input_tokens / unbounded.bill.input_tokens) == 2
-g_calls = task_calls(longer["unbounded"], gemini)
-assert [c.cached > 0 for c in g_calls] == [False] * 2 + [True] * (len(g_calls) - 2)
-assert g_calls[1].input >= 2048 > g_calls[0].input
-short_served = [c.cached > 0 for c in task_calls(unbounded, gemini)]
-assert short_served == [False] * 10 + [True] * 4  # "only its last calls"
-assert f"{g_long['just-in-time'].dollars:.2f}" == "17.96"
-assert max(g_long.values(), key=lambda c: c.dollars).policy == "just-in-time"
-assert shared_start(longer["just-in-time"], 14, 15) == 2021 < 2048
-assert longer["just-in-time"].bill.input_tokens == 56890
-# Section 3's side by side, before self-check 3: calls 10 and 11 of unbounded share all of call
-# 10 (2,134 tokens, at least 1,024: served); truncate dropped a read between them, just after the
+# Self-check 3's worked answer: truncate dropped a read between calls 10 and 11, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
-assert list(side_by_side.loc["unbounded"]) == [2134, 2358, 2134]
-assert list(side_by_side.loc["truncate"]) == [1458, 1458, 193]
-assert 2134 >= 1024 > 193  # self-check 3: the reader applies the 1,024 minimum to this column
-assert shared_start(unbounded, 10, 11) == calls_tokens[9] and sum(i.tokens for i in opening) == 193
+assert shared_start(truncate, 10, 11) == 193 < 1024
+assert sum(i.tokens for i in opening) == 193
 truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
 assert any(
     s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
     for s in truncate.trace
 )
-# "When a cap beats the cache" (section 3, on the main path): with pauses longer than the
+# Going further's "Long pauses": with pauses longer than the
 # cache's lifetime the no-cache column is Claude's best; there truncate $50.06, unbounded $71.73.
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
@@ -324,18 +291,18 @@ assert drift.iloc[0, -1] and not drift.iloc[1, -1] and drift.iloc[2, -1]  # who 
 ten = N8nSimpleMemory(10)
 assert fact_visible(turn_view(long_chat, ten, 11, count_tokens), order)
 assert not fact_visible(turn_view(long_chat, ten, 12, count_tokens), order)
-# Self-check 4's worked answer and the dollars table: 1.6 times, almost all of
+# Self-check 5's worked answer and the dollars table: 1.6 times, almost all of
 # the kept turns' input from the cache, the window's calls (about 270 tokens) under 1,024 and
 # served nothing; the gap shrinks from 14 times to under 2; pinning is still the cheapest way
 # to keep the number.
 keep_all, window_10, pinned_10 = chat_bills.values()
 assert round(float(keep_all.dollars / window_10.dollars), 1) == 1.6
 assert keep_all.total("cached") / keep_all.total("input") > 0.9 and window_10.total("cached") == 0
-# The facts self-check 4 gives: 96% served, the window's calls under 1,024.
+# The facts self-check 5 gives: 96% served, the window's calls under 1,024.
 assert round(100 * keep_all.total("cached") / keep_all.total("input")) == 96
 
 
-# Self-check 4's worked answer: the kept turns' input costs about twice the window's
+# Self-check 5's worked answer: the kept turns' input costs about twice the window's
 # ("14 x 0.136 = 1.9"), and the same replies bring the ratio down to 1.6, one of its three choices.
 def input_dollars(b):
     return (b.total("input") - b.total("cached")) * gpt.input + b.total("cached") * gpt.cached_input
@@ -357,14 +324,49 @@ assert [c.output for c in keep_all.calls] == [
 print("maintainers' check: every figure in this lesson was recomputed and matches")
 
 
-# Self-check 2's stem: the last six reads take 1,214 tokens, the last five 965; at 1,300 the
-# 1,107 tokens after the system prompt and task text hold five, not six.
+# Self-check 2's stem: the last six reads, oldest first, 249, 148, 224, 144, 227 and 222 tokens,
+# 1,214 together, the last five 965; at 1,300 the 1,107 tokens after the opening hold five.
 read_sizes = [i.tokens for i in unbounded.trace[-1].context if i.kind.value == "read"]
+assert read_sizes[-6:] == [249, 148, 224, 144, 227, 222]
 assert (sum(read_sizes[-6:]), sum(read_sizes[-5:])) == (1214, 965)
 assert sum(read_sizes[-5:]) <= 1300 - 193 < sum(read_sizes[-6:])
-# Section 2: "just-in-time makes the task's 14 calls and 12 re-reads; retrieve, the 14 and 13
-# searches again".
+# Section 2: "just-in-time makes the task's 14 calls and 12 re-reads"; the reference page's
+# retrieve, the 14 and 13 searches again.
 assert len([s for s in runs["just-in-time"].trace if s.event.value == "call"]) == 14 + 12
-assert len([s for s in runs["retrieve"].trace if s.event.value == "call"]) == 14 + 13
+assert len([s for s in retrieve.trace if s.event.value == "call"]) == 14 + 13
 # Self-check 3's worked answer: "call 5, at 1,093 tokens, is the first over 1,024".
 assert calls_tokens[4] == 1093 and max(calls_tokens[:4]) < 1024 <= calls_tokens[4]
+
+# Section 2's table and sentences: the lossy summary answers six.
+assert at_1500.loc["compact, lossy summary", "answered"] == 6 == lossy.answered
+assert lossy.bill.compactions == 2
+assert len([i for i in truncate.trace[-1].context if i.kind.value == "read"]) == 13 - 7
+# The LangChain agent with truncate_in_blocks, run offline: each call sends what the engine's
+# truncate in blocks sends (cut down to 1,100 once over 1,500), call for call; the cuts are
+# calls 7, 9 and 12, each sharing only the 193 opening tokens with the call before; between
+# cuts a call shares the whole call before, and from call 6 on that is 1,024 tokens or more.
+same_starts = []
+for before, now in zip([[]] + sent, sent):
+    k = 0
+    while k < min(len(before), len(now)) and before[k].id == now[k].id:
+        k += 1
+    same_starts.append((call_size(now[:k]), k < len(before)))
+block_calls = [s.used for s in blocks.trace if s.event.value == "call"]
+assert [call_size(m) for m in sent] == block_calls[: len(sent)] and len(sent) == 12
+assert (BUDGET, CUT_TO) == (1500, 1100) and len(asks) == 11 == len(chunks_read[:11])
+assert [n for n, (_, was_cut) in enumerate(same_starts, start=1) if was_cut] == [7, 9, 12]
+assert all(same == 193 for same, was_cut in same_starts if was_cut)
+assert all(
+    same >= 1024 for n, (same, was_cut) in enumerate(same_starts, start=1) if n >= 6 and not was_cut
+)
+assert same_starts[4][0] < 1024  # call 5 is not served: "from call 6 on"
+assert max(call_size(m) for m in sent) <= 1500
+assert count_text(TASK_TEXT) == 160
+# Section 3's prices as the prose states them, and Claude's write price.
+assert (gpt.input, gpt.cached_input, gpt.output) == (
+    Decimal("0.75"),
+    Decimal("0.075"),
+    Decimal("4.5"),
+)
+assert (claude.input, claude.cached_input, claude.output) == (3, Decimal("0.3"), 15)
+assert claude.cache_write == Decimal("3.75") == claude.input * Decimal("1.25")
