@@ -177,20 +177,30 @@ no_tools = calls_sent(parallel_tool_chat(20, calls=0), middleware)
 assert [len(c) for c in no_tools[14:16]] == [29, 11]
 assert not any(m.content.startswith(SUMMARY_PREFIX) for c in no_tools[:15] for m in c)
 
-# "See it": the summary written by hand on turn 16 is sent on turns 16 to 20 and cut on 21;
-# the middleware's is first on every call, which grows by 2 messages a turn from 11.
-# The notebook's ``summarise`` is section 4's design: the same trigger and keep as above.
-assert summarise == designs[-1][2] and keep_10_model.size == 10
+# "See it": the real create_agent runs. The summary written by hand before turn 16 is sent on
+# turns 16 to 20 and cut on 21; the middleware's is sent on every call from turn 16, and its
+# call then grows by 2 messages a turn from 11. windowmem's model of the same designs agrees:
+# section 4's summary design has the same trigger and keep as the snippet.
+summarise = designs[-1][2]
 assert dataclasses.replace(summarise, counter=count_messages, summarizer=middleware.summarizer) == (
     dataclasses.replace(middleware, counter=count_messages)
 )
-assert summary.role is Role.USER and summary.content.startswith(SUMMARY_PREFIX)
-assert [summary in c for c in by_hand_calls[:7]] == [True] * 5 + [False] * 2
+assert list(turns) == list(range(16, 23))
+assert [bool(hand_summaries[t - 1]) for t in turns] == [True] * 5 + [False] * 2
+assert not any(hand_summaries[:15]) and not any(middleware_summaries[:15])
 assert all(
-    c[0].content.startswith(SUMMARY_PREFIX) and c[0] not in plain for c in middleware_calls[:7]
+    (middleware_summaries[t - 1] or "").startswith(SUMMARY_PREFIX + "summary 1") for t in turns
 )
-assert all(c[0] in plain for c in calls_sent(plain, summarise)[:15])
-assert [len(c) for c in middleware_calls[:7]] == [11, 13, 15, 17, 19, 21, 23]
+plain = parallel_tool_chat(30, calls=0)
+modelled = calls_sent(plain, summarise)[15:22]
+summary = modelled[0][0]
+assert summary.role is Role.USER and summary.content.startswith(SUMMARY_PREFIX)
+assert all(c[0].content.startswith(SUMMARY_PREFIX) for c in modelled)
+assert [len(c) for c in modelled] == [11, 13, 15, 17, 19, 21, 23]
+modelled_by_hand = calls_sent([summary, *plain[30:]], keep_10_model)[:7]
+assert [summary in c for c in modelled_by_hand] == [bool(hand_summaries[t - 1]) for t in turns]
+real = by_middleware(22, trigger=30, keep=10)
+assert [len(c) - 1 for c in real[15:22]] == [len(c) for c in modelled]
 # Self-check 3's worked answer: 12 after turn 16; turn n's call holds 2n - 21, 29 on turn 25
 # and 31 on turn 26, where the second summary replaces the first; then every 10 turns, the
 # five summaries of section 4's 60 turns.
