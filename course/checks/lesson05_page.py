@@ -298,7 +298,8 @@ assert count_tokens(pinned_prompt) - count_tokens(system_prompt) == 12
 pinned_call = last_call(designs[2], mini, count_tokens)
 assert pinned_call.cached == 1664 and pinned_call.uncached == window_call.uncached + 12
 assert per_1000("window of 10, order pinned", "GPT-5.4 mini") == 20.77
-# "The prefix counts from 1,024 tokens up, in whole blocks of 128: ... 1,664 tokens (13 x 128)"
+# "Only a prefix of 1,024 tokens or more is cached, rounded down to whole blocks of 128: ...
+# 1,664 tokens (13 x 128)"
 assert OPENAI_CACHE.min_tokens == 1024 and 13 * 128 == 1664
 # "the other 37 are paid in full"
 assert 1701 - 1664 == 37 and OPENAI_CACHE.cacheable(1023) == 0
