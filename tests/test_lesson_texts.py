@@ -107,10 +107,11 @@ REVEALED_BY = {
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
             "23. A turn stores 6 messages: its question, one AI message",
+            "`max_tokens = (earlier turns + 1) × turn size − 1`",
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: ["Turns 1 to 7. On turn 7"],
-        3: ["The window of 10. With nothing cached", "$86.67 per 1,000 chats against $113.77"],
+        3: ["About the same: $20.23 per 1,000 chats", "table = pd.DataFrame({"],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
     },
     "06_token_budget_and_context_drift.ipynb": {
@@ -963,12 +964,20 @@ def test_lesson5_carries_issue_22_s_corrections():
         "The **system prompt**, your fixed instructions, is not in the thread",
         "The trim runs before each call.",
         "The **answering call**, the last, holds the most, so it sets the size",
-        "`max_tokens = (earlier turns + 1) × turn size − 1`",
         "**Middleware** is a function",
         "The rest is gone for good.",
         "So between turns the thread can hold more than 10",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
+    # The rule comes after check 1 (predict, then the rule), before check 2; the question no
+    # longer repeats the one-AI-message fact the text teaches with turn 3's two tools.
+    rule = main.index("`max_tokens = (earlier turns + 1) × turn size − 1`")
+    assert main.index("### Self-check 1") < rule < main.index("### Self-check 2")
+    assert "Turn 3's one reply asks for two tools, so it stores 5." in main
+    assert "one reply carrying three" not in main and "however many tools" not in main
+    # "stored" and the state are defined before the cell that prints or uses them.
+    assert main.index("the turn **stored**") < main.index("token_counter=len")
+    assert main.index("agent's **state**") < main.index("token_counter=len")
     # One framework on the main path; the others in the table of rules and on the reference page.
     assert "LangChain 1.x" in main
     assert "Markdown(sizing_table(worked_sizes(" in body
@@ -999,15 +1008,19 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "*user*" in body
     # Lucía's 60 turns: who, what and why long, before the check that prices them.
     assert main.index("**Lucía's chat.**") < main.index("### Self-check 3")
-    # One cache rule (OpenAI's, with its blocks of 128) and one cost table (GPT-5.4 mini, the
-    # pinned design in it), taught before check 3, which asks about the case the table is not:
-    # the cache expired. The intro names no cheapest design.
+    # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks the
+    # surprising case (warm cache: the shorter window saves nothing) before the one cost table
+    # (GPT-5.4 mini, the pinned design and whether turn 60 sends #7781 in it) shows it.
     assert main.index("**How the cache works.**") < main.index("### Self-check 3")
     assert main.index("**prefix**") < main.index("### Self-check 3")
-    assert "rounded down to whole blocks of 128" in main and "Gemini" not in main
+    assert "only in whole blocks of 128 tokens" in main and "Gemini" not in main
     assert "the whole history is cheapest" not in main
-    assert "only S matches the call before" in main
-    assert book.expected("3") == "window of 10"
+    assert "and only S is read from the cache" in main
+    assert book.expected("3") == "about the same"
+    assert main.index("### Self-check 3") < main.index("**Which design to use.**")
+    assert "compare the gaps between users' messages with the" in main
+    assert "Lucía should use" not in main
+    assert "Token budgets: what a long agent task costs, and how to cap it" in main
     # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
     assert "messages in the middleware's call" not in body and "grows by 2" not in main
     # The cross-framework table and the explorer are an optional part, after the Resources.
@@ -1247,7 +1260,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1493,
     "03_window_buffer_memory.ipynb": 1678,
     "04_memory_that_outlives_the_session.ipynb": 1720,
-    "05_designing_multi_turn_conversations.ipynb": 1285,
+    "05_designing_multi_turn_conversations.ipynb": 1316,
     "06_token_budget_and_context_drift.ipynb": 1777,
 }
 
