@@ -414,8 +414,8 @@ llama_count = LlamaIndexMemory(1, counter=function_agent_counter(count_text)).co
 assert sum(llama_count(m) for m in example_turn) == 61 and llama_count(example_turn[0]) == 17
 assert llamaindex_token_limit(turns=3, turn_tokens=61, question_tokens=17) == 286
 assert 3 * 61 + 17 == 200 and 199 < 286 * 0.7 and 285 * 0.7 < 200
-# The explorer's lowest panel at the sliders' start: "the summary sends 2,106 tokens, and writing
-# it reads 474 more: 2,580, more than the plain window's 2,086".
+# The explorer's lowest panel at the sliders' start: "the calls with the summary send 2,106 tokens and writing
+# the summaries reads 474 more. That makes 2,580, more than the plain window's 2,086".
 panel = " ".join(re.sub(r"<[^>]+>", " ", snapshot).split())
 assert "window of 5 without a summary 2,086" in panel
 assert "with the summary 2,106 plus 474 read by the summariser" in panel
