@@ -106,21 +106,13 @@ REVEALED_BY = {
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
-            "23. A turn stores its question, one AI message",
+            "23. A turn stores 6 messages: its question, one AI message",
+            "`max_tokens = (earlier turns + 1) × turn size − 1`",
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
-        2: [
-            "anchored_rows = side_by_side(anchored, frameworks)",
-            "Turns 1 to 7. On turn 7",
-        ],
-        3: ["explorer = DesignExplorer(", "26. After turn 16"],
-        4: [
-            "design_costs(shown, count_tokens, [model])",
-            "The window of 40. A full window drops its oldest turn",
-            "only S matches the call before",
-            "window of 10 pays it for only 10",
-        ],
-        5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
+        2: ["Turns 1 to 7. On turn 7"],
+        3: ["About the same: $20.23 per 1,000 chats", "table = pd.DataFrame({"],
+        4: ["explorer = DesignExplorer(", "26. After turn 16"],
     },
     "06_token_budget_and_context_drift.ipynb": {
         1: ["**7** (7.6): each call resends"],
@@ -953,8 +945,9 @@ def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
 def test_lesson5_carries_issue_22_s_corrections():
     """Issue 22, lesson 5, as issue 34 rewrote it: LangChain's main path with LangChain-only
     checks, a sizing check with the rules it needs stated first, the tokens a turn costs where
-    the window is sized, every framework's rule in one table, the middleware's summary, Lucía's
-    chat described before it is priced, the bill in dollars; the other frameworks' code, the
+    the window is sized, both fixes run through the real create_agent, every framework's rule and
+    the middleware's summary in the optional part, Lucía's chat described before it is priced,
+    the bill in dollars with the cache; the other frameworks' code, the
     n8n recipe and the version notes on the reference page (tests/test_lesson05_reference.py)."""
     name = "05_designing_multi_turn_conversations.ipynb"
     body = "\n".join(text(c) for c in cells(COURSE / name))
@@ -970,11 +963,20 @@ def test_lesson5_carries_issue_22_s_corrections():
         "The **system prompt**, your fixed instructions, is not in the thread",
         "The trim runs before each call.",
         "The **answering call**, the last, holds the most, so it sets the size",
-        "`max_tokens = (earlier turns + 1) × turn size − 1`",
         "**Middleware** is a function",
         "The rest is gone for good.",
+        "So between turns the thread can hold more than 10",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
+    # The rule comes after check 1 (predict, then the rule), before check 2; the question no
+    # longer repeats the one-AI-message fact the text teaches with turn 3's two tools.
+    rule = main.index("`max_tokens = (earlier turns + 1) × turn size − 1`")
+    assert main.index("### Self-check 1") < rule < main.index("### Self-check 2")
+    assert "Turn 3's one reply asks for two tools, so it stores 5." in main
+    assert "one reply carrying three" not in main and "however many tools" not in main
+    # "stored" and the state are defined before the cell that prints or uses them.
+    assert main.index("the turn **stored**") < main.index("token_counter=len")
+    assert main.index("agent's **state**") < main.index("token_counter=len")
     # One framework on the main path; the others in the table of rules and on the reference page.
     assert "LangChain 1.x" in main
     assert "Markdown(sizing_table(worked_sizes(" in body
@@ -988,29 +990,42 @@ def test_lesson5_carries_issue_22_s_corrections():
         assert other not in main, f"{other} belongs on the reference page"
     for check_id in book.ids:  # every check asks about LangChain or the lesson's own designs
         assert "n8n" not in book.expectation(check_id).why
-    assert "SummarizationMiddleware" in main and "*user*" in main
+    # The fixes run for real: keep_last_10's turn 9 reply, then the pinned agent's turn 9 call.
+    printed = "".join(
+        "".join(o.get("text", ""))
+        for c in cells(COURSE / name)
+        if c["cell_type"] == "code"
+        for o in c.get("outputs", [])
+    )
+    assert "turn 9 reply: I can no longer see your first order number" in printed
+    assert "turn 9's system prompt ends: Order on file: #4417" in printed
+    # The middleware order claim is gone (on turn 1 the question is the newest message, so
+    # remember_order sees it whatever the order).
+    assert "before the trim deletes it" not in body
+    # The summary is an optional part, after the Resources, with its own check.
+    assert "SummarizationMiddleware" not in main and "SummarizationMiddleware" in body
+    assert "*user*" in body
     # Lucía's 60 turns: who, what and why long, before the check that prices them.
-    assert main.index("**Lucía's chat.**") < main.index("### Self-check 4")
-    # The cache (prefix, minimum sizes, steps, lifetime) is taught before check 4 needs it; what it
-    # means for a full window comes after (REVEALED_BY); check 5 prices a call by hand.
-    assert main.index("**How the cache works.**") < main.index("### Self-check 4")
-    assert main.index("**prefix**") < main.index("### Self-check 4")
-    assert "caches only a prefix of at least 2,048 tokens" in main
-    assert main.index("**One call, priced.**") < main.index("### Self-check 5 · Price one call")
-    assert book.expected("5") == 725
-    # Check 3 is worked out from the trigger and the kept 10, not read off a row of call sizes;
-    # check 4's "only S matches" is its worked answer.
+    assert main.index("**Lucía's chat.**") < main.index("### Self-check 3")
+    # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks the
+    # surprising case (warm cache: the shorter window saves nothing) before the one cost table
+    # (GPT-5.4 mini, the pinned design and whether turn 60 sends #7781 in it) shows it.
+    assert main.index("**How the cache works.**") < main.index("### Self-check 3")
+    assert main.index("**prefix**") < main.index("### Self-check 3")
+    assert "only in whole blocks of 128 tokens" in main and "Gemini" not in main
+    assert "the whole history is cheapest" not in main
+    assert "and only S is read from the cache" in main
+    assert book.expected("3") == "about the same"
+    assert main.index("### Self-check 3") < main.index("**Which design to use.**")
+    assert "compare the gaps between users' messages with the" in main
+    assert "Lucía should use" not in main
+    assert "Token budgets: what a long agent task costs, and how to cap it" in main
+    # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
     assert "messages in the middleware's call" not in body and "grows by 2" not in main
-    assert "only S matches" not in main and "only S matches" in body
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
-    assert "design_costs(shown, count_tokens, [model])" in body and "per 1,000 such chats" in main
+    assert "design_costs(designs[:4], count_tokens, [mini])" in body and "1,000 such chats" in main
     assert "## Which version are you on?" not in main  # on the reference page
-
-
-#: A code cell whose input a reader need not read carries both marks: MyST-NB's tag folds it on
-#: the site, JupyterLab's metadata folds it in the notebook.
-HIDE_INPUT = "hide-input"
 
 
 @lessons
@@ -1250,7 +1265,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1493,
     "03_window_buffer_memory.ipynb": 1678,
     "04_memory_that_outlives_the_session.ipynb": 1720,
-    "05_designing_multi_turn_conversations.ipynb": 1500,
+    "05_designing_multi_turn_conversations.ipynb": 1320,
     "06_token_budget_and_context_drift.ipynb": 1278,
 }
 

@@ -5,19 +5,18 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
-import dataclasses
 from functools import cache
 from typing import Any
 
 from windowmem.design.anchor_facts import turns_reached
-from windowmem.design.money import design_costs, last_call, support_designs
+from windowmem.design.money import design_costs, support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
 from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.policies.langgraph import LangChainSummarization
-from windowmem.prices import CallTokens, call_cost, price_of
+from windowmem.prices import price_of
 from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
@@ -56,81 +55,33 @@ def _check_2() -> dict[str, Any]:
     return {"2": turns_reached(side_by_side(chat, [larger]), fact, larger.name)}
 
 
-def _check_3() -> dict[str, Any]:
-    # The turns whose call is shorter than the call before: each a new summary replaced the
+def _check_4() -> dict[str, Any]:
+    # Going further's check: the turns whose call is shorter than the call before: each a new summary replaced the
     # thread's older messages (turns 16, 26, 36, ...), on a chat without tools.
     middleware = LangChainSummarization(10, trigger_tokens=None, trigger_messages=30)
     sizes = [len(sent) for sent in calls_sent(parallel_tool_chat(40, calls=0), middleware)]
     summarised = [turn for turn in range(2, len(sizes) + 1) if sizes[turn - 1] < sizes[turn - 2]]
-    return {"3": summarised[1]}
+    return {"4": summarised[1]}
 
 
 @cache
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
+    # Lucía's 60 turns on GPT-5.4 mini, every call within the cache's lifetime of the last: the
+    # window of 10 against the whole history, "about the same" within 5% either way.
     costs = {
         c.design: c.dollars
-        for c in design_costs(support_designs(count_tokens)[:4], count_tokens)
-        if c.model == "GPT-5.4 mini"
+        for c in design_costs(
+            support_designs(count_tokens)[:2], count_tokens, [price_of("gpt-5.4-mini")]
+        )
     }
-    asked = {name: costs[design] for name, design in CHECK_4_DESIGNS.items()}
-    return {"4": max(asked, key=asked.__getitem__)}
+    ratio = float(costs["window of 10 messages"] / costs["whole history"])
+    if ratio < 1 - SAME_WITHIN:
+        return {"3": "much cheaper"}
+    return {"3": "about the same" if ratio <= 1 + SAME_WITHIN else "much dearer"}
 
 
-#: Self-check 5's model: its cache starts above the system prompt, so no window is cached.
-CHECK_5_MODEL = "gemini-2.5-flash"
-
-
-def _dollars_per_million_calls(call: CallTokens, model: str = CHECK_5_MODEL) -> int:
-    """What *call* costs on *model*, in US$ per million such calls, to the dollar."""
-    return round(call_cost(call, price_of(model)) * 10**6)
-
-
-def window_40_last_call(model: str = CHECK_5_MODEL) -> CallTokens:
-    """Self-check 5's call: the window of 40's call on turn 60 of Lucía's chat, on *model*."""
-    design = next(d for d in support_designs(count_tokens) if d[0] == "window of 40 messages")
-    return last_call(design, price_of(model), count_tokens)
-
-
-@cache
-def _check_5() -> dict[str, Any]:
-    return {"5": _dollars_per_million_calls(window_40_last_call())}
-
-
-def _check_5_mistakes() -> dict[Any, str]:
-    call = window_40_last_call()
-    exact = call_cost(call, price_of(CHECK_5_MODEL)) * 10**6
-    on_mini = window_40_last_call("gpt-5.4-mini")
-    as_on_mini = dataclasses.replace(call, cached=on_mini.cached)
-    all_cached = dataclasses.replace(call, cached=call.input)
-    no_output = dataclasses.replace(call, output=0)
-    return {
-        _dollars_per_million_calls(as_on_mini): (
-            "that reads 1,664 tokens from the cache, as on GPT-5.4 mini; Gemini caches nothing "
-            "under 2,048 tokens, and the prefix this call shares with the last is only the "
-            "1,701-token system prompt"
-        ),
-        _dollars_per_million_calls(all_cached): (
-            "only the prefix the last call sent unchanged is cached, and a full window changes "
-            "right after the system prompt"
-        ),
-        _dollars_per_million_calls(no_output): "add the 22 output tokens, at the output price",
-        _dollars_per_million_calls(
-            on_mini, "gpt-5.4-mini"
-        ): "that is the call on GPT-5.4 mini; price it at Gemini's prices",
-        float(exact): "the right sum, not yet rounded: the check asks to the dollar",
-        float(
-            round(exact / 10**6, 5)
-        ): "that is the price of one call; the question asks per million calls",
-        float(round(exact / 1000, 2)): "that is per 1,000 calls; the question asks per million",
-    }
-
-
-#: Self-check 4's three answers, each the design it names in the lesson's table.
-CHECK_4_DESIGNS = {
-    "whole history": "whole history",
-    "window of 10": "window of 10 messages",
-    "window of 40": "window of 40 messages",
-}
+#: Self-check 3's "about the same": within 5% of the whole history's bill.
+SAME_WITHIN = 0.05
 
 
 BOOK = CheckBook(
@@ -191,6 +142,18 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
+            hint="compare what each design pays the full price for on one call, and what it reads from the cache at a tenth of it",
+            mistakes={
+                "much cheaper": "that is what a count of tokens suggests, and it holds once the cache has expired; with the cache warm, the whole history reads its older turns at a tenth of the price, while the window pays the full price for its 10 messages on every call, since they never match the call before",
+                "much dearer": "the window pays the full price for more tokens a call than the whole history does, but the whole history reads ever more cached tokens: over the chat the two nearly cancel out",
+            },
+            why="with the cache warm, the window of 10 costs $20.23 per 1,000 chats against $20.11 for the whole history, 0.6% more: the whole history's older turns are read from the cache at a tenth of the price, and the window's 10 messages pay the full price on every call",
+            transfer="whether a shorter window saves money once the provider's prompt cache is counted",
+            form='one of "much cheaper", "about the same" or "much dearer", in quotes',
+        ),
+        Expectation(
+            "4",
+            _check_4,
             hint="count what the thread holds after turn 16 (the summary, the newest 10 and the answer); each turn adds 2: when does a call reach 30 again?",
             mistakes={
                 16: "turn 16's call carries the first summary; the question asks for the second",
@@ -201,27 +164,6 @@ BOOK = CheckBook(
             },
             why="after turn 16 the thread holds 12 messages and each turn adds 2: turn n's call holds 2n - 21, 31 on turn 26, the first at 30 or more since",
             transfer="when the framework's own summary fires again, on a chat without tools",
-        ),
-        Expectation(
-            "4",
-            _check_4,
-            hint="once a window is full, ask which of its tokens the cache can still serve, and how many a call pays at the full price",
-            mistakes={
-                "whole history": "it sends the most tokens, but all of it except the newest turn was sent before and is read from the cache at a tenth of the price",
-                "window of 10": "a full window loses the cache past the system prompt, but this one pays the full price for only 10 messages a call; which design pays it for more?",
-            },
-            why="a full window changes the prefix right after the system prompt on every call, so all its messages pay the full price: 40 of them cost more than the whole history, which is read almost entirely from the cache",
-            transfer="a longer window priced with the prompt cache, on a long chat with a long system prompt",
-            form='one of "whole history", "window of 10" or "window of 40", in quotes',
-        ),
-        Expectation(
-            "5",
-            _check_5,
-            hint="first ask which of the call's tokens Gemini's cache can serve (its minimum, and the prefix the last call shared); then price input, cached and output apart: a price per million tokens times tokens is dollars per million calls",
-            mistakes=_check_5_mistakes,
-            why="nothing is cached: the prefix shared with the last call is the 1,701-token system prompt, under Gemini's 2,048; so 2,232 x 0.30 + 22 x 2.50 = 669.60 + 55 = $724.60 per million calls",
-            transfer="pricing a window's call on a model whose cache starts above the system prompt",
-            form="a whole number of dollars, like 123",
         ),
     ],
 )

@@ -27,25 +27,12 @@ CHAT = load_example("two_orders")
 
 
 def lesson_middleware(max_tokens: int = 10):
-    """The lesson's ``keep_last_10``, word for word but the decorator's import (and
-    *max_tokens*, 10 in the lesson; self-check 1b asks for another)."""
-    from langchain.agents.middleware import before_model
-    from langchain_core.messages import RemoveMessage, trim_messages
-    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+    """The lesson's ``keep_last_10`` at *max_tokens* (10 in the lesson; self-check 1b asks for
+    another): ``windowmem.design.summary_run.keep_last``, the same trim_messages call in a
+    ``@before_model`` middleware (tests/design/test_lesson05_snippets.py runs the lesson's own)."""
+    from windowmem.design.summary_run import keep_last
 
-    @before_model
-    def keep_last_10(state, runtime):
-        kept = trim_messages(
-            state["messages"],
-            strategy="last",
-            token_counter=len,
-            max_tokens=max_tokens,
-            start_on="human",
-            end_on=("human", "tool"),
-        )
-        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept]}
-
-    return keep_last_10
+    return keep_last(max_tokens)
 
 
 def test_the_lesson_s_langchain_middleware_sends_what_the_lineup_predicts():

@@ -1,9 +1,9 @@
 """Lesson 5's LangChain code, run as a learner would run it: the lesson's setup cell (its
-tools and an offline model replaying Valentina's recorded replies) and its visible LangChain
-cell (``keep_last_10`` over her first 8 turns), then every snippet of the main path in page
+tools and an offline model replaying Valentina's recorded replies), its visible LangChain cell
+(``keep_last_10`` over her 9 turns), its pinned-order cell, then every markdown snippet in page
 order, in one namespace, against the installed langchain and langgraph. A snippet that names
-something undefined, or that the installed packages reject, fails here; what the LangChain cell
-prints is held to windowmem's model of the same middleware."""
+something undefined, or that the installed packages reject, fails here; what the LangChain
+cells print is held to windowmem's model of the same middleware."""
 
 from __future__ import annotations
 
@@ -38,15 +38,20 @@ def setup_cells() -> tuple[str, str]:
     return setup, langchain
 
 
+def pinned_cell() -> str:
+    """Section 2's visible cell: remember_order and pin_order on keep_last_10's agent."""
+    code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
+    (pinned,) = [c for c in code if "def remember_order" in c]
+    return pinned
+
+
 def snippets() -> list[str]:
-    """The main path's markdown snippets in page order (folds left out)."""
+    """The lesson's markdown snippets in page order (folds left out), Going further's too."""
     shown = []
     for cell in cells():
         if cell["cell_type"] != "markdown":
             continue
         body = "".join(cell["source"])
-        if re.search(r"^## Resources\b", body, re.M):
-            break
         shown += FENCE.findall(re.sub(r"<details>.*?</details>", "", body, flags=re.S))
     return shown
 
@@ -61,8 +66,7 @@ def run(code: str, namespace: dict) -> str:
 def test_every_snippet_runs_and_does_what_the_lesson_says():
     pytest.importorskip("langchain.agents.middleware")
     assert [s.splitlines()[0] for s in snippets()] == [
-        "class OrderState(AgentState):",
-        'summarise = SummarizationMiddleware(model, trigger=("messages", 30), keep=("messages", 10))',
+        "from langchain.agents.middleware import SummarizationMiddleware",
     ]
     # A module of its own, as a learner's script is: typing resolves OrderState's hints there.
     module = types.ModuleType("lesson05_snippets")
@@ -78,7 +82,8 @@ def test_every_snippet_runs_and_does_what_the_lesson_says():
 def expected_lines() -> list[str]:
     """What the LangChain cell must print, from windowmem's model of keep_last_10: what each
     turn stored, and the turn whose question opens that turn's answering call (the saved
-    thread, which the middleware rewrites to what that call sends, then the answer)."""
+    thread, which the middleware rewrites to what that call sends, then the answer); then
+    turn 9's reply, the recorded one."""
     from windowmem.design.side_by_side import framework_lineup, stored_per_turn
     from windowmem.design.sizing import calls_sent
     from windowmem.examples import load_example
@@ -90,11 +95,11 @@ def expected_lines() -> list[str]:
     questions = [turn.messages[0] for turn in chat.interactions]
     calls = iter(calls_sent(chat.messages, model))
     lines = []
-    for t, (turn, stored) in enumerate(zip(chat.interactions[:8], stored_per_turn(chat, model)), 1):
+    for t, (turn, stored) in enumerate(zip(chat.interactions, stored_per_turn(chat, model)), 1):
         answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
         start = questions.index(answering[0]) + 1
         lines.append(f"turn {t} stored {stored} messages; the thread now starts at turn {start}")
-    return lines
+    return [*lines, f"turn 9 reply: {chat.messages[-1].content}"]
 
 
 def check_snippets(namespace: dict) -> None:
@@ -104,37 +109,43 @@ def check_snippets(namespace: dict) -> None:
 
     setup, langchain = setup_cells()
     run(setup, namespace)
-    # The real create_agent and keep_last_10 over Valentina's 8 turns: turn 1 leaves on turn 4.
+    # The real create_agent and keep_last_10 over Valentina's 9 turns: turn 1 leaves on turn 4,
+    # and turn 9's reply cannot name the first order.
     printed = run(langchain, namespace).splitlines()
     assert printed == expected_lines()
-    assert printed[3].endswith("starts at turn 3")
+    assert printed[3].endswith("starts at turn 3") and "#4417" not in printed[-1]
     stored = namespace["agent"].get_state(namespace["config"]).values["messages"]
     assert [m.type for m in stored][-2:] == ["human", "ai"]
-    pin, summarise = snippets()
-    # The pinned agent: remember_order saves the first order number; pin_order adds it to the
-    # system prompt of the model call. A fresh offline model answers it.
-    namespace["model"] = OfflineModel(messages=iter([AIMessage("Noted.")]))
-    run(pin, namespace)
-    middleware = [name for name in namespace["agent"].builder.nodes if "." in name]
-    assert middleware.index("remember_order.before_model") < middleware.index(
-        "keep_last_10.before_model"
+    # The pinned agent over the same 9 turns: turn 9's call sends the system prompt with the
+    # order on file, then the same last 9 messages keep_last_10 leaves (turns 6 to 9).
+    turn_9_window = namespace["model"].sent[-1][1:]
+    pinned = run(pinned_cell(), namespace).splitlines()
+    assert pinned == [
+        "turn 9's system prompt ends: Order on file: #4417",
+        "then 9 messages, from turn 6",
+    ]
+    assert [m.content for m in namespace["window"]] == [m.content for m in turn_9_window]
+    assert namespace["agent"].get_state(namespace["config"]).values["order"] == "#4417"
+    # The same middleware on another chat: remember_order saves its first order number and
+    # pin_order adds it to the system prompt of the model call. A fresh offline model answers.
+    model = OfflineModel(messages=iter([AIMessage("Noted."), AIMessage("Noted again.")]))
+    agent = namespace["create_agent"](
+        model,
+        namespace["tools"],
+        system_prompt=namespace["PROMPT"],
+        checkpointer=namespace["InMemorySaver"](),
+        middleware=[namespace[n] for n in ("keep_last_10", "remember_order", "pin_order")],
     )
-    seen = []
-    model = namespace["model"]
-    original = type(model)._generate
-
-    def spy(self, messages, *args, **kwargs):
-        seen.append(messages[0].content)
-        return original(self, messages, *args, **kwargs)
-
     config = {"configurable": {"thread_id": "lucia"}}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(type(model), "_generate", spy)
-        namespace["agent"].invoke(
-            {"messages": [{"role": "user", "content": "My order is #7781."}]}, config
-        )
-    assert namespace["agent"].get_state(config).values["order"] == "#7781"
-    assert seen == [namespace["PROMPT"] + "\nOrder on file: #7781"]
+    for message in ("My order is #7781.", "A second one is #7790."):
+        agent.invoke({"messages": [{"role": "user", "content": message}]}, config)
+    assert agent.get_state(config).values["order"] == "#7781"
+    assert [sent[0].content for sent in model.sent] == [
+        namespace["PROMPT"] + "\nOrder on file: #7781"
+    ] * 2
+    # Going further's summary snippet builds the middleware the lesson names.
+    namespace["model"] = model
+    (summarise,) = snippets()
     run(summarise, namespace)
     assert type(namespace["summarise"]).__name__ == "SummarizationMiddleware"
 

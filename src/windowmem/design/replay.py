@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatResult
 from langchain_core.tools import BaseTool, tool
+from pydantic import Field
 
 from windowmem.conversation import Conversation
 from windowmem.errors import WindowMemError
@@ -27,7 +29,14 @@ class OfflineModel(GenericFakeChatModel):
     """A chat model that replays its script of replies: no API key, no network.
 
     ``create_agent`` binds the agent's tools to its model; a scripted model needs none.
+    ``sent`` keeps what each call sent, system prompt first, so a lesson can show it.
     """
+
+    sent: list[list[BaseMessage]] = Field(default_factory=list)
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        self.sent.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> OfflineModel:
         return self
