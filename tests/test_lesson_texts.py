@@ -74,7 +74,7 @@ REVEALED_BY = {
         6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["Before turn 9, turns 1 to 8 are stored"],
+        1: ["turns 1 to 8 are stored; the last ten messages"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
             "**No limit**: with the time at its top",
@@ -82,7 +82,7 @@ REVEALED_BY = {
             "her chats would cost US$118.03",
         ],
         4: [
-            "**[2, 3]**. Turn 60 would need",
+            "**[2, 3]**. On turn *t* a window of *k* loads",
             "A reply that holds",
             "files the customer under a new",
         ],
@@ -626,8 +626,12 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
     check_book(COURSE / name)  # puts course/ on the path for the check module
     for claim in importlib.import_module("checks.lesson03").CLAIMS:
         assert f"- ({claim.number}) {claim.text}" in body, claim.text
-    # Round 7: the sizing example names one window, by the rule t - 1 (not a range).
-    assert "as late as turn 13, you need 12" in main and "8–12" not in main
+    # Round 7: the sizing example names one window, by the rule t - 1 (not a range). Round 8:
+    # the rule t - 1 is in check 4's worked answer, not in the line above it.
+    assert "8–12" not in main and "needs a window of *t* − 1" not in main
+    flat = " ".join(body.split())
+    assert flat.index("### Self-check 4") < flat.index("as late as turn 13, you need 12")
+    assert "slides from turn 52" not in main
 
 
 REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
@@ -655,7 +659,9 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     # Round 2: one reply asking two tools is stored as two assistant messages, and the window can
     # start inside a turn; the rule of thumb for k with one tool call a turn.
     assert "each tool call as an assistant message of its own" in main
-    assert "from result 3a on" in main and "with two tool calls, 6" in main
+    assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
+    # Round 8: the version is named where the tool rule is, and several rounds are in the table.
+    assert "This is AI Agent 3.1" in main and "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
     assert not bare, f"say model call or tool call: {len(bare)} bare"

@@ -203,9 +203,15 @@ def second_agent() -> Conversation:
 CLAIMS_MODEL = "gpt-5.4-mini"
 
 
-def _order_on_turn_60_at_50() -> bool:
+#: Claim (1): a question on turn 35 about turn 1, at window 30.
+ASKED_ON_TURN = 35
+CLAIM_WINDOW = 30
+
+
+def _order_on_turn_35_at_30() -> bool:
     chat = support_behind()
-    return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
+    view = turn_view(chat, N8nSimpleMemory(CLAIM_WINDOW), ASKED_ON_TURN, QWEN)
+    return fact_visible(view, ANCHOR_FACTS["support_60"])
 
 
 #: Claim (2)'s shorter chats: under 50 turns, window 50 never slides.
@@ -246,10 +252,11 @@ def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
 CLAIMS = (
     Claim(
         1,
-        "At window 50, turn 1's order number still reaches turn 60.",
-        _order_on_turn_60_at_50,
-        "(1) does not hold: a question on turn 60 about turn 1 needs a window of 60 − 1; at 50, "
-        "turn 60's window starts well after turn 1",
+        f"At window {CLAIM_WINDOW}, a question on turn {ASKED_ON_TURN} about turn 1's order "
+        "number gets its answer.",
+        _order_on_turn_35_at_30,
+        f"(1) does not hold: on turn {ASKED_ON_TURN} a window of {CLAIM_WINDOW} loads turns "
+        f"{ASKED_ON_TURN - CLAIM_WINDOW} to {ASKED_ON_TURN - 1}, so turn 1 is not among them",
         "",
     ),
     Claim(
@@ -412,9 +419,9 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_reply,
-            hint="judge each sentence on its own against section 1's window, section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
+            hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="a question on turn 60 about turn 1 needs a window of 59; window 50 differs from no limit only once it fills, after turn 50; and no window reaches a new session's empty history",
+            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50; and no window reaches a new session's empty history",
             transfer="a reply weighing reach, money and scope on chats the lesson did not price",
         ),
         Expectation(

@@ -92,6 +92,11 @@ stored_before_4 = [m for run in runs[:3] for m in run.saved]
 assert N8nSimpleMemory(2).window(stored_before_4)[0].tool_call_id == "call_stock_3a"
 assert "39" in runs[2].saved[2].content or "39" in runs[2].saved[-1].content
 assert not any(m.content == tool_chat.interactions[2].messages[0].content for m in turn_4)
+# "Turn 2 and turn 3's question are gone, and so is tool call 3a."
+_turn_2 = tool_chat.interactions[1].messages
+assert not {x.content for x in _turn_2 if x.content} & {m.content for m in turn_4}
+assert not {c for x in _turn_2 for c in x.tool_calls} & {c for m in turn_4 for c in m.tool_calls}
+assert not any("call_stock_3a" in (m.tool_calls or ()) for m in turn_4)
 assert (
     tool_run.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
     and tool_run.type_versions["@n8n/n8n-nodes-langchain.agent"] == 3.1
@@ -282,10 +287,12 @@ for name in ("marta", "mentioned_at_start", "support_60"):
     assert smallest_window_recalling(chat, ANCHOR_FACTS[name], asked_on) == asked_on - 1
 assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
 
-# Self-check 4's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
-# turn 52; the main agent's bills on GPT-5.4 mini; a new session finds nothing.
-assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
-assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
+# Self-check 4's worked answer and reply: turn 35 at 30 starts at turn 5 (it needs 34), turn 1
+# lost at 50 from turn 52; the main agent's bills on GPT-5.4 mini; a new session finds nothing.
+assert visible_turns(30, 35) == tuple(range(5, 35)) and 1 in visible_turns(34, 35)
+assert not fact_visible(turn_view(support, N8nSimpleMemory(30), 35, qwen), "#7781")
+assert fact_visible(turn_view(support, N8nSimpleMemory(34), 35, qwen), "#7781")
+assert first_turn_without_turn_1(50) == 52
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
 # The sentence under the open cell quotes its window-5 bill (Lucía's chat averaged, 833 tokens).
@@ -303,17 +310,27 @@ assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for
 assert all(1 in visible_turns(12, t) for t in range(2, 14)) and 1 not in visible_turns(11, 13)
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 4: "on 120 turns it costs more than window 5", on GPT-5.4 mini.
-long_chat = generated_support(120)
-long_bills = price_table(
-    behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
-    N8nSimpleMemory,
-    [5, 0],
-    [gpt],
-    counter=qwen,
-)
+# Section 4: "on TuTienda's chats of 120 turns it costs more than window 5 (the table's last
+# column)", on GPT-5.4 mini: the column is the same shop's 120-turn chat, priced.
+_long_chat = generated_support(120)
+assert long_chat.turn_count == 120 and [m.content for m in long_chat.messages] == [
+    m.content for m in _long_chat.messages
+]
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
 assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
+assert shown["US$ per 1,000 chats of 120 turns"].tolist() == [
+    f"{long_bills.loc[k, mini]:.2f}" for k in (5, 10, 50, 0)
+]
+# Self-check 3's worked answer: chats running at the same time share the System Message's
+# cached start; each chat's turn 1 (the same model call at every window) pays it in full here,
+# so sharing would take at most the cached part of the System Message at (input - cached
+# input) off every row: US$1.56 per 1,000 chats.
+_turn_1 = {
+    k: conversation_bill(tutienda, N8nSimpleMemory(k), gpt, qwen).calls[0] for k in (5, 10, 50, 0)
+}
+assert all(c.cached == 0 and c == _turn_1[0] for c in _turn_1.values())
+_shared = OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
+assert _shared == 2304 and round(_shared * float(gpt.input - gpt.cached_input) / 1000, 2) == 1.56
 # "Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache."
 _missed = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10)}
 assert bills.loc[10, "input tokens"] > bills.loc[5, "input tokens"] and _missed[10] > _missed[5]
@@ -341,6 +358,7 @@ assert list(shown.columns) == [
     "not cached",
     "output tokens",
     "US$ per 1,000 chats",
+    "US$ per 1,000 chats of 120 turns",
 ]
 output_cost = bills["output tokens"] * float(gpt.output) / 1000  # US$ per 1,000 chats
 assert bills["output tokens"].nunique() == 1 and shown.loc[5, "not cached"] == "15,016"
@@ -390,6 +408,10 @@ for _n in (1, 2, 3):
         f"question {t}" for t in range(8 - _n, 8)
     ]
     assert len(_history) == 4 * _n
+# Section 2: "two tool calls in one reply, 6"; in several rounds AI Agent 3.1 stores the last
+# round only (Going further's version table): turn 2 of the two-rounds recording stores 4.
+assert len(load_recording("two-tool-rounds").runs[1].stored) - 2 == 4
+assert len(load_recording("parallel-tools").runs[0].stored) == 6
 # Section 2: turn 4's call starts with an assistant message, no question before it.
 assert turn_4[1].role.value == "assistant" and turn_4[1].tool_calls
 
