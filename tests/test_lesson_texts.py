@@ -637,6 +637,19 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
 REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
 
 
+def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
+    """Round 8: check 7 shows turns 1 to 3 as a transcript (not a hint that turn 3 names him
+    again); every quoted message is the check book's chat, word for word."""
+    check_book(COURSE / "03_window_buffer_memory.ipynb")
+    chat = importlib.import_module("checks.lesson03")._empanadas_named_again()
+    body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    question = body[body.index("### Self-check 7") :]
+    question = " ".join(question[: question.index("first_turn_without_the_name")].split())
+    quoted = re.findall(r'\*"(.+?)"\*', question)
+    assert len(quoted) == 6
+    assert quoted == [m.content for m in chat[1:7]]
+
+
 def body_count(name: str, snippet: str) -> int:
     """How often *snippet* is in the markdown of lesson *name*, main path or not."""
     return sum(text(c).count(snippet) for c in cells(COURSE / name) if c["cell_type"] == "markdown")

@@ -97,6 +97,9 @@ _turn_2 = tool_chat.interactions[1].messages
 assert not {x.content for x in _turn_2 if x.content} & {m.content for m in turn_4}
 assert not {c for x in _turn_2 for c in x.tool_calls} & {c for m in turn_4 for c in m.tool_calls}
 assert not any("call_stock_3a" in (m.tool_calls or ()) for m in turn_4)
+# The cell's last line: result 3a stored, not sent on turn 4 (n8n dropped the orphan).
+assert "call_stock_3a" not in sent_ids and "call_stock_3b" in sent_ids
+assert any(m.tool_call_id == "call_stock_3a" for m in turn_3.stored)
 assert (
     tool_run.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
     and tool_run.type_versions["@n8n/n8n-nodes-langchain.agent"] == 3.1
