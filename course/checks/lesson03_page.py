@@ -313,7 +313,7 @@ assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for
 assert all(1 in visible_turns(12, t) for t in range(2, 14)) and 1 not in visible_turns(11, 13)
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 4: "on TuTienda's chats of 120 turns it costs more than window 5 (the table's last
+# Section 4: "on 120-turn chats it costs more than window 5 (the table's last
 # column)", on GPT-5.4 mini: the column is the same shop's 120-turn chat, priced.
 _long_chat = generated_support(120)
 assert long_chat.turn_count == 120 and [m.content for m in long_chat.messages] == [
