@@ -650,6 +650,19 @@ def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
     assert quoted == [m.content for m in chat[1:7]]
 
 
+def test_lesson3_shows_n8n_s_turn_4_input_and_the_time_fix_where_it_tells_them():
+    """Round 9: section 2's turn 4 is n8n's own picture of the model's input (between the stored
+    turn and check 2, which it does not answer); the $now fix is pictured in check 3's worked
+    answer, below the check it would answer."""
+    body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    main = _main_path_of("03_window_buffer_memory.ipynb")
+    turn_4 = "](images/n8n/lesson3_tool_turn_input.png)"
+    assert main.index("## 2 ·") < main.index(turn_4) < main.index("### Self-check 2")
+    fix = "](images/n8n/lesson3_prompt_with_now.png)"
+    assert fix not in main and body.index("### Self-check 3") < body.index(fix)
+    assert body.index(fix) < body.index("## 4 ·")
+
+
 def body_count(name: str, snippet: str) -> int:
     """How often *snippet* is in the markdown of lesson *name*, main path or not."""
     return sum(text(c).count(snippet) for c in cells(COURSE / name) if c["cell_type"] == "markdown")
