@@ -74,15 +74,19 @@ REVEALED_BY = {
         6: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["Before turn 9, turns 1 to 8 are stored"],
+        1: ["turns 1 to 8 are stored; the last ten messages"],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
             "**No limit**: with the time at its top",
             "nothing is read from the cache",
-            "these chats would cost US$118.03",
+            "her chats would cost US$118.03",
         ],
-        4: ["turn 5 is stored but not\nloaded"],
-        5: ["**[2, 3, 5, 6]**", "A reply that holds", "so the bills are the same (2)"],
+        4: [
+            "**[2, 3]**. On turn *t* a window of *k* loads",
+            "A reply that holds",
+            "files the customer under a new",
+        ],
+        5: ["turn 5 is stored but not\nloaded"],
         6: ["**20**: at 0 the slice skips nothing"],
         7: ["and leaves on turn **7**"],
     },
@@ -576,16 +580,24 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "`slice(-0)`" not in main and "JavaScript reads `-0` as `0`" in before_6
     before_3 = main[: main.index("### Self-check 3")]
     flat_3 = " ".join(before_3.split())
-    # The cache's rule as GPT-5.4 mini applies it: a minimum for the shared start.
-    assert "only from **1,024 tokens** on" in flat_3
-    assert "At window 5 it is only the System Message" in flat_3
-    assert "only for minutes" in flat_3  # a quiet chat pays full price again
-    # Round 2: the pause is on the main path, with what it does to the bills, before check 5.
-    before_5 = " ".join(main[: main.index("### Self-check 5")].split())
-    assert "If every message came after such a pause" in before_5
-    before_4 = main[: main.index("### Self-check 4")]
-    assert "and so does an idle hour" in " ".join(before_4.split())
-    assert "between sessions, scope or storage" not in main  # 5: one session, the window
+    # Round 7: one cache rule, plainly: the shared start must reach 1,024 tokens, and only the
+    # shared start is cheap; one model call priced before the table; the chat's replies come
+    # minutes apart (pauses are priced in Going further, not on the main path).
+    assert "the shared start must be at least **1,024 tokens** long" in flat_3
+    assert "only the shared start is cheap" in flat_3
+    assert "At window 5 it shares only the System Message" in flat_3
+    assert "her messages minutes apart" in flat_3
+    code = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb")[:20])
+    assert "call_7 = conversation_bill(" in code and "per 1,000 such model calls" in code
+    assert "128" not in flat_3 and "pause" not in " ".join(main.split())
+    going = body[body.index("## Going further") :]
+    assert "If every message of Lucía's chat came after such a pause, but within the hour" in (
+        " ".join(going.split())
+    )
+    # Round 7: "when it is not the window" is optional, with its check (5), in Going further.
+    before_5 = " ".join(going[: going.index("### Self-check 5")].split())
+    assert "and so does an idle hour" in before_5
+    assert "between sessions, scope or storage" not in main
 
 
 def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_reference_page():
@@ -605,10 +617,41 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
     check_book(COURSE / name)  # puts course/ on the path for the check module
     for claim in importlib.import_module("checks.lesson03").CLAIMS:
         assert f"- ({claim.number}) {claim.text}" in body, claim.text
-    assert "8–12" in main  # the sizing guide the assignment's rubric quotes
+    # Round 7: the sizing example names one window, by the rule t - 1 (not a range). Round 8:
+    # the rule t - 1 is in check 4's worked answer, not in the line above it.
+    assert "8–12" not in main and "needs a window of *t* − 1" not in main
+    flat = " ".join(body.split())
+    assert flat.index("### Self-check 4") < flat.index("as late as turn 13, you need 12")
+    assert "slides from turn 52" not in main
 
 
 REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
+
+
+def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
+    """Round 8: check 7 shows turns 1 to 3 as a transcript (not a hint that turn 3 names him
+    again); every quoted message is the check book's chat, word for word."""
+    check_book(COURSE / "03_window_buffer_memory.ipynb")
+    chat = importlib.import_module("checks.lesson03")._empanadas_named_again()
+    body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    question = body[body.index("### Self-check 7") :]
+    question = " ".join(question[: question.index("first_turn_without_the_name")].split())
+    quoted = re.findall(r'\*"(.+?)"\*', question)
+    assert len(quoted) == 6
+    assert quoted == [m.content for m in chat[1:7]]
+
+
+def test_lesson3_shows_n8n_s_turn_4_input_and_the_time_fix_where_it_tells_them():
+    """Round 9: section 2's turn 4 is n8n's own picture of the model's input (between the stored
+    turn and check 2, which it does not answer); the $now fix is pictured in check 3's worked
+    answer, below the check it would answer."""
+    body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
+    main = _main_path_of("03_window_buffer_memory.ipynb")
+    turn_4 = "](images/n8n/lesson3_tool_turn_input.png)"
+    assert main.index("## 2 ·") < main.index(turn_4) < main.index("### Self-check 2")
+    fix = "](images/n8n/lesson3_prompt_with_now.png)"
+    assert fix not in main and body.index("### Self-check 3") < body.index(fix)
+    assert body.index(fix) < body.index("## 4 ·")
 
 
 def body_count(name: str, snippet: str) -> int:
@@ -633,14 +676,18 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     # Round 2: one reply asking two tools is stored as two assistant messages, and the window can
     # start inside a turn; the rule of thumb for k with one tool call a turn.
     assert "each tool call as an assistant message of its own" in main
-    assert "from result 3a on" in main and "with two tool calls, 6" in main
+    assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
+    # Round 8: the version is named where the tool rule is, and several rounds are in the table.
+    assert "This is AI Agent 3.1" in main and "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
     assert not bare, f"say model call or tool call: {len(bare)} bare"
-    assert "set *k* to twice the turns you want kept" in main
+    assert "set *k* to twice the turns you want kept" in " ".join(
+        "\n".join(text(c) for c in all_cells).split()
+    )
     own = [c for c in all_cells if "chat_bill(window=window, **my_chat)" in text(c)]
     assert len(own) == 1 and "hide-input" not in own[0]["metadata"].get("tags", [])
-    assert "1,024 tokens" not in later
+    assert all(c in later for c in ("my_chat", "### When customers pause", "### When it is not"))
 
 
 def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesson():
@@ -1263,7 +1310,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1667,
     "02_with_and_without_memory.ipynb": 1493,
-    "03_window_buffer_memory.ipynb": 1678,
+    "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1720,
     "05_designing_multi_turn_conversations.ipynb": 1320,
     "06_token_budget_and_context_drift.ipynb": 1278,

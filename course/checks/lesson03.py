@@ -176,9 +176,9 @@ def _check_4() -> dict[str, Any]:
     return {"3": _dearer_with_the_time()}
 
 
-def _check_5() -> dict[str, Any]:
+def _check_lunch() -> dict[str, Any]:
     andina = load_example("mentioned_at_start")
-    return {"4": _first_buyer_cause(andina)}
+    return {"5": _first_buyer_cause(andina)}
 
 
 @dataclass(frozen=True)
@@ -195,23 +195,23 @@ class Claim:
 
 
 def second_agent() -> Conversation:
-    """Self-check 5's agent: the 60-turn chat behind a System Message of two articles only."""
+    """Going further's second agent: the 60-turn chat behind a System Message of two articles only."""
     return support_behind(SHORT_PROMPT_ARTICLES)
 
 
-#: The model self-check 5 prices its claims on, as the lesson's bills do.
+#: The model self-check 4 prices its claims on, as the lesson's bills do.
 CLAIMS_MODEL = "gpt-5.4-mini"
-#: The shortest shared start that model's prompt cache serves (each model has its own).
-_MINIMUM = price_of(CLAIMS_MODEL).cache.min_tokens
 
 
-def _bills(k: int) -> list[Any]:
-    return [conversation_bill(second_agent(), N8nSimpleMemory(k), CLAIMS_MODEL, QWEN)]
+#: Claim (1): a question on turn 35 about turn 1, at window 30.
+ASKED_ON_TURN = 35
+CLAIM_WINDOW = 30
 
 
-def _order_on_turn_60_at_50() -> bool:
-    chat = second_agent()
-    return fact_visible(turn_view(chat, N8nSimpleMemory(50), 60, QWEN), ANCHOR_FACTS["support_60"])
+def _order_on_turn_35_at_30() -> bool:
+    chat = support_behind()
+    view = turn_view(chat, N8nSimpleMemory(CLAIM_WINDOW), ASKED_ON_TURN, QWEN)
+    return fact_visible(view, ANCHOR_FACTS["support_60"])
 
 
 #: Claim (2)'s shorter chats: under 50 turns, window 50 never slides.
@@ -219,7 +219,7 @@ SHORT_CHAT_TURNS = 40
 
 
 def _fifty_as_no_limit_on_shorter_chats() -> bool:
-    chat = second_agent()
+    chat = support_behind()
     shorter = [
         chat.system_message,
         *(m for t in chat.interactions[:SHORT_CHAT_TURNS] for m in t.messages),
@@ -229,19 +229,6 @@ def _fifty_as_no_limit_on_shorter_chats() -> bool:
         for k in (50, 0)
     }
     return bill[50] == bill[0]
-
-
-def _fifty_cheaper_than_no_limit_with_the_time() -> bool:
-    bill = {k: stamped_bill(k, CLAIMS_MODEL, second_agent()).dollars for k in (50, 0)}
-    return bill[50] < bill[0]
-
-
-def _survives_a_restart() -> bool:
-    store = SimpleMemoryStore(ManualClock())
-    chat = [m for m in load_example("marta").messages if m.role.value != "system"]
-    store.memory("tutienda", "chat-lucia", context_window_length=50).add(*chat)
-    store.restart()
-    return bool(store.memory("tutienda", "chat-lucia", context_window_length=50).load())
 
 
 def _no_window_finds_a_new_session() -> bool:
@@ -260,18 +247,16 @@ def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
     return conversation_bill(chat, N8nSimpleMemory(k), without_cache(price_of(model)), QWEN)
 
 
-def _five_unchanged_by_pauses() -> bool:
-    return paused_bill(second_agent(), 5).dollars == _bills(5)[0].dollars
-
-
-#: Self-check 5's sentences about the second agent, numbered as the lesson lists them; the
+#: Self-check 4's sentences about TuTienda's agent, numbered as the lesson lists them; the
 #: page's list is tested against this.
 CLAIMS = (
     Claim(
         1,
-        "At window 50, turn 1's order number still reaches turn 60.",
-        _order_on_turn_60_at_50,
-        "(1) does not hold: window 50 reaches back 50 turns, and turn 60's window starts well after turn 1",
+        f"At window {CLAIM_WINDOW}, a question on turn {ASKED_ON_TURN} about turn 1's order "
+        "number gets its answer.",
+        _order_on_turn_35_at_30,
+        f"(1) does not hold: on turn {ASKED_ON_TURN} a window of {CLAIM_WINDOW} loads turns "
+        f"{ASKED_ON_TURN - CLAIM_WINDOW} to {ASKED_ON_TURN - 1}, so turn 1 is not among them",
         "",
     ),
     Claim(
@@ -284,35 +269,11 @@ CLAIMS = (
     ),
     Claim(
         3,
-        "With `{{ $now }}` at the top of its System Message, window 50 would cost less than no limit.",
-        _fifty_cheaper_than_no_limit_with_the_time,
-        "",
-        "(3) holds too: with the time at the top nothing is cached, as in self-check 3, so the bill "
-        "follows the tokens, and after turn 50 window 50 sends fewer than no limit",
-    ),
-    Claim(
-        4,
-        "Window 50 keeps the chat through a restart of n8n.",
-        _survives_a_restart,
-        "(4) does not hold: a restart empties Simple Memory at any window; the window only chooses "
-        "what to load from what is still stored",
-        "",
-    ),
-    Claim(
-        5,
         "When a customer starts a new session, no window length brings back the old chat.",
         _no_window_finds_a_new_session,
         "",
-        "(5) holds too: a new session id files her under a new, empty history, and no window loads "
-        "what is not there",
-    ),
-    Claim(
-        6,
-        "If its customers pause longer than the cache lives, its bill at window 5 stays the same.",
-        _five_unchanged_by_pauses,
-        "",
-        f"(6) holds too: window 5's model calls stay under the {_MINIMUM:,} tokens the cache "
-        "needs, so nothing was read from the cache even without pauses",
+        "(3) holds too: a new session id files her under a new, empty history (lesson 1), and no "
+        "window loads what is not there",
     ),
 )
 
@@ -342,12 +303,12 @@ def first_turn_without_turn_1(k: int) -> int:
     return next(t for t in range(2, k + 3) if 1 not in visible_turns(k, t))
 
 
-def _check_6() -> dict[str, Any]:
-    return {"5": _true_claims()}
+def _check_reply() -> dict[str, Any]:
+    return {"4": _true_claims()}
 
 
 def _first_buyer_cause(chat: Any) -> str:
-    # 7a: nine turns at Context Window Length 3 under one session id, b-17; turns 1 to 3 minutes
+    # Self-check 5: nine turns at Context Window Length 3 under one session id, b-17; turns 1 to 3 minutes
     # apart, turn 4 after a 70-minute break, turns 5 to 9 minutes apart; turn 9 asks about turn 5.
     turns = [m for m in chat.messages if m.role.value != "system"][:16]
     turn_5 = turns[8]
@@ -457,7 +418,15 @@ BOOK = CheckBook(
         ),
         Expectation(
             "4",
-            _check_5,
+            _check_reply,
+            hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
+            mistakes=_claim_feedback,
+            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50; and no window reaches a new session's empty history",
+            transfer="a reply weighing reach, money and scope on chats the lesson did not price",
+        ),
+        Expectation(
+            "5",
+            _check_lunch,
             hint="list what the buffer under b-17 holds when turn 9 runs, after the lunch break, then which of those turns a length of 3 loads",
             mistakes={
                 "storage": "the idle hour emptied the buffer before turn 4, but turn 5 was stored after that, in the buffer turn 9 reads; count which of its turns a length of 3 loads",
@@ -465,14 +434,6 @@ BOOK = CheckBook(
             },
             why="turn 5 was stored after the break, in the history turn 9 reads, but a window of 3 loads turns 6 to 8 only",
             transfer="a log with an idle-hour deletion that is not the cause",
-        ),
-        Expectation(
-            "5",
-            _check_6,
-            hint="judge each sentence on its own against sections 1, 3 and 4 (long pauses included), self-check 3 and the sentence under the cell, then list the numbers of those that hold, in increasing order",
-            mistakes=_claim_feedback,
-            why="window 50 differs from no limit only once it fills, after turn 50; with nothing cached the bill follows the tokens; window 5 was never cached on this agent, so pauses change nothing; and no window reaches a new session",
-            transfer="a reply weighing reach, money and storage on an agent the lesson did not price",
         ),
     ],
 )

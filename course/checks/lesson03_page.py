@@ -17,6 +17,7 @@ from windowmem.frames import PRICE_CACHED_COLUMN
 from windowmem.policies import ManualClock, SimpleMemoryStore
 from windowmem.policies.n8n import visible_turns
 from windowmem.prices import (
+    MODEL_PRICES,
     OPENAI_CACHE,
     conversation_bill,
     price_of,
@@ -54,6 +55,7 @@ assert len(marta_run.runs[5].stored) == 12 and len(turn_7_call) == 12
 assert turn_7_call[0].role.value == "system" and turn_7_call[1].content == marta.messages[3].content
 assert not any(order in m.content for m in turn_7_call) and order in marta.messages[1].content
 assert any(order in m.content for m in marta_run.runs[5].stored)
+assert order == ANCHOR_FACTS["marta"] and stored == marta_run.runs[5].stored
 # The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
 # 1's worked answer and the rule for k = 0 (every call grows with the chat); k = 1 loads one turn.
@@ -90,6 +92,14 @@ stored_before_4 = [m for run in runs[:3] for m in run.saved]
 assert N8nSimpleMemory(2).window(stored_before_4)[0].tool_call_id == "call_stock_3a"
 assert "39" in runs[2].saved[2].content or "39" in runs[2].saved[-1].content
 assert not any(m.content == tool_chat.interactions[2].messages[0].content for m in turn_4)
+# "Turn 2 and turn 3's question are gone, and so is tool call 3a."
+_turn_2 = tool_chat.interactions[1].messages
+assert not {x.content for x in _turn_2 if x.content} & {m.content for m in turn_4}
+assert not {c for x in _turn_2 for c in x.tool_calls} & {c for m in turn_4 for c in m.tool_calls}
+assert not any("call_stock_3a" in (m.tool_calls or ()) for m in turn_4)
+# The cell's last line: result 3a stored, not sent on turn 4 (n8n dropped the orphan).
+assert "call_stock_3a" not in sent_ids and "call_stock_3b" in sent_ids
+assert any(m.tool_call_id == "call_stock_3a" for m in turn_3.stored)
 assert (
     tool_run.type_versions["@n8n/n8n-nodes-langchain.memoryBufferWindow"] == 1.3
     and tool_run.type_versions["@n8n/n8n-nodes-langchain.agent"] == 3.1
@@ -158,7 +168,9 @@ assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5,
 ]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
-assert at_50[:51] == at_0[:51] and at_50[51] < at_0[51]  # the same until it fills
+assert (
+    at_50[:51] == at_0[:51] and at_50[51] < at_0[51]
+)  # equals no limit through turn 51, slides from 52
 assert all(b > a for a, b in zip(at_0, at_0[1:], strict=False))  # at 0 every call grows
 cached = next(c for c in bills.columns if c.startswith("cached input tokens"))
 assert bills.loc[5, cached] < bills.loc[0, cached]
@@ -228,6 +240,12 @@ assert (mini_price.input, mini_price.cached_input, mini_price.output) == (
     Decimal("4.5"),
 )
 assert [round(float(call_cost(lucia_7[k], mini_price)) * 1000, 2) for k in (5, 0)] == [0.46, 0.40]
+# The pricing cell prints that call: its cached part is the System Message in blocks of 128, and
+# its sum is call_cost's.
+assert call_7 == lucia_7[5] and call_7.cached == OPENAI_CACHE.cacheable(
+    qwen(tutienda.system_message)
+)
+assert round(float(dollars), 2) == 0.46 and dollars == call_cost(call_7, mini_price) * 1000
 # Going further's explorer question: at window 3, #6023 is in turn 4's model call and first
 # missing from turn 5's (turn 4 needs a window of 3, turn 5 one of 4).
 assert smallest_window_recalling(marta, order, 4) == 3
@@ -241,7 +259,8 @@ assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
 
-# Self-check 5: 833 tokens, calls at window 5 under 1,024, no limit past 1,024 from turn 8.
+# Going further's second agent: 833 tokens, calls at window 5 under 1,024, no limit past 1,024
+# from turn 8.
 short = support_behind(SHORT_PROMPT_ARTICLES)
 assert qwen(short.system_message) == 833
 assert max(tokens_per_call(short, N8nSimpleMemory(5), qwen)) < 1024
@@ -249,7 +268,7 @@ unbounded = tokens_per_call(short, N8nSimpleMemory(0), qwen)
 assert next(t for t, n in enumerate(unbounded, start=1) if n >= 1024) == 8
 assert conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).total("cached") == 0
 
-# Self-check 4: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
+# Self-check 5: the 70-minute break deletes turns 1 to 3; turn 5 is stored after it, and a
 # window of 3 loads 6 to 8 on turn 9.
 andina = load_example("mentioned_at_start")
 andina_turns = [m for m in andina.messages if m.role.value != "system"][:16]
@@ -257,7 +276,7 @@ after_break = _after_the_break(andina_turns)
 assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
-# Section 5: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
+# Section 4: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
 # its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13.
 for name in ("marta", "mentioned_at_start", "support_60"):
     chat = load_example(name)
@@ -271,37 +290,50 @@ for name in ("marta", "mentioned_at_start", "support_60"):
     assert smallest_window_recalling(chat, ANCHOR_FACTS[name], asked_on) == asked_on - 1
 assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
 
-# Self-check 5's worked answer and reply: turn 60 at 50 starts at turn 10, turn 1 lost from
-# turn 52; the second agent's 833 tokens; the main agent's bills on GPT-5.4 mini.
-assert visible_turns(50, 60)[0] == 10 and first_turn_without_turn_1(50) == 52
-assert not fact_visible(turn_view(support, N8nSimpleMemory(50), 60, qwen), "#7781")
+# Self-check 4's worked answer and reply: turn 35 at 30 starts at turn 5 (it needs 34), turn 1
+# lost at 50 from turn 52; the main agent's bills on GPT-5.4 mini; a new session finds nothing.
+assert visible_turns(30, 35) == tuple(range(5, 35)) and 1 in visible_turns(34, 35)
+assert not fact_visible(turn_view(support, N8nSimpleMemory(30), 35, qwen), "#7781")
+assert fact_visible(turn_view(support, N8nSimpleMemory(34), 35, qwen), "#7781")
+assert first_turn_without_turn_1(50) == 52
 assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
 # The sentence under the open cell quotes its window-5 bill (Lucía's chat averaged, 833 tokens).
 assert round(float(chat_bill(window=5, **my_chat).dollars) * 1000, 2) == 47.29
-# Self-check 5's claims, on the second agent: a 40-turn chat never fills window 50; with the time
-# at the top window 50 sends fewer tokens than no limit; window 5 was never cached, so long
-# pauses leave its bill as it was.
+# Self-check 4's claim (2): a 40-turn chat never fills window 50. Going further: the second
+# agent's window 5 was never cached, so long pauses leave its bill as it was.
 assert first_turn_without_turn_1(50) > SHORT_CHAT_TURNS
 assert (
     paused_bill(short, 5).dollars == conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).dollars
 )
-# Section 5: a fact asked again on turn 9 to 13 needs a window of 8 to 12 (t - 1), and window 10
-# costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
+# Section 4: customers who refer back to turn 1 as late as turn 13 need a window of 12 (t - 1),
+# which also reaches turn 1 from every earlier turn; window 10 costs US$30.05 against window 5's
+# US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
+assert all(1 in visible_turns(12, t) for t in range(2, 14)) and 1 not in visible_turns(11, 13)
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
-# Section 5: "by 120 turns no limit costs more than window 5", on GPT-5.4 mini.
-long_chat = generated_support(120)
-long_bills = price_table(
-    behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies),
-    N8nSimpleMemory,
-    [5, 0],
-    [gpt],
-    counter=qwen,
-)
+# Section 4: "on 120-turn chats it costs more than window 5 (the table's last
+# column)", on GPT-5.4 mini: the column is the same shop's 120-turn chat, priced.
+_long_chat = generated_support(120)
+assert long_chat.turn_count == 120 and [m.content for m in long_chat.messages] == [
+    m.content for m in _long_chat.messages
+]
 assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
 assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
+assert shown["US$ per 1,000 chats of 120 turns"].tolist() == [
+    f"{long_bills.loc[k, mini]:.2f}" for k in (5, 10, 50, 0)
+]
+# Self-check 3's worked answer: chats running at the same time share the System Message's
+# cached start; each chat's turn 1 (the same model call at every window) pays it in full here,
+# so sharing would take at most the cached part of the System Message at (input - cached
+# input) off every row: US$1.56 per 1,000 chats.
+_turn_1 = {
+    k: conversation_bill(tutienda, N8nSimpleMemory(k), gpt, qwen).calls[0] for k in (5, 10, 50, 0)
+}
+assert all(c.cached == 0 and c == _turn_1[0] for c in _turn_1.values())
+_shared = OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
+assert _shared == 2304 and round(_shared * float(gpt.input - gpt.cached_input) / 1000, 2) == 1.56
 # "Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache."
 _missed = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10)}
 assert bills.loc[10, "input tokens"] > bills.loc[5, "input tokens"] and _missed[10] > _missed[5]
@@ -327,9 +359,11 @@ assert list(shown.columns) == [
     "input tokens per chat",
     "cached",
     "not cached",
+    "output tokens",
     "US$ per 1,000 chats",
-    "of which output",
+    "US$ per 1,000 chats of 120 turns",
 ]
+output_cost = bills["output tokens"] * float(gpt.output) / 1000  # US$ per 1,000 chats
 assert bills["output tokens"].nunique() == 1 and shown.loc[5, "not cached"] == "15,016"
 for _k in (5, 10, 50, 0):
     _parts = (missed[_k], gpt.input), (bills.loc[_k, cached], gpt.cached_input)
@@ -339,7 +373,7 @@ assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
 assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
 assert abs(missed[50] / missed[10] - 1) < 0.1
 
-# Section 4's diagnostic: at length 3, after the lunch break emptied the buffer, turn 5's call
+# Going further's "When it is not the window": at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
 # loads 2 x 3: all there, turn 5 older than them: the window.
 lunch_clock = ManualClock()
@@ -377,18 +411,22 @@ for _n in (1, 2, 3):
         f"question {t}" for t in range(8 - _n, 8)
     ]
     assert len(_history) == 4 * _n
+# Section 2: "two tool calls in one reply, 6"; in several rounds AI Agent 3.1 stores the last
+# round only (Going further's version table): turn 2 of the two-rounds recording stores 4.
+assert len(load_recording("two-tool-rounds").runs[1].stored) - 2 == 4
+assert len(load_recording("parallel-tools").runs[0].stored) == 6
 # Section 2: turn 4's call starts with an assistant message, no question before it.
 assert turn_4[1].role.value == "assistant" and turn_4[1].tool_calls
 
-# Section 3, "When customers pause": with every message after a pause longer than the cache
-# lives, nothing is cached; the main agent's chats cost US$118.03 per 1,000 at window 5 and
+# Going further, "When customers pause": with every message after a pause longer than the cache
+# lives (and within the hour that would empty Simple Memory), nothing is cached; the main agent's chats cost US$118.03 per 1,000 at window 5 and
 # US$145.13 with no limit, window 5 the cheapest of the four windows.
 _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
 assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
 assert min(_paused, key=lambda k: _paused[k].dollars) == 5
-# Self-check 5's claim (6) on the second agent, and the sentences before it: 833 tokens is about
-# a third of 2,398, and US$47.29 is almost twice US$25.93.
+# Going further's second agent: window 5 is cheaper than no limit even without the cache; 833
+# tokens is about a third of 2,398, and US$47.29 is almost twice US$25.93.
 assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars
 assert 0.3 < 833 / 2398 < 0.37 and 1.7 < 47.29 / 25.93 < 2
 print("maintainers' check: every figure in this lesson was recomputed and matches")
