@@ -774,8 +774,8 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # The layout, stated with the fix (the seventh cut moved its self-check out), and what a
     # switch from Simple Memory costs the open chats.
     assert "creates the table `n8n_chat_histories` itself, one row per message" in main
-    assert "each run sends the last `2 × k` rows of its chat" in main
-    assert "**Switching a live workflow** starts every open chat over once" in main
+    assert "each run sends its chat's last `2 × k` rows" in main
+    assert "Moving a workflow in use off Simple Memory starts each open chat over once" in main
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
@@ -802,7 +802,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
     assert last == "4 · When a quiet conversation is deleted", list(by_title)
     # The seventh reading: a rule for choosing, on the main path.
-    assert "So: Postgres when customers come back days later" in by_title[last]
+    assert "**Choosing the store.** Postgres when customers come back days later" in main
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -820,55 +820,60 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
 
 def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     """Issue 34's readings of lesson 4: checks 3 and 4 ask a case nothing right above them
-    works; check 2's rule comes before it and its picture plays another timing, in seconds; the
-    lock's table plays the picture's timing, not a check's (the seventh reading); the lock's
-    cost is on the main path; the default Session ID option is named where the builder fixes
-    the store."""
+    works; check 2's mechanism comes before it in its picture's marks, the rule after it; the
+    lock's mechanism (every Increment restarts the TTL) is drawn before check 3 at another
+    timing (the eighth reading failed check 3 on a half sentence); check 4's picture sits in its
+    worked answer; the lock's cost and a real turned-away run are on the main path; the default
+    Session ID option is named where the builder fixes the store."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
     before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4)}
     # Check 4: the mechanism (a write restarts the countdown) above it; which events write,
-    # and that reads and failed runs do not, only after it.
+    # and that reads and failed runs do not, only after it; its picture only in the answer.
     assert "Each time the memory writes to the key, it sets the countdown back" in before[4]
     assert "a read never" not in before[4].lower() and "reads never" not in before[4]
     assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
     assert "in the same step as it writes a run's question and answer" not in main
-    assert "Simple Memory's clock" not in before[4]
-    # Check 3: every Increment, a turned-away one too, restarts the TTL, taught with the lock's
-    # nodes and not in the lines right above the check; the lockout only after it.
+    assert "04_ttl.svg" not in main  # folded in the worked answer, not between check and answer
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    answer_4 = body[body.index("Worked answer to self-check 4") :]
+    assert "](04_ttl.svg)" in answer_4[: answer_4.index("</details>")]
+    # Check 3: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
+    # nodes and drawn (04_lock.svg) at a timing the check does not ask; the lockout after it.
     section_3 = before[3][before[3].index("## 3 · ") :]
-    mechanism = section_3.index("Each Increment sets `lock:abc`'s countdown back to 60")
-    assert mechanism < section_3.index("**What the lock costs.**")
+    assert "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in (
+        section_3
+    )
+    assert "](04_lock.svg)" in section_3
     assert "locked out" not in before[3] and "lets the next message in beside it" not in before[3]
     assert "lets the next message in beside it" in main and "stays locked out" in main
-    # Check 2: the rule above it, the picture in seconds at a timing where A finishes first.
-    section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
-    rule = section_2.index("writes the question and answer only once the model has answered")
-    assert section_2.index("](04_race.svg)") < rule < section_2.index("### Self-check 2 ")
-    # ...but not its consequence, which answers the check (the fifth reading).
-    assert "order the runs finish" not in section_2[: section_2.index("### Self-check 2 ")]
     sys.path.insert(0, str(REPO / "scripts"))
     try:
         import draw_diagrams
     finally:
         sys.path.remove(str(REPO / "scripts"))
+    from windowmem_course.checks import lesson04
+
+    assert not set(draw_diagrams.LOCK_RETRIES) & set(lesson04.RETRIES), "the picture is not check 3"
+    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in section_3
+    # Check 2: the mechanism in the picture's marks above it, the rule after it, and not its
+    # consequence, which answers the check (the fifth reading).
+    section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
+    check_2 = section_2.index("### Self-check 2 ")
+    assert section_2.index("](04_race.svg)") < section_2.index("Read the marks") < check_2
+    assert "once its model has answered" in section_2[:check_2]
+    assert section_2.index("**The rule.**") > check_2
+    assert "order the runs finish" not in section_2[:check_2]
     finish = {n: at + model for n, at, model in draw_diagrams.RACE_SECONDS}
     assert finish["A"] < finish["B"], "the picture must not play check 2's timing (B first)"
     assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
-    # The lock's table plays the picture's timing (the seventh reading found the old table
-    # playing a check's, beside a picture at another).
-    race = next(c for c in cells(COURSE / name) if '"B\'s prompt held"' in text(c))
-    assert "schedule=races.N8N_DURING_CALL" in text(race) and "Self-check" not in text(race)
-    arrivals = ", ".join(
-        f'lock.Arrival("{n}", {at}, {m})' for n, at, m in draw_diagrams.RACE_SECONDS
-    )
-    assert f"[{arrivals}]" in text(race)
-    assert "plays section 2's picture without and with the lock" in main
+    # The lock's cost, and a real n8n run turned away (the pictures round).
     lock_section = main[main.index("## 3 · ") : main.index("## 4 · ")]
-    assert "It drops the second message instead of queueing it." in lock_section
-    fix = main[main.index("**Spot it and fix it.**") : main.index("## 2 · ")]
+    assert "The lock drops that message instead of queueing it" in lock_section
+    assert "](images/n8n/lesson4_lock_one_moment.png)" in lock_section
+    assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
+    fix = body[body.index("**Spot it and fix it.**") : body.index("## 2 · ")]
     assert "**Connected Chat Trigger Node**" in fix and "abc__Postgres_Chat_Memory" in fix
-    body = "\n".join(text(c) for c in cells(COURSE / name))
     assert "> **Which version" not in body
     # Postgres has no date column: the last section links to how to delete.
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
@@ -941,8 +946,10 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
         # The site's anchor for a heading (MyST, myst_heading_anchors): lower case, dashes.
         slug = heading.lstrip("# ").lower().replace(" ", "-")
         assert f"\n{heading}\n" in headings
-        # Spring AI is off the lesson's main path (its table is reached from the page itself).
-        assert (f"{REFERENCE_4}#{slug})" in lesson) == ("Spring AI" not in heading), heading
+        # Spring AI is off the lesson (its table is reached from the page itself); the others
+        # are linked, from the main path or a folded box (the eighth cut folded two).
+        assert (f"{REFERENCE_4}#{slug})" in whole_lesson) == ("Spring AI" not in heading), heading
+    assert "Spring AI" not in lesson
 
 
 def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
@@ -1227,6 +1234,7 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
         "03_prompt_cache.svg",
         "04_race.svg",
         "04_ttl.svg",
+        "04_lock.svg",
     ],
 )
 def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
@@ -1251,7 +1259,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1667,
     "02_with_and_without_memory.ipynb": 1493,
     "03_window_buffer_memory.ipynb": 1678,
-    "04_memory_that_outlives_the_session.ipynb": 1558,
+    "04_memory_that_outlives_the_session.ipynb": 1140,
     "05_designing_multi_turn_conversations.ipynb": 1500,
     "06_token_budget_and_context_drift.ipynb": 1777,
 }

@@ -40,7 +40,7 @@ def test_the_lesson_quotes_each_transcript_verbatim() -> None:
     first, later = (int(n) for n in re.findall(r"TTL abc\n\(integer\) (\d+)", redis))
     assert first == transcripts.SESSION_TTL
     assert first - later == transcripts.TTL_PAUSE_S == 10
-    assert "After Marta's first turn, and ten seconds later:" in text
+    assert "after Marta's first turn, and ten seconds later</summary>" in text
 
 
 def _ttl_free(text: str) -> str:

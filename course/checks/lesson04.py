@@ -109,6 +109,7 @@ BOOK = CheckBook(
                 6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
                 4: "turns 1 and 2 left with the old process; count what the new one has stored",
                 0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
+                1: "that counts turns; count messages: turn 3, the one turn stored since the restart, is a question and an answer",
             },
             why="the new process started with an empty memory and has stored only turn 3, two messages",
             transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",

@@ -9,8 +9,17 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+import math
+import tempfile
+
+from windowmem.messages import assistant, user
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import session_lock as lock
+from windowmem.outlive import store_choice
+from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies.n8n import session_ids
-from windowmem.storage import n8n_redis_history
+from windowmem.storage import backends, n8n_redis_history
+from windowmem.storage import n8n_postgres_history as n8n_table
 from windowmem_course.checks.lesson04 import (
     FAILED_RUN,
     RETRIES,
@@ -64,20 +73,19 @@ assert (
     in n8n_table.POSTGRES_DDL
 )
 
-# Section 3's table: section 2's picture (A 0 s + 6 s, B 2 s + 8 s) without a lock: both load
-# first, each blind to the other, A's rows first; with the lock B is turned away ("one
-# moment"): sent nothing, stored nothing (the lock drops it, it does not queue it).
-no_lock, locked = race_runs["no lock"], race_runs["the lock"]
-assert list(no_lock.trace[:2]) == ["A load", "B load"]
-assert "question A" not in no_lock.sent["B"] and "question B" not in no_lock.sent["A"]
-assert no_lock.stored[2:] == ("question A", "answer A", "question B", "answer B")
 # Self-check 2: C loads at second 12, after B's write (7 s) and before A's (20 s).
 assert _check_2() == {"2": ["B"]}
+# Section 3: the lock drops a second message instead of queueing it. Section 2's picture (A 0 s
+# + 6 s, B 2 s + 8 s) behind the lock: B is turned away ("One moment"), sends and stores nothing.
+history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
+pair = (races.Request("A", "question A", "answer A"), races.Request("B", "question B", "answer B"))
+_table = StoreSpec("n8n-sql", f"{tempfile.mkdtemp(prefix='lesson4-page-')}/lock.db")
+locked = lock.run_with_lock(
+    _table, "lesson4-race", history, pair, [lock.Arrival("A", 0, 6), lock.Arrival("B", 2, 8)]
+)
 assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
 assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
-assert not any("B" in text.split()[-1:] for text in locked.stored[2:])
-assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
 assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
 # Section 3's lock text: a missing key counts from 0, so the first run gets 1; every
 # Increment, a refused one too, restarts the 60 s (C at second 80 is still refused, 50 s
@@ -94,6 +102,18 @@ _retries = lock.admit(
 )
 assert [(o.count, o.ran) for o in _retries] == [(1, True), (2, False), (3, False), (1, True)]
 assert _check_3() == {"3": 160}
+# Section 3's lock picture (scripts/draw_diagrams.py draws it from admit): a failed run at 0,
+# a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
+# at 100 that finds no key; not self-check 3's retries.
+_picture = lock.admit(
+    [lock.Arrival("failed", 0, math.inf), lock.Arrival("30", 30, 25), lock.Arrival("100", 100, 25)]
+)
+assert [(o.count, o.ran, o.expires_at) for o in _picture] == [
+    (1, True, 60),
+    (2, False, 90),
+    (1, True, 160),
+]
+assert (30, 100) != RETRIES[:2]
 # The rule's last line: a run longer than the TTL lets the next message in beside it.
 _alone = lock.admit([lock.Arrival("A", 0, 75), lock.Arrival("C", 70, 5)])
 assert [(o.count, o.ran, o.overlaps) for o in _alone] == [(1, True, ()), (1, True, ("A",))]

@@ -596,13 +596,15 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     assert "memoryInstance.last_accessed = new Date();" in window
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     for said in (
-        "files chat `abc` as `abc__Postgres_Chat_Memory` (the id and the node's name)",
+        "**Connected Chat Trigger Node**, n8n 2.41.1 files chat `abc` under "
+        "`abc__Postgres_Chat_Memory`: the session id, then the node's name",
         "**Expire** on and **TTL** 60",
         "passes the agent's item on unchanged",
-        "(its *Response Mode* is *When Last Node Finishes*)",
-        "deletes a chat unused for an hour",
+        "(*Response Mode* is *When Last Node Finishes*)",
     ):
         assert said in text, said
+    notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
+    assert "also deletes a chat after an idle hour (lesson 1)" in notes
     lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
     chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
     assert "responseMode" not in chat["parameters"].get("options", {})
@@ -624,7 +626,9 @@ def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
         "returnItems.push({ json: { [keyIncr]: incrementVal } });"
     ) in code
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
-    assert "Each Increment sets `lock:abc`'s countdown back to 60, whichever way its run" in text
+    assert (
+        "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in text
+    )
     retries = session_lock.admit(
         [session_lock.Arrival("A", 0, float("inf"))]
         + [session_lock.Arrival(str(at), at, 5) for at in (40, 90, 160)]
