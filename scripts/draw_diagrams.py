@@ -5,14 +5,15 @@ Usage: ``python scripts/draw_diagrams.py [--check]``
 Each diagram is an SVG file in ``course/`` (the website copies it beside the lesson) that
 the lesson shows with a markdown image. What it draws is computed: the keys and buckets of
 lesson 1's support desk, the arrays of lesson 2's agent with and without memory, lesson 3's
-window over Marta's stored turns, lesson 4's race of two runs and a Redis key's time to
-live. ``--check`` writes nothing and exits 1 naming each file
+window over Marta's stored turns, lesson 4's race of two runs, its lock after a failed run
+and a Redis key's time to live. ``--check`` writes nothing and exits 1 naming each file
 that is out of date.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +27,7 @@ from windowmem.explorer.inputs_diagram import InputRow, ToolPanel, workflow_inpu
 from windowmem.explorer.store_load_diagram import Box, Row, store_load_svg
 from windowmem.explorer.timeline_diagram import Lane, Mark, Span, timeline_svg
 from windowmem.messages import Message
-from windowmem.outlive import concurrent_runs, expiry
+from windowmem.outlive import concurrent_runs, expiry, session_lock
 from windowmem.policies import N8nSimpleMemory
 from windowmem.prices import shared_prefix
 
@@ -231,6 +232,49 @@ def lesson4_race() -> str:
     )
 
 
+#: Lesson 4, section 3's lock picture: Marta's run at second 0 fails LOCK_FAILS_AT seconds in,
+#: before Release the lock; she sends again at LOCK_RETRIES; a run the lock lets through takes
+#: LOCK_RUN seconds. Self-check 3 asks other retries, so the picture does not answer it.
+LOCK_FAILS_AT, LOCK_RETRIES, LOCK_RUN = 3, (30, 100), 25
+
+
+def lesson4_lock() -> str:
+    """``lock:abc`` after a failed run: each Increment, a turned-away one too, restarts the 60 s."""
+    arrivals = [session_lock.Arrival("first", 0, math.inf)] + [
+        session_lock.Arrival(str(at), at, LOCK_RUN) for at in LOCK_RETRIES
+    ]
+    outcomes = session_lock.admit(arrivals)
+    end = max(a.at for a in arrivals) + LOCK_RUN + 10
+    sends, key = [], []
+    for i, (arrival, outcome) in enumerate(zip(arrivals, outcomes)):
+        at = f"{arrival.at:g} s"
+        if i == 0:
+            what = f"sends, fails {LOCK_FAILS_AT} s in"
+        else:
+            what = "answered" if outcome.ran else "One moment"
+        sends.append(Mark(arrival.at, f"{at}: {what}", "user" if outcome.ran else "system"))
+        following = arrivals[i + 1].at if i + 1 < len(arrivals) else end
+        released = arrival.at + arrival.seconds if outcome.ran else math.inf
+        stop = min(following, outcome.expires_at, released)
+        label = f"{outcome.count}, ends at {outcome.expires_at:g} s"
+        if released <= following:
+            label = f"{outcome.count}, until Release"
+        key.append(Span(arrival.at, stop, label, "assistant" if outcome.ran else "new"))
+        if outcome.expires_at < following and outcome.expires_at < released:
+            key.append(Span(outcome.expires_at, following, "gone", "gone"))
+    turned_away = next(o for o in outcomes[1:] if not o.ran)
+    assert [o.ran for o in outcomes] == [True, False, True], "one retry turned away, then one run"
+    assert turned_away.expires_at > outcomes[0].expires_at, "the refused Increment moved the end"
+    return timeline_svg(
+        f"Lesson 4 · lock:abc after a failed run, TTL {session_lock.RECIPE_TTL}: every Increment restarts the countdown",
+        [Lane("Marta sends", marks=tuple(sends)), Lane("lock:abc", tuple(key))],
+        [(second, f"{second} s") for second in range(0, int(end) + 1, 10)],
+        f"The turned-away Increment at {LOCK_RETRIES[0]} s set the countdown back to "
+        f"{session_lock.RECIPE_TTL} s: the key lived until {turned_away.expires_at:g} s, "
+        f"not {outcomes[0].expires_at:g} s.",
+    )
+
+
 #: Marta's day in lesson 4, section 4: minutes after 10:00, and what each event is.
 MARTA_DAY = (
     (expiry.Event(0, "write"), "saved"),
@@ -288,6 +332,7 @@ DIAGRAMS: dict[str, Callable[[], str]] = {
     "03_prompt_cache.svg": lesson3_cache,
     "04_race.svg": lesson4_race,
     "04_ttl.svg": lesson4_ttl,
+    "04_lock.svg": lesson4_lock,
 }
 
 

@@ -92,20 +92,15 @@ REVEALED_BY = {
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: ["2, `u3 a3`: the new process", "#a-restart-on-each-store)"],
-        2: [
-            "table = n8n_table.N8nPostgresHistory(",
-            "it grows by two every turn",
-            "10: the table is never trimmed",
-        ],
+        2: ['`["B"]`: B\'s model answers', "Rows land in the order the runs finish"],
         3: [
-            '"B\'s prompt held": listed(run.sent["B"])',
-            '`["B"]`: B\'s model answers',
+            "160. The failed run never reached Release the lock",
+            "a customer who keeps retrying stays locked out",
         ],
-        4: ["3. A's Increment at second 0", "lets the next message in beside it"],
-        5: [
+        4: [
             "11:20. Only a save",
             "](04_ttl.svg)",
-            "only the saved runs restarted the clock",
+            "only saved runs restarted it",
         ],
     },
     "05_designing_multi_turn_conversations.ipynb": {
@@ -788,7 +783,7 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    assert '"HH:MM"' in text(all_cells[found[5][1]])
+    assert '"HH:MM"' in text(all_cells[found[4][1]])
 
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
@@ -802,25 +797,28 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert product not in main, f"{product} belongs on the reference page"
     key = "`{{ $('When chat message received').item.json.sessionId }}`"
     assert f"Set **Session ID** to **Define below** and **Key** to {key}" in main
-    assert "The lock in section 4 reads the same expression, so the lesson uses one key" in main
-    # One key expression from section 2 on: no $json variant on the main path.
-    assert "$json.sessionId" not in main[main.index("## 2 · ") :]
+    # One key expression from the fix on: no $json variant on the main path.
+    assert "$json.sessionId" not in main[main.index("**Spot it and fix it.**") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
-    assert "## 4 · A lock per session" in main and "**Increment**" in main
+    assert "## 3 · A lock per session" in main and "**Increment**" in main
     assert "**Release the lock**, a Redis **Delete** after the agent, removes `lock:abc`" in main
+    # The seventh reading: how the agent's answer reaches the chat through Release the lock.
+    assert "passes the agent's item on unchanged" in main
+    assert "the agent's answer, passed on by Release the lock" in main
     # The fifth reading: where the lock's 60 seconds are set, and how "One moment" reaches the
     # chat (the trigger's default Response Mode answers with the last node's `output`).
     assert "**Expire** on and **TTL** 60" in main
     assert "*Response Mode* is *When Last Node Finishes*" in main
-    # Self-check 2's premise, the layout, stated above its question; the rule after it.
-    assert "creates the table `n8n_chat_histories` itself: one row per message" in main
-    assert main.index("one row per message") < main.index("### Self-check 2")
-    assert main.index("### Self-check 2") < main.index("Each run sends the last `2 × k`")
+    # The layout, stated with the fix (the seventh cut moved its self-check out), and what a
+    # switch from Simple Memory costs the open chats.
+    assert "creates the table `n8n_chat_histories` itself, one row per message" in main
+    assert "each run sends its chat's last `2 × k` rows" in main
+    assert "Moving a workflow in use off Simple Memory starts each open chat over once" in main
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
-    postgres = by_title["2 · Moving to Postgres: one table for every worker"]
-    quiet = by_title["5 · When a quiet conversation is deleted"]
+    postgres = by_title["1 · Simple Memory lives inside one n8n process"]
+    quiet = by_title["4 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
@@ -831,7 +829,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
     assert "**Import from File…**" in postgres and "credentials" in postgres
     # The lock: its importable workflow and its picture, in section 4.
-    lock = by_title["4 · A lock per session"]
+    lock = by_title["3 · A lock per session"]
     assert "](workflows/lesson4_lock.json)" in lock
     assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
     for picture in ("lesson4_lock_canvas.png", "lesson4_lock_take_fields.png"):
@@ -840,7 +838,9 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # The last section ends with what each store does with a quiet chat; the decision table,
     # computed, is on the reference page (the fifth reading).
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
-    assert last == "5 · When a quiet conversation is deleted", list(by_title)
+    assert last == "4 · When a quiet conversation is deleted", list(by_title)
+    # The seventh reading: a rule for choosing, on the main path.
+    assert "**Choosing the store.** Postgres when customers come back days later" in main
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -857,51 +857,63 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
 
 
 def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
-    """Issue 34's readings of lesson 4: checks 2, 4 and 5 ask a case nothing above them works;
-    check 3's rule comes before it (the fourth reading) and its picture plays another timing,
-    in seconds; the race table plays check 3's timing after it; the lock's cost is on the main
-    path; the default Session ID option is named where the builder picks it."""
+    """Issue 34's readings of lesson 4: checks 3 and 4 ask a case nothing right above them
+    works; check 2's mechanism comes before it in its picture's marks, the rule after it; the
+    lock's mechanism (every Increment restarts the TTL) is drawn before check 3 at another
+    timing (the eighth reading failed check 3 on a half sentence); check 4's picture sits in its
+    worked answer; the lock's cost and a real turned-away run are on the main path; the default
+    Session ID option is named where the builder fixes the store."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
-    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4, 5)}
-    assert "never trimmed" not in before[2] and "keep every message" not in before[2]
-    assert "a read never" not in before[5].lower() and "reads never" not in before[5]
-    assert "writes nothing" not in before[5] and "stored nothing" not in before[5]
-    assert "Simple Memory's clock" not in before[5]
-    # The sixth reading: check 4 on the lock, its mechanism above it (every Increment, a
-    # turned-away one too, restarts the TTL), its consequence after it.
-    assert "every Increment restarts the countdown at 60, a turned-away run's too" in before[4]
-    assert "lets the next message in beside it" not in before[4]
-    assert "lets the next message in beside it" in main
-    # Check 3: the rule above it, the picture in seconds at a timing where A finishes first.
-    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
-    rule = section_3.index("writes the question and answer only once the model has answered")
-    assert section_3.index("](04_race.svg)") < rule < section_3.index("### Self-check 3 ")
-    # ...but not its consequence, which answers the check (the fifth reading).
-    assert "order the runs finish" not in section_3[: section_3.index("### Self-check 3 ")]
+    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4)}
+    # Check 4: the mechanism (a write restarts the countdown) above it; which events write,
+    # and that reads and failed runs do not, only after it; its picture only in the answer.
+    assert "Each time the memory writes to the key, it sets the countdown back" in before[4]
+    assert "a read never" not in before[4].lower() and "reads never" not in before[4]
+    assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
+    assert "in the same step as it writes a run's question and answer" not in main
+    assert "04_ttl.svg" not in main  # folded in the worked answer, not between check and answer
+    body = "\n".join(text(c) for c in cells(COURSE / name))
+    answer_4 = body[body.index("Worked answer to self-check 4") :]
+    assert "](04_ttl.svg)" in answer_4[: answer_4.index("</details>")]
+    # Check 3: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
+    # nodes and drawn (04_lock.svg) at a timing the check does not ask; the lockout after it.
+    section_3 = before[3][before[3].index("## 3 · ") :]
+    assert "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in (
+        section_3
+    )
+    assert "](04_lock.svg)" in section_3
+    assert "locked out" not in before[3] and "lets the next message in beside it" not in before[3]
+    assert "lets the next message in beside it" in main and "stays locked out" in main
     sys.path.insert(0, str(REPO / "scripts"))
     try:
         import draw_diagrams
     finally:
         sys.path.remove(str(REPO / "scripts"))
+    from windowmem_course.checks import lesson04
+
+    assert not set(draw_diagrams.LOCK_RETRIES) & set(lesson04.RETRIES), "the picture is not check 3"
+    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in section_3
+    # Check 2: the mechanism in the picture's marks above it, the rule after it, and not its
+    # consequence, which answers the check (the fifth reading).
+    section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
+    check_2 = section_2.index("### Self-check 2 ")
+    assert section_2.index("](04_race.svg)") < section_2.index("Read the marks") < check_2
+    assert "once its model has answered" in section_2[:check_2]
+    assert section_2.index("**The rule.**") > check_2
+    assert "order the runs finish" not in section_2[:check_2]
     finish = {n: at + model for n, at, model in draw_diagrams.RACE_SECONDS}
-    assert finish["A"] < finish["B"], "the picture must not play check 3's timing (B first)"
+    assert finish["A"] < finish["B"], "the picture must not play check 2's timing (B first)"
     assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
-    race = next(c for c in cells(COURSE / name) if '"B\'s prompt held"' in text(c))
-    assert "schedule=races.N8N_B_ANSWERS_FIRST" in text(race)
-    assert 'lock.Arrival("B", 2, 5)' in text(race)
-    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
-    assert "It drops the second message instead of queueing it." in section_4
-    section_2 = main[main.index("## 2 · ") : main.index("### Self-check 2 ")]
-    assert "**Connected Chat Trigger Node**" in section_2
-    # The suffix said for both stores, and that Define below adds none (the fifth reading).
-    assert "abc__Postgres_Chat_Memory" in section_2 and "abc__Redis_Chat_Memory" in section_2
-    assert "**Define below** adds no suffix" in section_2
-    body = "\n".join(text(c) for c in cells(COURSE / name))
+    # The lock's cost, and a real n8n run turned away (the pictures round).
+    lock_section = main[main.index("## 3 · ") : main.index("## 4 · ")]
+    assert "The lock drops that message instead of queueing it" in lock_section
+    assert "](images/n8n/lesson4_lock_one_moment.png)" in lock_section
+    assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
+    fix = body[body.index("**Spot it and fix it.**") : body.index("## 2 · ")]
+    assert "**Connected Chat Trigger Node**" in fix and "abc__Postgres_Chat_Memory" in fix
     assert "> **Which version" not in body
-    assert "in the same step as it writes a run's question and answer" in before[5]
-    # Postgres has no date column: the last section says how to delete, the page has the SQL.
-    assert "n8n's table has no date column" in main
+    # Postgres has no date column: the last section links to how to delete.
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
 
 
@@ -925,10 +937,10 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     ):
         assert needed in box, needed
     main = " ".join(_main_path_of(name).split())
-    section_4 = main[main.index("## 4 · ") : main.index("## 5 · ")]
-    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_4
-    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_4
-    assert "a Redis node with the operation **Increment**" in section_4  # the lock is on Redis
+    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_3
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_3
+    assert "a Redis node with the operation **Increment**" in section_3  # the lock is on Redis
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
@@ -959,12 +971,12 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
         "## Explore it yourself",
         "## A quiet chat on each store",
         "## Deleting old conversations from Postgres",
+        "## The race at other timings",
     ):
         slug = heading.lstrip("# ").lower().replace(" ", "-")
         assert f"\n{heading}\n" in headings and f"{REFERENCE_4}#{slug})" in whole_lesson, heading
     for heading in (
         "## Versions",
-        "## The race at other timings",
         "## The TTL on a real Redis server",
         "## Building the lock by hand",
         "### The store to choose in Spring AI",
@@ -972,8 +984,10 @@ def test_lesson4_reference_page_carries_spring_ai_s_stores_as_2_0_1_has_them():
         # The site's anchor for a heading (MyST, myst_heading_anchors): lower case, dashes.
         slug = heading.lstrip("# ").lower().replace(" ", "-")
         assert f"\n{heading}\n" in headings
-        # Spring AI is off the lesson's main path (its table is reached from the page itself).
-        assert (f"{REFERENCE_4}#{slug})" in lesson) == ("Spring AI" not in heading), heading
+        # Spring AI is off the lesson (its table is reached from the page itself); the others
+        # are linked, from the main path or a folded box (the eighth cut folded two).
+        assert (f"{REFERENCE_4}#{slug})" in whole_lesson) == ("Spring AI" not in heading), heading
+    assert "Spring AI" not in lesson
 
 
 def test_the_glossary_s_advisor_saves_the_question_before_the_model_call():
@@ -1287,6 +1301,7 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
         "03_prompt_cache.svg",
         "04_race.svg",
         "04_ttl.svg",
+        "04_lock.svg",
     ],
 )
 def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
@@ -1311,7 +1326,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1667,
     "02_with_and_without_memory.ipynb": 1493,
     "03_window_buffer_memory.ipynb": 900,
-    "04_memory_that_outlives_the_session.ipynb": 1720,
+    "04_memory_that_outlives_the_session.ipynb": 1140,
     "05_designing_multi_turn_conversations.ipynb": 1320,
     "06_token_budget_and_context_drift.ipynb": 1278,
 }

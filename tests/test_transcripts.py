@@ -1,7 +1,7 @@
 """Lesson 4's psql and redis-cli output: real, captured from the servers, and quoted as stored.
 
-``verify/transcripts.py`` writes Marta's first turn the way n8n's memory nodes do and runs the
-real ``psql`` and ``redis-cli`` on it; the lesson shows those files verbatim.
+``verify/transcripts.py`` writes Marta's turns the way n8n's memory nodes do and runs the real
+``psql`` and ``redis-cli`` on them; the lesson shows those files verbatim.
 """
 
 from __future__ import annotations
@@ -30,12 +30,17 @@ def test_the_lesson_quotes_each_transcript_verbatim() -> None:
     text = _lesson_markdown()
     for name in ("lesson4_psql.txt", "lesson4_redis.txt"):
         assert f"```text\n{_stored(name)}```" in text, name
-    # What the lesson says of them: one row per message with n8n's id, the bare key abc
-    # (Define below adds no suffix), the TTL just after a write.
+    # What the lesson says of them: one row per message with n8n's id after three turns, the
+    # bare key abc (Define below adds no suffix), the TTL just after a write and ten seconds on.
     psql = _stored("lesson4_psql.txt")
-    assert "(2 rows)" in psql and re.search(r"^\s+1 \| \{\"type\": \"human\"", psql, re.M)
+    assert f"({2 * transcripts.PSQL_TURNS} rows)" in psql and transcripts.PSQL_TURNS == 3
+    assert re.search(r"^\s+1 \| \{\"type\": \"human\"", psql, re.M)
+    assert "after Marta's first three turns</summary>" in text
     redis = _stored("lesson4_redis.txt")
-    assert redis.endswith("TTL abc\n(integer) 3600\n")
+    first, later = (int(n) for n in re.findall(r"TTL abc\n\(integer\) (\d+)", redis))
+    assert first == transcripts.SESSION_TTL
+    assert first - later == transcripts.TTL_PAUSE_S == 10
+    assert "after Marta's first turn, and ten seconds later</summary>" in text
 
 
 def _ttl_free(text: str) -> str:
@@ -50,8 +55,10 @@ def test_a_fresh_capture_from_the_servers_matches_the_stored_files() -> None:
     psql, redis = transcripts.capture()
     assert psql.text == _stored(psql.name)
     # A slow machine may read the TTL a second after the write: 3599 is the same capture.
-    ttl = int(re.search(r"TTL abc\n\(integer\) (\d+)", redis.text).group(1))  # type: ignore[union-attr]
-    assert transcripts.SESSION_TTL - 5 <= ttl <= transcripts.SESSION_TTL
+    first, later = (int(n) for n in re.findall(r"TTL abc\n\(integer\) (\d+)", redis.text))
+    assert transcripts.SESSION_TTL - 5 <= first <= transcripts.SESSION_TTL
+    # The countdown ran for the pause (a second either way for a slow read).
+    assert abs(first - later - transcripts.TTL_PAUSE_S) <= 1
     assert _ttl_free(redis.text) == _ttl_free(_stored(redis.name))
 
 

@@ -4,11 +4,13 @@
     python -m verify.transcripts            # rewrite course/transcripts/*.txt
     python -m verify.transcripts --check    # exit 1 when a fresh capture differs
 
-Marta's first turn is written the way n8n 2.41.1's memory nodes write it (the library's
-rebuilds, whose layouts ``tests/`` check against the node source): to Postgres Chat Memory's
-``n8n_chat_histories`` in a schema of its own, and to Redis Chat Memory's list ``abc``
-with *Session Time To Live* 3600. Then the real ``psql`` and ``redis-cli`` the lesson tells
-the builder to use are run on them, and their output is stored as each prompt shows it.
+Marta's turns are written the way n8n 2.41.1's memory nodes write them (the library's
+rebuilds, whose layouts ``tests/`` check against the node source): her first three to
+Postgres Chat Memory's ``n8n_chat_histories`` in a schema of its own, and her first to Redis
+Chat Memory's list ``abc`` with *Session Time To Live* 3600. Then the real ``psql`` and
+``redis-cli`` the lesson tells the builder to use are run on them (``TTL abc`` twice,
+:data:`TTL_PAUSE_S` apart, to show the countdown), and their output is stored as each prompt
+shows it.
 The lesson's pages quote these files; ``tests/test_transcripts.py`` checks both.
 """
 
@@ -18,6 +20,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -34,13 +37,17 @@ OUT = REPO / "course" / "transcripts"
 #: The schema the capture writes to and drops first: never the services' own tables.
 SCHEMA = "windowmem_lesson4_transcripts"
 SESSION = "abc"
-#: Lesson 4's *Session Time To Live* (section 5).
+#: Lesson 4's *Session Time To Live* (section 4).
 SESSION_TTL = 3600
+#: Marta's turns the psql transcript shows: a table after several turns, one row per message.
+PSQL_TURNS = 3
+#: Seconds between the two ``TTL abc`` readings: the countdown, seen running.
+TTL_PAUSE_S = 10
 #: What the lesson asks each prompt, in order.
 PSQL_QUERY = (
     f"SELECT id, message FROM n8n_chat_histories WHERE session_id = '{SESSION}' ORDER BY id;"
 )
-REDIS_COMMANDS = (("TTL", SESSION),)
+REDIS_COMMANDS = (("TTL", SESSION), ("TTL", SESSION))
 
 
 class TranscriptError(RuntimeError):
@@ -73,7 +80,7 @@ def _run(command: list[str]) -> str:
 
 
 def psql_transcript() -> Transcript:
-    """``psql`` on a fresh schema holding Marta's first turn, as n8n writes it."""
+    """``psql`` on a fresh schema holding Marta's first :data:`PSQL_TURNS` turns, as n8n writes them."""
     server = urlsplit(_url("WINDOWMEM_POSTGRES_URL", "postgresql://"))
     admin = urlunsplit(server._replace(query=""))
     _run(
@@ -87,16 +94,17 @@ def psql_transcript() -> Transcript:
     )
     # Every connection below sees only that schema, so the table and its ids start afresh.
     url = urlunsplit(server._replace(query=f"options=-csearch_path%3D{SCHEMA}"))
-    question, answer = MARTA_TURNS[0]
     table = N8nPostgresHistory(open_sql(url), SESSION)
-    table.add_messages([user(question[3:]), assistant(answer[3:])])  # without the u1/a1 labels
+    for question, answer in MARTA_TURNS[:PSQL_TURNS]:  # one run a turn, as n8n saves them
+        table.add_messages([user(question[3:]), assistant(answer[3:])])  # without u1/a1 labels
     shown = _run(["psql", url, "-P", "pager=off", "-c", PSQL_QUERY])
     _run(["psql", admin, "-q", "-c", f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE;"])
     return Transcript("lesson4_psql.txt", f"postgres=# {PSQL_QUERY}\n{shown.rstrip()}\n")
 
 
 def redis_transcript() -> Transcript:
-    """``redis-cli`` on Marta's list just after her first turn, *Session Time To Live* 3600."""
+    """``redis-cli`` on Marta's list just after her first turn, *Session Time To Live* 3600,
+    and again :data:`TTL_PAUSE_S` seconds later."""
     url = _url("WINDOWMEM_REDIS_URL", "redis://")
     lists = RedisLists(url)
     lists.delete(SESSION)
@@ -104,7 +112,9 @@ def redis_transcript() -> Transcript:
     history = N8nRedisHistory(lists, SESSION, session_ttl=SESSION_TTL)
     history.add_messages([user(question[3:]), assistant(answer[3:])])
     lines = []
-    for command in REDIS_COMMANDS:
+    for number, command in enumerate(REDIS_COMMANDS):
+        if number:
+            time.sleep(TTL_PAUSE_S)
         lines.append(f"127.0.0.1:6379> {' '.join(command)}")
         lines.append(_run(["redis-cli", "--no-raw", "-u", url, *command]).rstrip())
     lists.delete(SESSION)

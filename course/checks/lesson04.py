@@ -5,7 +5,6 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
-import os
 import tempfile
 from functools import cache
 from typing import Any
@@ -39,40 +38,11 @@ def _check_1() -> dict[str, Any]:
     return {"1": len(after_in_process[1].sent) - 1}
 
 
-#: Two turns past the lesson's six, for self-check 2 (run at Context Window Length 1).
-TURNS_7_AND_8 = (
-    ("u7 Can it come on Thursday?", "a7 Thursday works"),
-    ("u8 Is the gift wrap still on?", "a8 Yes, it is"),
-)
-
-
-#: Self-check 2: the Context Window Length at each of Marta's first eight runs, then turn 9's.
-LENGTHS_BEFORE_TURN_9 = (2, 2, 2, 2, 2, 2, 1, 1)
-LENGTH_ON_TURN_9 = 5
-
-
-def _check_2() -> dict[str, Any]:
-    workdir, _ = _stores()
-    # Marta's eight turns through the Postgres layout, one run per turn at the length of the
-    # moment (each run loads its window, then writes), in the checks' own file.
-    spec = StoreSpec("n8n-sql", os.path.join(workdir, "rows.db"))
-    history = spec.n8n_history("lesson4-checks-2")
-    history.clear()
-    turns = tuple(scenarios.MARTA_TURNS) + TURNS_7_AND_8
-    for (question, answer), k in zip(turns, LENGTHS_BEFORE_TURN_9, strict=True):
-        N8nSimpleMemory(k).load(history.get_messages())
-        history.add_messages([user(question), assistant(answer)])
-    stored = history.get_messages()
-    # Turn 9's run builds its window anew over the stored rows, at the length set then.
-    assert len(stored) == 2 * len(LENGTHS_BEFORE_TURN_9), "the table is never trimmed"
-    return {"2": len(N8nSimpleMemory(LENGTH_ON_TURN_9).load(stored))}
-
-
-#: Self-check 3's requests: (name, the second it arrives, the seconds its model takes).
+#: Self-check 2's requests: (name, the second it arrives, the seconds its model takes).
 RACE_TIMES = (("A", 0, 20), ("B", 2, 5), ("C", 12, 3))
 
 
-def _check_3() -> dict[str, Any]:
+def _check_2() -> dict[str, Any]:
     _, chosen = _stores()
     history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
     races.seed("n8n", StoreSpec("n8n-sql", chosen.sql_location), "lesson4-race-c", history)
@@ -90,7 +60,7 @@ def _check_3() -> dict[str, Any]:
         else:
             loaded[name] = [m.content for m in N8nSimpleMemory(5).load(store.get_messages())]
     # C's prompt: whose questions it holds, in their order there.
-    return {"3": [text.split()[-1] for text in loaded["C"] if text.startswith("question")]}
+    return {"2": [text.split()[-1] for text in loaded["C"] if text.startswith("question")]}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -98,17 +68,23 @@ def clock_time(minute: float, start: int = 10) -> str:
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 4: (name, the second it arrives, the seconds its run takes) on the recipe's lock.
-LOCK_ARRIVALS = (("A", 0, 75), ("B", 50, 5), ("C", 70, 5))
+#: Self-check 3: Marta's first run fails 3 s in, before its Delete (a run that never deletes the
+#: key), and she sends again at these seconds.
+FAILED_RUN = ("A", 0, float("inf"))
+RETRIES = (40, 90, 160)
 
 
-def _check_4() -> dict[str, Any]:
-    # Every Increment, a turned-away one too, sends EXPIRE: B's restarts the 60 s at second 50.
-    outcomes = lock.admit([lock.Arrival(*a) for a in LOCK_ARRIVALS], ttl=lock.RECIPE_TTL)
-    return {"4": next(o.count for o in outcomes if o.name == "C")}
+def _check_3() -> dict[str, Any]:
+    # Every Increment, a turned-away one too, sends EXPIRE: each retry within 60 s of the last
+    # Increment restarts the 60 s, so the first retry answered comes 60 s or more after the last.
+    arrivals = [lock.Arrival(*FAILED_RUN)] + [
+        lock.Arrival(f"retry at {at}", at, 5) for at in RETRIES
+    ]
+    outcomes = lock.admit(arrivals, ttl=lock.RECIPE_TTL)
+    return {"3": next(RETRIES[i] for i, o in enumerate(outcomes[1:]) if o.ran)}
 
 
-#: Self-check 5: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
+#: Self-check 4: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
 #: (n8n stores nothing for it: a read).
 MARTA_EVENTS = (
     expiry.Event(0, "write"),
@@ -118,8 +94,8 @@ MARTA_EVENTS = (
 )
 
 
-def _check_5() -> dict[str, Any]:
-    return {"5": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
+def _check_4() -> dict[str, Any]:
+    return {"4": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
 
 
 BOOK = CheckBook(
@@ -133,6 +109,7 @@ BOOK = CheckBook(
                 6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
                 4: "turns 1 and 2 left with the old process; count what the new one has stored",
                 0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
+                1: "that counts turns; count messages: turn 3, the one turn stored since the restart, is a question and an answer",
             },
             why="the new process started with an empty memory and has stored only turn 3, two messages",
             transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",
@@ -140,20 +117,6 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="turn 9's run builds its window anew from the stored rows: how many are stored, and how many does a length of 5 let through?",
-            mistakes={
-                2: "the length of 1 was turns 7 and 8's; turn 9's run builds its window at 5, over every stored row",
-                4: "that was the length of 2; turn 9's run builds its window at 5",
-                11: "count only the earlier messages, not turn 9's own question",
-                16: "the table holds 16 rows, but a length of 5 sends at most 2 × 5 of them",
-                5: "the length counts interactions, a question and its answer: two messages each",
-            },
-            why="every row is still in the table, and turn 9's run builds a window of 5 question-and-answer pairs anew over them: the last ten messages",
-            transfer="a window raised after it was lowered, on a store that rebuilds the window every run",
-        ),
-        Expectation(
-            "3",
-            _check_3,
             hint="for each of A and B: has its model answered, so that its rows are written, when C loads at second 12?",
             mistakes={
                 (
@@ -172,19 +135,19 @@ BOOK = CheckBook(
             transfer="a third run loading between two overlapping runs' writes, where the lesson's picture has only two runs",
         ),
         Expectation(
-            "4",
-            _check_4,
-            hint="when does the key lock:abc expire: 60 s after which Increment?",
+            "3",
+            _check_3,
+            hint="the failed run never reached Release the lock: for each retry, is lock:abc still there, and until when does its Increment keep it?",
             mistakes={
-                1: "without B the key would have expired at second 60 and C would have got 1, but B's Increment at second 50 restarted the 60 s",
-                2: "B's Increment counted too: 1 for A, 2 for B",
+                40: "the failed run never deleted lock:abc, so at second 40 it was still there (until 60): Increment made it 2, and the retry got One moment",
+                90: "the retry at 40 was turned away, but its Increment set the countdown back to 60: the key lived until 100, so at 90 Increment made it 3",
             },
-            why="B's Increment at second 50 made the count 2 and restarted the 60 s, so the key lives until second 110: C's Increment makes it 3, and C is told One moment",
-            transfer="a run longer than the lock's TTL, where a turned-away run restarts the countdown",
+            why="the failed run left lock:abc behind; the retries at 40 and 90 were turned away, and each Increment set the countdown back to 60 (to 100, then 150), so only at 160 was the key gone and Increment made it 1 again",
+            transfer="a failed run whose lock outlives it, where every turned-away retry restarts the countdown",
         ),
         Expectation(
-            "5",
-            _check_5,
+            "4",
+            _check_4,
             hint="which of the four events write to the key, so that EXPIRE follows them?",
             mistakes={
                 "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",

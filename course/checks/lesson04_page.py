@@ -9,14 +9,24 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+import math
+import tempfile
+
+from windowmem.messages import assistant, user
+from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import session_lock as lock
+from windowmem.outlive import store_choice
+from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies.n8n import session_ids
-from windowmem.storage import n8n_redis_history
+from windowmem.storage import backends, n8n_redis_history
+from windowmem.storage import n8n_postgres_history as n8n_table
 from windowmem_course.checks.lesson04 import (
+    FAILED_RUN,
+    RETRIES,
     _check_1,
     _check_2,
     _check_3,
     _check_4,
-    _check_5,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -30,7 +40,7 @@ assert [s[:2] for s in one_table[5].sent[:-1]] == ["u4", "a4", "u5", "a5"]
 # restart table shows Postgres sending all six).
 assert _check_1() == {"1": 2}
 
-# Section 2: the key on "Connected Chat Trigger Node" per version, as the table says.
+# Section 1's fix: the key on "Connected Chat Trigger Node" per version, as the table says.
 for node, old, new, name in (
     ("memoryPostgresChat", 1.3, 1.4, "Postgres Chat Memory"),
     ("memoryRedisChat", 1.5, 1.6, "Redis Chat Memory"),
@@ -41,7 +51,7 @@ for node, old, new, name in (
     assert f"abc__{session_ids.n8n_safe_name(name)}" == f"abc__{name.replace(' ', '_')}"
 assert session_ids.n8n_safe_name("Postgres Chat Memory") == "Postgres_Chat_Memory"
 # Every workflow the lesson imports comes on Define below with the one key, no suffix, so
-# chat abc is filed under abc (section 5's `TTL abc`).
+# chat abc is filed under abc (section 4's `TTL abc`).
 for workflow, name in (
     ("lesson4_postgres", "Postgres Chat Memory"),
     ("lesson4_redis", "Redis Chat Memory"),
@@ -57,46 +67,25 @@ for workflow, name in (
         memory["type"].rsplit(".", 1)[-1], memory["typeVersion"], session_ids.CUSTOM_KEY
     )
 
-# Section 2: rows grow by two a turn whatever the length; each run sends the last 2 × k.
-assert [r[2] for r in table.rows()[:2]] == ["human", "ai"]
-assert "TIMESTAMP" not in n8n_table.POSTGRES_DDL
+# Section 1's fix: n8n's table, one row per message, no date column.
 assert (
     "id SERIAL PRIMARY KEY, session_id VARCHAR(255) NOT NULL, message JSONB NOT NULL"
     in n8n_table.POSTGRES_DDL
 )
-assert "#6023" in table.get_messages()[0].content
-assert [r[2] for r in runs_on_the_table] == [2 * t for t in range(9)]
-assert [r[1] for r in runs_on_the_table] == [2] * 6 + [1, 1, 5]
-assert [r[3] for r in runs_on_the_table] == [0, 2, 4, 4, 4, 4, 2, 2, 10]
-# Self-check 2: 16 rows when turn 9 starts; turn 9 at 5 sends ten, turns 4 to 8.
-assert runs_on_the_table[8][2:4] == (16, 10) and _check_2() == {"2": 10}
-assert runs_on_the_table[8][4].split() == [
-    "u4",
-    "a4",
-    "u5",
-    "a5",
-    "u6",
-    "a6",
-    "u7",
-    "a7",
-    "u8",
-    "a8",
-]
 
-# Section 3: self-check 3's case without a lock: both load first, B blind, B's rows first;
-# with the lock B is turned away ("one moment"): sent nothing, stored nothing (the lock drops
-# it, it does not queue it), while A runs as alone.
-no_lock, locked = race_runs["no lock"], race_runs["the lock"]
-assert list(no_lock.trace[:2]) == ["A load", "B load"]
-assert "question A" not in no_lock.sent["B"] and "question B" not in no_lock.sent["A"]
-assert no_lock.stored[2:] == ("question B", "answer B", "question A", "answer A")
-# Self-check 3: C loads at second 12, after B's write (7 s) and before A's (20 s).
-assert _check_3() == {"3": ["B"]}
+# Self-check 2: C loads at second 12, after B's write (7 s) and before A's (20 s).
+assert _check_2() == {"2": ["B"]}
+# Section 3: the lock drops a second message instead of queueing it. Section 2's picture (A 0 s
+# + 6 s, B 2 s + 8 s) behind the lock: B is turned away ("One moment"), sends and stores nothing.
+history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
+pair = (races.Request("A", "question A", "answer A"), races.Request("B", "question B", "answer B"))
+_table = StoreSpec("n8n-sql", f"{tempfile.mkdtemp(prefix='lesson4-page-')}/lock.db")
+locked = lock.run_with_lock(
+    _table, "lesson4-race", history, pair, [lock.Arrival("A", 0, 6), lock.Arrival("B", 2, 8)]
+)
 assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
 assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
-assert not any("B" in text.split()[-1:] for text in locked.stored[2:])
-assert len(no_lock.stored) == len(history) + 4  # nothing stored is lost
 assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
 # Section 3's lock text: a missing key counts from 0, so the first run gets 1; every
 # Increment, a refused one too, restarts the 60 s (C at second 80 is still refused, 50 s
@@ -106,9 +95,26 @@ _runs = lock.admit(
 )
 assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
-# Self-check 4: B's turned-away Increment at 50 s keeps the key to 110 s, so C at 70 s gets 3;
-# without B the key expires at 60 s and C gets 1 and runs beside A (the worked answer).
-assert _check_4() == {"4": 3}
+# Self-check 3: the failed run never deletes; the retries at 40 and 90 are turned away (counts
+# 2 and 3), each restarting the 60 s (to 100, then 150); the retry at 160 finds no key.
+_retries = lock.admit(
+    [lock.Arrival(*FAILED_RUN)] + [lock.Arrival(str(at), at, 5) for at in RETRIES]
+)
+assert [(o.count, o.ran) for o in _retries] == [(1, True), (2, False), (3, False), (1, True)]
+assert _check_3() == {"3": 160}
+# Section 3's lock picture (scripts/draw_diagrams.py draws it from admit): a failed run at 0,
+# a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
+# at 100 that finds no key; not self-check 3's retries.
+_picture = lock.admit(
+    [lock.Arrival("failed", 0, math.inf), lock.Arrival("30", 30, 25), lock.Arrival("100", 100, 25)]
+)
+assert [(o.count, o.ran, o.expires_at) for o in _picture] == [
+    (1, True, 60),
+    (2, False, 90),
+    (1, True, 160),
+]
+assert (30, 100) != RETRIES[:2]
+# The rule's last line: a run longer than the TTL lets the next message in beside it.
 _alone = lock.admit([lock.Arrival("A", 0, 75), lock.Arrival("C", 70, 5)])
 assert [(o.count, o.ran, o.overlaps) for o in _alone] == [(1, True, ()), (1, True, ("A",))]
 # The importable lock (its steps are on the reference page): Increment with a 60 s TTL, the
@@ -146,14 +152,14 @@ assert (
     == 0
 )
 
-# Section 5: the table's claims are the rebuilds' (store_choice.table raises otherwise).
+# Section 4's list: the claims are the rebuilds' (store_choice.table raises otherwise).
 assert store_choice.contradicted(store_choice.N8N_CHOICES) == []
 deleting = [s for s in store_choice.N8N_STORES if store_choice.measured(s).deletes_a_quiet_chat]
 assert deleting == ["Simple Memory", "Redis Chat Memory"]  # Simple Memory's is the idle hour
 assert not store_choice.measured("Simple Memory").shared_by_workers
-# Self-check 5: the key expires 3600 s after the 10:20 write.
-assert _check_5() == {"5": "11:20"}
-# Deleting from Postgres: the table n8n creates has no date or time column, and n8n's INSERT
+# Self-check 4: the key expires 3600 s after the 10:20 write.
+assert _check_4() == {"4": "11:20"}
+# Deleting from Postgres (the reference page has the SQL): the table n8n creates has no date or time column, and n8n's INSERT
 # names its two columns, so a column the builder adds with a default is filled by the database.
 assert (
     "TIMESTAMP" not in n8n_table.POSTGRES_DDL.upper()

@@ -551,9 +551,8 @@ def test_the_postgres_table_has_no_time_column_and_the_insert_names_its_two_colu
     assert columns == ["id", "session_id", "message"]
     assert not re.search(r"time|date", create.group(1), re.I)
     assert "INSERT INTO ${this.tableName} (session_id, message) VALUES ($1, $2)" in source
-    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
-    assert "n8n's table has no date column" in text
     notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
+    assert "`id`, `session_id` and `message`, and no date or time" in " ".join(notes.split())
     assert "INSERT INTO n8n_chat_histories (session_id, message) VALUES ($1, $2)" in notes
 
 
@@ -561,8 +560,9 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     """Lesson 4's fifth reading: (1) only the default Session ID option appends the node's name,
     from Postgres Chat Memory 1.4 and Redis Chat Memory 1.6, the newest versions, which a node
     added in 2.41.1 gets; (2) the Redis node's Increment has the Expire switch and the TTL;
-    (3) a Chat Trigger with no Response Mode set answers with the last node that ran;
-    (4) Simple Memory drops a session unused for an hour."""
+    (3) a Chat Trigger with no Response Mode set answers with the last node that ran, and the
+    Redis node's Delete passes on the item it received (the agent's answer reaches the chat
+    through Release the lock); (4) Simple Memory drops a session unused for an hour."""
     langchain = package("@n8n/n8n-nodes-langchain") / "dist"
     helpers = (langchain / "utils" / "helpers.js").read_text(encoding="utf-8")
     scoping = "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {\n        sessionId = `${sessionId}__${sanitizeForSessionKey(ctx.getNode().name)}`;"
@@ -579,6 +579,11 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     for name in ("Expire", "TTL"):
         shown = re.search(rf"displayName: '{name}',.*?operation: \['incr'\]", fields, re.S)
         assert shown and "displayName: '" not in shown.group(0)[len(name) + 16 :], name
+    code = " ".join(fields.split())
+    assert (
+        "if (operation === 'delete') { const keyDelete = this.getNodeParameter('key', itemIndex);"
+        " await client.del(keyDelete); returnItems.push(items[itemIndex]); }"
+    ) in code
     trigger = chat_trigger()
     assert (
         'responseMode: \'={{$parameter.options?.["responseMode"] ?? '
@@ -591,13 +596,15 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     assert "memoryInstance.last_accessed = new Date();" in window
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     for said in (
-        "`abc__Postgres_Chat_Memory` (on Redis, `abc__Redis_Chat_Memory`)",
-        "**Define below** adds no suffix",
+        "**Connected Chat Trigger Node**, n8n 2.41.1 files chat `abc` under "
+        "`abc__Postgres_Chat_Memory`: the session id, then the node's name",
         "**Expire** on and **TTL** 60",
-        "(its *Response Mode* is *When Last Node Finishes*)",
-        "deletes a chat unused for an hour",
+        "passes the agent's item on unchanged",
+        "(*Response Mode* is *When Last Node Finishes*)",
     ):
         assert said in text, said
+    notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
+    assert "also deletes a chat after an idle hour (lesson 1)" in notes
     lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
     chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
     assert "responseMode" not in chat["parameters"].get("options", {})
@@ -605,9 +612,10 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
 
 
 def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
-    """Lesson 4's self-check 4 (the sixth reading): with Expire on, the Redis node's Increment
-    sends EXPIRE after every INCR, whatever the count, so a turned-away run restarts the lock's
-    60 s; windowmem's model of the lock (session_lock.admit) plays it that way."""
+    """Lesson 4's self-check 3: with Expire on, the Redis node's Increment sends EXPIRE after
+    every INCR, whatever the count, so a turned-away run restarts the lock's 60 s, and a
+    customer retrying after a failed run stays locked out; windowmem's model of the lock
+    (session_lock.admit) plays it that way."""
     from windowmem.outlive import session_lock
 
     redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
@@ -618,7 +626,14 @@ def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
         "returnItems.push({ json: { [keyIncr]: incrementVal } });"
     ) in code
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
-    assert "every Increment restarts the countdown at 60, a turned-away run's too" in text
+    assert (
+        "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in text
+    )
+    retries = session_lock.admit(
+        [session_lock.Arrival("A", 0, float("inf"))]
+        + [session_lock.Arrival(str(at), at, 5) for at in (40, 90, 160)]
+    )
+    assert [o.ran for o in retries] == [True, False, False, True]
     turned_away = session_lock.admit(
         [session_lock.Arrival("A", 0, 75), session_lock.Arrival("B", 50, 5)]
     )[1]

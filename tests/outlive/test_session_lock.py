@@ -26,6 +26,7 @@ def test_a_refused_increment_sets_the_expiry_again():
     # A's own increment alone would have expired at 60.
     outcomes = admit([Arrival("A", 0, 150), Arrival("B", 50, 5), Arrival("C", 100, 5)], ttl=60)
     assert ran(outcomes) == {"A": True, "B": False, "C": False}
+    assert [o.expires_at for o in outcomes] == [60, 110, 160]  # EXPIRE after every INCR
 
 
 def test_bad_values_say_what_to_give():

@@ -48,12 +48,17 @@ class Arrival:
 
 @dataclass(frozen=True)
 class Outcome:
-    """Whether the request *ran* the agent, the lock's *count* it saw, and the runs it *overlaps*."""
+    """Whether the request *ran* the agent, the lock's *count* it saw, and the runs it *overlaps*.
+
+    *expires_at* is the second the key would expire after this request's Increment (its
+    ``EXPIRE``), unless a Delete or a later Increment comes first.
+    """
 
     name: str
     count: int
     ran: bool
     overlaps: tuple[str, ...]
+    expires_at: float
 
 
 def admit(arrivals: Sequence[Arrival], ttl: float = RECIPE_TTL) -> tuple[Outcome, ...]:
@@ -80,7 +85,13 @@ def admit(arrivals: Sequence[Arrival], ttl: float = RECIPE_TTL) -> tuple[Outcome
         expires_at = arrival.at + ttl  # EXPIRE after every INCR, refused or not
         ran = count == 1
         outcomes.append(
-            Outcome(arrival.name, count, ran, tuple(n for n, _ in running) if ran else ())
+            Outcome(
+                arrival.name,
+                count,
+                ran,
+                tuple(n for n, _ in running) if ran else (),
+                expires_at,
+            )
         )
         if ran:
             running.append((arrival.name, arrival.at + arrival.seconds))
