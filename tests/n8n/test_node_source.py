@@ -323,6 +323,53 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
 
 
+def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
+    """Lesson 1's fix, section 3: Postgres Chat Memory needs a Postgres credential, offers
+    Simple Memory's Session ID options, makes n8n_chat_histories if it is missing, and files a
+    history under the session id alone (no workflow id); the AI Agent behind a Webhook takes its
+    prompt defined below."""
+    node = (
+        package("@n8n/n8n-nodes-langchain")
+        / "dist"
+        / "nodes"
+        / "memory"
+        / "MemoryPostgresChat"
+        / "MemoryPostgresChat.node.js"
+    ).read_text(encoding="utf-8")
+    assert "version: [1, 1.1, 1.2, 1.3, 1.4]," in node
+    assert re.search(r"credentials: \[\s*\{\s*name: 'postgres',\s*required: true,", node)
+    assert "descriptions_1.sessionIdOption," in node
+    assert re.search(
+        r"name: 'tableName',\s*type: 'string',\s*default: 'n8n_chat_histories',\s*"
+        r"description: 'The table name to store the chat history in\. If table does not exist, "
+        r"it will be created\.'",
+        node,
+    )
+    assert "const sessionId = (0, helpers_1.getSessionId)(this, itemIndex);" in node
+    assert re.search(
+        r"PostgresChatMessageHistory\(\{\s*pool,\s*sessionId,\s*tableName,\s*\}\)", node
+    )
+    helpers = (package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "helpers.js").read_text(
+        encoding="utf-8"
+    )
+    assert "'@n8n/n8n-nodes-langchain.memoryPostgresChat': 1.4," in helpers
+    descriptions = (
+        package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "descriptions.js"
+    ).read_text(encoding="utf-8")
+    assert re.search(
+        r"exports\.promptTypeOptions = \{\s*displayName: 'Source for Prompt \(User Message\)',"
+        r".*?name: 'Define below',\s*value: 'define',",
+        descriptions,
+        re.S,
+    )
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
+    assert "set its *Source for Prompt (User Message)* to *Define below*" in lesson
+    assert "The database files a history under the key alone" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
+
+
 def test_the_forge_proof_key_recipe_names_what_n8n_offers():
     """Lesson 1's Going further recipe: the Webhook's Header Auth, the If node's "is not empty",
     and the AI Agent reading the message from ``chatInput`` by default."""
@@ -464,8 +511,8 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
 
 
 def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filters_them():
-    """Lesson 1's trigger table: a WhatsApp receipt and a Telegram edit start the workflow with
-    no message, so the table's Key finds nothing, unless the trigger's option filters them."""
+    """Lesson 1's reference page: a WhatsApp receipt and a Telegram edit start the workflow with
+    no message, so the lesson's Key finds nothing, unless the trigger's option filters them."""
     from windowmem.policies.n8n import messaging_triggers as m
     from windowmem.policies.n8n import session_ids as n8n
 
@@ -486,9 +533,11 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     telegram = "Telegram/TelegramTrigger.node.js"
     assert _trigger_items(telegram, m.TELEGRAM_EDITED_UPDATE, only_messages) == []
     assert _trigger_items(telegram, m.TELEGRAM_UPDATE, only_messages) != []
-    lesson = lesson_text("01_scope_and_storage.ipynb")
-    assert "add the option *Receive Message Status Updates* and leave its statuses empty" in lesson
-    assert "set *Trigger On* to *Message* only" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "select none of them to receive none" in notes
+    assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
+        notes
+    )
 
 
 def test_a_webhooks_item_also_holds_the_url_and_mode_n8n_adds():
