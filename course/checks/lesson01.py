@@ -90,7 +90,8 @@ BOOK = CheckBook(
             _check_2,
             hint="where does the Edit Fields node put sessionId, and what does the default option add to it on 1.4?",
             mistakes={
-                "c-42": "on typeVersion 1.4 the default option adds the node's name to the key",
+                "c-42": "half right: c-42 is the session id the default option reads; on typeVersion 1.4 it adds __ and the node's name to it",
+                "c-42__Simple Memory": "right idea: n8n writes the node's name with _ in place of the space, as in abc__Simple_Memory",
                 "No session ID found": "the Edit Fields node put sessionId at the top of the item, where the default option reads it",
                 "Key parameter is empty": "that is Define below's error; this memory is on the default option",
                 "support-agent__c-42__Simple_Memory": "that is the buffer's name, with the workflow's id in front; the session key starts at the session id",

@@ -87,6 +87,20 @@ assert {
     t: n8n.session_id(item, **n8n.define_below(key)) for t, (item, key) in rows.items() if key
 } == {"Webhook": "abc", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
 assert mt.WHATSAPP_BODY["entry"][0]["changes"][0]["value"]["messages"][0]["from"] == "573001112233"
+# The table's last column: the path to the customer's message behind each trigger.
+prompts = {
+    "Webhook": (n8n.webhook_item({"chatInput": "Hi"}), "={{ $json.body.chatInput }}"),
+    "WhatsApp Trigger": (rows["WhatsApp Trigger"][0], "={{ $json.messages[0].text.body }}"),
+    "Telegram Trigger": (rows["Telegram Trigger"][0], "={{ $json.message.text }}"),
+}
+assert {t: n8n.evaluate_parameter(path, item) for t, (item, path) in prompts.items()} == {
+    "Webhook": "Hi",
+    "WhatsApp Trigger": "Where is my order?",
+    "Telegram Trigger": "Where is my order?",
+}
+assert n8n.chat_trigger_item("abc", "Hi")["chatInput"] == "Hi"
+# WhatsApp's receipts carry no message (the trigger's code is run on them in tests/n8n).
+assert "messages" not in mt.whatsapp_trigger_items(mt.WHATSAPP_STATUS_BODY)[0]
 # self-check 2: Webhook, then an Edit Fields node that sets sessionId and chatInput at the top
 # of the item (and passes on only those); no Chat Trigger. Without the Edit Fields node the same
 # post stops the run, as the worked answer says.
@@ -106,6 +120,15 @@ assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory"
     True,
 ]
 assert n8n.LOAD_PREVIOUS_SESSION["Off"] == "notSupported"  # the default, shown as Off
+# Section 3's step 4: From Memory makes a returning browser keep its stored session id.
+assert (
+    n8n.widget_session_id(
+        "old",
+        load_previous_session=n8n.hosted_chat_loads_previous_session("From Memory"),
+        fresh="new",
+    )
+    == "old"
+)
 assert (
     n8n.widget_session_id(
         "old", load_previous_session=n8n.hosted_chat_loads_previous_session("Off"), fresh="new"

@@ -314,10 +314,13 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "getPinDataIfManualExecution" in ensure.group(1)
     assert "hasn't been executed" in ensure.group(1)
     lesson = lesson_text("01_scope_and_storage.ipynb")
-    assert "reads the field `sessionId` at the top of the item" in lesson
     assert (
-        "it reads `sessionId` from the Chat Trigger's output in the same run instead. If neither "
-        "has it, the run stops"
+        "reads the field `sessionId` at the top of the item it receives, whichever node" in lesson
+    )
+    assert (
+        "Only when the item has no `sessionId` does it look for a Chat Trigger in the workflow and "
+        "read `sessionId` from that trigger's output in the same run. If neither has it, the run "
+        "stops"
     ) in lesson
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
@@ -365,7 +368,16 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
     assert "set its *Source for Prompt (User Message)* to *Define below*" in lesson
-    assert "The database files a history under the key alone" in lesson
+    assert (
+        "Postgres Chat Memory files a history under the key alone, without the workflow's id"
+        in (lesson)
+    )
+    # step 3: behind the Chat Trigger the default option reads sessionId (and on 1.4 adds the
+    # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
+    assert "behind the Chat Trigger, leave the default option" in lesson
+    assert "*Load Previous Session* to *From Memory*, and connect the same Postgres" in lesson
+    assert re.search(r"name: 'From Memory',\s*value: 'memory',", chat_trigger())
+    assert "if ($parameter.options?.loadPreviousSession !== 'memory')" in chat_trigger()
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
 
@@ -492,6 +504,13 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
     lesson = lesson_text("01_scope_and_storage.ipynb")
     for key in (m.WHATSAPP_KEY, m.TELEGRAM_KEY):
         assert f"`{key[1:]}`" in lesson
+    # the table's message column: the text each trigger's own item holds
+    assert n8n.evaluate_parameter("={{ $json.messages[0].text.body }}", whatsapp[0]) == (
+        n8n.evaluate_parameter("={{ $json.message.text }}", telegram[0])
+    )
+    assert whatsapp[0]["messages"][0]["text"]["body"] and telegram[0]["message"]["text"]
+    for path in ("{{ $json.messages[0].text.body }}", "{{ $json.message.text }}"):
+        assert f"`{path}`" in lesson
     # the reference page's receipts note: status items come unless no status is selected
     whatsapp_source = (
         package("n8n-nodes-base") / "dist" / "nodes" / "WhatsApp" / "WhatsAppTrigger.node.js"
@@ -535,6 +554,10 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     assert _trigger_items(telegram, m.TELEGRAM_UPDATE, only_messages) != []
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "select none of them to receive none" in notes
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert (
+        "in the WhatsApp Trigger's *Receive Message Status Updates* option, select none" in lesson
+    )
     assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
         notes
     )
