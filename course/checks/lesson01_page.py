@@ -70,6 +70,11 @@ assert n8n.KEY_EMPTY.message == "Key parameter is empty"
 assert set(n8n.chat_trigger_item("abc", "Hi")) == {"action", "sessionId", "chatInput"}
 webhook = n8n.webhook_item({"sessionId": "abc"})
 assert n8n.session_id_or_error(webhook) == "No session ID found"  # the symptom
+# its picture: the Webhook's item has no top-level sessionId, which n8n shows as undefined
+assert (
+    n8n.evaluate_parameter("={{ $json.sessionId }}", webhook) is None
+    and "sessionId" in webhook["body"]
+)
 # "If a node in between dropped that field, it reads sessionId from the Chat Trigger's output"
 assert n8n.session_id({"chatInput": "Hi"}, chat_trigger=n8n.chat_trigger_item("abc", "Hi")) == "abc"
 # The table: each trigger's item, the Key the table gives, the id it finds; only the Chat

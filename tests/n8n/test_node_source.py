@@ -556,7 +556,8 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     assert "select none of them to receive none" in notes
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert (
-        "in the WhatsApp Trigger's *Receive Message Status Updates* option, select none" in lesson
+        "without a message: in the trigger's *Receive Message Status Updates*, select none"
+        in lesson
     )
     assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
         notes
