@@ -58,15 +58,19 @@ def _boxes(
 
 
 def lesson1() -> str:
-    """Two keys over the same requests: what request 5 (Marta's return) loads under each."""
+    """Two keys over the same requests: what request 5 (Marta's return) loads under each.
+
+    Red means one thing: another customer's message filed under Marta's key.
+    """
     requests = desk.requests_of(desk.support_desk())
     returning = requests[4]
 
-    def boxes(request: desk.Request, number: int, solid: bool = True) -> tuple[Box, Box]:
+    def boxes(request: desk.Request, number: int, solid: bool) -> tuple[Box, Box]:
         initial = request.customer.name[0]
+        foreign = solid and request.customer != returning.customer
         return (
-            Box(f"{initial}{number}", "user", solid),
-            Box(f"{initial.lower()}{number}", "assistant", solid),
+            Box(f"{initial}{number}", "foreign" if foreign else "user", solid),
+            Box(f"{initial.lower()}{number}", "foreign" if foreign else "assistant", solid),
         )
 
     rows = []
@@ -78,12 +82,13 @@ def lesson1() -> str:
             for box in boxes(request, number, desk.key_for(choice.template, request) == key)
         ]
         rows.append(Row(f"{choice.name}: stored before request 5", tuple(stored)))
-        loaded = [b for b in stored if b.solid] + [Box("M5", "new")]
+        loaded = [b for b in stored if b.solid] + [Box("M5", "user")]
         rows.append(Row(f"{choice.name}: request 5 ({key}) loads", tuple(loaded)))
     return store_load_svg(
         "Lesson 1 · the key picks the history that is loaded",
         rows,
-        "M1: Marta's message in request 1; m1: the reply. C: Carlos; L: Lucía. Faded: under another key.",
+        "M1: Marta's message in request 1; m1: the reply. C: Carlos; L: Lucía. "
+        "Faded: filed under another key. Red: another customer's turn.",
     )
 
 

