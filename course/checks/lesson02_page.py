@@ -23,7 +23,10 @@ from windowmem_course.checks.lesson02_see import (
     NOT_IN_ITS_ARRAY,
     PICTURED_CHAT,
     item_without_memory,
+    marta_with_failed_turns,
     pictured_chat,
+    tool_items,
+    tutienda_tools,
     why_not_sent,
 )
 from windowmem_course.checks.page import workflow_node
@@ -53,23 +56,31 @@ assert turn_7_with_memory.memory_turns == (2, 3, 4, 5, 6) and len(turn_7_with_me
 assert [len(r.calls[0].part(Part.MEMORY)) for r in with_memory] == [0, 2, 4, 6, 8, 10, 10]
 assert with_memory[-1].stored_after == 14 and with_memory[5].stored_after == 12
 assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 6)
-# ... and Marta's story ends at the smallest window that sends turn 1 on turn 7: 6.
-assert window_for_turn_1 == 6
+# ... and Marta's story ends: a window of 6 sends turn 1 on turn 7, and on turn 8 it is gone again.
 assert 1 in agent_runs(marta, N8nSimpleMemory(6))[6].calls[0].memory_turns
 assert 1 not in agent_runs(marta, N8nSimpleMemory(5))[6].calls[0].memory_turns
+longer = [*marta.messages, user("Thanks!"), assistant("You're welcome."), user("Bye.")]
+assert 1 not in agent_runs(longer, N8nSimpleMemory(6))[7].calls[0].memory_turns
 # ... and with a window of k, turn k + 2 is the first call without turn 1 (turn 5 at 3)
 window_3 = agent_runs(marta, N8nSimpleMemory(3))
 assert [window_3[i].calls[0].memory_turns for i in (1, 3, 4)] == [(1,), (1, 2, 3), (2, 3, 4)]
-for k in (3, 5):
-    runs_k = agent_runs(marta, N8nSimpleMemory(k))
+for k in (3, 5, 6):
+    runs_k = agent_runs(longer, N8nSimpleMemory(k))
     assert next(r.turn for r in runs_k[1:] if 1 not in r.calls[0].memory_turns) == k + 2
 assert takes_memory("AI Agent") and not any(
     takes_memory(n) for n in ("Basic LLM Chain", "Text Classifier")
 )
 
-# Section 3: turn 3 failed: after turn 4, 6 messages stored, turn 3's question in neither list;
+# Self-check 1: a new agent (option never added) with Simple Memory connected sends the input
+# alone on a chat's first message: memory is empty, and an empty part is left out.
+bare_chat = [m for m in marta.messages if m.role.value != "system"]
+first_call = agent_runs(bare_chat, N8nSimpleMemory(5))[0].calls[0]
+assert len(first_call.messages) == 1 and not first_call.part(Part.MEMORY)
+
+# Section 2's failed run (was section 3): turn 3 failed: after turn 4, 6 messages stored, turn 3's question in neither list;
 # turns 2 and 5 failed: turn 7 loads 1, 3, 4 and 6 (8 messages, window 10); an empty answer
 # writes nothing either; the Chat Memory Manager takes a memory.
+n8n_runs = agent_runs(marta_with_failed_turns(3), N8nSimpleMemory(5))
 question_3 = marta.interactions[2].messages[0]
 stored_4 = [m for run in n8n_runs[:4] for m in run.saved]
 assert len(stored_4) == 6 and question_3 not in stored_4 and not n8n_runs[2].answered
@@ -112,7 +123,7 @@ lesson = json.loads(Path("02_with_and_without_memory.ipynb").read_text(encoding=
 check_3_text = " ".join(
     " ".join("".join(c["source"]).split())
     for c in lesson["cells"]
-    if "".join(c["source"]).startswith("Turn 3's question is in neither list")
+    if "".join(c["source"]).startswith("### Self-check 3 · Read the window from n8n")
 )
 assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
 assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
@@ -148,8 +159,11 @@ assert [m.content for m in N8nSimpleMemory(5).load(manager.model_history(repaire
     reply_3.content,
 ]
 
-# Section 4: the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
+# Section 3 (tools): the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
 # the rows n8n evaluates as expressions.
+scenario = tutienda_tools
+redirect, _ = tool_items()
+sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
 scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
 turn_3 = scenario.conversation.interactions[2]
 assert all(
@@ -178,7 +192,6 @@ assert (scenario.agent_workflow_id, tracking.tool.workflow_id) == (
 assert len(inner.stored) == 0
 # The memory-off item: the order number, said only in turn 1, cannot be filled; the address and
 # the fixed row are as with memory on.
-assert sent_without_memory == agent_runs(scenario.conversation)[2].calls[0].messages
 assert item_without_memory(redirect, sent_without_memory) == {
     **redirect.item,
     "order_number": NOT_IN_ITS_ARRAY,
@@ -197,7 +210,7 @@ assert [  # of the model's fields, only the address is in turn 3's call without 
     if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
 ] == ["new_address"]
 
-# Section 5: the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
+# Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
 # 2 turn 3 loads turn 2 alone; AI Agent 2.2 stores question and answer; the old default.
 course = Path("workflows/lesson2_tool_turns.json")
@@ -246,13 +259,19 @@ assert (
     turn_2.stored[-2].content == '[{"response":"35"}]' and turn_2.stored[-1].content == "It is 35."
 )
 strip = next(
-    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 5 · ")
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 4 · ")
 )
 assert "| 1 | tool call `2+3` | `5` | no |" in strip
 assert "| 2 | tool call `5*7` | `35` | yes |" in strip
 assert '| 3 | the answer "It is 35." | | yes |' in strip
-# Check 5: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer; the
-# result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
+# Check 5: at window 2 the newest 4 stored messages are turn 2's question, last tool step and
+# answer: turn 2 alone reaches turn 3's call, though 2 "interactions" would be turns 1 and 2.
+window_2_chat = agent_runs(chat, N8nSimpleMemory(2))
+assert window_2_chat[2].calls[0].memory_turns == (2,)
+assert window_2_chat[2].calls[0].part(Part.MEMORY) == tuple(window_2_chat[1].saved)
+assert len(window_2_chat[0].saved) == 2 and len(window_2_chat[1].saved) == 4
+# Going further: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer;
+# the result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
 window_1 = agent_runs(chat, N8nSimpleMemory(1))
 stored_2 = [m for run in window_1[:2] for m in run.saved]
 assert len(window_1[1].saved) == 4 and stored_2[-2].role.value == "tool"
