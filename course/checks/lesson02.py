@@ -32,17 +32,13 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2": agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns}
-
-
-def _check_3() -> dict[str, Any]:
     # The Context Window Length of the workflow the picture was taken from (lesson 3's); the
     # page asserts it is the only window that sends turns 2 and 3, not turn 1, on turn 4.
     window = workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
-    return {"3": window}
+    return {"2": window}
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
     redirect, _ = tool_items()
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
     # off, turn 3's call holds a value only if turn 3's own message (or the system message)
@@ -50,22 +46,22 @@ def _check_4() -> dict[str, Any]:
     sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
     off = item_without_memory(redirect, sent_without_memory)
     lost = [f for f, _ in redirect.tool.inputs if off[f] != redirect.item[f]]
-    return {"4": lost}
+    return {"3": lost}
 
 
-def _check_5() -> dict[str, Any]:
+def _check_4() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
     # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 2. The
     # newest 4 stored messages are turn 2's question, last tool step and answer.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"5": agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns}
+    return {"4": agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns}
 
 
-def _check_6() -> dict[str, Any]:
+def _check_5() -> dict[str, Any]:
     fresh_ids = session_per_message(scenario.session_id, scenario.conversation.turn_count)
     fresh = agent_runs(scenario.conversation, N8nSimpleMemory(5), session_ids=fresh_ids)
     # Turn 2's second model call: the one after track_order's result.
-    return {"6": len(fresh[1].calls[1].messages)}
+    return {"5": len(fresh[1].calls[1].messages)}
 
 
 BOOK = CheckBook(
@@ -86,40 +82,19 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="six turns are stored when turn 7 starts; a window of k hands over the newest k",
-            mistakes={
-                (2, 3, 4, 5, 6): "that is the default window of 5; this one is 3",
-                (1, 2, 3): "those are the oldest three; the window keeps the newest",
-                (5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
-                (4, 5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                ): "all six are stored, but a window of 3 loads only the newest three",
-            },
-            why="a window of 3 loads the last 6 stored messages, turns 4 to 6; turn 7 is the input",
-            transfer="a window the lesson has not worked",
-        ),
-        Expectation(
-            "3",
-            _check_3,
             hint="count the earlier question-and-answer pairs in the picture; the last Human line is turn 4's own input",
             mistakes={
-                4: "4 is the number of messages from memory; the Context Window Length counts interactions, 2 messages each",
+                4: "4 is the number of messages from memory; the Context Window Length counts places, one per 2 messages",
                 3: "the last Human line is turn 4's input, not memory: count only the earlier turns",
                 5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
                 1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="memory sent turns 2 and 3, 4 messages: 2 interactions; turn 1 is stored (same sessionId, no red execution) but outside the window",
+            why="memory sent turns 2 and 3, 4 messages: 2 places; turn 1 is stored (same sessionId, no red execution) but outside the window",
             transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(
-            "4",
-            _check_4,
+            "3",
+            _check_3,
             hint="say who fills each row; for each row the model fills, look for its value in turn 3's message, the only turn the copy without memory is sent",
             mistakes={
                 (
@@ -147,8 +122,8 @@ BOOK = CheckBook(
             transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(
-            "5",
-            _check_5,
+            "4",
+            _check_4,
             hint="list what turns 1 and 2 stored, in order, and take the newest 2 × 2 messages",
             mistakes={
                 (
@@ -168,8 +143,8 @@ BOOK = CheckBook(
             transfer="a window that one tool turn fills alone",
         ),
         Expectation(
-            "6",
-            _check_6,
+            "5",
+            _check_5,
             hint="what does a run find in a session nobody has written to, and what does a call after a tool result add?",
             mistakes={
                 6: "that is one session's call: with a fresh id turn 2's run opens an empty session, without turn 1",
