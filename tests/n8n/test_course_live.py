@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from tests import event_loop
-from verify.n8n.course_workflows import COURSE_WORKFLOWS
+from verify.n8n.course_workflows import COURSE_WORKFLOWS, ONE_MOMENT
 from verify.n8n.harness import Harness
 from verify.n8n.model_server import Text
+from verify.n8n.picture_plan import NO_SESSION_ID, PICTURE_WORKFLOWS
 from verify.n8n.pictures import CHATS, SHOTS, Pictures, make_pictures
 
 pytestmark = [pytest.mark.n8n, pytest.mark.slow]
@@ -41,14 +42,38 @@ def _texts(request_body: dict[str, object]) -> list[str]:
 
 def test_every_course_workflow_publishes_and_answers(made: tuple[Harness, Pictures]) -> None:
     _, pictures = made
-    assert set(pictures.live) == {spec.file for spec in COURSE_WORKFLOWS}
+    assert set(pictures.live) == {spec.file for spec in COURSE_WORKFLOWS} | {
+        w.spec.file for w in PICTURE_WORKFLOWS
+    }
     for conversation in CHATS:
+        if conversation.workflow == NO_SESSION_ID:
+            continue  # test_a_webhook_on_the_chat_trigger_s_session_id_fails
         runs = pictures.runs[conversation.workflow]
-        assert [r.status for r in runs] == [200] * len(conversation.turns)
-        wanted = [
-            next(x.content for x in t.replies if isinstance(x, Text)) for t in conversation.turns
-        ]
-        assert [r.output for r in runs] == wanted
+        wanted = []
+        for turn in conversation.turns:
+            wanted.append((200, next(x.content for x in turn.replies if isinstance(x, Text))))
+            if turn.alongside:  # turned away by the lock
+                wanted.append((200, ONE_MOMENT))
+        assert [(r.status, r.output) for r in runs] == wanted
+
+
+def test_a_webhook_on_the_chat_trigger_s_session_id_fails(made: tuple[Harness, Pictures]) -> None:
+    """Simple Memory on *Connected Chat Trigger Node* behind a Webhook: the run fails before
+    any model call (lesson 1's picture of the execution)."""
+    _, pictures = made
+    [run] = pictures.runs[NO_SESSION_ID]
+    assert run.status == 500 and run.requests == ()
+    assert run.body == {"message": "Error in workflow"}
+
+
+def test_one_question_with_two_tool_steps_calls_the_model_three_times(
+    made: tuple[Harness, Pictures],
+) -> None:
+    _, pictures = made
+    third = pictures.runs["lesson2_tool_turns"][2]
+    assert len(third.requests) == 3
+    steps = [_texts(r.body)[-1] for r in third.requests]
+    assert steps == ["Now times 3, minus 7?", "function_call_output", "function_call_output"]
 
 
 def test_lesson_3_s_window_sends_the_last_two_interactions(made: tuple[Harness, Pictures]) -> None:
@@ -103,13 +128,15 @@ def test_lesson_4_s_lock_releases_and_turns_a_second_run_away(
     session = pictures.sessions["lesson4_lock"]
     assert int(harness.redis.command("EXISTS", f"lock:{session}")) == 0
     rows = "SELECT count(*) FROM n8n_chat_histories WHERE session_id = %s"
-    assert harness.n8n.postgres.execute(rows, (session,)) == [(4,)]
+    # three turns answered; the message sent alongside the third was neither answered nor stored
+    assert harness.n8n.postgres.execute(rows, (session,)) == [(6,)]
+    assert [r.requests == () for r in pictures.runs["lesson4_lock"]] == [False] * 3 + [True]
     harness.redis.command("INCR", f"lock:{session}")  # a run in progress
     try:
         run = chat(harness, pictures.live["lesson4_lock"], session, "Are you there?", ())
         assert run.status == 200 and run.output == session_lock.ONE_MOMENT
         assert run.requests == () and run.unused == ()
-        assert harness.n8n.postgres.execute(rows, (session,)) == [(4,)]
+        assert harness.n8n.postgres.execute(rows, (session,)) == [(6,)]
         assert 0 < harness.redis_ttl(f"lock:{session}") <= session_lock.RECIPE_TTL
         assert int(harness.redis.command("GET", f"lock:{session}")) == 2
     finally:

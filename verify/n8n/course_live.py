@@ -27,6 +27,7 @@ from verify.n8n.course_workflows import (
 from verify.n8n.harness import CREDENTIAL_IDS, Harness, Run
 from verify.n8n.instance import HarnessError
 from verify.n8n.model_server import Reply
+from verify.n8n.picture_subworkflow import workflow_id_token
 
 #: The credential each node type takes, as the harness imported it.
 CREDENTIALS = {
@@ -93,13 +94,22 @@ def wired(workflow: dict[str, Any]) -> dict[str, Any]:
     return copy
 
 
-def import_course_workflows(harness: Harness) -> dict[str, LiveWorkflow]:
-    """Create and publish every course workflow in *harness*'s n8n; by file stem."""
+def import_course_workflows(
+    harness: Harness, extra: Iterable[tuple[CourseWorkflow, dict[str, Any]]] = ()
+) -> dict[str, LiveWorkflow]:
+    """Create and publish every course workflow, and each *extra* (spec, workflow), in
+    *harness*'s n8n; by file stem."""
     rest = harness.rest()
     out: dict[str, LiveWorkflow] = {}
-    for spec in COURSE_WORKFLOWS:
-        path = OUT / f"{spec.file}.json"
-        workflow = wired(json.loads(path.read_text(encoding="utf-8")))
+    course = [
+        (spec, json.loads((OUT / f"{spec.file}.json").read_text(encoding="utf-8")))
+        for spec in COURSE_WORKFLOWS
+    ]
+    for spec, raw in [*course, *extra]:
+        text = json.dumps(raw)
+        for stem, made in out.items():  # a workflow that calls one imported before it
+            text = text.replace(workflow_id_token(stem), made.id)
+        workflow = wired(json.loads(text))
         created = rest.call("POST", "workflows", workflow)
         rest.call(
             "POST", f"workflows/{created['id']}/activate", {"versionId": created["versionId"]}
@@ -117,7 +127,7 @@ def _wait_registered(
     import urllib.request
 
     deadline = time.monotonic() + seconds
-    pending = [w.webhook for w in workflows]
+    pending = [w.webhook for w in workflows if w.spec.trigger in ("chat", "webhook")]
     while pending and time.monotonic() < deadline:
         path = pending[0]
         try:
@@ -142,13 +152,18 @@ def chat(
     harness._idle()
     harness.model.script.push(replies)
     began = time.monotonic()
+    status, answer = send(harness, live, session, text)
+    requests, unused = harness.model.script.drain()
+    return Run(status, answer, tuple(requests), tuple(unused), time.monotonic() - began)
+
+
+def send(harness: Harness, live: LiveWorkflow, session: str, text: str) -> tuple[int, Any]:
+    """POST *text* for *session* the way *live*'s trigger receives it; status and answer."""
     if live.spec.trigger == "chat":
         body = {"action": "sendMessage", "sessionId": session, "chatInput": text}
     else:
         body = {"sessionId": session, "chatInput": text}
-    status, answer = harness.n8n.post(live.webhook, body)
-    requests, unused = harness.model.script.drain()
-    return Run(status, answer, tuple(requests), tuple(unused), time.monotonic() - began)
+    return harness.n8n.post(live.webhook, body)
 
 
 def executions(harness: Harness, live: LiveWorkflow) -> list[str]:

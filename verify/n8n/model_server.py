@@ -29,9 +29,10 @@ MODEL_PATHS = ("/v1/responses", "/v1/chat/completions")
 
 @dataclass(frozen=True)
 class Text:
-    """An answer whose text is *content*."""
+    """An answer whose text is *content*, given after *delay* seconds (a slow model)."""
 
     content: str
+    delay: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -306,6 +307,8 @@ class _Handler(BaseHTTPRequestHandler):
         model = str(body.get("model", "gpt-4.1-mini"))
         if reply is None:
             reply = Failure(500, "windowmem's model server has no scripted reply left")
+        if isinstance(reply, Text) and reply.delay:
+            time.sleep(reply.delay)  # the run stays open: a second message can arrive meanwhile
         if isinstance(reply, Failure):
             error = {"message": reply.message, "type": "server_error", "param": None, "code": None}
             self._send_json(reply.status, {"error": error})

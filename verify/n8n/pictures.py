@@ -4,12 +4,16 @@
     python -m verify.n8n.pictures --out DIR    # somewhere else (the live tier uses a temp dir)
 
 The harness starts (n8n and the recording model, as ``make record-n8n``), every course
-workflow is imported and published (:mod:`verify.n8n.course_live`), the :data:`CHATS` are sent
-through them, and Playwright's Chromium (Debian's ``/usr/bin/chromium``) logs in as the owner
-and takes each of the :data:`SHOTS`: a workflow's canvas, a node's fields, or an execution's
-view of the chat model's input (the messages the window let through). Each picture is taken
-only when the page holds the texts it should show; a picture that would not is an error,
-never a silent file. PNGs are reduced to 256 colours to stay small.
+workflow and every picture-only workflow is imported and published
+(:mod:`verify.n8n.course_live`), the :data:`CHATS` are sent through them (a failing run, a
+double-send and a sub-workflow called as a tool among them), and Playwright's Chromium
+(Debian's ``/usr/bin/chromium``) logs in as the owner and takes each of the :data:`SHOTS`: a
+workflow's canvas, a node's fields, or an execution: the chat model's input (the messages the
+window let through), a node's window in it (an error, an output, a sub-workflow's inputs) or
+the log of the agent's steps. The tables are :mod:`verify.n8n.picture_plan` (workflows and
+chats) and :mod:`verify.n8n.picture_shots` (the pictures). Each picture is taken only when the
+page holds the texts it should show; a picture that would not is an error, never a silent
+file. PNGs are reduced to 256 colours to stay small.
 """
 
 from __future__ import annotations
@@ -25,10 +29,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from verify.n8n.course_live import LiveWorkflow, chat, executions, import_course_workflows
+from verify.n8n.course_live import (
+    LiveWorkflow,
+    chat,
+    executions,
+    import_course_workflows,
+    send,
+)
+from verify.n8n.course_workflows import ONE_MOMENT
 from verify.n8n.harness import Harness, Rest, Run
 from verify.n8n.instance import HarnessError
-from verify.n8n.model_server import Call, Reply, Text, ToolCalls
+from verify.n8n.picture_plan import CHATS, PICTURE_WORKFLOWS, Chat, Turn
+from verify.n8n.picture_shots import EXECUTION_VIEWS, SHOTS, Shot
+
+__all__ = ["CHATS", "OUT", "SHOTS", "Chat", "Pictures", "Shot", "Taken", "Turn", "make_pictures"]
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "course" / "images" / "n8n"
@@ -38,237 +52,8 @@ VIEWPORT: Any = {"width": 1280, "height": 720}
 WAIT_MS = 60_000
 #: How long n8n may take to open its production checklist over a published workflow, in ms.
 POPUP_MS = 4_000
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One message to a course workflow and the recording model's scripted *replies*."""
-
-    text: str
-    replies: tuple[Reply, ...]
-
-
-@dataclass(frozen=True)
-class Chat:
-    """A conversation sent through one course workflow, for one session."""
-
-    workflow: str
-    session: str
-    turns: tuple[Turn, ...]
-
-
-def _says(text: str, answer: str) -> Turn:
-    return Turn(text, (Text(answer),))
-
-
-#: The conversations the pictures show, one per workflow that has one.
-CHATS: tuple[Chat, ...] = (
-    Chat(
-        "lesson1_chat_trigger",
-        "marta-chat",
-        (_says("Hi, I'm Marta.", "Hello Marta! How can I help?"),),
-    ),
-    Chat(
-        "lesson1_webhook_session_key",
-        "marta",
-        (_says("Hi, I'm Marta.", "Hello Marta! How can I help?"),),
-    ),
-    Chat(
-        "lesson2_tool_turns",
-        "marta-tools",
-        (
-            Turn(
-                "What is 12*7?",
-                (ToolCalls.of(Call("call_12x7", "Calculator", {"input": "12*7"})), Text("84.")),
-            ),
-            _says("And plus 5?", "89."),
-        ),
-    ),
-    Chat(
-        "lesson3_window",
-        "marta-window",
-        (
-            _says("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
-            _says("Can it come on Friday?", "Yes, Friday works."),
-            _says("Leave it with the doorman, please.", "Noted: with the doorman."),
-            _says("What was my order number?", "I don't see it; could you tell me again?"),
-        ),
-    ),
-    Chat(
-        "lesson4_postgres",
-        "marta-postgres",
-        (
-            _says("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
-            _says("Can it come on Friday?", "Yes, Friday works."),
-        ),
-    ),
-    Chat(
-        "lesson4_lock",
-        "marta-lock",
-        (
-            _says("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
-            _says("Can it come on Friday?", "Yes, Friday works."),
-        ),
-    ),
-    Chat(
-        "lesson4_redis",
-        "marta-redis",
-        (
-            _says("Hi, I'm Marta, my order is 4512.", "Thanks Marta, I have order 4512."),
-            _says("Can it come on Friday?", "Yes, Friday works."),
-        ),
-    ),
-)
-
-
-@dataclass(frozen=True)
-class Shot:
-    """One picture: the *view* of a course *workflow*, and what the page must hold when taken."""
-
-    name: str
-    workflow: str
-    view: str
-    """``"canvas"``, ``"node"`` (a node's fields) or ``"model-input"`` (an execution's model call)."""
-    node: str = ""
-    turn: int = 0
-    """For ``"model-input"``: which turn's execution (1 = the chat's first message)."""
-    shows: tuple[str, ...] = ()
-    hides: tuple[str, ...] = ()
-    values: tuple[tuple[str, str], ...] = ()
-    """(parameter name, value its input field must hold), for ``"node"``."""
-
-    @property
-    def file(self) -> str:
-        return f"{self.name}.png"
-
-
-#: How the Session ID option's default reads in the editor.
-CHAT_TRIGGER = "Connected Chat Trigger Node"
-CANVAS_NODES = ("When chat message received", "AI Agent", "OpenAI Chat Model", "Calculator")
-
-SHOTS: tuple[Shot, ...] = (
-    Shot(
-        "lesson1_canvas",
-        "lesson1_chat_trigger",
-        "canvas",
-        shows=(*CANVAS_NODES, "Simple Memory", "Lesson 1: whose memory is it?"),
-    ),
-    Shot(
-        "lesson1_memory_fields",
-        "lesson1_chat_trigger",
-        "node",
-        node="Simple Memory",
-        # Lesson 1 points at the warning: the memory lives in the n8n instance, not in queue mode.
-        shows=("Session ID", "Context Window Length", "sessionId", "stores memory locally"),
-        values=(("sessionIdType", CHAT_TRIGGER), ("contextWindowLength", "5")),
-    ),
-    Shot(
-        "lesson1_webhook_memory_fields",
-        "lesson1_webhook_session_key",
-        "node",
-        node="Simple Memory",
-        shows=("Session ID", "{{ $json.body.sessionId }}", "Context Window Length"),
-        values=(("sessionIdType", "Define below"), ("contextWindowLength", "5")),
-    ),
-    Shot(
-        "lesson2_canvas",
-        "lesson2_tool_turns",
-        "canvas",
-        shows=(*CANVAS_NODES, "Simple Memory", "Lesson 2: what each model call carries"),
-    ),
-    Shot(
-        "lesson2_model_input",
-        "lesson2_tool_turns",
-        "model-input",
-        turn=2,
-        shows=(
-            "Human: What is 12*7?",
-            "call_12x7",
-            "Tool: Calculator",
-            "AI: 84.",
-            "Human: And plus 5?",
-        ),
-    ),
-    Shot(
-        "lesson3_canvas",
-        "lesson3_window",
-        "canvas",
-        shows=(*CANVAS_NODES, "Simple Memory", "Lesson 3: the window"),
-    ),
-    Shot(
-        "lesson3_memory_fields",
-        "lesson3_window",
-        "node",
-        node="Simple Memory",
-        shows=("Session ID", "Context Window Length"),
-        values=(("sessionIdType", CHAT_TRIGGER), ("contextWindowLength", "2")),
-    ),
-    Shot(
-        "lesson3_model_input",
-        "lesson3_window",
-        "model-input",
-        turn=4,
-        shows=("Human: Can it come on Friday?", "Human: What was my order number?"),
-        hides=("4512",),
-    ),
-    Shot(
-        "lesson4_postgres_canvas",
-        "lesson4_postgres",
-        "canvas",
-        shows=(*CANVAS_NODES, "Postgres Chat Memory", "Lesson 4: a store that outlives n8n"),
-    ),
-    Shot(
-        "lesson4_lock_canvas",
-        "lesson4_lock",
-        "canvas",
-        shows=(
-            *CANVAS_NODES,
-            "Take the lock",
-            "First run?",
-            "One moment",
-            "Release the lock",
-            "Lesson 4: one run per chat at a time",
-        ),
-    ),
-    Shot(
-        "lesson4_postgres_fields",
-        "lesson4_postgres",
-        "node",
-        node="Postgres Chat Memory",
-        # Lesson 4's one key, as section 2's workflow ships it: Define below, the trigger's
-        # session id read by name (no suffix).
-        shows=("Session ID", "Key", "When chat message received", "Context Window Length"),
-        values=(("sessionIdType", "Define below"), ("contextWindowLength", "2")),
-    ),
-    Shot(
-        "lesson4_lock_take_fields",
-        "lesson4_lock",
-        "node",
-        node="Take the lock",
-        # Where the lock's 60 seconds are set: Increment, Expire on, TTL.
-        shows=("Operation", "lock:", "Expire", "TTL"),
-        values=(("operation", "Increment"), ("ttl", "60")),
-    ),
-    Shot(
-        "lesson4_redis_fields",
-        "lesson4_redis",
-        "node",
-        node="Redis Chat Memory",
-        # Lesson 4's one key here too, so TTL abc finds chat abc's list.
-        values=(
-            ("sessionIdType", "Define below"),
-            ("sessionTTL", "0"),
-            ("contextWindowLength", "2"),
-        ),
-        shows=(
-            "Session ID",
-            "Key",
-            "When chat message received",
-            "Session Time To Live",
-            "Context Window Length",
-        ),
-    ),
-)
+#: How long after a message its double is sent (:attr:`Turn.alongside`), in seconds.
+ALONGSIDE_AFTER = 1.0
 
 
 @dataclass(frozen=True)
@@ -289,6 +74,11 @@ class Taken:
         ]
         out += [
             f"{self.shot.name}: the page showed {s!r}" for s in self.shot.hides if s in self.text
+        ]
+        out += [
+            f"{self.shot.name}: the page showed {s!r} {self.text.count(s)} times, not {n}"
+            for s, n in self.shot.counts
+            if self.text.count(s) != n
         ]
         out += [
             f"{self.shot.name}: field {name} held {self.values.get(name)!r}, not {want!r}"
@@ -312,26 +102,56 @@ class Pictures:
 def run_chats(
     harness: Harness, live: dict[str, LiveWorkflow]
 ) -> tuple[dict[str, tuple[Run, ...]], dict[str, str]]:
-    """Send every :data:`CHATS` conversation; the runs and session ids by workflow.
+    """Send every :data:`CHATS` conversation; the runs (one per execution) and session ids by
+    workflow.
 
-    A run that does not answer 200, or leaves a scripted reply unused, is an error.
+    A run that does not answer its turn's status, leaves a scripted reply unused, or (a
+    message sent alongside) is not turned away, is an error.
     """
     runs: dict[str, tuple[Run, ...]] = {}
     sessions: dict[str, str] = {}
     suffix = uuid.uuid4().hex[:8]  # stores outlive a run (Postgres, Redis): this run's own sessions
     for conversation in CHATS:
-        done = []
+        done: list[Run] = []
         session = sessions[conversation.workflow] = f"{conversation.session}-{suffix}"
         for turn in conversation.turns:
-            run = chat(harness, live[conversation.workflow], session, turn.text, turn.replies)
-            if run.status != 200 or run.unused:
+            flow = live[conversation.workflow]
+            if turn.alongside:
+                done += _double_send(harness, flow, session, turn)
+            else:
+                done.append(chat(harness, flow, session, turn.text, turn.replies))
+            if done[-1].status != turn.status or done[-1].unused:
                 raise HarnessError(
-                    f"{conversation.workflow}: {turn.text!r} answered {run.status} {run.body!r} "
-                    f"with {len(run.unused)} scripted replies unused"
+                    f"{conversation.workflow}: {turn.text!r} answered {done[-1].status} "
+                    f"{done[-1].body!r} with {len(done[-1].unused)} scripted replies unused"
                 )
-            done.append(run)
         runs[conversation.workflow] = tuple(done)
     return runs, sessions
+
+
+def _double_send(harness: Harness, live: LiveWorkflow, session: str, turn: Turn) -> list[Run]:
+    """*turn*'s message and, while its run is open, its *alongside*: both runs, in that order.
+
+    The first run takes the model's scripted (slow) replies; the second must be turned away
+    with :data:`ONE_MOMENT` and call no model.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    harness._idle()
+    harness.model.script.push(turn.replies)
+    began = time.monotonic()
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(send, harness, live, session, turn.text)
+        time.sleep(ALONGSIDE_AFTER)
+        second_status, second_answer = send(harness, live, session, turn.alongside)
+        seconds = time.monotonic() - began
+        status, answer = first.result()
+    requests, unused = harness.model.script.drain()
+    second = Run(second_status, second_answer, (), (), seconds)
+    if second.status != 200 or second.output != ONE_MOMENT:
+        raise HarnessError(f"{live.spec.file}: {turn.alongside!r} got {second.body!r}")
+    first_run = Run(status, answer, tuple(requests), tuple(unused), time.monotonic() - began)
+    return [first_run, second]
 
 
 @contextmanager
@@ -376,70 +196,127 @@ def _node_id(live: LiveWorkflow, name: str) -> str:
 
 def take(page: Any, harness: Harness, live: LiveWorkflow, shot: Shot, out: Path) -> Taken:
     """Take *shot* of *live* into *out*; what the view held when it was taken."""
-    url = harness.n8n.url
     path = out / shot.file
     values: dict[str, str] = {}
     if shot.view == "canvas":
-        page.goto(f"{url}/workflow/{live.id}")
-        page.wait_for_selector('[data-test-id="canvas-node"]')
-        _close_popups(page)
-        page.click('[data-test-id="zoom-to-fit"]')
-        page.wait_for_timeout(800)  # the zoom animates
-        text = page.locator('[data-test-id="canvas"]').inner_text()
-        page.screenshot(path=str(path))
+        text = _canvas(page, harness, live, path)
     elif shot.view == "node":
-        page.goto(f"{url}/workflow/{live.id}/{_node_id(live, shot.node)}")
-        ndv = page.locator('[data-test-id="ndv"]')
-        parameters = ndv.locator('[data-test-id="node-parameters"]')
-        parameters.wait_for()
-        _close_popups(page)
-        for name, _ in shot.values:
-            field_input = ndv.locator(f'[data-test-id="parameter-input-{name}"] input').first
-            values[name] = str(field_input.input_value())
-        text = ndv.inner_text()
-        # The input panel (what the trigger passes on) and the fields; not the empty output.
-        box, right = ndv.bounding_box(), parameters.bounding_box()
-        page.screenshot(
-            path=str(path),
-            clip={
-                "x": box["x"],
-                "y": box["y"],
-                "width": right["x"] + right["width"] + 16 - box["x"],
-                "height": box["height"],
-            },
-        )
-    elif shot.view == "model-input":
+        text = _node_fields(page, harness, live, shot, path, values)
+    elif shot.view in EXECUTION_VIEWS:
         ids = executions(harness, live)
         if len(ids) < shot.turn:
             raise HarnessError(
                 f"{shot.name}: {live.spec.file} has {len(ids)} executions, not {shot.turn}"
             )
-        page.goto(f"{url}/workflow/{live.id}/executions/{ids[shot.turn - 1]}")
+        page.goto(f"{harness.n8n.url}/workflow/{live.id}/executions/{ids[shot.turn - 1]}")
         host = page.locator('[data-test-id="execution-preview-host"]')
-        model = host.locator('[data-test-id="canvas-node"]', has_text="OpenAI Chat Model").first
-        model.wait_for()
+        host.locator('[data-test-id="canvas-node"]').first.wait_for()
         _close_popups(page)
-        model.dblclick()
-        ndv = page.locator('[data-test-id="ndv"]')
-        panel = ndv.locator('[data-test-id="ndv-input-panel"]')
-        tokens = panel.get_by_text("estimatedTokens", exact=True).first
-        tokens.wait_for()
-        text = panel.inner_text().split("estimatedTokens")[0]
-        # From the window's title (the node's name) down to the messages' token estimate.
-        top, box, end = ndv.bounding_box(), panel.bounding_box(), tokens.bounding_box()
-        page.screenshot(
-            path=str(path),
-            clip={
-                "x": box["x"],
-                "y": top["y"],
-                "width": box["width"],
-                "height": end["y"] + end["height"] + 12 - top["y"],
-            },
-        )
+        if shot.view == "model-input":
+            text = _model_input(page, host, path)
+        elif shot.view == "logs":
+            text = _logs(page, host, path)
+        else:
+            text = _execution(page, host, shot, path)
     else:
         raise HarnessError(f"{shot.name}: unknown view {shot.view!r}")
     _shrink(path)
     return Taken(shot, path, text, values)
+
+
+def _canvas(page: Any, harness: Harness, live: LiveWorkflow, path: Path) -> str:
+    page.goto(f"{harness.n8n.url}/workflow/{live.id}")
+    page.wait_for_selector('[data-test-id="canvas-node"]')
+    _close_popups(page)
+    page.click('[data-test-id="zoom-to-fit"]')
+    page.wait_for_timeout(800)  # the zoom animates
+    text = str(page.locator('[data-test-id="canvas"]').inner_text())
+    page.screenshot(path=str(path))
+    return text
+
+
+def _node_fields(
+    page: Any, harness: Harness, live: LiveWorkflow, shot: Shot, path: Path, values: dict[str, str]
+) -> str:
+    """The node's window: the input panel (what the trigger passes on) and the fields."""
+    page.goto(f"{harness.n8n.url}/workflow/{live.id}/{_node_id(live, shot.node)}")
+    ndv = page.locator('[data-test-id="ndv"]')
+    parameters = ndv.locator('[data-test-id="node-parameters"]')
+    parameters.wait_for()
+    _close_popups(page)
+    for name, _ in shot.values:
+        field_input = ndv.locator(f'[data-test-id="parameter-input-{name}"] input').first
+        values[name] = str(field_input.input_value())
+    text = str(ndv.inner_text())
+    box, right = ndv.bounding_box(), parameters.bounding_box()
+    page.screenshot(  # not the empty output panel
+        path=str(path),
+        clip={
+            "x": box["x"],
+            "y": box["y"],
+            "width": right["x"] + right["width"] + 16 - box["x"],
+            "height": box["height"],
+        },
+    )
+    return text
+
+
+def _model_input(page: Any, host: Any, path: Path) -> str:
+    """The chat model's input in an execution: from the window's title to the token estimate."""
+    host.locator('[data-test-id="canvas-node"]', has_text="OpenAI Chat Model").first.dblclick()
+    ndv = page.locator('[data-test-id="ndv"]')
+    panel = ndv.locator('[data-test-id="ndv-input-panel"]')
+    tokens = panel.get_by_text("estimatedTokens", exact=True).first
+    tokens.wait_for()
+    text = str(panel.inner_text()).split("estimatedTokens")[0]
+    top, box, end = ndv.bounding_box(), panel.bounding_box(), tokens.bounding_box()
+    page.screenshot(
+        path=str(path),
+        clip={
+            "x": box["x"],
+            "y": top["y"],
+            "width": box["width"],
+            "height": end["y"] + end["height"] + 12 - top["y"],
+        },
+    )
+    return text
+
+
+def _execution(page: Any, host: Any, shot: Shot, path: Path) -> str:
+    """An execution: the list and the canvas, or the window of *shot.node* in it."""
+    if not shot.node:
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(path))
+        return str(page.locator("body").inner_text())
+    host.locator('[data-test-id="canvas-node"]', has_text=shot.node).first.dblclick()
+    ndv = page.locator('[data-test-id="ndv"]')
+    ndv.get_by_text(shot.shows[-1]).last.wait_for()  # the last text is what the run wrote
+    text = str(ndv.inner_text())
+    page.screenshot(path=str(path), clip=ndv.bounding_box())
+    return text
+
+
+def _logs(page: Any, host: Any, path: Path) -> str:
+    """An execution's log: the chat beside the agent's steps, one row per sub-node call."""
+    panel = page.locator('[data-test-id="logs-panel"]')
+    body = panel.locator('[data-test-id="logs-overview-body"]')
+    if not body.is_visible():
+        panel.locator('[data-test-id="logs-overview-header"]').click()
+    body.wait_for()
+    # The panel's top edge up under the execution's title, the chat narrower, the log wider.
+    handles = panel.locator('[data-test-id="resize-handle"]')
+    for index, (x, y) in enumerate(((None, 180), (590, None), (930, None))):
+        box = handles.nth(index).bounding_box()
+        start = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.move(*start)
+        page.mouse.down()
+        page.mouse.move(start[0] if x is None else x, start[1] if y is None else y, steps=10)
+        page.mouse.up()
+    page.wait_for_timeout(800)  # the panel animates
+    text = str(panel.inner_text())  # the chat, the log and the selected step's output
+    box = panel.bounding_box()
+    page.screenshot(path=str(path), clip=box)
+    return text
 
 
 def _shrink(path: Path) -> None:
@@ -454,7 +331,7 @@ def _shrink(path: Path) -> None:
 def make_pictures(harness: Harness, out: Path) -> Pictures:
     """Import the course workflows into *harness*, chat through them and take every shot into *out*."""
     out.mkdir(parents=True, exist_ok=True)
-    live = import_course_workflows(harness)
+    live = import_course_workflows(harness, [(w.spec, w.build()) for w in PICTURE_WORKFLOWS])
     runs, sessions = run_chats(harness, live)
     taken = []
     with browser_page(harness) as page:
