@@ -143,6 +143,11 @@ for k in (2, 5):
         changed[3].calls[0].memory_turns == (2, 3) and why_not_sent(changed, 4, 1) == "new session"
     )
 assert Path("images/n8n/lesson3_model_input.png").is_file()
+# The pictures of real n8n 2.41.1 runs (verify/n8n/picture_shots.py names what each must show):
+# the sub-workflow's trigger with order #6023, and turn 3 of lesson2_tool_turns, two Calculator
+# steps in one run; that workflow's chat scripts the two calls.
+assert Path("images/n8n/lesson2_subworkflow_inputs.png").is_file()
+assert Path("images/n8n/lesson2_two_tool_steps.png").is_file()
 lesson = json.loads(Path("02_with_and_without_memory.ipynb").read_text(encoding="utf-8"))
 check_3_text = " ".join(
     " ".join("".join(c["source"]).split())
