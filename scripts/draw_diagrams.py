@@ -118,7 +118,7 @@ def lesson2() -> str:
 def lesson2_inputs() -> str:
     """TuTienda's two tools: who fills track_order's Workflow Inputs rows, and what it receives.
 
-    change_address's rows are drawn untagged: self-check 4 leaves telling them to the reader.
+    change_address's rows are drawn untagged: self-check 3 leaves telling them to the reader.
     """
     scenario = load_tool_scenario("tutienda_tools")
     turn_2 = scenario.conversation.interactions[1].messages[0].content
@@ -127,13 +127,13 @@ def lesson2_inputs() -> str:
     panels = []
     for delivery, received, when, tagged in (
         (tracking, tuple((f, str(v)) for f, v in tracking.item.items()), "turn 2", True),
-        (redirect, (), "turn 3", False),  # self-check 4 asks who fills these rows
+        (redirect, (), "turn 3", False),  # self-check 3 asks who fills these rows
     ):
         rows = tuple(
             InputRow(field, parameter, (field in delivery.arguments) if tagged else None)
             for field, parameter in delivery.tool.inputs
         )
-        panels.append(ToolPanel(delivery.tool.name, rows, received, when, "? (self-check 4)"))
+        panels.append(ToolPanel(delivery.tool.name, rows, received, when, "? (self-check 3)"))
     return workflow_inputs_svg(
         "Lesson 2 · what a workflow tool is given",
         panels,

@@ -1,14 +1,19 @@
-"""Lesson 2's self-check 3 reads a picture taken by ``verify/n8n/pictures.py``: the chat the
-check book replays must be the chat that picture's workflow was sent."""
+"""Lesson 2's pictures of real n8n runs, taken by ``verify/n8n/pictures.py``: self-check 2
+reads one, so the chat the check book replays must be the chat that picture's workflow was
+sent; sections 3 and 4 describe two others, so what they say must be what the shots hold."""
 
 from __future__ import annotations
 
-from verify.n8n.model_server import Text
+import json
+import re
+from pathlib import Path
+
+from verify.n8n.model_server import Text, ToolCalls
 from verify.n8n.pictures import CHATS, SHOTS
 from windowmem_course.checks.lesson02_see import PICTURED_CHAT
 
 
-def test_self_check_3_replays_the_chat_behind_its_picture():
+def test_self_check_2_replays_the_chat_behind_its_picture():
     shot = next(s for s in SHOTS if s.file == "lesson3_model_input.png")
     sent = next(c for c in CHATS if c.workflow == shot.workflow)
     assert shot.turn == len(sent.turns) == len(PICTURED_CHAT)
@@ -19,9 +24,48 @@ def test_self_check_3_replays_the_chat_behind_its_picture():
     assert "4512" in PICTURED_CHAT[0][0] and "4512" in shot.hides
 
 
-def test_self_check_3_replays_the_pictured_workflows_system_message():
+def test_self_check_2_replays_the_pictured_workflows_system_message():
     from windowmem_course.checks.lesson02_see import PICTURED_SYSTEM
     from windowmem_course.checks.page import workflow_node
 
     agent = workflow_node("lesson3_window", "AI Agent")
     assert agent["parameters"]["options"]["systemMessage"] == PICTURED_SYSTEM
+
+
+def _lesson_text() -> str:
+    notebook = Path(__file__).resolve().parents[1] / "course" / "02_with_and_without_memory.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    markdown = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return re.sub(r"\s+", " ", markdown)
+
+
+def test_section_4s_log_picture_is_one_run_with_two_calculator_steps():
+    shot = next(s for s in SHOTS if s.file == "lesson2_two_tool_steps.png")
+    sent = next(c for c in CHATS if c.workflow == shot.workflow)
+    assert shot.workflow == "lesson2_tool_turns" and shot.view == "logs"
+    turn = sent.turns[shot.turn - 1]
+    steps = [r for r in turn.replies if isinstance(r, ToolCalls)]
+    assert len(steps) == 2 and all(len(s.calls) == 1 for s in steps)  # two steps, not parallel
+    counts = dict(shot.counts)
+    assert counts["OpenAI Chat Model"] == 3 and counts["Calculator"] == 2
+    assert counts["Simple Memory"] == 3
+    text = _lesson_text()
+    assert f'On turn {shot.turn} of this lesson\'s workflow, "{turn.text}"' in text
+    assert "three *OpenAI Chat Model* calls, a *Calculator* step between each two" in text
+
+
+def test_section_3s_picture_shows_the_order_the_model_filled():
+    shot = next(s for s in SHOTS if s.file == "lesson2_subworkflow_inputs.png")
+    assert shot.view == "execution" and "View parent execution" in shot.shows
+    caller = next(
+        c
+        for c in CHATS
+        if c.turns
+        and any(
+            isinstance(r, ToolCalls)
+            and any(call.arguments == {"order": "#6023"} for call in r.calls)
+            for r in c.turns[0].replies
+        )
+    )
+    assert {"order", "#6023"} <= set(shot.shows) and caller.workflow == "lesson2_workflow_tool"
+    assert "`order` holds #6023, and *View parent execution* opens" in _lesson_text()

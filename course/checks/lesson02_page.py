@@ -10,23 +10,33 @@ The specification the lesson leaves to its reference page is checked there.
 import json
 from pathlib import Path
 
-from windowmem.calls.agent_calls import Part
+from windowmem.calls.agent_calls import Part, agent_runs
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.memory_writes import saved_messages_before_2_3
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation
 from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, system_prompt
 from windowmem.calls.tool_scenario import session_per_message
 from windowmem.messages import assistant, user
+from windowmem.n8n_recorded import load_recording
+from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 from windowmem_course.checks.lesson02_see import (
     NOT_IN_ITS_ARRAY,
     PICTURED_CHAT,
     item_without_memory,
+    marta_with_failed_turns,
     pictured_chat,
+    recorded_call,
+    tool_items,
+    tutienda_tools,
     why_not_sent,
 )
 from windowmem_course.checks.page import workflow_node
+
+# What section 2's recorded request is compared with: windowmem's own prediction, window 5.
+with_memory = agent_runs(marta, N8nSimpleMemory(5))
+turn_7_with_memory = with_memory[6].calls[0]
 
 # Section 1: the four parts; without memory every call is the System Message and the question,
 # and #6023 is in none after turn 1; the option never added sends nothing (3.1), a connected
@@ -48,28 +58,53 @@ assert system_prompt(1.8, None, output_parser=False) == DEFAULT_SYSTEM_MESSAGE
 
 # Section 2: default window 5; turn 7 loads turns 2 to 6 (12 messages sent), at 3 turns 4 to 6;
 # "from memory" grows by two until turn 6, then 10; 14 stored after turn 7. Chains take no memory.
+# The See-it cell shows what n8n 2.41.1 sent (the recording "marta", window 5): the same arrays
+# windowmem predicts, 2, 4, ... 12, 12 messages a turn, turn 7 labelled turns 2 to 6 then 7.
 assert N8nSimpleMemory().size == 5
+assert marta_recorded.n8n_version == "2.41.1" and marta_recorded.window == 5
+assert [r.user_input for r in marta_recorded.runs] == [
+    i.messages[0].content for i in marta.interactions
+]
+assert [len(r.requests[0]) for r in marta_recorded.runs] == [2, 4, 6, 8, 10, 12, 12]
+assert [len(r.calls[0].messages) for r in with_memory] == [2, 4, 6, 8, 10, 12, 12]
+assert all(
+    [(m.role, m.content) for m in run.requests[0]]
+    == [(m.role, m.content) for m in predicted.calls[0].messages]
+    for run, predicted in zip(marta_recorded.runs, with_memory, strict=True)
+)
+shown = recorded_call(marta_recorded, 7).splitlines()
+assert all("memory · turn 2" in line for line in shown[1:3]) and len(shown) == 12
+assert "input · turn 7" in shown[-1] and "#6023" not in "\n".join(shown)
 assert turn_7_with_memory.memory_turns == (2, 3, 4, 5, 6) and len(turn_7_with_memory.messages) == 12
 assert [len(r.calls[0].part(Part.MEMORY)) for r in with_memory] == [0, 2, 4, 6, 8, 10, 10]
+# ... and "a window of 5 holds 5 turns without tools, or 2 with a tool call" (the table).
 assert with_memory[-1].stored_after == 14 and with_memory[5].stored_after == 12
 assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 6)
-# ... and Marta's story ends at the smallest window that sends turn 1 on turn 7: 6.
-assert window_for_turn_1 == 6
+# ... and Marta's story ends: a window of 6 sends turn 1 on turn 7, and on turn 8 it is gone again.
 assert 1 in agent_runs(marta, N8nSimpleMemory(6))[6].calls[0].memory_turns
 assert 1 not in agent_runs(marta, N8nSimpleMemory(5))[6].calls[0].memory_turns
+longer = [*marta.messages, user("Thanks!"), assistant("You're welcome."), user("Bye.")]
+assert 1 not in agent_runs(longer, N8nSimpleMemory(6))[7].calls[0].memory_turns
 # ... and with a window of k, turn k + 2 is the first call without turn 1 (turn 5 at 3)
 window_3 = agent_runs(marta, N8nSimpleMemory(3))
 assert [window_3[i].calls[0].memory_turns for i in (1, 3, 4)] == [(1,), (1, 2, 3), (2, 3, 4)]
-for k in (3, 5):
-    runs_k = agent_runs(marta, N8nSimpleMemory(k))
+for k in (3, 5, 6):
+    runs_k = agent_runs(longer, N8nSimpleMemory(k))
     assert next(r.turn for r in runs_k[1:] if 1 not in r.calls[0].memory_turns) == k + 2
 assert takes_memory("AI Agent") and not any(
     takes_memory(n) for n in ("Basic LLM Chain", "Text Classifier")
 )
 
-# Section 3: turn 3 failed: after turn 4, 6 messages stored, turn 3's question in neither list;
+# Self-check 1: a new agent (option never added) with Simple Memory connected sends the input
+# alone on a chat's first message: memory is empty, and an empty part is left out.
+bare_chat = [m for m in marta.messages if m.role.value != "system"]
+first_call = agent_runs(bare_chat, N8nSimpleMemory(5))[0].calls[0]
+assert len(first_call.messages) == 1 and not first_call.part(Part.MEMORY)
+
+# Section 2's failed run (was section 3): turn 3 failed: after turn 4, 6 messages stored, turn 3's question in neither list;
 # turns 2 and 5 failed: turn 7 loads 1, 3, 4 and 6 (8 messages, window 10); an empty answer
 # writes nothing either; the Chat Memory Manager takes a memory.
+n8n_runs = agent_runs(marta_with_failed_turns(3), N8nSimpleMemory(5))
 question_3 = marta.interactions[2].messages[0]
 stored_4 = [m for run in n8n_runs[:4] for m in run.saved]
 assert len(stored_4) == 6 and question_3 not in stored_4 and not n8n_runs[2].answered
@@ -82,7 +117,7 @@ assert [m.role.value for m in n8n_runs[3].calls[0].messages] == [
     "assistant",
     "user",
 ]
-# Self-check 3: the picture is lesson 3's workflow (window 2) after the pictured chat, all
+# Self-check 2: the picture is lesson 3's workflow (window 2) after the pictured chat, all
 # four runs answered; turn 4's input holds turns 2 and 3, not turn 1 (stored): the window.
 # A failed turn 1, or a new session per message, would look different.
 pictured_window = workflow_node("lesson3_window", "Simple Memory")["parameters"]
@@ -90,7 +125,7 @@ assert pictured_window["contextWindowLength"] == 2
 pictured = agent_runs(pictured_chat(), N8nSimpleMemory(2))
 assert all(r.answered for r in pictured) and pictured[3].calls[0].memory_turns == (2, 3)
 assert pictured[2].stored_after == 6 and why_not_sent(pictured, 4, 1) == "window"
-# ... and 2 is the only window that sends turns 2 and 3 on turn 4 (self-check 3's answer).
+# ... and 2 is the only window that sends turns 2 and 3 on turn 4 (self-check 2's answer).
 assert [
     k
     for k in range(1, 8)
@@ -108,11 +143,16 @@ for k in (2, 5):
         changed[3].calls[0].memory_turns == (2, 3) and why_not_sent(changed, 4, 1) == "new session"
     )
 assert Path("images/n8n/lesson3_model_input.png").is_file()
+# The pictures of real n8n 2.41.1 runs (verify/n8n/picture_shots.py names what each must show):
+# the sub-workflow's trigger with order #6023, and turn 3 of lesson2_tool_turns, two Calculator
+# steps in one run; that workflow's chat scripts the two calls.
+assert Path("images/n8n/lesson2_subworkflow_inputs.png").is_file()
+assert Path("images/n8n/lesson2_two_tool_steps.png").is_file()
 lesson = json.loads(Path("02_with_and_without_memory.ipynb").read_text(encoding="utf-8"))
 check_3_text = " ".join(
     " ".join("".join(c["source"]).split())
     for c in lesson["cells"]
-    if "".join(c["source"]).startswith("Turn 3's question is in neither list")
+    if "".join(c["source"]).startswith("### Self-check 2 · Read the window from n8n")
 )
 assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
 assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
@@ -148,8 +188,11 @@ assert [m.content for m in N8nSimpleMemory(5).load(manager.model_history(repaire
     reply_3.content,
 ]
 
-# Section 4: the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
+# Section 3 (tools): the rows; the items; the buffers; turn 3's text; 4a and 4b; a leading "=" marks
 # the rows n8n evaluates as expressions.
+scenario = tutienda_tools
+redirect, _ = tool_items()
+sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
 scenario_on = agent_runs(scenario.conversation, N8nSimpleMemory(5))
 turn_3 = scenario.conversation.interactions[2]
 assert all(
@@ -178,7 +221,6 @@ assert (scenario.agent_workflow_id, tracking.tool.workflow_id) == (
 assert len(inner.stored) == 0
 # The memory-off item: the order number, said only in turn 1, cannot be filled; the address and
 # the fixed row are as with memory on.
-assert sent_without_memory == agent_runs(scenario.conversation)[2].calls[0].messages
 assert item_without_memory(redirect, sent_without_memory) == {
     **redirect.item,
     "order_number": NOT_IN_ITS_ARRAY,
@@ -187,7 +229,7 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-# Check 4: the one field the copy without memory cannot fill from its array.
+# Check 3: the one field the copy without memory has to guess from its array.
 off_item = item_without_memory(redirect, sent_without_memory)
 assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["order_number"]
 assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
@@ -197,7 +239,7 @@ assert [  # of the model's fields, only the address is in turn 3's call without 
     if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
 ] == ["new_address"]
 
-# Section 5: the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
+# Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
 # 2 turn 3 loads turn 2 alone; AI Agent 2.2 stores question and answer; the old default.
 course = Path("workflows/lesson2_tool_turns.json")
@@ -224,6 +266,13 @@ assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 places = 2 * N8nSimpleMemory().size
 plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
 assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
+# ... section 2's table of places: a turn takes one of the k places per 2 messages it stored.
+rule = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
+)
+assert f"| without a tool | {plain} messages: input and answer | {plain // 2} |" in rule
+assert f"| with one tool call (section 4) | {tool_turn} messages | {tool_turn // 2} |" in rule
+assert "So a window of 5 holds 5 turns without tools, or 2 with a tool call." in rule
 # The numbered strip: turn 2 of the recording makes 3 model calls; call 1 asks for 2+3 (result
 # 5), call 2 for 5*7 (result 35), call 3 answers "It is 35."; memory stores the question, call
 # 2's tool call and result, and the answer; each call is sent the steps before it.
@@ -246,13 +295,29 @@ assert (
     turn_2.stored[-2].content == '[{"response":"35"}]' and turn_2.stored[-1].content == "It is 35."
 )
 strip = next(
-    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 5 · ")
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 4 · ")
 )
-assert "| 1 | tool call `2+3` | `5` | no |" in strip
-assert "| 2 | tool call `5*7` | `35` | yes |" in strip
-assert '| 3 | the answer "It is 35." | | yes |' in strip
-# Check 5: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer; the
-# result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
+table = [line for line in strip.splitlines() if line.startswith("| ") and "---" not in line][1:]
+assert table == [
+    "| the question | the customer | yes |",
+    "| tool call `2+3` | model call 1 | no |",
+    "| result `5` | the Calculator | no |",
+    "| tool call `5*7` | model call 2 | yes |",
+    "| result `35` | the Calculator | yes |",
+    '| the answer "It is 35." | model call 3 | yes |',
+]
+# ... read against the recording: what each model call replied, and what memory kept.
+stored_texts = [m.content for m in turn_2.stored[-4:]]
+assert stored_texts[0] == turn_2.user_input and '[{"response":"35"}]' in stored_texts
+assert '[{"response":"5"}]' not in [m.content for m in turn_2.stored]
+# Check 4: at window 2 the newest 4 stored messages are turn 2's question, last tool step and
+# answer: turn 2 alone reaches turn 3's call, though 2 "interactions" would be turns 1 and 2.
+window_2_chat = agent_runs(chat, N8nSimpleMemory(2))
+assert window_2_chat[2].calls[0].memory_turns == (2,)
+assert window_2_chat[2].calls[0].part(Part.MEMORY) == tuple(window_2_chat[1].saved)
+assert len(window_2_chat[0].saved) == 2 and len(window_2_chat[1].saved) == 4
+# Going further: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer;
+# the result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
 window_1 = agent_runs(chat, N8nSimpleMemory(1))
 stored_2 = [m for run in window_1[:2] for m in run.saved]
 assert len(window_1[1].saved) == 4 and stored_2[-2].role.value == "tool"
@@ -275,7 +340,7 @@ before_2_3 = saved_messages_before_2_3(user("u"), [("calc", {"x": 1}, "2")], ass
 assert len(before_2_3) == 2 and before_2_3[1].content.startswith("[Used tools:")
 assert DEFAULT_SYSTEM_MESSAGE == "You are a helpful assistant"
 
-# Section 6: 8 calls, turns 1 to 6 making 1, 2, 2, 1, 1, 1, call 6 being turn 4's (failed);
+# Going further's self-check 5 and the explorer: 8 calls, turns 1 to 6 making 1, 2, 2, 1, 1, 1, call 6 being turn 4's (failed);
 # 4 messages, none from memory; the still picture's call 2 carries turn 1.
 fresh_ids = session_per_message(scenario.session_id, scenario.conversation.turn_count)
 fresh = agent_runs(scenario.conversation, N8nSimpleMemory(5), session_ids=fresh_ids)

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs
+from windowmem.calls.agent_calls import agent_runs, message_line
 from windowmem.calls.tool_scenario import Delivery, load_tool_scenario, without_tools
 from windowmem.examples import load_example
 from windowmem.explorer.calls_widgets import CallsExplorer
 from windowmem.messages import Message, assistant, system, user
+from windowmem.n8n_recorded import Recording
 from windowmem.policies import ManualClock, Memory, N8nSimpleMemory, SimpleMemoryStore
 
 marta = load_example("marta")
@@ -132,6 +133,34 @@ def show_request(request: Sequence[Message], width: int = 60) -> None:
             print(f"assistant: asks for {', '.join(message.tool_calls)}")
         else:
             print(message.short(width))
+
+
+def recorded_call(recording: Recording, turn: int) -> str:
+    """The first request n8n sent on *turn* of *recording*, one message a line, as
+    :func:`~windowmem.calls.agent_calls.describe_call` prints a predicted call.
+
+    Each message is labelled with the turn whose question or answer it is, read from the
+    recording's own runs: the last message is the turn's input, the others came from memory.
+
+    >>> from windowmem.n8n_recorded import load_recording
+    >>> print(recorded_call(load_recording("marta"), 2).splitlines()[1])
+         user  memory · turn 1  Hi, I'm Marta, my order is #6023.
+    """
+    turns = {
+        (role, text): number
+        for number, run in enumerate(recording.runs, start=1)
+        for role, text in (("user", run.user_input), ("assistant", run.output))
+    }
+    *earlier, last = recording.runs[turn - 1].requests[0]
+    lines = [
+        message_line(m, "system message")
+        if m.role.value == "system"
+        else message_line(m, f"memory · turn {turns[(m.role.value, m.content)]}")
+        for m in earlier
+    ]
+    if (last.role.value, last.content) != ("user", recording.runs[turn - 1].user_input):
+        raise ValueError(f"turn {turn}'s request does not end with its input")
+    return "\n".join([*lines, message_line(last, f"input · turn {turn}")])
 
 
 def lesson_explorer() -> CallsExplorer:

@@ -247,8 +247,8 @@ def test_the_anthropic_chat_model_caches_prompts_only_when_its_option_is_set():
 
 
 def test_simple_memorys_help_text_counts_interactions():
-    """Lesson 3's reference page quotes Context Window Length's help text, which tool turns make
-    untrue."""
+    """Lessons 2 and 3's reference pages quote Context Window Length's help text, which tool
+    turns make untrue."""
     folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
     source = (folder / "descriptions.js").read_text(encoding="utf-8")
     hint = "How many past interactions the model receives as context"
@@ -256,6 +256,9 @@ def test_simple_memorys_help_text_counts_interactions():
     quoted = hint.removesuffix(" the model receives as context")  # the lesson quotes its start
     assert f'whatever the field\'s help text ("{quoted}") says' in lesson_text(
         "reference/03_window_buffer_memory_notes.ipynb"
+    )
+    assert f'help text in 2.41.1 reads "{hint}", but memory sends the newest 2 × k' in lesson_text(
+        "reference/02_with_and_without_memory_notes.ipynb"
     )
 
 
@@ -743,3 +746,53 @@ def test_lesson_1_s_idle_hour_is_a_constant_no_setting_changes():
     assert "The hour cannot be changed." in lesson_text(
         "reference/01_scope_and_storage_notes.ipynb"
     )
+
+
+def test_a_new_ai_agent_has_no_system_message_option_until_one_is_added():
+    """Lesson 2's self-check 1: the AI Agent 3's *Options* collection starts empty (``default:
+    {}``, "Add Option"), and the System Message is one of its options, not a field of its own."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "agents" / "Agent"
+    source = (folder / "agents" / "ToolsAgent" / "V3" / "description.js").read_text("utf-8")
+    assert re.search(
+        r"displayName: 'Options',\s*name: 'options',\s*type: 'collection',\s*default: \{\},"
+        r"\s*placeholder: 'Add Option',\s*options: \[\s*\.\.\.options_1\.commonOptions,",
+        source,
+    )
+    options = (folder / "agents" / "ToolsAgent" / "options.js").read_text("utf-8")
+    assert "displayName: 'System Message',\n        name: 'systemMessage'," in options
+    assert "ToolsAgent/V3/description" in (folder / "V3" / "AgentV3.node.js").read_text("utf-8")
+    lesson = lesson_text("02_with_and_without_memory.ipynb")
+    assert "*System Message* option: a new AI Agent starts without it." in lesson
+
+
+def test_a_tool_field_is_handed_to_the_model_by_its_let_the_model_define_button():
+    """Lesson 2's section 3: the button beside a tool's field that writes ``$fromAI()``."""
+    package("n8n")
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    tooltip = "Let the model define this parameter"
+    assert f'"parameterOverride.applyOverrideButtonTooltip":`{tooltip}`' in source
+    assert "/*n8n-auto-generated-fromAI-override*/ $fromAI(" in source  # what the button writes
+    lesson = lesson_text("02_with_and_without_memory.ipynb")
+    assert 'titled "Let the model define this parameter": n8n writes the `$fromAI(...)`' in lesson
+
+
+def test_the_answering_pass_saves_only_the_steps_new_in_it():
+    """Lesson 2's Going further: why only the last tool step is stored."""
+    folder = package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "agent-execution"
+    source = (folder / "memoryManagement.js").read_text(encoding="utf-8")
+    assert (
+        "const newSteps = previousStepsCount ? steps.slice(previousStepsCount) : steps;" in source
+    )
+    run_agent = (
+        (package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "agents" / "Agent" / "agents")
+        / "ToolsAgent"
+        / "V3"
+        / "helpers"
+        / "runAgent.js"
+    )
+    assert "response?.metadata?.previousRequests?.length" in run_agent.read_text(encoding="utf-8")
+    lesson = lesson_text("02_with_and_without_memory.ipynb")
+    assert "`saveToMemory` skips the steps counted in `previousRequests`" in lesson

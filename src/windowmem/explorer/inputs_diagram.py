@@ -23,8 +23,8 @@ from html import escape
 FILLER_COLOURS = {True: "#2f6fb3", False: "#7b61a8", None: "#9a9a9a"}
 FILLER_TAGS = {True: "model", False: "n8n", None: "?"}
 LINE_H, HEAD_H, GAP_H = 18, 22, 14
-FIELD_X, TAG_X, PARAM_X, ITEM_X = 16, 120, 170, 620
-MAX_PARAM, MAX_VALUE = 64, 36
+FIELD_X, TAG_X, PARAM_X, ITEM_X = 16, 120, 170, 700
+MAX_PARAM, MAX_VALUE = 84, 36
 
 
 @dataclass(frozen=True)
