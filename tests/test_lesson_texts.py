@@ -1290,7 +1290,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1667,
     "02_with_and_without_memory.ipynb": 1493,
-    "03_window_buffer_memory.ipynb": 887,
+    "03_window_buffer_memory.ipynb": 884,
     "04_memory_that_outlives_the_session.ipynb": 1720,
     "05_designing_multi_turn_conversations.ipynb": 1500,
     "06_token_budget_and_context_drift.ipynb": 1777,
