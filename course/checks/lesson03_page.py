@@ -55,6 +55,8 @@ assert len(marta_run.runs[5].stored) == 12 and len(turn_7_call) == 12
 assert turn_7_call[0].role.value == "system" and turn_7_call[1].content == marta.messages[3].content
 assert not any(order in m.content for m in turn_7_call) and order in marta.messages[1].content
 assert any(order in m.content for m in marta_run.runs[5].stored)
+# The symptom, as n8n 2.41.1 replied on turn 7: the agent cannot say the order number.
+assert "order number" in marta_run.runs[6].output and order not in marta_run.runs[6].output
 assert order == ANCHOR_FACTS["marta"] and stored == marta_run.runs[5].stored
 # The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
