@@ -687,7 +687,7 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert "each tool call as an assistant message of its own" in main
     assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
-    assert "These recordings are of AI Agent 3.1" in main and "the last round's only" in later
+    assert "**The rule** (AI Agent 3.1)" in main and "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
     assert not bare, f"say model call or tool call: {len(bare)} bare"
@@ -1290,7 +1290,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1667,
     "02_with_and_without_memory.ipynb": 1493,
-    "03_window_buffer_memory.ipynb": 896,
+    "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1720,
     "05_designing_multi_turn_conversations.ipynb": 1500,
     "06_token_budget_and_context_drift.ipynb": 1777,

@@ -169,13 +169,13 @@ assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5,
     8009,
 ]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
-# "Window 10 pays a longer window in full (20,405). Window 50 fills later, so it pays fewer
-# tokens in full than window 10 (19,271), but it sends many more cached ones (167,168 against
-# 137,472)": window 50's extra cost over window 10 is cached input, not input paid in full.
+# "Window 50 pays fewer in full than window 10 (19,271 against 20,405), but it sends about
+# 30,000 more cached tokens": its extra cost over window 10 is cached input, not full price.
 _full = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10, 50)}
 assert _full == {5: 15016, 10: 20405, 50: 19271}
 assert _full[5] < _full[10] and _full[50] < _full[10]
 assert [bills.loc[k, _cached_column] for k in (10, 50)] == [137472, 167168]
+assert round(bills.loc[50, _cached_column] - bills.loc[10, _cached_column], -3) == 30_000
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert (
     at_50[:51] == at_0[:51] and at_50[51] < at_0[51]
