@@ -672,7 +672,7 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert "each tool call as an assistant message of its own" in main
     assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
-    assert "This is AI Agent 3.1" in main and "the last round's only" in later
+    assert "**The rule** (AI Agent 3.1)" in main and "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
     assert not bare, f"say model call or tool call: {len(bare)} bare"

@@ -228,7 +228,8 @@ def _fifty_as_no_limit_on_shorter_chats() -> bool:
         k: conversation_bill(shorter, N8nSimpleMemory(k), CLAIMS_MODEL, QWEN).dollars
         for k in (50, 0)
     }
-    return bill[50] == bill[0]
+    no_tools = not any(m.tool_calls or m.tool_call_id for m in shorter)
+    return no_tools and bill[50] == bill[0]
 
 
 def _no_window_finds_a_new_session() -> bool:
@@ -261,10 +262,12 @@ CLAIMS = (
     ),
     Claim(
         2,
-        f"If its chats ran {SHORT_CHAT_TURNS} turns, window 50 would cost the same as no limit.",
+        f"If its chats ran {SHORT_CHAT_TURNS} turns without tool calls, window 50 would cost the "
+        "same as no limit.",
         _fifty_as_no_limit_on_shorter_chats,
         "",
-        f"(2) holds too: in a {SHORT_CHAT_TURNS}-turn chat window 50 never fills, so every model "
+        f"(2) holds too: a {SHORT_CHAT_TURNS}-turn chat without tool calls stores {2 * SHORT_CHAT_TURNS} "
+        "messages, so window 50 (100 messages) never fills: every model "
         "call sends what no limit sends, and the two bills are the same",
     ),
     Claim(
@@ -421,7 +424,7 @@ BOOK = CheckBook(
             _check_reply,
             hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50; and no window reaches a new session's empty history",
+            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50 without tool calls; and no window reaches a new session's empty history",
             transfer="a reply weighing reach, money and scope on chats the lesson did not price",
         ),
         Expectation(

@@ -55,6 +55,8 @@ assert len(marta_run.runs[5].stored) == 12 and len(turn_7_call) == 12
 assert turn_7_call[0].role.value == "system" and turn_7_call[1].content == marta.messages[3].content
 assert not any(order in m.content for m in turn_7_call) and order in marta.messages[1].content
 assert any(order in m.content for m in marta_run.runs[5].stored)
+# The symptom, as n8n 2.41.1 replied on turn 7: the agent cannot say the order number.
+assert "order number" in marta_run.runs[6].output and order not in marta_run.runs[6].output
 assert order == ANCHOR_FACTS["marta"] and stored == marta_run.runs[5].stored
 # The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
@@ -167,6 +169,13 @@ assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5,
     8009,
 ]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
+# "Window 50 pays fewer in full than window 10 (19,271 against 20,405), but it sends about
+# 30,000 more cached tokens": its extra cost over window 10 is cached input, not full price.
+_full = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10, 50)}
+assert _full == {5: 15016, 10: 20405, 50: 19271}
+assert _full[5] < _full[10] and _full[50] < _full[10]
+assert [bills.loc[k, _cached_column] for k in (10, 50)] == [137472, 167168]
+assert round(bills.loc[50, _cached_column] - bills.loc[10, _cached_column], -3) == 30_000
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert (
     at_50[:51] == at_0[:51] and at_50[51] < at_0[51]

@@ -260,6 +260,11 @@ def test_simple_memorys_help_text_counts_interactions():
     assert f'help text in 2.41.1 reads "{hint}", but memory sends the newest 2 × k' in lesson_text(
         "reference/02_with_and_without_memory_notes.ipynb"
     )
+    # The lesson's tool rule quotes the words that tool turns make untrue.
+    assert "past interactions" in hint
+    assert 'though the field\'s help text says it counts "past interactions"' in lesson_text(
+        "03_window_buffer_memory.ipynb"
+    )
 
 
 def test_a_nodes_settings_tab_names_its_type_version():
