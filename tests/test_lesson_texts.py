@@ -109,7 +109,11 @@ REVEALED_BY = {
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: ["Turns 1 to 7. On turn 7"],
-        3: ["About the same: $20.23 per 1,000 chats", "table = pd.DataFrame({"],
+        3: [
+            "The system prompt, its first 1,664 tokens",
+            "cost about the same: $20.23",
+            "table = pd.DataFrame({",
+        ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
     },
     "06_token_budget_and_context_drift.ipynb": {
@@ -1019,10 +1023,11 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert book.expected("1") == 23
     for needed in (
         "the model's reply asking for tools, one message per tool result",
-        '`end_on=("human", "tool")` keeps the list ending on a message the model must answer',
-        "The **system prompt**, your fixed instructions, is not in the thread",
-        "The trim runs before each call.",
-        "The **answering call**, the last, holds the most, so it sets the size",
+        '`end_on=("human", "tool")`: the kept list ends on a user question or a tool result',
+        "Every call also sends the **system prompt**, your fixed instructions,",
+        "The trim runs before each call,",
+        "The answering call holds the most, so it sets the size a window needs",
+        "so the trim cuts into turn 2, and `start_on` moves the",
         "**Middleware** is a function",
         "The rest is gone for good.",
         "So between turns the thread can hold more than 10",
@@ -1065,26 +1070,29 @@ def test_lesson5_carries_issue_22_s_corrections():
     # The summary is an optional part, after the Resources, with its own check.
     assert "SummarizationMiddleware" not in main and "SummarizationMiddleware" in body
     assert "*user*" in body
-    # Lucía's 60 turns: who, what and why long, before the check that prices them.
-    assert main.index("**Lucía's chat.**") < main.index("### Self-check 3")
-    # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks the
-    # surprising case (warm cache: the shorter window saves nothing) before the one cost table
-    # (GPT-5.4 mini, the pinned design and whether turn 60 sends #7781 in it) shows it.
+    # Lucía's 60 turns and her long system prompt, before the check on what her calls cache.
+    assert main.index("**Lucía's chat**") < main.index("### Self-check 3")
+    assert main.index("lengthened to 1,701 tokens") < main.index("### Self-check 3")
+    # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks what
+    # the window's call reads from the cache (derivable from the rule and the two calls drawn);
+    # the rule after it gives the bills, and the table (both cache cases, whether turn 60 sends
+    # #7781) is in Going further.
     assert main.index("**How the cache works.**") < main.index("### Self-check 3")
     assert main.index("**prefix**") < main.index("### Self-check 3")
     assert "only in whole blocks of 128 tokens" in main and "Gemini" not in main
     assert "the whole history is cheapest" not in main
-    assert "and only S is read from the cache" in main
-    assert book.expected("3") == "about the same"
-    assert main.index("### Self-check 3") < main.index("**Which design to use.**")
-    assert "compare the gaps between users' messages with the" in main
+    assert "only S is read from the cache" not in main  # the check's answer, not above it
+    assert book.expected("3") == "the system prompt"
+    assert main.index("### Self-check 3") < main.index("A window saves money only once the cache")
+    assert "compare the gaps between your users' messages with the" in main
     assert "Lucía should use" not in main
     assert "Token budgets: what a long agent task costs, and how to cap it" in main
     # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
     assert "messages in the middleware's call" not in body and "grows by 2" not in main
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
-    assert "design_costs(designs[:4], count_tokens, [mini])" in body and "1,000 such chats" in main
+    assert "design_costs(designs[:4], count_tokens, [mini])" in body and "1,000 such chats" in body
+    assert "design_costs(" not in main and "prompt_cache_retention" in body
     assert "## Which version are you on?" not in main  # on the reference page
 
 
@@ -1326,7 +1334,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1608,
     "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1140,
-    "05_designing_multi_turn_conversations.ipynb": 1320,
+    "05_designing_multi_turn_conversations.ipynb": 1020,
     "06_token_budget_and_context_drift.ipynb": 1278,
 }
 

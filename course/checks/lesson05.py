@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from windowmem.design.anchor_facts import turns_reached
-from windowmem.design.money import design_costs, support_designs
+from windowmem.design.money import last_call, support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
 from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
 from windowmem.examples import ANCHOR_FACTS, load_example
@@ -17,6 +17,7 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.policies.langgraph import LangChainSummarization
 from windowmem.prices import price_of
+from windowmem.prices.cache import OPENAI_CACHE
 from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
@@ -66,22 +67,18 @@ def _check_4() -> dict[str, Any]:
 
 @cache
 def _check_3() -> dict[str, Any]:
-    # Lucía's 60 turns on GPT-5.4 mini, every call within the cache's lifetime of the last: the
-    # window of 10 against the whole history, "about the same" within 5% either way.
-    costs = {
-        c.design: c.dollars
-        for c in design_costs(
-            support_designs(count_tokens)[:2], count_tokens, [price_of("gpt-5.4-mini")]
-        )
+    # Lucía's turn-60 call under the window of 10 on GPT-5.4 mini, the last call still cached:
+    # which part of it is read from the cache, from the tokens the bill counts as cached.
+    _, chat_60, _ = window = support_designs(count_tokens)[1]
+    call = last_call(window, price_of("gpt-5.4-mini"), count_tokens)
+    system = OPENAI_CACHE.cacheable(count_tokens(chat_60.messages[0]))
+    if call.cached == 0:
+        return {"3": "nothing"}
+    if call.uncached == 0:
+        return {"3": "everything"}
+    return {
+        "3": "the system prompt" if call.cached == system else "the system prompt and 8 messages"
     }
-    ratio = float(costs["window of 10 messages"] / costs["whole history"])
-    if ratio < 1 - SAME_WITHIN:
-        return {"3": "much cheaper"}
-    return {"3": "about the same" if ratio <= 1 + SAME_WITHIN else "much dearer"}
-
-
-#: Self-check 3's "about the same": within 5% of the whole history's bill.
-SAME_WITHIN = 0.05
 
 
 BOOK = CheckBook(
@@ -106,7 +103,7 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="add up the stored counts turn by turn; turn 1 leaves once the earlier turns and this turn's messages so far pass 24 at some call (the answering call holds the question, the call and its result)",
+            hint="use the running totals the cell printed: turn 1 leaves once the earlier turns' total and this turn's messages so far pass 24 at some call (the answering call holds the question, the call and its result)",
             mistakes={
                 (1, 2, 3): "that is the window of 10 the cell ran; this one keeps 24 messages",
                 (
@@ -142,14 +139,15 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="compare what each design pays the full price for on one call, and what it reads from the cache at a tenth of it",
+            hint="a prefix is read from the cache only where the new call starts with exactly the same tokens as the last one: compare the two window calls token by token from the start",
             mistakes={
-                "much cheaper": "that is what a count of tokens suggests, and it holds once the cache has expired; with the cache warm, the whole history reads its older turns at a tenth of the price, while the window pays the full price for its 10 messages on every call, since they never match the call before",
-                "much dearer": "the window pays the full price for more tokens a call than the whole history does, but the whole history reads ever more cached tokens: over the chat the two nearly cancel out",
+                "nothing": "S opens both calls unchanged, and its 1,701 tokens pass the 1,024 a prefix needs: its first 13 blocks of 128 match the last call and are read from the cache",
+                "the system prompt and 8 messages": "those 8 messages are in both calls, but two places earlier in the new call: after S it starts with message 32 where the last call had message 30, and a prefix must match from the first token on",
+                "everything": "that is the whole history's call, which repeats all of the last one; the window drops its oldest turn, so after S the two calls differ",
             },
-            why="with the cache warm, the window of 10 costs $20.23 per 1,000 chats against $20.11 for the whole history, 0.6% more: the whole history's older turns are read from the cache at a tenth of the price, and the window's 10 messages pay the full price on every call",
-            transfer="whether a shorter window saves money once the provider's prompt cache is counted",
-            form='one of "much cheaper", "about the same" or "much dearer", in quotes',
+            why="after S the window's new call starts with message 32 where the last call had message 30, so the shared prefix ends with the system prompt: on turn 60 its 1,664 tokens (13 blocks of 128) are read from the cache and the 173 after them pay the full price, while the whole history's call reads 3,072 from the cache and pays the full price for 101",
+            transfer="which part of a sliding window's call a provider's prefix cache can read",
+            form='one of "nothing", "the system prompt", "the system prompt and 8 messages" or "everything", in quotes',
         ),
         Expectation(
             "4",

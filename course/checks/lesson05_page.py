@@ -261,7 +261,7 @@ for model in MODEL_PRICES:
     cheapest = "summary at 30 messages, keep 10" if prompt_cached else "whole history"
     assert min(column, key=column.get) == cheapest
 # The table: GPT-5.4 mini, the first four designs (no summary), each to the cent.
-bills = table["US$ per 1,000 chats, GPT-5.4 mini"]
+bills = table["US$ per 1,000 chats, cache warm"]
 assert list(table.index) == names[:4]
 assert all(bills[d] == round(float(dollars[(d, mini.name)]), 2) for d in names[:4])
 assert max(names[:4], key=lambda d: dollars[(d, mini.name)]) == "window of 40 messages"
@@ -380,12 +380,27 @@ assert round(float(no_cache["whole history"]), 2) == 113.77
 # "the pinned window of 10 costs less: $87.21 per 1,000 chats against $113.77"
 assert round(float(no_cache["window of 10, order pinned"]), 2) == 87.21
 assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
-# Self-check 3: with the cache warm the window of 10 costs "about the same" as the whole history
-# (within 5%), "$20.23 per 1,000 chats against $20.11 ... 0.6% more".
+# Self-check 3: the window's call reads only the system prompt from the cache, "its first
+# 1,664 tokens"; the rule after it: with the cache warm the two "cost about the same: $20.23 per
+# 1,000 of Lucía's chats for the window, $20.11 for the whole history" (within 1%).
+assert BOOK.expected("3") == "the system prompt" and window_call.cached == 1664
+assert "1,664 tokens" in BOOK.expectation("3").why and "3,072" in BOOK.expectation("3").why
+assert abs(gap("window of 10 messages", mini.name)) < 0.01
+# Section 3's two calls in a row: "window of 10: S | messages 30-39 then S | messages 32-41";
+# "whole history: S | messages 1-39 then S | messages 1-41"; "message 39 is turn 20's question".
+lucia = designs[1][1].messages  # lucia[0] is S, so message k is lucia[k]
+assert lucia[39].content == long_chat.interactions[19].messages[0].content
+window_calls = calls_sent(lucia, designs[1][2])
+assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
+assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
+assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
+# Going further's table: its "cache expired" column is the no-cache bill asserted above, and
+# "With the cache expired, the pinned window of 10 costs less than the whole history".
 assert (
-    BOOK.expected("3") == "about the same" and abs(gap("window of 10 messages", mini.name)) < 0.05
+    dict(table["cache expired"]) == {d: round(float(no_cache[d]), 2) for d in names[:4]}
+    and table["cache expired"]["window of 10, order pinned"] == 87.21
 )
-assert "$20.23 per 1,000 chats against $20.11" in BOOK.expectation("3").why
+assert table["cache expired"]["whole history"] == 113.77
 # The table's last column: only the whole history and the pinned window send #7781 on turn 60.
 assert dict(table["turn 60 sends #7781"]) == {
     "whole history": "yes",

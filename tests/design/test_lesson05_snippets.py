@@ -94,11 +94,14 @@ def expected_lines() -> list[str]:
     assert (model.name, model.size) == ("langchain-trim-state", 10)
     questions = [turn.messages[0] for turn in chat.interactions]
     calls = iter(calls_sent(chat.messages, model))
-    lines = []
+    lines, total = [], 0
     for t, (turn, stored) in enumerate(zip(chat.interactions, stored_per_turn(chat, model)), 1):
+        total += stored
         answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
         start = questions.index(answering[0]) + 1
-        lines.append(f"turn {t} stored {stored} messages; the thread now starts at turn {start}")
+        lines.append(
+            f"turn {t} stored {stored} messages, {total} so far; the thread now starts at turn {start}"
+        )
     return [*lines, f"turn 9 reply: {chat.messages[-1].content}"]
 
 
