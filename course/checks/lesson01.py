@@ -28,7 +28,7 @@ def _check_1() -> dict[str, Any]:
 
 def _check_2() -> dict[str, Any]:
     # The website posts customerId and message to a Webhook; an Edit Fields node (passing on only
-    # the fields it sets) puts sessionId and chatInput at the top of the item. The workflow has no
+    # the fields it sets) makes sessionId and chatInput top-level fields. The workflow has no
     # Chat Trigger. The session key is the buffer's name without the workflow id.
     website = n8n.webhook_item({"customerId": "c-42", "message": "Hi"})
     edited = {
@@ -91,12 +91,13 @@ BOOK = CheckBook(
             hint="where does the Edit Fields node put sessionId, and what does the default option add to it on 1.4?",
             mistakes={
                 "c-42": "half right: c-42 is the session id the default option reads; on typeVersion 1.4 it adds __ and the node's name to it",
-                "c-42__Simple Memory": "right idea: n8n writes the node's name with _ in place of the space, as in abc__Simple_Memory",
-                "No session ID found": "the Edit Fields node put sessionId at the top of the item, where the default option reads it",
+                "c-42__Simple Memory": "right idea, and only the form differs: n8n writes the space in the node's name as _",
+                "c-42_Simple_Memory": "right idea, and only the form differs: two underscores go between the id and the node's name",
+                "No session ID found": "the Edit Fields node made sessionId a top-level field, where the default option reads it",
                 "Key parameter is empty": "that is Define below's error; this memory is on the default option",
                 "support-agent__c-42__Simple_Memory": "that is the buffer's name, with the workflow's id in front; the session key starts at the session id",
             },
-            why="the Edit Fields node put sessionId at the top of the item, where the default option reads it, and on 1.4 that option adds the node's name",
+            why="the Edit Fields node made sessionId a top-level field, where the default option reads it, and on 1.4 that option adds __ and the node's name",
             transfer="the default option behind a Webhook and an Edit Fields node, a case the lesson has not worked",
         ),
         Expectation(

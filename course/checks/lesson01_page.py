@@ -106,8 +106,8 @@ assert {t: n8n.evaluate_parameter(path, item) for t, (item, path) in prompts.ite
 assert n8n.chat_trigger_item("abc", "Hi")["chatInput"] == "Hi"
 # WhatsApp's receipts carry no message (the trigger's code is run on them in tests/n8n).
 assert "messages" not in mt.whatsapp_trigger_items(mt.WHATSAPP_STATUS_BODY)[0]
-# self-check 2: Webhook, then an Edit Fields node that sets sessionId and chatInput at the top
-# of the item (and passes on only those); no Chat Trigger. Without the Edit Fields node the same
+# self-check 2: Webhook, then an Edit Fields node that sets sessionId and chatInput as top-level
+# fields (and passes on only those); no Chat Trigger. Without the Edit Fields node the same
 # post stops the run, as the worked answer says.
 website = n8n.webhook_item({"customerId": "c-42", "message": "Hi"})
 edited = {"sessionId": "c-42", "chatInput": "Hi"}
@@ -200,7 +200,7 @@ assert check.__self__.expected("3") == 0
 assert set(on_disk.values()) == {4, 6} and on_disk["a night passes (14 hours)"] == 4
 
 # Section 2's pictures: the Chat Trigger workflow's Simple Memory on the default option (which
-# reads sessionId at the top of the item), the webhook workflow's on Define below under body.
+# reads a top-level sessionId), the webhook workflow's on Define below under body.
 chat_memory = workflow_node("lesson1_chat_trigger", "Simple Memory")["parameters"]
 hook_memory = workflow_node("lesson1_webhook_session_key", "Simple Memory")["parameters"]
 # (a parameter left at its default is not saved: Context Window Length 5, as pictured)
@@ -211,7 +211,14 @@ assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
 assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
-# Section 2's version box: on 1.4 the default option files chat abc under abc__Simple_Memory.
+# Section 2's 1.4 rule: the default option files chat abc under abc__Simple_Memory (the id,
+# two underscores, the name with its space written _). Section 3's step 3: Postgres Chat
+# Memory adds its node's name from the same typeVersion.
+assert (
+    n8n.SCOPING_MIN_VERSION["memoryPostgresChat"]
+    == 1.4
+    == n8n.SCOPING_MIN_VERSION["memoryBufferWindow"]
+)
 assert n8n.simple_memory_buffer_key(chat, workflow_id="wf1", type_version=1.4).endswith(
     "__abc__Simple_Memory"
 )

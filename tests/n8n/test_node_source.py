@@ -304,7 +304,7 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert re.search(r"\$\('\$\{chatTrigger\.name\}'\)\.first\(\)\.json\.sessionId", code)
     # The fallback reads the Chat Trigger's output in this run: in a run another trigger
     # started, $('Chat Trigger').first() throws "hasn't been executed" (unless the editor's
-    # manual run has pinned data), the try swallows it, and the run stops (self-check 2).
+    # manual run has pinned data), the try swallows it, and the run stops: "No session ID found".
     assert re.search(r"try \{\s*const chatTrigger = ctx\.getChatTrigger\(\);", code)
     assert re.search(r"catch \(error\) \{ \}\s*\}\s*\}\s*if \(rawSessionId === ''", code)
     proxy = (
@@ -322,13 +322,10 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "getPinDataIfManualExecution" in ensure.group(1)
     assert "hasn't been executed" in ensure.group(1)
     lesson = lesson_text("01_scope_and_storage.ipynb")
+    assert "reads the top-level field `sessionId` of the item it receives, whichever node" in lesson
     assert (
-        "reads the field `sessionId` at the top of the item it receives, whichever node" in lesson
-    )
-    assert (
-        "Only when the item has no `sessionId` does it look for a Chat Trigger in the workflow and "
-        "read `sessionId` from that trigger's output in the same run. If neither has it, the run "
-        "stops"
+        "If the item has none, it tries the `sessionId` of a Chat Trigger that ran in the same run. "
+        "If neither gives an id, the run stops"
     ) in lesson
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
@@ -375,11 +372,11 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     )
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
-    assert "set its *Source for Prompt (User Message)* to *Define below*" in lesson
-    assert (
-        "Postgres Chat Memory files a history under the key alone, without the workflow's id"
-        in (lesson)
-    )
+    assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in lesson
+    assert "Postgres Chat Memory does not, so two workflows that make the same key share" in lesson
+    # step 3: a new Postgres Chat Memory (1.4) on the default option adds its node's name too
+    assert "'@n8n/n8n-nodes-langchain.memoryPostgresChat': 1.4," in helpers
+    assert "Postgres Chat Memory (1.4) also adds its own name to the key" in lesson
     # step 3: behind the Chat Trigger the default option reads sessionId (and on 1.4 adds the
     # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
     assert "behind the Chat Trigger, leave the default option" in lesson
@@ -564,8 +561,8 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     assert "select none of them to receive none" in notes
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert (
-        "without a message: in the trigger's *Receive Message Status Updates*, select none"
-        in lesson
+        'comes out empty and the run stops with "Key parameter is empty". To avoid it, in the '
+        "trigger's *Receive Message Status Updates*, select none" in lesson
     )
     assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
         notes
