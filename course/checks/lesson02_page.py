@@ -157,6 +157,17 @@ check_3_text = " ".join(
 assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
 assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
 assert "shows the same `sessionId` in each" in check_3_text
+# ... and the picture's text written out, one message per line, is turn 4's call as windowmem
+# predicts it at window 2 (n8n's labels System, Human, AI for the roles).
+label = {"system": "System", "user": "Human", "assistant": "AI"}
+written_out = [f"{label[m.role.value]}: {m.content}" for m in pictured[3].calls[0].messages]
+check_2_source = next(
+    "".join(c["source"])
+    for c in lesson["cells"]
+    if "".join(c["source"]).startswith("### Self-check 2 · Read the window from n8n")
+)
+block = check_2_source.split("```text\n", 1)[1].split("\n```", 1)[0]
+assert block.splitlines() == written_out and len(written_out) == 6
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
