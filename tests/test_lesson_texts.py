@@ -122,7 +122,7 @@ REVEALED_BY = {
         ],
         5: ["725. Nothing is cached", "669.60 + 55 = $724.60"],
     },
-    "06_token_budget_and_context_drift.ipynb": {
+    "06_token_budgets.ipynb": {
         1: ["**7** (7.6): each call resends"],
         2: [
             "at_1500 = reference_table(",
@@ -698,7 +698,7 @@ def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesso
 
 # ---------------------------------------------------------------- lesson 6's own promises
 
-LESSON_6 = COURSE / "06_token_budget_and_context_drift.ipynb"
+LESSON_6 = COURSE / "06_token_budgets.ipynb"
 
 
 def lesson6_text() -> str:
@@ -1033,7 +1033,7 @@ def test_hidden_code_is_hidden_on_the_site_and_in_jupyterlab_alike(notebook):
         )
 
 
-LESSON_6_NOTES = COURSE / "reference" / "06_token_budget_and_context_drift_notes.ipynb"
+LESSON_6_NOTES = COURSE / "reference" / "06_token_budgets_notes.ipynb"
 
 
 def lesson6_and_notes_text() -> str:
@@ -1045,7 +1045,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     chat (in Going further since round 7 of issue 34, which retitled the lesson to its budgets),
     the mapping onto lesson 3 and 5's mechanisms, peak defined where it is shown (the reference
     page)."""
-    main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
+    main = " ".join(_main_path_of("06_token_budgets.ipynb").split())
     whole = " ".join(lesson6_text().split())
     assert "on documents, not chats" in whole and "Liu et al., 2024" in whole
     assert "the number sits at the start of the prompt, where models use a detail best" in whole
@@ -1069,7 +1069,7 @@ def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
     """Issue 34: just-in-time beside truncate and compact (retrieve on the reference page since
     round 8), in one table of tokens and one of dollars, with the prompt cache's prefix rule
     stated before the priced table."""
-    main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
+    main = " ".join(_main_path_of("06_token_budgets.ipynb").split())
     body = lesson6_text()
     assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
     assert main.index("**just-in-time**") < main.index("The runs side by side")
@@ -1256,7 +1256,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1678,
     "04_memory_that_outlives_the_session.ipynb": 1720,
     "05_designing_multi_turn_conversations.ipynb": 1500,
-    "06_token_budget_and_context_drift.ipynb": 1320,
+    "06_token_budgets.ipynb": 1320,
 }
 
 
