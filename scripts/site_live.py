@@ -71,7 +71,7 @@ def _lesson06() -> Any:
 #: The lessons whose explorer the site makes live: notebook -> (key, how its cell builds it).
 EXPLORERS: dict[str, tuple[str, Callable[[], Any]]] = {
     "03_window_buffer_memory.ipynb": ("lesson03", _lesson03),
-    "06_token_budget_and_context_drift.ipynb": ("lesson06", _lesson06),
+    "06_token_budgets.ipynb": ("lesson06", _lesson06),
 }
 
 

@@ -116,7 +116,7 @@ REVEALED_BY = {
         ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
     },
-    "06_token_budget_and_context_drift.ipynb": {
+    "06_token_budgets.ipynb": {
         1: ["**7** (7.6): each call resends"],
         2: [
             "at_1500 = reference_table(",
@@ -735,7 +735,7 @@ def test_lesson3_reference_page_carries_the_specification_it_moved_off_the_lesso
 
 # ---------------------------------------------------------------- lesson 6's own promises
 
-LESSON_6 = COURSE / "06_token_budget_and_context_drift.ipynb"
+LESSON_6 = COURSE / "06_token_budgets.ipynb"
 
 
 def lesson6_text() -> str:
@@ -1116,7 +1116,7 @@ def test_hidden_code_is_hidden_on_the_site_and_in_jupyterlab_alike(notebook):
         )
 
 
-LESSON_6_NOTES = COURSE / "reference" / "06_token_budget_and_context_drift_notes.ipynb"
+LESSON_6_NOTES = COURSE / "reference" / "06_token_budgets_notes.ipynb"
 
 
 def lesson6_and_notes_text() -> str:
@@ -1128,11 +1128,16 @@ def test_lesson6_carries_issue_22_s_corrections():
     chat (in Going further since round 7 of issue 34, which retitled the lesson to its budgets),
     the mapping onto lesson 3 and 5's mechanisms, peak defined where it is shown (the reference
     page)."""
-    main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
+    main = " ".join(_main_path_of("06_token_budgets.ipynb").split())
     whole = " ".join(lesson6_text().split())
     assert "on documents, not chats" in whole and "Liu et al., 2024" in whole
     assert "the number sits at the start of the prompt, where models use a detail best" in whole
-    assert "Answering costs no call of its own" in main
+    # Round 9: the premise (one report, written in the last call, after every read) up front, and
+    # the answer list kept outside the window said once, where the steps are defined.
+    assert "one report answering all twelve questions, written in its last call" in main
+    assert "the simulation charges neither the answering nor the list" in main
+    # No "notes" met only in a worked answer (the reference page's file name aside).
+    assert "notes" not in whole.replace("_notes.ipynb", "")
     assert "`trim_messages`" in main and "rolling summary" in main
     # Round 8: retrieve (search again) moved to the reference page; the main path names it.
     assert "a fourth policy that searches again" in main
@@ -1147,7 +1152,7 @@ def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
     """Issue 34: just-in-time beside truncate and compact (retrieve on the reference page since
     round 8), in one table of tokens and one of dollars, with the prompt cache's prefix rule
     stated before the priced table."""
-    main = " ".join(_main_path_of("06_token_budget_and_context_drift.ipynb").split())
+    main = " ".join(_main_path_of("06_token_budgets.ipynb").split())
     body = lesson6_text()
     assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
     assert main.index("**just-in-time**") < main.index("The runs side by side")
@@ -1163,8 +1168,8 @@ def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     from windowmem.budget import help_centre, prepare, run_task
 
     body = " ".join(lesson6_and_notes_text().split())
-    assert "A read holds a fact only for the question it was made for" in body
-    assert "If the window still holds a question's read, the agent answers it" in body
+    assert "each from its own read, if the window still holds it" in body
+    assert "each read serves only its own question" in body
     assert "Each copy counts only for its own question" in body
     assert "result.answered_so_far()" in body and "result.facts_known()" in body
     prepared = prepare(help_centre())
@@ -1332,10 +1337,10 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1950,
     "02_with_and_without_memory.ipynb": 1650,
-    "03_window_buffer_memory.ipynb": 1678,
-    "04_memory_that_outlives_the_session.ipynb": 1720,
-    "05_designing_multi_turn_conversations.ipynb": 1500,
-    "06_token_budget_and_context_drift.ipynb": 1777,
+    "03_window_buffer_memory.ipynb": 900,
+    "04_memory_that_outlives_the_session.ipynb": 1140,
+    "05_designing_multi_turn_conversations.ipynb": 1020,
+    "06_token_budgets.ipynb": 1320,
 }
 
 

@@ -23,7 +23,7 @@ from site_live import (  # noqa: E402
     make_live,
 )
 
-LESSON6 = "06_token_budget_and_context_drift.ipynb"
+LESSON6 = "06_token_budgets.ipynb"
 
 
 @pytest.fixture(scope="module")

@@ -242,15 +242,15 @@ BOOK = CheckBook(
             _check_4,
             hint="a reference holds no fact: which chunk is still a read on the last call?",
             mistakes={
-                12: "twelve are answered, but each answer was taken while its chunk was in the "
-                "window; on the last call the others are references, which hold no fact",
+                12: "twelve are answered, but each answer went on the list while its chunk was in "
+                "the window; on the last call the others are references, which hold no fact",
                 0: "the chunk read again for the last question is still a read on the last call",
                 2: "two chunks sit in the window only while a question is answered; the next "
                 "call turns the older one into a reference",
             },
             why="the last call carries twelve references and Q12's chunk, read again by its id: "
-            "one fact; the other questions were answered earlier, each while its chunk was the "
-            "window's read",
+            "one fact; the other answers went on the answer list earlier, each while its chunk, "
+            "read again by its id, was in the window",
             transfer="just-in-time's last call, before the explorer shows it",
         ),
         Expectation(

@@ -42,7 +42,22 @@ calls_tokens = list(calls["call tokens"])
 assert len(calls) == 14 == bill.calls and calls_tokens[0] == 193 and calls_tokens[-1] == 2951
 steps = [b - a for a, b in zip(calls_tokens, calls_tokens[1:-1])]
 assert 190 <= sum(steps) / len(steps) <= 230  # "each read adding about 200"
-assert list(calls["for"])[9:11] == ["Q10", "Q10"] and sum(calls_tokens) == bill.input_tokens
+replies = list(calls["reply asks for"])
+assert replies[9:11] == ["Q10's chunk", "Q10's chunk"] and sum(calls_tokens) == bill.input_tokens
+assert (
+    replies[0] == "Q1's chunk"
+    and replies[12] == "Q12's chunk"
+    and replies[-1] == "(writes the report)"
+)
+# The task's steps: one report, written by the last call, holding every answer; the answers are
+# taken while answering (the answer events) and kept apart from the window, which the last
+# call's size counts without them.
+unbounded_calls = [s for s in unbounded.trace if s.event.value == "call"]
+assert unbounded_calls[-1].detail == "write the answers" and unbounded_calls[-1].question is None
+assert all(s.question is not None for s in unbounded_calls[:-1]) and len(unbounded_calls) == 13 + 1
+answer_steps = [s for s in unbounded.trace if s.event.value == "answer"]
+assert [s.question for s in answer_steps] == list(prepared.task)
+assert all(s.number > unbounded_calls[-2].number for s in answer_steps)  # after every read
 # "Q7 needs Q1's chunk, and Q8 Q2's; this agent reads them again."
 unbounded_reads = [i for i in unbounded.trace[-1].context if i.kind.value == "read"]
 assert [i.chunk for i in unbounded_reads[:2]] == [i.chunk for i in unbounded_reads[6:8]]
@@ -142,6 +157,11 @@ assert all(s.used < jit.bill.peak for s in jit_calls)
 final = [i for i in jit_calls[-1].context if i.kind.value == "read"]
 assert jit_calls[-1].used == 594 == 193 + 179 + 222 and [i.tokens for i in final] == [222]
 assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered == 12
+# "Q1 to Q11's answers went on the list earlier, each while its chunk, read again by its id,
+# was in the window."
+jit_answers = [s for s in jit.trace if s.event.value == "answer"]
+assert all(s.question in {q for i in s.context for q in i.facts} for s in jit_answers)
+assert all(s.number < jit_calls[-1].number for s in jit_answers)
 # "a read that held none leaves none": 13 reads, Q10's first without a fact, twelve references.
 ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
 assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
@@ -225,6 +245,10 @@ after = [
     if s.number > first_drop
 ]
 assert after and all(c.written > 0 for c in after)  # "writes its window to the cache again"
+# "each of those calls is over 1,024 tokens, so Claude writes it to the cache": every token it
+# does not read; a marked call under 1,024 tokens writes nothing.
+assert all(c.input >= 1024 and c.written == c.input - c.cached for c in after)
+assert all(c.written == 0 for c in claude_truncate if c.input < 1024)
 assert sum(c.cached for c in after) < 0.2 * sum(
     c.input for c in after
 )  # "reads almost nothing back"
@@ -232,6 +256,10 @@ assert sum(c.cached for c in after) < 0.2 * sum(
 # under every minimum; the chunk at the end differs; its peak, 853, is under 1,024.
 assert [s.detail.split(" again")[0] for s in jit_calls[13:15]] == ["read chunk 0", "read chunk 2"]
 assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
+assert list(pair.loc["reply asks for"]) == ["Q1's chunk again", "Q2's chunk again"]
+assert [prepared.task.index(jit_calls[n - 1].question) for n in (14, 15)] == [0, 1]
+# "Just-in-time gets no discount: its calls all stay under 1,024 tokens."
+assert max(s.used for s in jit_calls) < 1024
 assert jit_calls[12].detail.startswith("search")  # call 13 is the last of the first pass
 assert shared_start(jit, 14, 15) == 354 < min(m.cache.min_tokens for m in MODEL_PRICES)
 assert call_entries(jit, 14)[-1] != call_entries(jit, 15)[-1]
@@ -311,6 +339,12 @@ def input_dollars(b):
 assert round(14 * (0.04 + 0.96 * 0.1), 3) == 1.904
 assert round(float(input_dollars(keep_all) / input_dollars(window_10)), 1) == 1.9
 assert max(c.input for c in window_10.calls) < 1024
+# Self-check 5's stem: "its calls grow to over 7,000 tokens, while a full window's calls carry
+# about 270".
+assert (
+    keep_all.calls[-1].input > 7000
+    and round(sum(c.input for c in window_10.calls[10:]) / len(window_10.calls[10:]), -1) == 270
+)
 assert (
     keep_all.dollars / window_10.dollars
     < 2

@@ -21,7 +21,7 @@ from windowmem.budget import help_centre, prepare, run_task
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NOTEBOOK = "06_token_budget_and_context_drift.ipynb"
+NOTEBOOK = "06_token_budgets.ipynb"
 
 
 def wait_for_view(page, budget: int, choice: str, step: int):

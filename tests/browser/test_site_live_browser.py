@@ -28,7 +28,7 @@ from windowmem.explorer.check_site import site_answer  # noqa: E402
 
 DEVICES = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 LESSON3 = "03_window_buffer_memory"
-LESSON6 = "06_token_budget_and_context_drift"
+LESSON6 = "06_token_budgets"
 #: How many states of each explorer the script draws beside the Python view.
 SAMPLES = 120
 #: The seed of the sampled states.

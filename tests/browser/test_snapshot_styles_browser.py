@@ -56,7 +56,7 @@ def test_budget_snapshot_is_coloured_without_a_kernel(lab_server, page):
     open_notebook(
         page,
         lab_server,
-        pristine_notebook(lab_server, REPO / "course" / "06_token_budget_and_context_drift.ipynb"),
+        pristine_notebook(lab_server, REPO / "course" / "06_token_budgets.ipynb"),
     )
     assert computed(page, ".wm-seg-system", "background-color") == "rgb(130, 80, 223)"
     assert computed(page, ".wm-dot.wm-held", "background-color") == "rgb(26, 127, 55)"

@@ -28,8 +28,8 @@ from windowmem.budget.money import task_calls
 from windowmem.prices import price_of
 
 COURSE = Path(__file__).parents[2] / "course"
-LESSON = COURSE / "06_token_budget_and_context_drift.ipynb"
-NOTES = COURSE / "reference" / "06_token_budget_and_context_drift_notes.ipynb"
+LESSON = COURSE / "06_token_budgets.ipynb"
+NOTES = COURSE / "reference" / "06_token_budgets_notes.ipynb"
 FENCE = re.compile(r"```python\n(.*?)```", re.S)
 
 
@@ -91,7 +91,7 @@ def test_the_code_is_two_blocks_that_compile_and_the_lesson_points_to_them():
     for code in snippets():
         compile(code, "lesson 6", "exec")
     assert "```python" not in markdown(LESSON)  # one place for the code: the reference page
-    assert "reference/06_token_budget_and_context_drift_notes.ipynb#langchain" in markdown(LESSON)
+    assert "reference/06_token_budgets_notes.ipynb#langchain" in markdown(LESSON)
 
 
 def test_keep_references_leaves_the_latest_tool_result_and_references_the_others():
