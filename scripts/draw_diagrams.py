@@ -281,7 +281,7 @@ MARTA_DAY = (
     (expiry.Event(20, "write"), "saved"),
     (expiry.Event(50, "read"), "page load"),
     (expiry.Event(75, "read"), "failed run"),
-    (expiry.Event(140, "read"), "writes again"),
+    (expiry.Event(140, "read"), "asks again: key gone"),
 )
 
 
