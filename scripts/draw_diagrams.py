@@ -286,7 +286,7 @@ MARTA_DAY = (
     (expiry.Event(20, "write"), "saved"),
     (expiry.Event(50, "read"), "page load"),
     (expiry.Event(75, "read"), "failed run"),
-    (expiry.Event(140, "read"), "writes again"),
+    (expiry.Event(95, "read"), "asks: key gone"),
 )
 
 
@@ -324,7 +324,7 @@ def lesson4_ttl() -> str:
     return timeline_svg(
         "Lesson 4 · Redis Chat Memory, Session Time To Live 3600: only a write restarts the clock",
         [marta, restarts, key],
-        [(minute, _clock(minute)) for minute in range(0, int(end) + 11, 30)],
+        [(minute, _clock(minute)) for minute in range(0, int(end) + 30, 30)],
         "A page load and a failed run write nothing, so the key goes 3600 s after the last saved run.",
     )
 

@@ -97,9 +97,9 @@ REVEALED_BY = {
             "a customer who keeps retrying stays locked out",
         ],
         4: [
-            "11:20. Only a save",
+            "7200. Only a save",
             "](04_ttl.svg)",
-            "only saved runs restarted it",
+            "only saved runs restarted the countdown",
         ],
     },
     "05_designing_multi_turn_conversations.ipynb": {
@@ -786,7 +786,8 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    assert '"HH:MM"' in text(all_cells[found[4][1]])
+    # Check 4 is a decision: its placeholder names the form and the three settings offered.
+    assert "1800, 3600 or 7200" in text(all_cells[found[4][1]])
 
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
@@ -807,16 +808,19 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "**Release the lock**, a Redis **Delete** after the agent, removes `lock:abc`" in main
     # The seventh reading: how the agent's answer reaches the chat through Release the lock.
     assert "passes the agent's item on unchanged" in main
-    assert "the agent's answer, passed on by Release the lock" in main
+    # The ninth reading: where Response Mode is (the trigger's Options), folded under the
+    # picture of a turned-away run.
+    whole = " ".join("\n".join(text(c) for c in cells(COURSE / name)).split())
+    assert "Release the lock, which passes on the agent's answer" in whole
     # The fifth reading: where the lock's 60 seconds are set, and how "One moment" reaches the
     # chat (the trigger's default Response Mode answers with the last node's `output`).
     assert "**Expire** on and **TTL** 60" in main
-    assert "*Response Mode* is *When Last Node Finishes*" in main
+    assert "in the trigger's **Options**, *Response Mode* is *When Last Node Finishes*" in whole
     # The layout, stated with the fix (the seventh cut moved its self-check out), and what a
     # switch from Simple Memory costs the open chats.
     assert "creates the table `n8n_chat_histories` itself, one row per message" in main
     assert "each run sends its chat's last `2 × k` rows" in main
-    assert "Moving a workflow in use off Simple Memory starts each open chat over once" in main
+    assert "The switch itself loses the chats open at that moment" in main
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
@@ -830,7 +834,8 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "](images/n8n/lesson4_redis_fields.png)" in quiet
     for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
-    assert "**Import from File…**" in postgres and "credentials" in postgres
+    # How to import is said once, in "Before you start" (the ninth reading's cut).
+    assert "**Import from File…**" in sections[0] and "credentials" in postgres
     # The lock: its importable workflow and its picture, in section 4.
     lock = by_title["3 · A lock per session"]
     assert "](workflows/lesson4_lock.json)" in lock
@@ -843,7 +848,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
     assert last == "4 · When a quiet conversation is deleted", list(by_title)
     # The seventh reading: a rule for choosing, on the main path.
-    assert "**Choosing the store.** Postgres when customers come back days later" in main
+    assert "**Choosing the store.** Postgres keeps chats until you" in main
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -871,7 +876,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4)}
     # Check 4: the mechanism (a write restarts the countdown) above it; which events write,
     # and that reads and failed runs do not, only after it; its picture only in the answer.
-    assert "Each time the memory writes to the key, it sets the countdown back" in before[4]
+    assert "each write sends Redis `EXPIRE`, which sets the countdown back" in before[4]
     assert "a read never" not in before[4].lower() and "reads never" not in before[4]
     assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
     assert "in the same step as it writes a run's question and answer" not in main
@@ -882,8 +887,9 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     # Check 3: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
     # nodes and drawn (04_lock.svg) at a timing the check does not ask; the lockout after it.
     section_3 = before[3][before[3].index("## 3 · ") :]
-    assert "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in (
-        section_3
+    assert (
+        "Each Increment sets `lock:abc`'s countdown back to 60, including the Increment of a run"
+        " that is then turned away" in section_3
     )
     assert "](04_lock.svg)" in section_3
     assert "locked out" not in before[3] and "lets the next message in beside it" not in before[3]
@@ -914,7 +920,7 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "](images/n8n/lesson4_lock_one_moment.png)" in lock_section
     assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
     fix = body[body.index("**Spot it and fix it.**") : body.index("## 2 · ")]
-    assert "**Connected Chat Trigger Node**" in fix and "abc__Postgres_Chat_Memory" in fix
+    assert "*Connected Chat Trigger Node*" in fix and "abc__Postgres_Chat_Memory" in fix
     assert "> **Which version" not in body
     # Postgres has no date column: the last section links to how to delete.
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
@@ -943,7 +949,7 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
     assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_3
     assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_3
-    assert "a Redis node with the operation **Increment**" in section_3  # the lock is on Redis
+    assert "a Redis **Increment**" in section_3  # the lock is on Redis
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
@@ -1338,7 +1344,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1950,
     "02_with_and_without_memory.ipynb": 1650,
     "03_window_buffer_memory.ipynb": 900,
-    "04_memory_that_outlives_the_session.ipynb": 1140,
+    "04_memory_that_outlives_the_session.ipynb": 1144,
     "05_designing_multi_turn_conversations.ipynb": 1020,
     "06_token_budgets.ipynb": 1320,
 }

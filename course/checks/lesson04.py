@@ -92,10 +92,21 @@ MARTA_EVENTS = (
     expiry.Event(50, "read"),
     expiry.Event(75, "read"),
 )
+#: ... and she comes back at 11:35; the Session Time To Live values the check offers.
+COMES_BACK = expiry.Event(95, "write")
+SESSION_TTLS = (1800, 3600, 7200)
+
+
+def expires_at_3600() -> str:
+    """When Marta's key expires with Session Time To Live 3600 (the worked answer's 11:20)."""
+    return clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))
 
 
 def _check_4() -> dict[str, Any]:
-    return {"4": clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))}
+    # The smallest Session Time To Live whose key still holds her history when she comes back.
+    day = [*MARTA_EVENTS, COMES_BACK]
+    kept = [ttl for ttl in SESSION_TTLS if expiry.redis_chat_memory(day, ttl)[-1].found]
+    return {"4": min(kept)}
 
 
 BOOK = CheckBook(
@@ -148,14 +159,14 @@ BOOK = CheckBook(
         Expectation(
             "4",
             _check_4,
-            hint="which of the four events write to the key, so that EXPIRE follows them?",
+            hint="which of the events before 11:35 write to the key, so that EXPIRE follows them? Count from the last of those",
             mistakes={
-                "12:15": "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it",
-                "11:50": "the 10:50 page load only read the list; only a write is followed by EXPIRE",
-                "11:00": "the second saved run, at 10:20, moved the clock",
+                1800: "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it: the countdown runs from 10:20",
+                3600: "the 10:50 page load only read the list; only a write is followed by EXPIRE: from 10:20 to 11:35 is 75 minutes, 4500 s",
             },
-            why="Redis counts from the last write; the page load and the failed run wrote nothing",
-            transfer="a session with a page load and a failed run between its writes",
+            form="a whole number of seconds: 1800, 3600 or 7200",
+            why="only the saved runs sent EXPIRE, so the countdown runs from 10:20: 11:35 is 75 minutes (4500 s) later, past 3600 s, within 7200 s",
+            transfer="a setting chosen for a customer's pause, with a page load and a failed run between her writes",
         ),
     ],
 )

@@ -27,6 +27,7 @@ from windowmem_course.checks.lesson04 import (
     _check_2,
     _check_3,
     _check_4,
+    expires_at_3600,
 )
 from windowmem_course.checks.page import workflow_node
 
@@ -157,8 +158,10 @@ assert store_choice.contradicted(store_choice.N8N_CHOICES) == []
 deleting = [s for s in store_choice.N8N_STORES if store_choice.measured(s).deletes_a_quiet_chat]
 assert deleting == ["Simple Memory", "Redis Chat Memory"]  # Simple Memory's is the idle hour
 assert not store_choice.measured("Simple Memory").shared_by_workers
-# Self-check 4: the key expires 3600 s after the 10:20 write.
-assert _check_4() == {"4": "11:20"}
+# Self-check 4: with 3600 the key expires 3600 s after the 10:20 write (the worked answer's
+# 11:20), before she comes back at 11:35; 7200 is the smallest offered that still holds it.
+assert expires_at_3600() == "11:20"
+assert _check_4() == {"4": 7200}
 # Deleting from Postgres (the reference page has the SQL): the table n8n creates has no date or time column, and n8n's INSERT
 # names its two columns, so a column the builder adds with a default is filled by the database.
 assert (

@@ -172,11 +172,11 @@ def test_an_answer_in_the_wrong_form_is_told_the_form_not_the_reasoning_hint(cas
     assert checks.expectation(check_id).hint not in said
 
 
-@pytest.mark.parametrize("written", ["Window.", "Window", "11:20 "])
+@pytest.mark.parametrize("written", ["Window.", "Window", "No limit "])
 def test_the_answers_the_review_found_marked_wrong_are_right(written):
     """Issue 34 found "same", "Window" and "11:20 " marked wrong. Lesson 5 no longer asks for
-    "same", nor lesson 1 for "scope"; "Window." is the same kind of slip (case, a final period)
-    on a check that exists."""
+    "same", lesson 1 for "scope", nor lesson 4 for a time ("11:20"): "Window." and "No limit "
+    are the same kinds of slip (case, a final period, a trailing space) on checks that exist."""
     folded = written.strip().lower().removesuffix(".")
     cases = every_check(lambda v: isinstance(v, str) and v.lower().removeprefix("the ") == folded)
     assert cases, f"no lesson's check has the answer {written!r} any more: pick another example"

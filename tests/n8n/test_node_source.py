@@ -30,6 +30,15 @@ def package(name: str) -> Path:
     return folder
 
 
+def pinned_by_n8n(name: str) -> Path:
+    """A package n8n 2.41.1 depends on at its own version (the editor and n8n-workflow are
+    2.41.0 in that release), checked to be the version n8n's package.json pins."""
+    pins = json.loads((package("n8n") / "package.json").read_text())["dependencies"]
+    folder = n8n_home() / "app" / "node_modules" / name
+    assert json.loads((folder / "package.json").read_text())["version"] == pins[name], name
+    return folder
+
+
 def lesson_text(notebook: str) -> str:
     """A lesson's (or a reference page's, ``reference/...``) markdown, its line breaks joined."""
     cells = json.loads((REPO / "course" / notebook).read_text(encoding="utf-8"))["cells"]
@@ -668,17 +677,24 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
         '($parameter.availableInChat ? "streaming" : "lastNode") }}\'' in trigger
     )
     assert "name: 'When Last Node Finishes',\n    value: 'lastNode'," in trigger
+    # Where the reader finds it: the trigger's Options (a public, hosted chat from 1.3 on).
+    hosted = re.search(
+        r"displayName: 'Response Mode',\s+name: 'responseMode',[^}]+default: 'lastNode',[^}]+"
+        r"displayOptions: \{ show: \{ '/mode': \['hostedChat'\], '/availableInChat': \[false\] \} \}",
+        trigger,
+    )
+    assert hosted and trigger.rfind("displayName: 'Options',", 0, hosted.start()) > 0
     window = (memory / "MemoryBufferWindow" / "MemoryBufferWindow.node.js").read_text()
     assert "const oneHourAgo = new Date(Date.now() - 60 * 60 * 1000);" in window
     assert "if (memoryInstance.last_accessed < oneHourAgo) {" in window
     assert "memoryInstance.last_accessed = new Date();" in window
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     for said in (
-        "**Connected Chat Trigger Node**, n8n 2.41.1 files chat `abc` under "
+        "*Connected Chat Trigger Node*. With it, n8n 2.41.1 files chat `abc` under "
         "`abc__Postgres_Chat_Memory`: the session id, then the node's name",
         "**Expire** on and **TTL** 60",
         "passes the agent's item on unchanged",
-        "(*Response Mode* is *When Last Node Finishes*)",
+        "in the trigger's **Options**, *Response Mode* is *When Last Node Finishes*",
     ):
         assert said in text, said
     notes = lesson_text("reference/04_memory_that_outlives_the_session_notes.ipynb")
@@ -705,7 +721,8 @@ def test_every_increment_of_the_lock_restarts_its_ttl_as_lesson_4_says():
     ) in code
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
     assert (
-        "Every Increment sets `lock:abc`'s countdown back to 60, even a turned-away run's" in text
+        "Each Increment sets `lock:abc`'s countdown back to 60, including the Increment of a run"
+        " that is then turned away" in text
     )
     retries = session_lock.admit(
         [session_lock.Arrival("A", 0, float("inf"))]
@@ -804,3 +821,42 @@ def test_the_answering_pass_saves_only_the_steps_new_in_it():
     )
     assert "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {" in helpers
     assert "*Define below*, n8n adds nothing to what you type." in " ".join(lesson.split())
+
+
+def test_lesson_4_s_lock_is_released_after_a_failure_through_the_agents_error_output():
+    """Lesson 4's ninth reading: the fix for the lockout after a failed run names the node
+    setting n8n 2.41.1's editor shows (Settings, On Error, Continue (using error output)), the
+    AI Agent (the lesson's version 3.1 runs ToolsAgent V3) turns a failed item into an error
+    item when that setting is on, and n8n's engine sends such items to the extra output."""
+    editor = pinned_by_n8n("n8n-editor-ui") / "dist" / "assets"
+    shown = {
+        "nodeSettings.onError.displayName": "On Error",
+        "nodeSettings.onError.options.continueErrorOutput.displayName": (
+            "Continue (using error output)"
+        ),
+    }
+    labels = "\n".join(p.read_text(encoding="utf-8") for p in editor.glob("src-*.js"))
+    for key, label in shown.items():
+        assert f'"{key}":`{label}`' in labels, key
+    langchain = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "agents" / "Agent"
+    batch = langchain / "agents" / "ToolsAgent" / "V3" / "helpers" / "executeBatch.js"
+    code = " ".join(batch.read_text(encoding="utf-8").split())
+    assert "if (ctx.continueOnFail()) { returnData.push({ json: { error: error.message }," in code
+    engine = package("n8n-core") / "dist" / "execution-engine"
+    run = " ".join((engine / "workflow-execute.js").read_text(encoding="utf-8").split())
+    assert "['continueRegularOutput', 'continueErrorOutput'].includes(node.onError ?? '')" in run
+    assert (
+        "if (nodeSuccessData && executionData.node.onError === 'continueErrorOutput') {"
+        " this.handleNodeErrorOutput(workflow, executionData, nodeSuccessData, runIndex);"
+    ) in run
+    helpers = pinned_by_n8n("n8n-workflow") / "dist" / "cjs" / "node-helpers.js"
+    outputs = " ".join(helpers.read_text(encoding="utf-8").split())
+    assert "displayName: 'Error'" in outputs or 'displayName: "Error"' in outputs
+    lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    agent = next(n for n in lock["nodes"] if n["type"] == "@n8n/n8n-nodes-langchain.agent")
+    assert agent["typeVersion"] >= 3
+    text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
+    assert (
+        "In the agent's **Settings**, set **On Error** to **Continue (using error output)**."
+        " The agent gets a second output, **Error**: connect it to Release the lock." in text
+    )

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from windowmem.outlive.expiry import RULES, Event, expires_after, timeline, ttl_steps
+from windowmem.outlive.expiry import (
+    RULES,
+    Event,
+    expires_after,
+    redis_chat_memory,
+    timeline,
+    ttl_steps,
+)
 from windowmem.policies.n8n import ManualClock
 from windowmem.storage.list_stores import SqliteLists
 
@@ -17,6 +24,22 @@ def test_redis_counts_from_the_last_write_and_a_later_write_moves_it():
     assert [m.found for m in timeline("n8n Redis (sessionTTL 3600)", [*MARTA, Event(80, "read")])][
         -1
     ] is False
+
+
+def test_redis_chat_memory_plays_any_session_ttl_from_the_last_write():
+    """Lesson 4's check 4: with Session Time To Live s, the key lives s seconds after the last
+    write (10:20); at 11:35, 75 minutes (4500 s) later, only a TTL above 4500 s still holds it."""
+    back = [*MARTA, Event(95, "write")]
+    assert [redis_chat_memory(back, ttl)[-1].found for ttl in (1800, 3600, 4500, 4501, 7200)] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+    ]
+    assert redis_chat_memory(MARTA, 1800)[1].expires_at == 20 + 30  # after the 10:20 write
+    assert redis_chat_memory(MARTA, 0)[-1].expires_at is None  # 0: never expires
+    assert redis_chat_memory(MARTA, 3600) == timeline("n8n Redis (sessionTTL 3600)", MARTA)
 
 
 def test_simple_memory_counts_from_the_last_supply_and_keeps_59_minutes():

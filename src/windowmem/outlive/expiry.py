@@ -100,9 +100,14 @@ def _simple_memory(events: Sequence[Event]) -> list[Moment]:
     return out
 
 
-def _redis_list(events: Sequence[Event]) -> list[Moment]:
+def redis_chat_memory(events: Sequence[Event], session_ttl: int) -> list[Moment]:
+    """Play *events* against n8n's Redis Chat Memory with *session_ttl* seconds (0: no expiry)."""
+    return _redis_list(events, session_ttl)
+
+
+def _redis_list(events: Sequence[Event], session_ttl: int = TTL_SECONDS) -> list[Moment]:
     clock = ManualClock()
-    history = N8nRedisHistory(SqliteLists(":memory:", clock), "s", session_ttl=TTL_SECONDS)
+    history = N8nRedisHistory(SqliteLists(":memory:", clock), "s", session_ttl=session_ttl)
     out = []
     for event in events:
         clock.now = event.minute * 60
