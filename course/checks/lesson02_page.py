@@ -16,7 +16,7 @@ from windowmem.calls.memory_writes import saved_messages_before_2_3
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation
 from windowmem.calls.system_prompt import DEFAULT_SYSTEM_MESSAGE, system_prompt
 from windowmem.calls.tool_scenario import session_per_message
-from windowmem.messages import assistant, user
+from windowmem.messages import assistant, tool, user
 from windowmem.n8n_recorded import load_recording
 from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import memory_manager as manager
@@ -284,7 +284,20 @@ rule = next(
 assert f"| without a tool | {plain} messages: input and answer | {plain // 2} |" in rule
 assert f"| with one tool call (section 4) | {tool_turn} messages | {tool_turn // 2} |" in rule
 assert "So a window of 5 (10 messages) holds 5 turns without tools." in rule
-assert "half of the one before" in rule
+assert "it sends 2 whole turns and, of the turn before them, the answer alone" in " ".join(
+    rule.split()
+)
+# ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
+all_tools = [marta.system_message]
+for t in (1, 2, 3):
+    all_tools += [
+        user(f"u{t}"),
+        assistant("", [f"c{t}"]),
+        tool(f"r{t}", f"c{t}"),
+        assistant(f"a{t}"),
+    ]
+sent_4 = agent_runs(all_tools + [user("u4")], N8nSimpleMemory(5))[3].calls[0].part(Part.MEMORY)
+assert [m.content for m in sent_4[:2]] == ["a1", "u2"] and len(sent_4) == 1 + 2 * tool_turn
 assert 5 * tool_turn > 2 * 5 >= 2 * tool_turn and (2 * 5 - 2 * tool_turn) * 2 == tool_turn
 # The numbered strip: turn 2 of the recording makes 3 model calls; call 1 asks for 2+3 (result
 # 5), call 2 for 5*7 (result 35), call 3 answers "It is 35."; memory stores the question, call

@@ -820,7 +820,10 @@ def test_the_answering_pass_saves_only_the_steps_new_in_it():
         encoding="utf-8"
     )
     assert "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {" in helpers
-    assert "*Define below*, n8n adds nothing to what you type." in " ".join(lesson.split())
+    assert (
+        "*Define below*, n8n adds nothing to what you type: your text is the whole session key."
+        in " ".join(lesson.split())
+    )
 
 
 def test_lesson_4_s_lock_is_released_after_a_failure_through_the_agents_error_output():
