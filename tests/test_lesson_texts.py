@@ -644,7 +644,7 @@ REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
 
 
 def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
-    """Round 8: check 7 shows turns 1 to 3 as a transcript (not a hint that turn 3 names him
+    """Round 8: check 7 shows turns 1 to 3 (round 11: 1 to 4) as a transcript (not a hint that turn 3 names him
     again); every quoted message is the check book's chat, word for word."""
     check_book(COURSE / "03_window_buffer_memory.ipynb")
     chat = importlib.import_module("checks.lesson03")._empanadas_named_again()
@@ -652,8 +652,9 @@ def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
     question = body[body.index("### Self-check 7") :]
     question = " ".join(question[: question.index("first_turn_without_the_name")].split())
     quoted = re.findall(r'\*"(.+?)"\*', question)
-    assert len(quoted) == 6
-    assert quoted == [m.content for m in chat[1:7]]
+    # Round 11: turn 4 is quoted too, so turn 3's reply is not the transcript's last line.
+    assert len(quoted) == 8
+    assert quoted == [m.content for m in chat[1:9]]
 
 
 def test_lesson3_shows_n8n_s_turn_4_input_and_the_time_fix_where_it_tells_them():
