@@ -590,7 +590,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # Round 11: check 1 needs "a chat keeps the length it started with"; it is taught in section
     # 1's rule, with its reason, and is not the paragraph right above the check.
     before_1 = main[: main.index("### Self-check 1")]
-    kept = "keeps both until n8n restarts or the chat idles an hour"
+    kept = "that memory keeps its length until n8n restarts or the chat idles an hour"
     assert kept in " ".join(before_1.split())
     assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
     before_3 = main[: main.index("### Self-check 3")]
