@@ -576,6 +576,12 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
     before_6 = body[: body.index("### Self-check 6")] + body[body.index("### Self-check 6") :][:600]
     assert "`slice(-0)`" not in main and "JavaScript reads `-0` as `0`" in before_6
+    # Round 11: check 1 needs "a chat keeps the length it started with"; it is taught in section
+    # 1's rule, with its reason, and is not the paragraph right above the check.
+    before_1 = main[: main.index("### Self-check 1")]
+    kept = "that memory keeps its length until n8n restarts or the chat idles an hour"
+    assert kept in " ".join(before_1.split())
+    assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
     before_3 = main[: main.index("### Self-check 3")]
     flat_3 = " ".join(before_3.split())
     # Round 7: one cache rule, plainly: the shared start must reach 1,024 tokens, and only the
@@ -627,7 +633,7 @@ REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
 
 
 def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
-    """Round 8: check 7 shows turns 1 to 3 as a transcript (not a hint that turn 3 names him
+    """Round 8: check 7 shows turns 1 to 3 (round 11: 1 to 4) as a transcript (not a hint that turn 3 names him
     again); every quoted message is the check book's chat, word for word."""
     check_book(COURSE / "03_window_buffer_memory.ipynb")
     chat = importlib.import_module("checks.lesson03")._empanadas_named_again()
@@ -635,8 +641,9 @@ def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
     question = body[body.index("### Self-check 7") :]
     question = " ".join(question[: question.index("first_turn_without_the_name")].split())
     quoted = re.findall(r'\*"(.+?)"\*', question)
-    assert len(quoted) == 6
-    assert quoted == [m.content for m in chat[1:7]]
+    # Round 11: turn 4 is quoted too, so turn 3's reply is not the transcript's last line.
+    assert len(quoted) == 8
+    assert quoted == [m.content for m in chat[1:9]]
 
 
 def test_lesson3_shows_n8n_s_turn_4_input_and_the_time_fix_where_it_tells_them():
@@ -676,7 +683,9 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert "each tool call as an assistant message of its own" in main
     assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
-    assert "**The rule** (AI Agent 3.1)" in main and "the last round's only" in later
+    # Round 11: the version is said in words (the node's version, where it shows).
+    assert "**The rule** for version 3.1 of the AI Agent node (shown on its *Settings* tab)" in main
+    assert "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
     assert not bare, f"say model call or tool call: {len(bare)} bare"

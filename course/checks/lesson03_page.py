@@ -60,6 +60,9 @@ assert "order number" in marta_run.runs[6].output and order not in marta_run.run
 assert order == ANCHOR_FACTS["marta"] and stored == marta_run.runs[5].stored
 # The twelve: 1 System Message, the 10 messages of turns 2 to 6 (window 5), 1 new question.
 assert len(turn_7_call) == 1 + 2 * 5 + 1 and turn_7_call[-1].role.value == "user"
+# The cell's "stored but NOT sent" lines: turn 1's two messages, #6023 among them; "turns 2 to 6".
+assert [m.content for m in not_sent] == [m.content for m in marta.messages[1:3]]
+assert any(order in m.content for m in not_sent) and len(not_sent) // 2 + 1 == 2
 # 1's worked answer and the rule for k = 0 (every call grows with the chat); k = 1 loads one turn.
 assert visible_turns(5, 9) == (4, 5, 6, 7, 8) and visible_turns(0, 9) == tuple(range(1, 9))
 assert _messages_at_window_0() == 1 + 18 + 1  # 6: Luis at 0, turn 5 with one tool call (4 messages)
@@ -169,8 +172,8 @@ assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5,
     8009,
 ]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
-# "Window 50 pays fewer in full than window 10 (19,271 against 20,405), but it sends about
-# 30,000 more cached tokens": its extra cost over window 10 is cached input, not full price.
+# Check 4's worked answer, why 50 is the dearest: "it pays about as many tokens in full as window
+# 10 (19,271 against 20,405) and sends about 30,000 more cached tokens".
 _full = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10, 50)}
 assert _full == {5: 15016, 10: 20405, 50: 19271}
 assert _full[5] < _full[10] and _full[50] < _full[10]
@@ -267,6 +270,10 @@ assert all(b.total("cached") == 0 for b in timed.values())
 assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
+# The worked answer's figures: US$119.52 instead of US$25.93 (window 5), US$146.62 instead of
+# US$23.91 (no limit), per 1,000 chats.
+assert [round(float(timed[k].dollars) * 1000, 2) for k in (5, 0)] == [119.52, 146.62]
+assert [bills.loc[k, mini] for k in (5, 0)] == [25.93, 23.91]
 
 # Going further's second agent: 833 tokens, calls at window 5 under 1,024, no limit past 1,024
 # from turn 8.
