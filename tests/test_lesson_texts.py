@@ -1150,7 +1150,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     # Round 9: the premise (one report, written in the last call, after every read) up front, and
     # the answer list kept outside the window said once, where the steps are defined.
     assert "one report answering all twelve questions, written in its last call" in main
-    assert "the simulation charges neither the answering nor the list" in main
+    assert "The simulation charges neither the answering nor the list" in main
     # No "notes" met only in a worked answer (the reference page's file name aside).
     assert "notes" not in whole.replace("_notes.ipynb", "")
     assert "`trim_messages`" in main and "rolling summary" in main
@@ -1183,8 +1183,8 @@ def test_lesson6_defines_answered_as_the_engine_does_and_plots_both_counts():
     from windowmem.budget import help_centre, prepare, run_task
 
     body = " ".join(lesson6_and_notes_text().split())
-    assert "each from its own read, if the window still holds it" in body
-    assert "each read serves only its own question" in body
+    assert "answered from the read made for it, and only while that read is in the window" in body
+    assert "Q1 and Q7 need the same chunk, but each counts only its own read" in body
     assert "Each copy counts only for its own question" in body
     assert "result.answered_so_far()" in body and "result.facts_known()" in body
     prepared = prepare(help_centre())

@@ -281,10 +281,30 @@ assert any(
     s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
     for s in truncate.trace
 )
-# Going further's "Long pauses": with pauses longer than the
-# cache's lifetime the no-cache column is Claude's best; there truncate $50.06, unbounded $71.73.
+# Going further's "Long pauses": with pauses longer than the cache's lifetime the no-cache
+# column is Claude's bill; there just-in-time answers all twelve, as unbounded does, for $45.98
+# instead of $71.73.
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
-assert no_cache["truncate"].dollars < no_cache["unbounded"].dollars
+assert f"{no_cache['just-in-time'].dollars:.2f}" == "45.98"
+assert no_cache["just-in-time"].answered == no_cache["unbounded"].answered == 12
+# "What to choose", on Claude with the cache: unbounded answers all twelve for the least;
+# just-in-time 12 answers for $45.98 ($3.83 each); cut in blocks the cheapest cap, 5 answers for
+# $34.87 ($6.97 each); compact 12 answers for $40.51. The figures are the priced table's.
+on_claude = by_model[claude.name]
+assert on_claude["unbounded"].answered == 12
+for policy, answers, total, each in (
+    ("just-in-time", 12, "45.98", "3.83"),
+    ("compact", 12, "40.51", None),
+):
+    cost = on_claude[policy]
+    assert cost.answered == answers and f"{cost.dollars:.2f}" == total
+    assert shown.loc[policy, "$, Claude Sonnet 4.6"] == float(total)
+    if each:
+        assert f"{cost.dollars / cost.answered:.2f}" == each
+assert blocks.answered == 5 and f"{blocks_claude.dollars:.2f}" == "34.87"
+assert f"{blocks_claude.dollars / blocks.answered:.2f}" == "6.97"
+capped = [on_claude[p].dollars for p in ("truncate", "compact", "just-in-time")]
+assert blocks_claude.dollars < min(capped)  # the cheapest cap
 
 # Section 4: the long chat, 24 tokens a turn, 12 pinned tokens, 14 times, 4% more; the order
 # number is the one the chat gives on turn 1, and a window of 300 turns keeps every turn.
