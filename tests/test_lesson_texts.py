@@ -577,9 +577,12 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     before_6 = body[: body.index("### Self-check 6")] + body[body.index("### Self-check 6") :][:600]
     assert "`slice(-0)`" not in main and "JavaScript reads `-0` as `0`" in before_6
     # Round 11: check 1 needs "a chat keeps the length it started with"; it is taught in section
-    # 1's rule, with its reason, and is not the paragraph right above the check.
+    # 1's rule, with its reason, and is not the paragraph right above the check. Round 12: in a
+    # bold sentence of its own, after the rule that turn t sees turns t - k to t - 1.
     before_1 = main[: main.index("### Self-check 1")]
-    kept = "that memory keeps its length until n8n restarts or the chat idles an hour"
+    kept = "keeps it until n8n restarts or the chat idles an hour"
+    assert "**A chat keeps the length it started with.**" in before_1
+    assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
     assert kept in " ".join(before_1.split())
     assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
     before_3 = main[: main.index("### Self-check 3")]
@@ -589,11 +592,17 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # minutes apart (pauses are priced in Going further, not on the main path).
     assert "the shared start must be at least **1,024 tokens** long" in flat_3
     assert "only the shared start is cheap" in flat_3
-    assert "At window 5 it shares only the System Message" in flat_3
+    assert "so two model calls in a row share only the System Message (S)" in flat_3
     assert "her messages minutes apart" in flat_3
     code = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb")[:20])
     assert "call_7 = conversation_bill(" in code and "per 1,000 such model calls" in code
-    assert "128" not in flat_3 and "pause" not in " ".join(main.split())
+    # Round 12: section 4's rule gives the reversal when customers pause past the cache's life
+    # (window 5 cheaper), with where to see reply gaps; sections 1 to 3 leave pauses out.
+    flat_main = " ".join(main.split())
+    assert "128" not in flat_3 and "pause" not in flat_main[: flat_main.index("## 4 ·")]
+    rule_4 = flat_main[flat_main.index("## 4 ·") : flat_main.index("### Self-check 4")]
+    assert "window 5 costs less than no limit: US$118.03 against US$145.13" in rule_4
+    assert "*Started* times under *Executions*" in rule_4
     going = body[body.index("## Going further") :]
     assert "If every message of Lucía's chat came after such a pause, but within the hour" in (
         " ".join(going.split())

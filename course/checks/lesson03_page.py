@@ -316,6 +316,13 @@ assert second_agent() == support_behind(SHORT_PROMPT_ARTICLES)
 assert [bills.loc[k, mini] for k in (50, 5, 0)] == [31.43, 25.93, 23.91]
 # The sentence under the open cell quotes its window-5 bill (Lucía's chat averaged, 833 tokens).
 assert round(float(chat_bill(window=5, **my_chat).dollars) * 1000, 2) == 47.29
+# Going further: window 50, the dearest in section 3's table, is second cheapest with the open
+# cell's numbers (US$31.66): its model calls grow past 1,024 tokens and are cached, window 5's never.
+_own = {k: chat_bill(window=k, **my_chat) for k in (5, 10, 50, 0)}
+assert max((5, 10, 50, 0), key=lambda k: bills.loc[k, mini]) == 50
+assert round(float(_own[50].dollars) * 1000, 2) == 31.66
+assert sorted(_own, key=lambda k: _own[k].dollars)[1] == 50
+assert _own[5].total("cached") == 0 and _own[50].total("cached") > 0
 # Self-check 4's claim (2): a 40-turn chat never fills window 50. Going further: the second
 # agent's window 5 was never cached, so long pauses leave its bill as it was.
 assert first_turn_without_turn_1(50) > SHORT_CHAT_TURNS
@@ -441,6 +448,13 @@ _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
 assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
 assert min(_paused, key=lambda k: _paused[k].dollars) == 5
+# Section 4's rule quotes the same two bills. Check 3's worked answer: the time's bills
+# (US$119.52, US$146.62) are a little above these because every model call also sends the time's
+# own tokens (33 more input tokens a call); nothing is cached in either, and the output is the same.
+for _k in (5, 0):
+    assert {t.input - p.input for t, p in zip(timed[_k].calls, _paused[_k].calls)} == {33}
+    assert timed[_k].total("output") == _paused[_k].total("output")
+    assert 0 < timed[_k].dollars - _paused[_k].dollars < Decimal("0.002")
 # Going further's second agent: window 5 is cheaper than no limit even without the cache; 833
 # tokens is about a third of 2,398, and US$47.29 is almost twice US$25.93.
 assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars

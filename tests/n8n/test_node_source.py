@@ -298,6 +298,22 @@ def test_a_nodes_settings_tab_names_its_type_version():
     assert '("AI Agent node version 3.1")' in lesson_2
 
 
+def test_the_executions_list_shows_when_each_run_started():
+    """Lesson 3's section 4: reply gaps are read from the *Started* column under *Executions*
+    (its date and time), not from *Run time*, which is how long a run took."""
+    package("n8n")
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"executionsList.startedAt":`Started`' in source
+    assert '"executionsList.started":`{date}, {time}`' in source
+    assert '"executionsList.runTime":`Run time`' in source
+    lesson = lesson_text("03_window_buffer_memory.ipynb")
+    assert "compare a session's *Started* times under *Executions*" in lesson
+    assert "run times" not in lesson
+
+
 def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_trigger():
     """Lesson 1's rule: the default option reads ``sessionId`` from the item the agent receives,
     whatever node put it there, and tries the workflow's Chat Trigger only when that is empty."""
