@@ -6,6 +6,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+import json
 from decimal import Decimal
 
 from windowmem.budget.chunking import CHUNK_TOKENS
@@ -424,3 +425,18 @@ assert (gpt.input, gpt.cached_input, gpt.output) == (
 )
 assert (claude.input, claude.cached_input, claude.output) == (3, Decimal("0.3"), 15)
 assert claude.cache_write == Decimal("3.75") == claude.input * Decimal("1.25")
+# Section 3: "cuts the window to 1,100 tokens at once (over 1,024, so the cache still serves)".
+assert CUT_TO > 1024
+# The opening: "about 2.7 US cents a task on Claude Sonnet 4.6" (unbounded, with the cache; the
+# priced table is US$ per 1,000 tasks).
+assert round(float(on_claude["unbounded"].dollars) / 10, 1) == 2.7
+# Section 1: the counts leave out the model's tool requests, so a real usage_metadata reads
+# "about a tenth higher": each call carries one request (about 24 tokens: name, arguments, id)
+# per read it holds.
+request_tokens = [
+    count_text(json.dumps({k: a.tool_calls[0][k] for k in ("name", "args", "id")})) for a in asks
+]
+assert all(22 <= n <= 26 for n in request_tokens)
+reads_carried = [len([i for i in s.context if i.kind.value == "read"]) for s in call_steps]
+extra = sum(r * 24 for r in reads_carried)
+assert 0.08 < extra / sum(s.used for s in call_steps) < 0.12
