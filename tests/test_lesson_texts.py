@@ -111,7 +111,7 @@ REVEALED_BY = {
         2: ["Turns 1 to 7. On turn 7"],
         3: [
             "The system prompt, its first 1,664 tokens",
-            "cost about the same: $20.23",
+            "about the same (Going further's table)",
             "table = pd.DataFrame({",
         ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
@@ -1051,7 +1051,7 @@ def test_lesson5_carries_issue_22_s_corrections():
         "Every call also sends the **system prompt**, your fixed instructions,",
         "The trim runs before each call,",
         "The answering call holds the most, so it sets the size a window needs",
-        "so the trim cuts into turn 2, and `start_on` moves the",
+        "So the trim cuts into turn 2, and `start_on` moves the cut on",
         "**Middleware** is a function",
         "The rest is gone for good.",
         "So between turns the thread can hold more than 10",
@@ -1103,7 +1103,7 @@ def test_lesson5_carries_issue_22_s_corrections():
     # #7781) is in Going further.
     assert main.index("**How the cache works.**") < main.index("### Self-check 3")
     assert main.index("**prefix**") < main.index("### Self-check 3")
-    assert "only in whole blocks of 128 tokens" in main and "Gemini" not in main
+    assert "in whole blocks of 128 tokens" in main and "Gemini" not in main
     assert "the whole history is cheapest" not in main
     assert "only S is read from the cache" not in main  # the check's answer, not above it
     assert book.expected("3") == "the system prompt"
@@ -1363,7 +1363,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 900,
     "04_memory_that_outlives_the_session.ipynb": 1144,
-    "05_designing_multi_turn_conversations.ipynb": 1020,
+    "05_designing_multi_turn_conversations.ipynb": 1018,
     "06_token_budgets.ipynb": 1319,
 }
 

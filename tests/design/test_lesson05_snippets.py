@@ -100,7 +100,7 @@ def expected_lines() -> list[str]:
         answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
         start = questions.index(answering[0]) + 1
         lines.append(
-            f"turn {t} stored {stored} messages, {total} so far; the thread now starts at turn {start}"
+            f"turn {t} stored {stored} messages, {total} stored in all; the thread now starts at turn {start}"
         )
     return [*lines, f"turn 9 reply: {chat.messages[-1].content}"]
 
@@ -294,3 +294,46 @@ def test_the_reference_page_s_cache_snippet_reads_cache_read():
             checkpointer=namespace["InMemorySaver"](),
         )
         assert run(snippet, namespace).split() == ["1837", "1664"]
+
+
+def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
+    """The fold's "A fact that changes": with its `if not state.get("order")` line dropped and
+    the messages searched newest first, the pinned cell's remember_order follows a changed value
+    (a second number given by the user replaces the first), and pin_order sends the new one."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    setup, langchain = setup_cells()
+    lines = pinned_cell().split("\n")
+    guard = [i for i, line in enumerate(lines) if 'if not state.get("order")' in line]
+    assert len(guard) == 1  # the line the fold names is in the cell
+    start = guard[0]
+    body = []
+    for line in lines[start + 1 :]:
+        if line.startswith("        "):
+            body.append(line[4:])
+        else:
+            break
+    changed = lines[:start] + body + lines[start + 1 + len(body) :]
+    code = "\n".join(changed).replace('in state["messages"]', 'in reversed(state["messages"])')
+    assert 'reversed(state["messages"])' in code
+    cut = code.index("model = replay_model(chat)")  # keep the middleware, build our own agent
+    module = types.ModuleType("lesson05_changed_fact")
+    namespace = module.__dict__
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(langchain.split("agent = create_agent")[0], namespace)
+        run(code[:cut], namespace)
+        model = GenericFakeChatModel(messages=iter([AIMessage("noted")] * 2))
+        agent = namespace["create_agent"](
+            model,
+            [],
+            checkpointer=namespace["InMemorySaver"](),
+            middleware=[namespace["remember_order"], namespace["pin_order"]],
+        )
+        config = {"configurable": {"thread_id": "a changed order"}}
+        for question in ("My order is #1001.", "Sorry, I meant order #2002."):
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+        assert agent.get_state(config).values["order"] == "#2002"
