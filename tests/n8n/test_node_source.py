@@ -46,6 +46,14 @@ def lesson_text(notebook: str) -> str:
     return re.sub(r"\s+", " ", markdown)
 
 
+def simple_memory_source() -> str:
+    """Simple Memory's (MemoryBufferWindow's) compiled node code."""
+    memory = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
+    return (memory / "MemoryBufferWindow" / "MemoryBufferWindow.node.js").read_text(
+        encoding="utf-8"
+    )
+
+
 def chat_trigger() -> str:
     folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "trigger" / "ChatTrigger"
     return (folder / "ChatTrigger.node.js").read_text(encoding="utf-8")
@@ -349,9 +357,25 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "reads the top-level field `sessionId` of the item it receives, whichever node" in lesson
     assert (
-        "If the item has none, it tries the `sessionId` of a Chat Trigger that ran in the same run. "
-        "If neither gives an id, the run stops"
-    ) in lesson
+        "it reads the `sessionId` of the workflow's Chat Trigger, if that trigger started this run."
+    ) in " ".join(lesson.split())
+    # getChatTrigger returns the workflow's node of the Chat Trigger's type, ran or not; the
+    # $('…').first() above is what needs it to have run
+    context = (
+        n8n_home()
+        / "app"
+        / "node_modules"
+        / "n8n-core"
+        / "dist"
+        / "execution-engine"
+        / "node-execution-context"
+        / "node-execution-context.js"
+    ).read_text(encoding="utf-8")
+    assert re.search(
+        r"getChatTrigger\(\) \{\s*for \(const node of Object\.values\(this\.workflow\.nodes\)\) \{"
+        r"\s*if \(this\.workflow\.nodes\[node\.name\]\.type === n8n_workflow_1\.CHAT_TRIGGER_NODE_TYPE\)",
+        context,
+    )
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
 
@@ -398,14 +422,24 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
     assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in lesson
-    assert "Postgres Chat Memory does not, so two workflows that make the same key share" in lesson
+    assert "Postgres Chat Memory files a history under the key alone, so two workflows" in " ".join(
+        lesson.split()
+    )
+    # ... while Simple Memory's buffer name starts with the workflow's id
+    window = simple_memory_source()
+    assert "const workflowId = this.getWorkflow().id;" in window
+    assert "getMemory(`${workflowId}__${sessionId}`" in window
+    assert "as if the workflow's id were part of the key" in lesson
     # step 3: a new Postgres Chat Memory (1.4) on the default option adds its node's name too
     assert "'@n8n/n8n-nodes-langchain.memoryPostgresChat': 1.4," in helpers
     assert "Postgres Chat Memory (1.4) also adds its own name to the key" in lesson
     # step 3: behind the Chat Trigger the default option reads sessionId (and on 1.4 adds the
     # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
     assert "behind the Chat Trigger, leave the default option" in lesson
-    assert "*Load Previous Session* to *From Memory*, and connect the same Postgres" in lesson
+    assert (
+        "*Load Previous Session* to *From Memory*. The Chat Trigger then gains a *Memory* input:"
+        " connect the same Postgres Chat Memory node to it" in " ".join(lesson.split())
+    )
     assert re.search(r"name: 'From Memory',\s*value: 'memory',", chat_trigger())
     assert "if ($parameter.options?.loadPreviousSession !== 'memory')" in chat_trigger()
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
@@ -525,6 +559,13 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
     assert telegram == [m.telegram_trigger_item(m.TELEGRAM_UPDATE)]
     assert n8n.session_id(whatsapp[0], **n8n.define_below(m.WHATSAPP_KEY)) == "573001112233"
     assert n8n.session_id(telegram[0], **n8n.define_below(m.TELEGRAM_KEY)) == "7001"
+    # section 3's key that keeps the shop: the same phone number, one key per shop
+    shop_key = "ferreteria-andina:{{ $json.messages[0].from }}"
+    assert (
+        n8n.session_id(whatsapp[0], **n8n.define_below("=" + shop_key))
+        == "ferreteria-andina:573001112233"
+    )
+    assert f"`{shop_key}`" in lesson_text("01_scope_and_storage.ipynb")
     # neither item has a top-level sessionId: the default option stops the run
     assert (
         n8n.session_id_or_error(whatsapp[0])
@@ -763,14 +804,7 @@ def test_lesson_1_s_idle_hour_is_a_constant_no_setting_changes():
     """Lesson 1: "no setting changes the hour". Simple Memory's idle hour is a constant in the
     node's code, and the node offers no parameter for it; the clock is reset when a run fetches
     its buffer (``getMemory``), and nothing else sets ``last_accessed``."""
-    window = (
-        package("@n8n/n8n-nodes-langchain")
-        / "dist"
-        / "nodes"
-        / "memory"
-        / "MemoryBufferWindow"
-        / "MemoryBufferWindow.node.js"
-    ).read_text(encoding="utf-8")
+    window = simple_memory_source()
     assert "const oneHourAgo = new Date(Date.now() - 60 * 60 * 1000);" in window
     described = window.split("this.description = {", 1)[1].split("async supplyData", 1)[0]
     parameters = set(re.findall(r"\bname: '(\w+)'", described))
