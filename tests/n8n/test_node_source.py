@@ -747,7 +747,7 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     assert "memoryInstance.last_accessed = new Date();" in window
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     for said in (
-        "*Connected Chat Trigger Node*. With it, n8n 2.41.1 files chat `abc` under "
+        "*Connected Chat Trigger Node*. With it, n8n 2.41.1 stores chat `abc`'s rows under the key "
         "`abc__Postgres_Chat_Memory`: the session id, then the node's name",
         "**Expire** on and **TTL** 60",
         "passes the agent's item on unchanged",
@@ -913,3 +913,35 @@ def test_lesson_4_s_lock_is_released_after_a_failure_through_the_agents_error_ou
         "In the agent's **Settings**, set **On Error** to **Continue (using error output)**."
         " The agent gets a second output, **Error**: connect it to Release the lock." in text
     )
+
+
+def test_after_a_failed_run_the_chat_shows_lesson_4_s_error_item_as_its_reply():
+    """Lesson 4's tenth reading: what the customer sees once the agent's Error output is wired
+    to Release the lock. The error item is ``{error: message}`` (no ``output``); with the chat
+    trigger's default Response Mode, n8n answers with the last node's first item's JSON; and
+    the chat widget, finding no ``output``, ``text`` or ``message`` in it, shows that JSON."""
+    import tarfile
+
+    webhooks = package("n8n") / "dist" / "webhooks"
+    helpers = " ".join((webhooks / "webhook-helpers.js").read_text(encoding="utf-8").split())
+    assert (
+        "context.evaluateComplexWebhookDescriptionExpression('responseData', undefined,"
+        " 'firstEntryJson')" in helpers
+    )
+    extractor = (webhooks / "webhook-last-node-response-extractor.js").read_text(encoding="utf-8")
+    extractor = " ".join(extractor.split())
+    assert "let lastNodeFirstJsonItem = firstItem.json;" in extractor
+    assert "body: lastNodeFirstJsonItem," in extractor
+    tarball = n8n_home() / f"n8n-chat-{CHAT_VERSION}.tgz"
+    if not tarball.is_file():
+        skip_or_fail(f"@n8n/chat {CHAT_VERSION} is not kept in {n8n_home()} (make install-n8n)")
+    with tarfile.open(tarball) as archive:
+        member = archive.extractfile("package/dist/chat.es.js")
+        assert member is not None
+        widget = " ".join(member.read().decode("utf-8").split())
+    assert 'let t = e.output ?? e.text ?? e.message ?? "";' in widget
+    assert (
+        'if (t === "" && Object.keys(e).length > 0) try { t = JSON.stringify(e, null, 2);' in widget
+    )
+    text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
+    assert 'The customer then sees the error item, `{"error": "…"}`, as the reply.' in text
