@@ -84,12 +84,12 @@ BOOK = CheckBook(
             _check_2,
             hint="count the earlier question-and-answer pairs in the picture; the last Human line is turn 4's own input",
             mistakes={
-                4: "4 is the number of messages from memory; the Context Window Length counts places, one per 2 messages",
+                4: "4 is the number of messages from memory; the Context Window Length counts pairs of messages",
                 3: "the last Human line is turn 4's input, not memory: count only the earlier turns",
                 5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
                 1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="memory sent turns 2 and 3, 4 messages: 2 places; turn 1 is stored (same sessionId, no red execution) but outside the window",
+            why="memory sent turns 2 and 3, 4 messages: 2 pairs; turn 1 is stored (same sessionId, no red execution) but outside the window",
             transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(

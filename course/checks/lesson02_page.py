@@ -277,13 +277,16 @@ assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 places = 2 * N8nSimpleMemory().size
 plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
 assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
-# ... section 2's table of places: a turn takes one of the k places per 2 messages it stored.
+# ... section 2's table: k counts pairs of messages, so a turn fills one of the k per 2 it stored.
 rule = next(
     "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
 )
-assert f"| without a tool | {plain} messages: input and answer | {plain // 2} |" in rule
-assert f"| with one tool call (section 4) | {tool_turn} messages | {tool_turn // 2} |" in rule
-assert "So a window of 5 (10 messages) holds 5 turns without tools." in rule
+assert f"| without a tool | {plain} messages (input and answer) | {plain // 2} |" in rule
+assert (
+    f"| with one tool call and its result (section 4) | {tool_turn} messages | {tool_turn // 2} |"
+    in rule
+)
+assert "A window of 5 (10 messages) holds 5 turns without tools." in rule
 assert "it sends 2 whole turns and, of the turn before them, the answer alone" in " ".join(
     rule.split()
 )

@@ -818,8 +818,9 @@ def test_lesson_1_s_idle_hour_is_a_constant_no_setting_changes():
 
 
 def test_a_new_ai_agent_has_no_system_message_option_until_one_is_added():
-    """Lesson 2's self-check 1: the AI Agent 3's *Options* collection starts empty (``default:
-    {}``, "Add Option"), and the System Message is one of its options, not a field of its own."""
+    """Lesson 2's section 1, which self-check 1 rests on: the AI Agent 3's *Options* collection
+    starts empty (``default: {}``, "Add Option"), and the System Message is one of its options,
+    not a field of its own."""
     folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "agents" / "Agent"
     source = (folder / "agents" / "ToolsAgent" / "V3" / "description.js").read_text("utf-8")
     assert re.search(
@@ -831,7 +832,9 @@ def test_a_new_ai_agent_has_no_system_message_option_until_one_is_added():
     assert "displayName: 'System Message',\n        name: 'systemMessage'," in options
     assert "ToolsAgent/V3/description" in (folder / "V3" / "AgentV3.node.js").read_text("utf-8")
     lesson = lesson_text("02_with_and_without_memory.ipynb")
-    assert "*System Message* option: a new AI Agent starts without it." in lesson
+    assert (
+        "the *System Message* option is added under *Options* (a new AI Agent has none)" in lesson
+    )
 
 
 def test_a_tool_field_is_handed_to_the_model_by_its_let_the_model_define_button():
@@ -871,7 +874,7 @@ def test_the_answering_pass_saves_only_the_steps_new_in_it():
     )
     assert "if (selectorType === autoSelect && shouldScopeSessionKey(ctx)) {" in helpers
     assert (
-        "*Define below*, n8n adds nothing to what you type: your text is the whole session key."
+        "*Define below*, n8n adds nothing to what you type. Your text is the whole session key."
         in " ".join(lesson.split())
     )
 
