@@ -1256,7 +1256,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1678,
     "04_memory_that_outlives_the_session.ipynb": 1720,
     "05_designing_multi_turn_conversations.ipynb": 1500,
-    "06_token_budgets.ipynb": 1319,
+    "06_token_budgets.ipynb": 1323,
 }
 
 
