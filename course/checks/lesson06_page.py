@@ -425,8 +425,21 @@ assert (gpt.input, gpt.cached_input, gpt.output) == (
 )
 assert (claude.input, claude.cached_input, claude.output) == (3, Decimal("0.3"), 15)
 assert claude.cache_write == Decimal("3.75") == claude.input * Decimal("1.25")
-# Section 3: "cuts the window to 1,100 tokens at once (over 1,024, so the cache still serves)".
-assert CUT_TO > 1024
+# Section 3: a cut "removes the oldest reads until the window is at most 1,100 tokens": a tool
+# request's text is empty (call_size counts it 0), and a cut stops at the first read whose
+# removal brings the call to CUT_TO or under, so it lands below CUT_TO by up to a read. "A cut
+# below 1,024 tokens (call 12 below) is cached only once the window passes 1,024": calls 7 and 9
+# leave over 1,024, call 12 leaves 958; on Claude it writes nothing and the next call reads
+# nothing from the cache.
+assert all(call_size([a]) == count_text(SYSTEM_PROMPT) for a in asks)
+sizes_sent = [call_size(m) for m in sent]
+assert [sizes_sent[n - 1] for n in (7, 9, 12)] == [1098, 1086, 958]
+assert min(sizes_sent[6], sizes_sent[8]) > 1024 > sizes_sent[11] and CUT_TO > 1024
+assert all(isinstance(sent[n - 1][1], AIMessage) and sent[n - 1][1].tool_calls for n in (7, 9, 12))
+assert all(0 <= CUT_TO - sizes_sent[n - 1] < CHUNK_TOKENS for n in (7, 9, 12))
+blocks_on_claude = task_calls(blocks, claude)
+assert blocks_on_claude[11].input == 958 and blocks_on_claude[11].written == 0
+assert blocks_on_claude[12].cached == 0 and blocks_on_claude[12].input > 1024
 # The opening: "about 2.7 US cents a task on Claude Sonnet 4.6" (unbounded, with the cache; the
 # priced table is US$ per 1,000 tasks).
 assert round(float(on_claude["unbounded"].dollars) / 10, 1) == 2.7
