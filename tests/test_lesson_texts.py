@@ -610,6 +610,12 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # Round 7: "when it is not the window" is optional, with its check (5), in Going further.
     before_5 = " ".join(going[: going.index("### Self-check 5")].split())
     assert "and so does an idle hour" in before_5
+    # Round 13: check 7's principle is taught in Going further's text before its checks, not in
+    # the line right above check 7 nor only in its answer.
+    principle = "a fact reaches it while any message carrying it is in the window"
+    assert principle in before_5 and principle not in " ".join(main.split())
+    above_7 = going[: going.index("### Self-check 7")].rstrip().split("\n\n")[-1]
+    assert principle not in " ".join(above_7.split())
     assert "between sessions, scope or storage" not in main
 
 

@@ -347,6 +347,18 @@ assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
 assert shown["US$ per 1,000 chats of 120 turns"].tolist() == [
     f"{long_bills.loc[k, mini]:.2f}" for k in (5, 10, 50, 0)
 ]
+# Self-check 4's worked answer: on 120-turn chats window 50 costs twice no limit (US$105.24
+# against US$52.46): through turn 51 its model calls start like the one before and are read from
+# the cache past the System Message; from turn 52 it slides, so each call shares at most the
+# System Message's blocks (plus one 128-token block) and pays for its turns in full.
+_long_shop = behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies)
+_long_50 = conversation_bill(_long_shop, N8nSimpleMemory(50), gpt, qwen)
+_long_system = qwen(_long_shop.system_message)
+assert first_turn_without_turn_1(50) == 52 and len(_long_50.calls) == 120
+assert [long_bills.loc[k, mini] for k in (50, 0)] == [105.24, 52.46]
+assert round(float(_long_50.dollars) * 1000, 2) == 105.24
+assert _long_50.calls[50].cached > _long_system + 1000
+assert all(c.cached < _long_system + 128 for c in _long_50.calls[51:])
 # Self-check 3's worked answer: chats running at the same time share the System Message's
 # cached start; each chat's turn 1 (the same model call at every window) pays it in full here,
 # so sharing would take at most the cached part of the System Message at (input - cached
@@ -442,7 +454,8 @@ assert len(load_recording("parallel-tools").runs[0].stored) == 6
 assert turn_4[1].role.value == "assistant" and turn_4[1].tool_calls
 
 # Going further, "When customers pause": with every message after a pause longer than the cache
-# lives (and within the hour that would empty Simple Memory), nothing is cached; the main agent's chats cost US$118.03 per 1,000 at window 5 and
+# lives (and within the hour that would empty Simple Memory), nothing of the chat is cached (it
+# is priced alone: other chats may keep the System Message cached, see the reference page); the main agent's chats cost US$118.03 per 1,000 at window 5 and
 # US$145.13 with no limit, window 5 the cheapest of the four windows.
 _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
