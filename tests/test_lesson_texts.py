@@ -1374,7 +1374,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1994,
     "02_with_and_without_memory.ipynb": 1680,
-    "03_window_buffer_memory.ipynb": 900,
+    "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1143,
     "05_designing_multi_turn_conversations.ipynb": 1018,
     "06_token_budgets.ipynb": 1323,
