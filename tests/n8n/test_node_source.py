@@ -380,6 +380,50 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert 'The default option, "Connected Chat Trigger Node", needs no Chat Trigger.' in notes
 
 
+def test_a_memory_sub_node_evaluates_its_key_on_the_agents_input_item():
+    """Lesson 1: "As a sub-node, the memory receives the AI Agent's input item." The agent's
+    execute context hands its own input items (connectionInputData) to the SupplyDataContext
+    it builds for the memory node, and that context evaluates ``$json`` on them."""
+    contexts = (
+        n8n_home() / "app" / "node_modules" / "n8n-core" / "dist" / "execution-engine"
+    ) / "node-execution-context"
+    execute = (contexts / "execute-context.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"async getInputConnectionData\(connectionType, itemIndex\) \{\s*return await "
+        r"get_input_connection_data_1\.getInputConnectionData\.call\(this, this\.workflow, "
+        r"this\.runExecutionData, this\.runIndex, this\.connectionInputData,",
+        execute,
+    )
+    connection = (contexts / "utils" / "get-input-connection-data.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"async function getInputConnectionData\(workflow, runExecutionData, parentRunIndex, "
+        r"connectionInputData,",
+        connection,
+    )
+    assert re.search(
+        r"new supply_data_context_1\.SupplyDataContext\(workflow, connectedNode, additionalData, "
+        r"mode, runExecutionData, runIndex, connectionInputData,",
+        connection,
+    )
+    node = (contexts / "node-execution-context.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"evaluateExpression\(expression, itemIndex = 0\) \{\s*return this\.workflow\.expression"
+        r"\.resolveSimpleParameterValue\(`=\$\{expression\}`, \{\}, this\.runExecutionData, "
+        r"this\.runIndex, itemIndex, this\.node\.name, this\.connectionInputData,",
+        node,
+    )
+    lesson = " ".join(lesson_text("01_scope_and_storage.ipynb").split())
+    assert "As a sub-node, the memory receives the AI Agent's input item." in lesson
+    assert "in the box *Session Key From Previous Node* under it" in lesson
+    descriptions = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
+    text = (descriptions / "descriptions.js").read_text(encoding="utf-8")
+    assert re.search(
+        r"displayName: 'Session Key From Previous Node',\s*name: 'sessionKey',\s*type: 'string',"
+        r"\s*default: '=\{\{ \$json\.sessionId \}\}',",
+        text,
+    )
+
+
 def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     """Lesson 1's fix, section 3: Postgres Chat Memory needs a Postgres credential, offers
     Simple Memory's Session ID options, makes n8n_chat_histories if it is missing, and files a
@@ -422,8 +466,9 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
     assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in lesson
-    assert "Postgres Chat Memory files a history under the key alone, so two workflows" in " ".join(
-        lesson.split()
+    assert (
+        "Postgres Chat Memory files a history under the key alone, so even if each shop had its own"
+        in " ".join(lesson.split())
     )
     # ... while Simple Memory's buffer name starts with the workflow's id
     window = simple_memory_source()
