@@ -294,7 +294,8 @@ def test_every_self_check_gives_the_notebooks_line_for_every_input(site_url, pag
             wrong = [(t, e, g) for t, e, g in zip(texts, expected, got) if e != g]
             assert not wrong, f"lesson {stem[:2]} check {check_id}: {wrong[:3]}"
             compared += len(texts)
-    assert compared > 1000
+    # every lesson's checks, about 40 inputs each (22 checks in all since issue 34's cuts)
+    assert compared > 800, compared
 
 
 @pytest.mark.browser
