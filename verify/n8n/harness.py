@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -264,7 +264,7 @@ class Harness:
     def rest(self) -> Rest:
         """A REST client logged in as the instance owner (created on first use)."""
         if self._rest is None:
-            self._rest = Rest(self.n8n.url)
+            self._rest = Rest(self.n8n.url, self._published_version)
             self._rest.setup_owner()
         return self._rest
 
@@ -274,6 +274,13 @@ class Harness:
             raise HarnessError(
                 f"the model server had leftovers: {len(requests)} requests, {unused}"
             )
+
+    def _published_version(self, workflow_id: str) -> str | None:
+        rows = self.n8n.sql(
+            'SELECT "publishedVersionId" FROM workflow_published_version WHERE "workflowId" = ?',
+            (workflow_id,),
+        )
+        return str(rows[0][0]) if rows else None
 
     def restart(self) -> float:
         return self.n8n.restart()
@@ -316,11 +323,15 @@ class Rest:
     EMAIL = "owner@windowmem.invalid"
     PASSWORD = "Windowmem-harness-1"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, published: Callable[[str], str | None] | None = None) -> None:
         import http.cookiejar
         import urllib.request
 
         self.url = url
+        # n8n 2.41.1 publishes through an outbox: the activate call returns once the version is
+        # recorded, and a background drain later copies it to workflow_published_version, which
+        # production webhooks execute. *published* reads that table so an edit can wait for it.
+        self._published = published
         self._opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
@@ -372,3 +383,20 @@ class Rest:
             },
         )
         self.call("POST", f"workflows/{workflow_id}/activate", {"versionId": saved["versionId"]})
+        self.wait_published(workflow_id, saved["versionId"])
+
+    def wait_published(self, workflow_id: str, version_id: str, timeout: float = 120) -> None:
+        """Wait until production webhooks of *workflow_id* run *version_id*, or raise."""
+        if self._published is None:
+            return
+        deadline = time.monotonic() + timeout
+        seen = self._published(workflow_id)
+        while seen != version_id:
+            if time.monotonic() > deadline:
+                raise HarnessError(
+                    f"n8n recorded version {version_id} of workflow {workflow_id} as published, "
+                    f"but after {timeout:.0f} s its webhooks still run version {seen}: the "
+                    "publication drain did not finish; read n8n's log for the drain's error"
+                )
+            time.sleep(0.05)
+            seen = self._published(workflow_id)
