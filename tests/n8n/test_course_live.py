@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests import event_loop
-from verify.n8n.course_workflows import COURSE_WORKFLOWS, ONE_MOMENT
+from verify.n8n.course_workflows import COURSE_WORKFLOWS, ONE_MOMENT, SORRY
 from verify.n8n.harness import Harness
-from verify.n8n.model_server import Text
+from verify.n8n.model_server import Failure, Text
 from verify.n8n.picture_plan import NO_SESSION_ID, PICTURE_WORKFLOWS
 from verify.n8n.pictures import CHATS, SHOTS, Pictures, make_pictures
 
@@ -141,6 +141,12 @@ def test_lesson_4_s_lock_releases_and_turns_a_second_run_away(
         assert int(harness.redis.command("GET", f"lock:{session}")) == 2
     finally:
         harness.redis.command("DEL", f"lock:{session}")
+    # A failed model call: the agent's Error output goes through Sorry to Release the lock, so
+    # the customer reads Sorry's reply, the key is gone and nothing is stored (lesson 4, step 3).
+    failed = chat(harness, pictures.live["lesson4_lock"], session, "Is it shipped?", (Failure(),))
+    assert failed.status == 200 and failed.output == SORRY, failed.body
+    assert int(harness.redis.command("EXISTS", f"lock:{session}")) == 0
+    assert harness.n8n.postgres.execute(rows, (session,)) == [(6,)]
 
 
 def test_every_picture_was_taken_and_showed_what_it_should(made: tuple[Harness, Pictures]) -> None:

@@ -155,8 +155,14 @@ def test_the_lock_stands_around_the_agent() -> None:
         "When chat message received": [[cw.LOCK_TAKE]],
         cw.LOCK_TAKE: [[cw.LOCK_TEST]],
         cw.LOCK_TEST: [["AI Agent"], [cw.LOCK_WAIT]],
-        "AI Agent": [[cw.LOCK_RELEASE]],
+        "AI Agent": [[cw.LOCK_RELEASE], [cw.LOCK_SORRY]],  # Success, then Error
+        cw.LOCK_SORRY: [[cw.LOCK_RELEASE]],
     }
+    # A failed run leaves by the agent's Error output (Settings, On Error), through Sorry's
+    # reply, to the release.
+    assert nodes["AI Agent"]["onError"] == "continueErrorOutput"
+    (sorry,) = nodes[cw.LOCK_SORRY]["parameters"]["assignments"]["assignments"]
+    assert sorry["name"] == "output" and sorry["value"] == cw.SORRY
     take = nodes[cw.LOCK_TAKE]["parameters"]
     assert take == {
         "operation": "incr",

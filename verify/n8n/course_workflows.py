@@ -176,7 +176,8 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "**Take the lock** (Redis Increment, TTL 60 s) counts the runs of this chat in "
         "progress; **First run?** lets only the first through to the agent, and any other "
         "gets **One moment** at once: its question is neither answered nor stored. "
-        "**Release the lock** deletes the key after the agent.\n\n"
+        "**Release the lock** deletes the key after the agent; a failed run gets there "
+        "through **Sorry**, from the agent's Error output.\n\n"
         "1. Pick your OpenAI, Postgres and Redis credentials (Redis in both Redis nodes).\n"
         "2. **Open chat** and send two messages quickly: the second is answered "
         '"One moment".\n'
@@ -187,14 +188,19 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
     ),
 )
 #: The lock's nodes (lesson 4's recipe), and what the turned-away run answers.
-LOCK_TAKE, LOCK_TEST, LOCK_WAIT, LOCK_RELEASE = (
+LOCK_TAKE, LOCK_TEST, LOCK_WAIT, LOCK_SORRY, LOCK_RELEASE = (
     "Take the lock",
     "First run?",
     "One moment",
+    "Sorry",
     "Release the lock",
 )
 LOCK_TTL_SECONDS = 60
-ONE_MOMENT = "One moment, I'm still on your last message."
+ONE_MOMENT = (
+    "One moment, I'm still answering your last message. Please send this one again after my reply."
+)
+#: What a failed run answers, on its way from the agent's Error output to Release the lock.
+SORRY = "Sorry, something went wrong on my side. Please send your message again."
 #: The Chat Trigger's item, read by name once the Redis node has replaced it.
 FROM_TRIGGER = "$('When chat message received').item.json"
 #: Lesson 4's one Session ID key: the trigger's session id, read by name.
@@ -330,8 +336,9 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
     """*workflow* (a Chat Trigger feeding the agent) with lesson 4's lock around its agent.
 
     Trigger → Redis Increment ``lock:<session id>`` with Expire (n8n-nodes-base 2.41.1 sends
-    ``EXPIRE`` after every ``INCR``) → If the count is 1 → the agent → Redis Delete; the If's
-    other branch sets ``output``, which the chat shows as the reply. The Redis node's output
+    ``EXPIRE`` after every ``INCR``) → If the count is 1 → the agent → Redis Delete; a failed
+    run leaves the agent by its Error output and reaches the Delete through Sorry, which sets
+    ``output``, as the If's other branch (One moment) does: the chat shows it as the reply. The Redis node's output
     replaces the chat's item, so the agent's prompt and the memory's key read the trigger.
     """
     nodes = [dict(json.loads(json.dumps(n))) for n in workflow["nodes"]]
@@ -346,6 +353,9 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
                 "text": f"={{{{ {FROM_TRIGGER}.chatInput }}}}",
                 "options": node["parameters"]["options"],
             }
+            # Settings, On Error: Continue (using error output): a failed run leaves the agent
+            # by its second output, Error, through Sorry to Release the lock.
+            node["onError"] = "continueErrorOutput"
         elif (
             node["type"].startswith(f"{LC}.memory")
             and node["parameters"].get("sessionKey") != ONE_KEY
@@ -367,6 +377,15 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
         }
 
     lock_key = f"=lock:{{{{ {session} }}}}"
+
+    def reply(name: str, at: list[int], text: str) -> Any:
+        """An Edit Fields node that sets ``output``, which the chat shows as the reply."""
+        key = "output" if name == LOCK_WAIT else f"{name} output"  # One moment's id as before
+        assignment = {"id": _node_id(spec.file, key), "name": "output"}
+        assignment |= {"value": text, "type": "string"}
+        parameters = {"assignments": {"assignments": [assignment]}, "options": {}}
+        return node(name, "n8n-nodes-base.set", 3.4, at, parameters)
+
     added = [
         node(
             LOCK_TAKE,
@@ -406,30 +425,13 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
                 "options": {},
             },
         ),
-        node(
-            LOCK_WAIT,
-            "n8n-nodes-base.set",
-            3.4,
-            [x + 660, y + 380],
-            {
-                "assignments": {
-                    "assignments": [
-                        {
-                            "id": _node_id(spec.file, "output"),
-                            "name": "output",
-                            "value": ONE_MOMENT,
-                            "type": "string",
-                        }
-                    ]
-                },
-                "options": {},
-            },
-        ),
+        reply(LOCK_WAIT, [x + 660, y + 380], ONE_MOMENT),
+        reply(LOCK_SORRY, [x + 1100, y - 200], SORRY),
         node(
             LOCK_RELEASE,
             "n8n-nodes-base.redis",
             1,
-            [x + 1100, y],
+            [x + 1320, y],
             {"operation": "delete", "key": lock_key},
         ),
     ]
@@ -442,7 +444,10 @@ def with_lock(spec: CourseWorkflow, workflow: dict[str, Any]) -> dict[str, Any]:
             [{"node": LOCK_WAIT, "type": "main", "index": 0}],
         ]
     }
-    connections[AGENT] = {"main": [[{"node": LOCK_RELEASE, "type": "main", "index": 0}]]}
+    release = [{"node": LOCK_RELEASE, "type": "main", "index": 0}]
+    sorry = [{"node": LOCK_SORRY, "type": "main", "index": 0}]
+    connections[AGENT] = {"main": [release, sorry]}  # Success, then Error
+    connections[LOCK_SORRY] = {"main": [list(release)]}
     return {**workflow, "nodes": [*nodes, *added], "connections": connections}
 
 

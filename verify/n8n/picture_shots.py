@@ -125,6 +125,7 @@ SHOTS: tuple[Shot, ...] = (
             "Take the lock",
             "First run?",
             "One moment",
+            "Sorry",
             "Release the lock",
             "Lesson 4: one run per chat at a time",
         ),

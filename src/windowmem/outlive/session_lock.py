@@ -33,8 +33,10 @@ from windowmem.policies.n8n import N8nSimpleMemory
 
 #: The recipe's TTL on the lock key, in seconds.
 RECIPE_TTL = 60
-#: What the If node's other branch answers.
-ONE_MOMENT = "One moment, I'm still on your last message."
+#: What the If node's other branch answers: the lock drops the message, so it asks for it again.
+ONE_MOMENT = (
+    "One moment, I'm still answering your last message. Please send this one again after my reply."
+)
 
 
 @dataclass(frozen=True)

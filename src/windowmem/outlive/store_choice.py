@@ -130,7 +130,7 @@ N8N_CHOICES: tuple[Choice, ...] = (
         "a customer may send a second message before the first is answered",
         "a shared store plus a lock",
         "no memory node locks a session: both runs load before either writes",
-        'a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent that answers "one moment" to any run but the first; Delete after it',
+        'a Redis node (Increment lock:<session id>, Expire on, TTL 60) and an If before the agent that answers "one moment" to any run but the first; Delete after it, from the agent\'s Error output too (On Error: Continue (using error output))',
     ),
 )
 
