@@ -5,7 +5,7 @@ Usage: ``python scripts/draw_diagrams.py [--check]``
 Each diagram is an SVG file in ``course/`` (the website copies it beside the lesson) that
 the lesson shows with a markdown image. What it draws is computed: the keys and buckets of
 lesson 1's support desk, the arrays of lesson 2's agent with and without memory, lesson 3's
-window over Marta's stored turns, lesson 4's race of two runs, its lock after a failed run
+window over Marta's stored turns, lesson 4's race of two runs, its lock after a crashed run
 and a Redis key's time to live. ``--check`` writes nothing and exits 1 naming each file
 that is out of date.
 """
@@ -237,14 +237,14 @@ def lesson4_race() -> str:
     )
 
 
-#: Lesson 4, section 3's lock picture: Marta's run at second 0 fails LOCK_FAILS_AT seconds in,
-#: before Release the lock; she sends again at LOCK_RETRIES; a run the lock lets through takes
+#: Lesson 4, section 3's lock picture: Marta's run at second 0 is cut off LOCK_FAILS_AT seconds
+#: in by a crash of n8n, before Release the lock; she sends again at LOCK_RETRIES; a run the lock lets through takes
 #: LOCK_RUN seconds. Self-check 3 asks other retries, so the picture does not answer it.
 LOCK_FAILS_AT, LOCK_RETRIES, LOCK_RUN = 3, (30, 100), 25
 
 
 def lesson4_lock() -> str:
-    """``lock:abc`` after a failed run: each Increment, a turned-away one too, restarts the 60 s."""
+    """``lock:abc`` after a crashed run: each Increment, a turned-away one too, restarts the 60 s."""
     arrivals = [session_lock.Arrival("first", 0, math.inf)] + [
         session_lock.Arrival(str(at), at, LOCK_RUN) for at in LOCK_RETRIES
     ]
@@ -254,7 +254,7 @@ def lesson4_lock() -> str:
     for i, (arrival, outcome) in enumerate(zip(arrivals, outcomes)):
         at = f"{arrival.at:g} s"
         if i == 0:
-            what = f"sends, fails {LOCK_FAILS_AT} s in"
+            what = f"sends; n8n crashes {LOCK_FAILS_AT} s in"
         else:
             what = "answered" if outcome.ran else "One moment"
         sends.append(Mark(arrival.at, f"{at}: {what}", "user" if outcome.ran else "system"))
@@ -271,7 +271,7 @@ def lesson4_lock() -> str:
     assert [o.ran for o in outcomes] == [True, False, True], "one retry turned away, then one run"
     assert turned_away.expires_at > outcomes[0].expires_at, "the refused Increment moved the end"
     return timeline_svg(
-        f"Lesson 4 · lock:abc after a failed run, TTL {session_lock.RECIPE_TTL}: every Increment restarts the countdown",
+        f"Lesson 4 · lock:abc after a crashed run, TTL {session_lock.RECIPE_TTL}: every Increment restarts the countdown",
         [Lane("Marta sends", marks=tuple(sends)), Lane("lock:abc", tuple(key))],
         [(second, f"{second} s") for second in range(0, int(end) + 1, 10)],
         f"The turned-away Increment at {LOCK_RETRIES[0]} s set the countdown back to "

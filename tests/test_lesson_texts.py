@@ -91,16 +91,16 @@ REVEALED_BY = {
     },
     "04_memory_that_outlives_the_session.ipynb": {
         1: ["2, `u3 a3`: the new process", "#a-restart-on-each-store)"],
-        2: ['`["B"]`: B\'s model answers', "Rows land in the order the runs finish"],
-        3: [
-            "160. The failed run never reached Release the lock",
+        2: [
+            "160. The crashed run never reached Release the lock",
             "a customer who keeps retrying stays locked out",
         ],
-        4: [
+        3: [
             "7200. Only a save",
             "](04_ttl.svg)",
             "only saved runs restarted the countdown",
         ],
+        4: ['`"redis"`, with *Session Time To Live* 86400', "Queue mode rules out Simple"],
     },
     "05_designing_multi_turn_conversations.ipynb": {
         1: [
@@ -810,8 +810,8 @@ def test_lesson4_folds_a_worked_answer_below_every_self_check():
         assert f"<summary>Worked answer to self-check {number} (open after trying)</summary>" in (
             folded
         ), f"{name}: self-check {number} has no worked answer folded below its checks"
-    # Check 4 is a decision: its placeholder names the form and the three settings offered.
-    assert "1800, 3600 or 7200" in text(all_cells[found[4][1]])
+    # Check 3 is a decision: its placeholder names the form and the three settings offered.
+    assert "1800, 3600 or 7200" in text(all_cells[found[3][1]])
 
 
 def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
@@ -828,7 +828,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # One key expression from the fix on: no $json variant on the main path.
     assert "$json.sessionId" not in main[main.index("**Spot it and fix it.**") :]
     assert "## 1 · Simple Memory lives inside one n8n process" in main
-    assert "## 3 · A lock per session" in main and "**Increment**" in main
+    assert "## 2 · Two requests at once: a lock per session" in main and "**Increment**" in main
     assert "**Release the lock**, a Redis **Delete** after the agent, removes `lock:abc`" in main
     # The seventh reading: how the agent's answer reaches the chat through Release the lock.
     assert "passes the agent's item on unchanged" in main
@@ -844,17 +844,18 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # switch from Simple Memory costs the open chats.
     assert "creates the table `n8n_chat_histories` itself, one row per message" in whole
     assert "each run sends its chat's last `2 × k` rows" in whole
-    assert "Moving to Postgres loses the chats open at that moment" in main
+    assert "Chats open at the moment you switch start over" in main
     # The tenth reading: which Session Time To Live was live when Marta was forgotten, why
     # each store is chosen, and One moment's text against the advice to resend.
     assert "After lunch, with 3600 in place, the agent had forgotten Marta" in main
     assert "old chats must not be kept (privacy)" in main and "after an idle hour" in main
-    assert "edit One moment's text to ask for a resend" in main
+    # The eleventh: One moment's own text asks for the resend the lesson advises.
+    assert "so One moment asks for it again" in main
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["1 · Simple Memory lives inside one n8n process"]
-    quiet = by_title["4 · When a quiet conversation is deleted"]
+    quiet = by_title["3 · When a quiet conversation is deleted"]
     for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
         assert (
             f"](images/n8n/{picture})" in postgres
@@ -865,8 +866,8 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert f"](workflows/{workflow})" in section and (COURSE / "workflows" / workflow).is_file()
     # How to import is said once, in "Before you start" (the ninth reading's cut).
     assert "**Import from File…**" in sections[0] and "credentials" in postgres
-    # The lock: its importable workflow and its picture, in section 4.
-    lock = by_title["3 · A lock per session"]
+    # The lock: its importable workflow and its picture, in section 2.
+    lock = by_title["2 · Two requests at once: a lock per session"]
     assert "](workflows/lesson4_lock.json)" in lock
     assert (COURSE / "workflows" / "lesson4_lock.json").is_file()
     for picture in ("lesson4_lock_canvas.png", "lesson4_lock_take_fields.png"):
@@ -875,9 +876,10 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # The last section ends with what each store does with a quiet chat; the decision table,
     # computed, is on the reference page (the fifth reading).
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
-    assert last == "4 · When a quiet conversation is deleted", list(by_title)
-    # The seventh reading: a rule for choosing, on the main path.
-    assert "**Choosing the store.** Postgres keeps chats until you" in main
+    assert last == "4 · Choosing the store", list(by_title)
+    # The seventh reading: a rule for choosing, on the main path; the eleventh: a check on it.
+    assert "**The rule.** Postgres keeps chats until you" in by_title[last]
+    assert "### Self-check 4 " in by_title[last]
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -894,34 +896,33 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
 
 
 def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
-    """Issue 34's readings of lesson 4: checks 3 and 4 ask a case nothing right above them
-    works; check 2's mechanism comes before it in its picture's marks, the rule after it; the
-    lock's mechanism (every Increment restarts the TTL) is drawn before check 3 at another
-    timing (the eighth reading failed check 3 on a half sentence); check 4's picture sits in its
-    worked answer; the lock's cost and a real turned-away run are on the main path; the default
+    """Issue 34's readings of lesson 4: checks 2 and 3 ask a case nothing right above them
+    works; the race's mechanism is in its picture's marks; the lock's mechanism (every
+    Increment restarts the TTL) is drawn before check 2 at another timing (the eighth reading
+    failed that check on a half sentence); check 3's picture sits in its worked answer; the lock's cost and a real turned-away run are on the main path; the default
     Session ID option is named where the builder fixes the store."""
     name = "04_memory_that_outlives_the_session.ipynb"
     main = " ".join(_main_path_of(name).split())
-    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3, 4)}
-    # Check 4: the mechanism (a write restarts the countdown) above it; which events write,
+    before = {n: main[: main.index(f"### Self-check {n} ")] for n in (2, 3)}
+    # Check 3: the mechanism (a write restarts the countdown) above it; which events write,
     # and that reads and failed runs do not, only after it; its picture only in the answer.
-    assert "each write sends Redis `EXPIRE`, which sets the countdown back" in before[4]
-    assert "a read never" not in before[4].lower() and "reads never" not in before[4]
-    assert "writes nothing" not in before[4] and "stored nothing" not in before[4]
+    assert "Each write sends Redis `EXPIRE`, which sets the countdown back" in before[3]
+    assert "a read never" not in before[3].lower() and "reads never" not in before[3]
+    assert "writes nothing" not in before[3] and "stored nothing" not in before[3]
     assert "in the same step as it writes a run's question and answer" not in main
     assert "04_ttl.svg" not in main  # folded in the worked answer, not between check and answer
     body = "\n".join(text(c) for c in cells(COURSE / name))
-    answer_4 = body[body.index("Worked answer to self-check 4") :]
-    assert "](04_ttl.svg)" in answer_4[: answer_4.index("</details>")]
-    # Check 3: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
+    answer_3 = body[body.index("Worked answer to self-check 3") :]
+    assert "](04_ttl.svg)" in answer_3[: answer_3.index("</details>")]
+    # Check 2: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
     # nodes and drawn (04_lock.svg) at a timing the check does not ask; the lockout after it.
-    section_3 = before[3][before[3].index("## 3 · ") :]
+    section_2 = before[2][before[2].index("## 2 · ") :]
     assert (
         "Each Increment sets `lock:abc`'s countdown back to 60, including the Increment of a run"
-        " that is then turned away" in section_3
+        " that is then turned away" in section_2
     )
-    assert "](04_lock.svg)" in section_3
-    assert "locked out" not in before[3] and "lets the next message in beside it" not in before[3]
+    assert "](04_lock.svg)" in section_2
+    assert "locked out" not in before[2] and "lets the next message in beside it" not in before[2]
     assert "lets the next message in beside it" in main and "stays locked out" in main
     sys.path.insert(0, str(REPO / "scripts"))
     try:
@@ -930,21 +931,16 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
         sys.path.remove(str(REPO / "scripts"))
     from windowmem_course.checks import lesson04
 
-    assert not set(draw_diagrams.LOCK_RETRIES) & set(lesson04.RETRIES), "the picture is not check 3"
-    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in section_3
-    # Check 2: the mechanism in the picture's marks above it, the rule after it, and not its
-    # consequence, which answers the check (the fifth reading).
-    section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
-    check_2 = section_2.index("### Self-check 2 ")
-    assert section_2.index("](04_race.svg)") < section_2.index("Read the marks") < check_2
-    assert "once its model has answered" in section_2[:check_2]
-    assert section_2.index("**The rule.**") > check_2
-    assert "order the runs finish" not in section_2[:check_2]
-    finish = {n: at + model for n, at, model in draw_diagrams.RACE_SECONDS}
-    assert finish["A"] < finish["B"], "the picture must not play check 2's timing (B first)"
+    assert not set(draw_diagrams.LOCK_RETRIES) & set(lesson04.RETRIES), "the picture is not check 2"
+    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in section_2
+    # The race (the eleventh reading merged it into the lock's section, its check paid for the
+    # store's): the mechanism in the picture's marks, blind named after it.
+    assert section_2.index("](04_race.svg)") < section_2.index("Read the marks")
+    assert "once its model has answered" in section_2
+    assert section_2.index("Read the marks") < section_2.index("**blind**")
     assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
     # The lock's cost, and a real n8n run turned away (the pictures round).
-    lock_section = main[main.index("## 3 · ") : main.index("## 4 · ")]
+    lock_section = main[main.index("## 2 · ") : main.index("## 3 · ")]
     assert "The lock drops that message instead of queueing it" in lock_section
     assert "](images/n8n/lesson4_lock_one_moment.png)" in lock_section
     assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
@@ -977,10 +973,10 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
     ):
         assert needed in box, needed
     main = " ".join(_main_path_of(name).split())
-    section_3 = main[main.index("## 3 · ") : main.index("## 4 · ")]
-    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_3
-    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_3
-    assert "a Redis **Increment**" in section_3  # the lock is on Redis
+    section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_2
+    assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_2
+    assert "a Redis **Increment**" in section_2  # the lock is on Redis
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## Building the lock by hand\n" in notes
     assert "`{{ $('When chat message received').item.json.sessionId }}`" in notes
@@ -1378,7 +1374,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
-    "04_memory_that_outlives_the_session.ipynb": 1143,
+    "04_memory_that_outlives_the_session.ipynb": 1291,
     "05_designing_multi_turn_conversations.ipynb": 1020,
     "06_token_budgets.ipynb": 1329,
 }

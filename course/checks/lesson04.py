@@ -5,28 +5,15 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
-import tempfile
-from functools import cache
 from typing import Any
 
+from windowmem.explorer.answer_forms import folded_text
 from windowmem.explorer.self_check import CheckBook, Expectation
-from windowmem.messages import assistant, user
-from windowmem.outlive import concurrent_runs as races
-from windowmem.outlive import expiry
+from windowmem.outlive import expiry, store_choice
 from windowmem.outlive import session_lock as lock
 from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.agent_process import restart
 from windowmem.outlive.product_stores import StoreSpec
-from windowmem.policies import N8nSimpleMemory
-from windowmem.storage import backends
-
-
-@cache
-def _stores() -> tuple[str, backends.Backends]:
-    # The checks' own SQLite files, whatever servers the lesson found: a learner's cells
-    # (or the lesson's own rows in PostgreSQL) cannot change an expected answer.
-    workdir = tempfile.mkdtemp(prefix="lesson4-checks-")
-    return workdir, backends.choose_backends({}, workdir)
 
 
 def _check_1() -> dict[str, Any]:
@@ -38,53 +25,28 @@ def _check_1() -> dict[str, Any]:
     return {"1": len(after_in_process[1].sent) - 1}
 
 
-#: Self-check 2's requests: (name, the second it arrives, the seconds its model takes).
-RACE_TIMES = (("A", 0, 20), ("B", 2, 5), ("C", 12, 3))
-
-
-def _check_2() -> dict[str, Any]:
-    _, chosen = _stores()
-    history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
-    races.seed("n8n", StoreSpec("n8n-sql", chosen.sql_location), "lesson4-race-c", history)
-    store = StoreSpec("n8n-sql", chosen.sql_location).n8n_history("lesson4-race-c")
-    # Each run loads the stored rows when it arrives and writes its question and answer once
-    # its model has answered: play those steps in time order on the real store.
-    steps = sorted(
-        [(at, 0, name) for name, at, _ in RACE_TIMES]
-        + [(at + model, 1, name) for name, at, model in RACE_TIMES]
-    )
-    loaded: dict[str, list[str]] = {}
-    for _, is_write, name in steps:
-        if is_write:
-            store.add_messages([user(f"question {name}"), assistant(f"answer {name}")])
-        else:
-            loaded[name] = [m.content for m in N8nSimpleMemory(5).load(store.get_messages())]
-    # C's prompt: whose questions it holds, in their order there.
-    return {"2": [text.split()[-1] for text in loaded["C"] if text.startswith("question")]}
-
-
 def clock_time(minute: float, start: int = 10) -> str:
     """Minutes after *start* o'clock as ``"HH:MM"``."""
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 3: Marta's first run fails 3 s in, before its Delete (a run that never deletes the
-#: key), and she sends again at these seconds.
+#: Self-check 2: Marta's first run is cut off 3 s in by a crash of n8n, before its Delete (a run
+#: that never deletes the key), and she sends again at these seconds.
 FAILED_RUN = ("A", 0, float("inf"))
 RETRIES = (40, 90, 160)
 
 
-def _check_3() -> dict[str, Any]:
+def _check_lock() -> dict[str, Any]:
     # Every Increment, a turned-away one too, sends EXPIRE: each retry within 60 s of the last
     # Increment restarts the 60 s, so the first retry answered comes 60 s or more after the last.
     arrivals = [lock.Arrival(*FAILED_RUN)] + [
         lock.Arrival(f"retry at {at}", at, 5) for at in RETRIES
     ]
     outcomes = lock.admit(arrivals, ttl=lock.RECIPE_TTL)
-    return {"3": next(RETRIES[i] for i, o in enumerate(outcomes[1:]) if o.ran)}
+    return {"2": next(RETRIES[i] for i, o in enumerate(outcomes[1:]) if o.ran)}
 
 
-#: Self-check 4: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
+#: Self-check 3: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
 #: (n8n stores nothing for it: a read).
 MARTA_EVENTS = (
     expiry.Event(0, "write"),
@@ -102,14 +64,71 @@ def expires_at_3600() -> str:
     return clock_time(expiry.expires_after(MARTA_EVENTS, "n8n Redis (sessionTTL 3600)"))
 
 
-def _check_4() -> dict[str, Any]:
+def _check_ttl() -> dict[str, Any]:
     # The smallest Session Time To Live whose key still holds her history when she comes back.
     day = [*MARTA_EVENTS, COMES_BACK]
     kept = [ttl for ttl in SESSION_TTLS if expiry.redis_chat_memory(day, ttl)[-1].found]
-    return {"4": min(kept)}
+    return {"3": min(kept)}
 
 
-BOOK = CheckBook(
+#: Self-check 4: the clinic's need, a chat deleted a day after the patient's last saved run.
+A_DAY = 24 * 60 * 60
+#: Self-check 4's answers, one word each, and the node each names.
+STORE_WORDS = {
+    "simple": "Simple Memory",
+    "postgres": "Postgres Chat Memory",
+    "redis": "Redis Chat Memory",
+}
+
+
+def _check_store() -> dict[str, Any]:
+    # Queue mode: every worker must see the chat; privacy: a quiet chat deleted by the store
+    # itself, with no clean-up job. windowmem's rebuilds measure both for each node.
+    fits = [
+        word
+        for word, node in STORE_WORDS.items()
+        if store_choice.measured(node).shared_by_workers
+        and store_choice.measured(node).deletes_a_quiet_chat
+    ]
+    # ... and Redis's Session Time To Live at a day keeps the chat a day, then deletes it.
+    assert a_day_of_redis() == (True, False) and len(fits) == 1, fits
+    return {"4": fits[0]}
+
+
+def a_day_of_redis() -> tuple[bool, bool]:
+    """With Session Time To Live A_DAY: is a chat found a minute before a day since its last
+    saved run, and a minute after?"""
+    minutes = A_DAY // 60
+    before, after = (
+        expiry.redis_chat_memory([expiry.Event(0, "write"), expiry.Event(at, "read")], A_DAY)[-1]
+        for at in (minutes - 1, minutes + 1)
+    )
+    return before.found, after.found
+
+
+class _StoreBook(CheckBook):
+    """The lesson's book, reading self-check 4's node names in full too ("Redis Chat Memory")."""
+
+    def feedback(self, check_id: str, answer: Any) -> str:
+        if check_id == "4" and isinstance(answer, str):
+            answer = short_store_name(answer)
+        return super().feedback(check_id, answer)
+
+
+def short_store_name(answer: str) -> str:
+    """*answer* as one of STORE_WORDS when it names a node in full or as PostgreSQL; else as is.
+
+    >>> short_store_name(" Redis Chat Memory."), short_store_name("PostgreSQL"), short_store_name("x")
+    ('redis', 'postgres', 'x')
+    """
+    folded = folded_text(answer)
+    for word, node in STORE_WORDS.items():
+        if folded in (folded_text(node), word + "ql", word + " memory"):
+            return word
+    return answer
+
+
+BOOK = _StoreBook(
     4,
     [
         Expectation(
@@ -127,38 +146,18 @@ BOOK = CheckBook(
         ),
         Expectation(
             "2",
-            _check_2,
-            hint="for each of A and B: has its model answered, so that its rows are written, when C loads at second 12?",
+            _check_lock,
+            hint="the crashed run never reached Release the lock: for each retry, is lock:abc still there, and until when does its Increment keep it?",
             mistakes={
-                (
-                    "A",
-                    "B",
-                ): "A arrived first, but its model answers only at second 20: at second 12 its rows are not written yet",
-                (
-                    "B",
-                    "A",
-                ): "A's rows are written at second 20, eight seconds after C has loaded",
-                ("A",): "A's rows are written at second 20, after C has loaded; B's at second 7",
-                (): "B's model answered at second 2 + 5 = 7, so B's rows were written before C loaded at 12",
+                40: "the crashed run never deleted lock:abc, so at second 40 it was still there (until 60): Increment made it 2, and the retry got One moment",
+                90: "the retry at 40 was turned away, but its Increment set the countdown back to 60: the key lived until 100, so at 90 Increment made it 3",
             },
-            form='a list of names, such as ["A", "B"] or []: "A" or "B", in quotes',
-            why="C loads the rows at second 12: B's were written at second 2 + 5 = 7, A's only at second 20, so C's prompt holds B's question and not A's",
-            transfer="a third run loading between two overlapping runs' writes, where the lesson's picture has only two runs",
+            why="the crashed run left lock:abc behind; the retries at 40 and 90 were turned away, and each Increment set the countdown back to 60 (to 100, then 150), so only at 160 was the key gone and Increment made it 1 again",
+            transfer="a crashed run whose lock outlives it, where every turned-away retry restarts the countdown",
         ),
         Expectation(
             "3",
-            _check_3,
-            hint="the failed run never reached Release the lock: for each retry, is lock:abc still there, and until when does its Increment keep it?",
-            mistakes={
-                40: "the failed run never deleted lock:abc, so at second 40 it was still there (until 60): Increment made it 2, and the retry got One moment",
-                90: "the retry at 40 was turned away, but its Increment set the countdown back to 60: the key lived until 100, so at 90 Increment made it 3",
-            },
-            why="the failed run left lock:abc behind; the retries at 40 and 90 were turned away, and each Increment set the countdown back to 60 (to 100, then 150), so only at 160 was the key gone and Increment made it 1 again",
-            transfer="a failed run whose lock outlives it, where every turned-away retry restarts the countdown",
-        ),
-        Expectation(
-            "4",
-            _check_4,
+            _check_ttl,
             hint="which of the events before 11:35 write to the key, so that EXPIRE follows them? Count from the last of those",
             mistakes={
                 1800: "the failed 11:15 run stored nothing in n8n, so no EXPIRE followed it: the countdown runs from 10:20",
@@ -167,6 +166,18 @@ BOOK = CheckBook(
             form="a whole number of seconds: 1800, 3600 or 7200",
             why="only the saved runs sent EXPIRE, so the countdown runs from 10:20: 11:35 is 75 minutes (4500 s) later, past 3600 s, within 7200 s",
             transfer="a setting chosen for a customer's pause, with a page load and a failed run between her writes",
+        ),
+        Expectation(
+            "4",
+            _check_store,
+            hint="which node is shared by every worker, and which deletes a quiet chat by itself after a time you choose?",
+            mistakes={
+                "simple": "in queue mode each worker has its own Simple Memory, so a patient is half forgotten; and its idle hour, which no setting changes, deletes a chat after an hour, not a day",
+                "postgres": "Postgres keeps every chat until something deletes it: here that would be the clean-up job nobody will look after",
+            },
+            form='one word, in quotes: "simple", "postgres" or "redis"',
+            why="Redis Chat Memory is shared by every worker and, with Session Time To Live 86400 (a day in seconds), deletes a chat by itself a day after its last saved run",
+            transfer="a new shop's needs (queue mode, a privacy rule), where the lesson worked TuTienda's",
         ),
     ],
 )

@@ -9,6 +9,7 @@ whose last cell checks them.
 
 # ruff: noqa: F821 - the names come from the lesson's namespace
 
+import json
 import math
 import tempfile
 
@@ -21,15 +22,17 @@ from windowmem.policies.n8n import session_ids
 from windowmem.storage import backends, n8n_redis_history
 from windowmem.storage import n8n_postgres_history as n8n_table
 from windowmem_course.checks.lesson04 import (
+    A_DAY,
     FAILED_RUN,
     RETRIES,
     _check_1,
-    _check_2,
-    _check_3,
-    _check_4,
+    _check_lock,
+    _check_store,
+    _check_ttl,
+    a_day_of_redis,
     expires_at_3600,
 )
-from windowmem_course.checks.page import workflow_node
+from windowmem_course.checks.page import WORKFLOWS, workflow_node
 
 # Section 1: worker 1 odd turns, worker 2 even; one table sends the last two turns.
 assert [c.worker for c in own_maps] == ["worker 1", "worker 2"] * 3
@@ -52,7 +55,7 @@ for node, old, new, name in (
     assert f"abc__{session_ids.n8n_safe_name(name)}" == f"abc__{name.replace(' ', '_')}"
 assert session_ids.n8n_safe_name("Postgres Chat Memory") == "Postgres_Chat_Memory"
 # Every workflow the lesson imports comes on Define below with the one key, no suffix, so
-# chat abc is filed under abc (section 4's `TTL abc`).
+# chat abc is filed under abc (section 3's `TTL abc`).
 for workflow, name in (
     ("lesson4_postgres", "Postgres Chat Memory"),
     ("lesson4_redis", "Redis Chat Memory"),
@@ -74,9 +77,7 @@ assert (
     in n8n_table.POSTGRES_DDL
 )
 
-# Self-check 2: C loads at second 12, after B's write (7 s) and before A's (20 s).
-assert _check_2() == {"2": ["B"]}
-# Section 3: the lock drops a second message instead of queueing it. Section 2's picture (A 0 s
+# Section 2's lock drops a second message instead of queueing it. Its race picture (A 0 s
 # + 6 s, B 2 s + 8 s) behind the lock: B is turned away ("One moment"), sends and stores nothing.
 history = [user("u1 I'm Marta, order #6023"), assistant("a1 Noted, Marta")]
 pair = (races.Request("A", "question A", "answer A"), races.Request("B", "question B", "answer B"))
@@ -87,8 +88,9 @@ locked = lock.run_with_lock(
 assert locked.sent["B"] == () and locked.trace[1].startswith("B Increment → 2, answered")
 assert locked.sent["A"] == (*(m.content for m in history), "question A")
 assert locked.stored[2:] == ("question A", "answer A")
-assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT == "One moment, I'm still on your last message."
-# Section 3's lock text: a missing key counts from 0, so the first run gets 1; every
+assert lock.RECIPE_TTL == 60 and lock.ONE_MOMENT.startswith("One moment, ")
+assert "send this one again" in lock.ONE_MOMENT  # the dropped message: the reply asks for it again
+# Section 2's lock text: a missing key counts from 0, so the first run gets 1; every
 # Increment, a refused one too, restarts the 60 s (C at second 80 is still refused, 50 s
 # after B's Increment); a run that never deletes frees the key 60 s after the last one.
 _runs = lock.admit(
@@ -96,16 +98,16 @@ _runs = lock.admit(
 )
 assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
-# Self-check 3: the failed run never deletes; the retries at 40 and 90 are turned away (counts
+# Self-check 2: the crashed run never deletes; the retries at 40 and 90 are turned away (counts
 # 2 and 3), each restarting the 60 s (to 100, then 150); the retry at 160 finds no key.
 _retries = lock.admit(
     [lock.Arrival(*FAILED_RUN)] + [lock.Arrival(str(at), at, 5) for at in RETRIES]
 )
 assert [(o.count, o.ran) for o in _retries] == [(1, True), (2, False), (3, False), (1, True)]
-assert _check_3() == {"3": 160}
-# Section 3's lock picture (scripts/draw_diagrams.py draws it from admit): a failed run at 0,
+assert _check_lock() == {"2": 160}
+# Section 2's lock picture (scripts/draw_diagrams.py draws it from admit): a crashed run at 0,
 # a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
-# at 100 that finds no key; not self-check 3's retries.
+# at 100 that finds no key; not self-check 2's retries.
 _picture = lock.admit(
     [lock.Arrival("failed", 0, math.inf), lock.Arrival("30", 30, 25), lock.Arrival("100", 100, 25)]
 )
@@ -134,6 +136,19 @@ assert (
     workflow_node("lesson4_lock", "AI Agent")["parameters"]["text"]
     == f"={{{{ {trigger}.chatInput }}}}"
 )
+# The imported lock releases after a failed run too: the agent's Error output goes through
+# Sorry, whose reply asks for the message again, to the Delete.
+assert workflow_node("lesson4_lock", "AI Agent")["onError"] == "continueErrorOutput"
+_lock_flow = json.loads((WORKFLOWS / "lesson4_lock.json").read_text(encoding="utf-8"))[
+    "connections"
+]
+assert [[t["node"] for t in out] for out in _lock_flow["AI Agent"]["main"]] == [
+    ["Release the lock"],
+    ["Sorry"],
+]
+assert [t["node"] for t in _lock_flow["Sorry"]["main"][0]] == ["Release the lock"]
+sorry = workflow_node("lesson4_lock", "Sorry")["parameters"]["assignments"]["assignments"][0]
+assert sorry["name"] == "output" and "send your message again" in sorry["value"]
 lock_memory = workflow_node("lesson4_lock", "Postgres Chat Memory")["parameters"]
 assert lock_memory["sessionIdType"] == session_ids.CUSTOM_KEY
 assert lock_memory["sessionKey"] == f"={{{{ {trigger}.sessionId }}}}"
@@ -143,7 +158,7 @@ assert (first_run["rightValue"], first_run["operator"]["operation"]) == (1, "equ
 moment = workflow_node("lesson4_lock", "One moment")["parameters"]["assignments"]["assignments"][0]
 assert (moment["name"], moment["value"]) == ("output", lock.ONE_MOMENT)
 
-# Section 4: the field's default, 0, never expires (the diagram and Marta's day are drawn by
+# Section 3: the field's default, 0, never expires (the diagram and Marta's day are drawn by
 # scripts/draw_diagrams.py from windowmem.outlive.expiry; the other stores' day is on the
 # reference page).
 assert (
@@ -153,15 +168,20 @@ assert (
     == 0
 )
 
-# Section 4's list: the claims are the rebuilds' (store_choice.table raises otherwise).
+# Section 4's rule: the claims are the rebuilds' (store_choice.table raises otherwise).
 assert store_choice.contradicted(store_choice.N8N_CHOICES) == []
 deleting = [s for s in store_choice.N8N_STORES if store_choice.measured(s).deletes_a_quiet_chat]
 assert deleting == ["Simple Memory", "Redis Chat Memory"]  # Simple Memory's is the idle hour
 assert not store_choice.measured("Simple Memory").shared_by_workers
-# Self-check 4: with 3600 the key expires 3600 s after the 10:20 write (the worked answer's
+# Self-check 3: with 3600 the key expires 3600 s after the 10:20 write (the worked answer's
 # 11:20), before she comes back at 11:35; 7200 is the smallest offered that still holds it.
 assert expires_at_3600() == "11:20"
-assert _check_4() == {"4": 7200}
+assert _check_ttl() == {"3": 7200}
+# Self-check 4: only Redis Chat Memory is both shared by the workers and deletes a quiet chat;
+# its worked answer's 86400 is a day in seconds, and a day's TTL keeps the chat for a day only.
+assert _check_store() == {"4": "redis"} and A_DAY == 86_400 and a_day_of_redis() == (True, False)
+# Section 4's rule: Simple Memory's idle hour (lesson 1: no setting changes it).
+assert store_choice.measured("Simple Memory").deletes_a_quiet_chat
 # Deleting from Postgres (the reference page has the SQL): the table n8n creates has no date or time column, and n8n's INSERT
 # names its two columns, so a column the builder adds with a default is filled by the database.
 assert (

@@ -959,7 +959,8 @@ def test_lesson_4_s_lock_is_released_after_a_failure_through_the_agents_error_ou
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
     assert (
         "In the agent's **Settings**, set **On Error** to **Continue (using error output)**."
-        " The agent gets a second output, **Error**: connect it to Release the lock." in text
+        " The agent gets a second output, **Error**: connect it to Release the lock, through a"
+        " reply like Sorry's." in text
     )
 
 
@@ -992,4 +993,7 @@ def test_after_a_failed_run_the_chat_shows_lesson_4_s_error_item_as_its_reply():
         'if (t === "" && Object.keys(e).length > 0) try { t = JSON.stringify(e, null, 2);' in widget
     )
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
-    assert 'The customer then sees the error item, `{"error": "…"}`, as the reply.' in text
+    assert (
+        "Without Sorry, after a failure the chat would show the agent's error item itself, as raw"
+        " JSON with an `error` field." in text
+    )
