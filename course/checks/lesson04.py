@@ -173,11 +173,11 @@ BOOK = _StoreBook(
             hint="which node is shared by every worker, and which deletes a quiet chat by itself after a time you choose?",
             mistakes={
                 "simple": "in queue mode each worker has its own Simple Memory, so a patient is half forgotten; and its idle hour, which no setting changes, deletes a chat after an hour, not a day",
-                "postgres": "Postgres keeps every chat until something deletes it: here that would be the clean-up job nobody will look after",
+                "postgres": "Postgres keeps every chat until something deletes it: here that would be the clean-up job nobody will look after; and the lock the clinic needs in queue mode runs on Redis anyway",
             },
             form='one word, in quotes: "simple", "postgres" or "redis"',
             why="Redis Chat Memory is shared by every worker and, with Session Time To Live 86400 (a day in seconds), deletes a chat by itself a day after its last saved run",
-            transfer="a new shop's needs (queue mode, a privacy rule), where the lesson worked TuTienda's",
+            transfer="a new shop's needs (queue mode, a privacy rule, a wish to stay on Postgres), where the lesson worked TuTienda's",
         ),
     ],
 )
