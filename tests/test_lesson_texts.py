@@ -1382,7 +1382,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
-    "04_memory_that_outlives_the_session.ipynb": 1442,
+    "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1020,
     "06_token_budgets.ipynb": 1329,
 }
