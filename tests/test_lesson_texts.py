@@ -108,7 +108,10 @@ REVEALED_BY = {
             "`max_tokens = (earlier turns + 1) × turn size − 1`",
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
-        2: ["Turns 1 to 7. On turn 7"],
+        2: [
+            "#4417. `remember_order` looks for a number only while",
+            "**A fact that changes.** To follow a correction",
+        ],
         3: [
             "The system prompt, its first 1,664 tokens",
             "about the same (Going further's table)",
@@ -1379,7 +1382,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1143,
-    "05_designing_multi_turn_conversations.ipynb": 1020,
+    "05_designing_multi_turn_conversations.ipynb": 1167,
     "06_token_budgets.ipynb": 1329,
 }
 

@@ -54,7 +54,13 @@ from windowmem.prices import (
     price_of,
 )
 from windowmem.tokens import count_text
-from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS
+from windowmem_course.checks.lesson05 import (
+    BOOK,
+    CORRECTION,
+    LARGER_WINDOW,
+    STOCK_CALLS,
+    pinned_order,
+)
 
 # Every framework's call on every turn of Valentina's chat, with the fact in the chat and pinned.
 rows = side_by_side(chat, frameworks)
@@ -149,16 +155,24 @@ assert langchain_max_tokens(turns=3, turn_size=5) == (3 + 1) * 5 - 1
 assert agents_sdk_limit(turns=3, turn_size=5) == 3 * 5
 assert llamaindex.chat_history_token_ratio == 0.7
 
-# Self-check 2's worked answer and the table after it.
+# Section 1's turn 4, step by step: "After turn 3 the thread holds 11 messages. Turn 4's
+# question makes 12, so before the first call the trim deletes turn 1's 2 messages. That
+# leaves 10. ... Its call and the result make 12 again before the answering call".
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
 assert sum(lc_sizes[:3]) == 11 and sum(lc_sizes[:3]) + 1 == 12 > 10
+assert lc_sizes[0] == 2 and 12 - 2 == 10 and calls_per_turn[3] == 1 and 10 + 1 + 1 == 12
+# Section 2: "At max_tokens=24, the size section 1's rule gives for 4 earlier turns, turn 7 is
+# the last turn whose calls still send turn 1": turn 7's answering call holds turns 1 to 6 (21
+# messages) and its question, call and result, 24; turn 8's first call 25 + 1.
 larger_reached = turns_reached(side_by_side(chat, [larger]), fact, larger.name)
 assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 24
-assert larger.counter is count_messages and BOOK.expected("2") == larger_reached
-# "On turn 7 the answering call holds turns 1 to 6 (21 messages) and the question, call and
-# result: 24 ... On turn 8 the thread holds turns 1 to 7 (25 messages) before the question".
+assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
 assert sum(lc_sizes[:7]) == 25 and 25 + 1 > 24
+# Self-check 2's worked answer: the order her turn-1 message gave stays pinned after her
+# correction on turn 10 (#4471), since remember_order looks only while none is saved.
+assert BOOK.expected("2") == 4417 and fact == "#4417" and CORRECTION.endswith("#4471.")
+assert pinned_order([CORRECTION]) == "#4471"  # the correction alone would be read
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
 assert all(
