@@ -157,7 +157,8 @@ assert llamaindex.chat_history_token_ratio == 0.7
 
 # Section 1's turn 4, step by step: "After turn 3 the thread holds 11 messages. Turn 4's
 # question makes 12, so before the first call the trim deletes turn 1's 2 messages. That
-# leaves 10. ... Its call and the result make 12 again before the answering call".
+# leaves 10. ... Its request and the tool's result add 2 messages, so the thread holds 12 again
+# before the answering call".
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
 assert sum(lc_sizes[:3]) == 11 and sum(lc_sizes[:3]) + 1 == 12 > 10
 assert lc_sizes[0] == 2 and 12 - 2 == 10 and calls_per_turn[3] == 1 and 10 + 1 + 1 == 12
@@ -412,6 +413,11 @@ assert lucia[39].content == long_chat.interactions[19].messages[0].content
 window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
+# "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
+# 2 messages"; the window "starts on turn 15's answer (start_on="human" would start it at 31)".
+assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
+assert lucia[30].content == long_chat.interactions[14].messages[-1].content
+assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
@@ -420,6 +426,16 @@ assert (
     and table["cache expired"]["window of 10, order pinned"] == 87.21
 )
 assert table["cache expired"]["whole history"] == 113.77
+# Section 3's bill, on the main path: the same figures for the first three designs. "With the
+# cache warm, the whole history and the window of 10 cost about the same" (within 1%); "With
+# it expired, the window costs clearly less" (under 80%); "Pinning adds little to either"
+# (under 3% on both columns).
+assert list(bill.index) == names[:3] and bill.to_dict() == table.iloc[:3, :2].to_dict()
+warm, cold = bill["US$ per 1,000 chats, cache warm"], bill["cache expired"]
+assert abs(warm["window of 10 messages"] / warm["whole history"] - 1) < 0.01
+assert 5 * cold["window of 10 messages"] < 4 * cold["whole history"]
+for column in (warm, cold):
+    assert column["window of 10, order pinned"] < 1.03 * column["window of 10 messages"]
 # The table's last column: only the whole history and the pinned window send #7781 on turn 60.
 assert dict(table["turn 60 sends #7781"]) == {
     "whole history": "yes",

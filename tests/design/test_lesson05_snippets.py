@@ -117,7 +117,7 @@ def expected_lines() -> list[str]:
         answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
         start = questions.index(answering[0]) + 1
         lines.append(
-            f"turn {t} stored {stored} messages, {total} stored in all; the thread now starts at turn {start}"
+            f"turn {t} stored {stored} messages, {total} since turn 1; the thread now starts at turn {start}"
         )
     return [*lines, f"turn 9 reply: {chat.messages[-1].content}"]
 
