@@ -162,6 +162,13 @@ assert llamaindex.chat_history_token_ratio == 0.7
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
 assert sum(lc_sizes[:3]) == 11 and sum(lc_sizes[:3]) + 1 == 12 > 10
 assert lc_sizes[0] == 2 and 12 - 2 == 10 and calls_per_turn[3] == 1 and 10 + 1 + 1 == 12
+# Its picture: turn 4's first call sends 10 messages from turn 2's question; its answering call
+# sends 8, from turn 3's question (turn 3's 5, then turn 4's question, request and result).
+lc_calls = calls_sent(chat.messages, langchain)
+valentina_questions = [turn.messages[0] for turn in chat.interactions]
+assert [len(c) for c in lc_calls[5:7]] == [10, 8] and lc_sizes[1:3] == (4, 5)
+assert [valentina_questions.index(c[0]) + 1 for c in lc_calls[5:7]] == [2, 3]
+assert [m.role for m in lc_calls[6][-3:]] == [Role.USER, Role.ASSISTANT, Role.TOOL]
 # Section 2: "At max_tokens=24, the size section 1's rule gives for 4 earlier turns, turn 7 is
 # the last turn whose calls still send turn 1": turn 7's answering call holds turns 1 to 6 (21
 # messages) and its question, call and result, 24; turn 8's first call 25 + 1.
