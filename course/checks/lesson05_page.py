@@ -169,14 +169,16 @@ valentina_questions = [turn.messages[0] for turn in chat.interactions]
 assert [len(c) for c in lc_calls[5:7]] == [10, 8] and lc_sizes[1:3] == (4, 5)
 assert [valentina_questions.index(c[0]) + 1 for c in lc_calls[5:7]] == [2, 3]
 assert [m.role for m in lc_calls[6][-3:]] == [Role.USER, Role.ASSISTANT, Role.TOOL]
-# Section 2: "At max_tokens=24, the size section 1's rule gives for 4 earlier turns, turn 7 is
-# the last turn whose calls still send turn 1": turn 7's answering call holds turns 1 to 6 (21
-# messages) and its question, call and result, 24; turn 8's first call 25 + 1.
+# Section 2: "Take max_tokens=24 ... Turn 7 is the last turn whose calls still send turn 1",
+# with its two-line sum: turn 7's answering call holds turns 1 to 6 (21 messages) and its
+# question, request and result, 24; turn 8's first call, turns 1 to 7 (25) and its question, 26.
 larger_reached = turns_reached(side_by_side(chat, [larger]), fact, larger.name)
 assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 24
 assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
-assert sum(lc_sizes[:7]) == 25 and 25 + 1 > 24
+assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
+# "The rule sizes every turn as her largest, but most of her turns are smaller".
+assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
 # Self-check 2's worked answer: the order her turn-1 message gave stays pinned after her
 # correction on turn 10 (#4471), since remember_order looks only while none is saved.
 assert BOOK.expected("2") == 4417 and fact == "#4417" and CORRECTION.endswith("#4471.")
@@ -421,7 +423,7 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; the window "starts on turn 15's answer (start_on="human" would start it at 31)".
+# 2 messages"; "the window is simply the last 10 messages, so it starts on turn 15's answer".
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
