@@ -1389,7 +1389,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1143,
-    "05_designing_multi_turn_conversations.ipynb": 1483,
+    "05_designing_multi_turn_conversations.ipynb": 1459,
     "06_token_budgets.ipynb": 1329,
 }
 
