@@ -108,10 +108,14 @@ REVEALED_BY = {
             "`max_tokens = (earlier turns + 1) × turn size − 1`",
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
-        2: ["Turns 1 to 7. On turn 7"],
+        2: [
+            "#4417. `remember_order` looks for a number only while",
+            "**A fact that changes.** To follow a correction",
+        ],
         3: [
             "The system prompt, its first 1,664 tokens",
-            "about the same (Going further's table)",
+            "bill = pd.DataFrame({",
+            "Compare the columns. With the cache warm",
             "table = pd.DataFrame({",
         ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
@@ -1116,8 +1120,9 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert main.index("lengthened to 1,701 tokens") < main.index("### Self-check 3")
     # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks what
     # the window's call reads from the cache (derivable from the rule and the two calls drawn);
-    # the rule after it gives the bills, and the table (both cache cases, whether turn 60 sends
-    # #7781) is in Going further.
+    # after it, the bill for three designs, warm and expired, then the rule, which says when
+    # "about the same" stops holding. Turn 60's priced calls and the fuller table (the window of
+    # 40, whether turn 60 sends #7781) are in Going further.
     assert main.index("**How the cache works.**") < main.index("### Self-check 3")
     assert main.index("**prefix**") < main.index("### Self-check 3")
     assert "in whole blocks of 128 tokens" in main and "Gemini" not in main
@@ -1127,7 +1132,11 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert main.index("### Self-check 3") < main.index(
         "The window saves clearly once the cache expires"
     )
-    assert "A late call can cost less with the window, but over a whole chat" in main
+    assert "Past turn 60, every further turn costs less with the window" in main
+    assert 'start_on="human"` would' not in main  # one trimming rule in section 3
+    resources = body.index("## Resources")
+    assert body.index("### Self-check 3") < body.index("bill = pd.DataFrame(") < resources
+    assert "13 whole blocks" not in main  # the check's answer's size, in its worked answer
     assert "compare your users' gaps between messages with the cache's lifetime" in main
     assert "Lucía should use" not in main
     assert "Token budgets: what a long agent task costs, and how to cap it" in main
@@ -1136,7 +1145,8 @@ def test_lesson5_carries_issue_22_s_corrections():
     # The cross-framework table and the explorer are an optional part, after the Resources.
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
     assert "design_costs(designs[:4], count_tokens, [mini])" in body and "1,000 such chats" in body
-    assert "design_costs(" not in main and "prompt_cache_retention" in body
+    assert body.index("design_costs(designs[:3], count_tokens, [mini])") < resources
+    assert body.index("design_costs(designs[:4]") > resources and "prompt_cache_retention" in body
     assert "## Which version are you on?" not in main  # on the reference page
 
 
@@ -1383,7 +1393,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1438,
-    "05_designing_multi_turn_conversations.ipynb": 1020,
+    "05_designing_multi_turn_conversations.ipynb": 1459,
     "06_token_budgets.ipynb": 1329,
 }
 

@@ -5,10 +5,10 @@ The lesson's check cells call `check(id, answer)`; nothing here is on the lesson
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
-from windowmem.design.anchor_facts import turns_reached
 from windowmem.design.money import last_call, support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
 from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
@@ -46,14 +46,33 @@ def _check_1() -> dict[str, Any]:
 #: Self-check 1's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-#: Self-check 2's window, the size section 1's fix gives (4 earlier turns of 5 messages):
-#: ``max_tokens`` of the lesson's ``keep_last_10``, and the larger window of section 2's table.
+#: Section 2's larger window, the size section 1's fix gives (4 earlier turns of 5 messages):
+#: ``max_tokens`` of the lesson's ``keep_last_10``; turn 7 is the last to send turn 1.
 LARGER_WINDOW = 24
 
 
+#: Self-check 2's turn 10: Valentina corrects the order number she gave on turn 1.
+CORRECTION = "Sorry, I mistyped on turn 1. My first order is #4471."
+#: The pattern the lesson's remember_order searches the user's messages with.
+ORDER_NUMBER = re.compile(r"#\d+")
+
+
+def pinned_order(questions: list[str]) -> str | None:
+    """What the lesson's remember_order keeps after *questions*: on each turn's first call the
+    thread ends with the turn's question, and it looks for a number only while none is saved
+    (tests/design/test_lesson05_snippets.py holds the lesson's own cell to it)."""
+    saved = None
+    for question in questions:
+        if saved is None and (found := ORDER_NUMBER.search(question)):
+            saved = found.group()
+    return saved
+
+
 def _check_2() -> dict[str, Any]:
-    larger = LangChainTrimState(LARGER_WINDOW, counter=count_messages)
-    return {"2": turns_reached(side_by_side(chat, [larger]), fact, larger.name)}
+    questions = [turn.messages[0].content for turn in chat.interactions]
+    pinned = pinned_order([*questions, CORRECTION])
+    assert pinned is not None
+    return {"2": int(pinned.removeprefix("#"))}
 
 
 def _check_4() -> dict[str, Any]:
@@ -103,38 +122,14 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="use the running totals the cell printed: turn 1 leaves once the earlier turns' total and this turn's messages so far pass 24 at some call (the answering call holds the question, the call and its result)",
+            hint="read remember_order's first line: when does it look for a number at all?",
             mistakes={
-                (1, 2, 3): "that is the window of 10 the cell ran; this one keeps 24 messages",
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                ): "turn 7's answering call holds turns 1 to 6 (21 messages) and its question, call and result: 24, which still fits",
-                (
-                    1,
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                    7,
-                    8,
-                ): "on turn 8 the thread holds turns 1 to 7, 25 messages, before the question: more than 24",
-                (
-                    2,
-                    3,
-                    4,
-                    5,
-                    6,
-                    7,
-                ): "on turn 1 the fact is in the user's own message, which is sent too",
+                4471: "remember_order looks for a number only while no order is saved: was one saved before turn 10?",
+                4432: "#4432 came in a tool's result and the agent's answer; remember_order reads only the user's messages",
             },
-            why="the stored turns are 2, 4, 5, 4, 4, 2, 4 messages: turn 7's answering call holds 21 + 3 = 24, turn 8's first call 25 + 1 = 26, so only calls up to turn 7 still reach turn 1",
-            transfer="when a fact said on turn 1 leaves a window of tool turns, turn by turn",
+            why="remember_order looks only while no order is saved; it saved #4417 on turn 1, so turn 10's call, and every call after it, pins #4417 and her correction is never read",
+            transfer="a pinned fact the user corrects later",
+            form="one order number, in digits (the # may be left out)",
         ),
         Expectation(
             "3",

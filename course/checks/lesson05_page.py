@@ -54,7 +54,13 @@ from windowmem.prices import (
     price_of,
 )
 from windowmem.tokens import count_text
-from windowmem_course.checks.lesson05 import BOOK, LARGER_WINDOW, STOCK_CALLS
+from windowmem_course.checks.lesson05 import (
+    BOOK,
+    CORRECTION,
+    LARGER_WINDOW,
+    STOCK_CALLS,
+    pinned_order,
+)
 
 # Every framework's call on every turn of Valentina's chat, with the fact in the chat and pinned.
 rows = side_by_side(chat, frameworks)
@@ -149,16 +155,34 @@ assert langchain_max_tokens(turns=3, turn_size=5) == (3 + 1) * 5 - 1
 assert agents_sdk_limit(turns=3, turn_size=5) == 3 * 5
 assert llamaindex.chat_history_token_ratio == 0.7
 
-# Self-check 2's worked answer and the table after it.
+# Section 1's turn 4, step by step: "After turn 3 the thread holds 11 messages. Turn 4's
+# question makes 12, so before the first call the trim deletes turn 1's 2 messages. That
+# leaves 10. ... Its request and the tool's result add 2 messages, so the thread holds 12 again
+# before the answering call".
 assert turns_reached(rows, fact, "langchain-trim-state") == (1, 2, 3)
 assert sum(lc_sizes[:3]) == 11 and sum(lc_sizes[:3]) + 1 == 12 > 10
+assert lc_sizes[0] == 2 and 12 - 2 == 10 and calls_per_turn[3] == 1 and 10 + 1 + 1 == 12
+# Its picture: turn 4's first call sends 10 messages from turn 2's question; its answering call
+# sends 8, from turn 3's question (turn 3's 5, then turn 4's question, request and result).
+lc_calls = calls_sent(chat.messages, langchain)
+valentina_questions = [turn.messages[0] for turn in chat.interactions]
+assert [len(c) for c in lc_calls[5:7]] == [10, 8] and lc_sizes[1:3] == (4, 5)
+assert [valentina_questions.index(c[0]) + 1 for c in lc_calls[5:7]] == [2, 3]
+assert [m.role for m in lc_calls[6][-3:]] == [Role.USER, Role.ASSISTANT, Role.TOOL]
+# Section 2: "Take max_tokens=24 ... Turn 7 is the last turn whose calls still send turn 1",
+# with its two-line sum: turn 7's answering call holds turns 1 to 6 (21 messages) and its
+# question, request and result, 24; turn 8's first call, turns 1 to 7 (25) and its question, 26.
 larger_reached = turns_reached(side_by_side(chat, [larger]), fact, larger.name)
 assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 24
-assert larger.counter is count_messages and BOOK.expected("2") == larger_reached
-# "On turn 7 the answering call holds turns 1 to 6 (21 messages) and the question, call and
-# result: 24 ... On turn 8 the thread holds turns 1 to 7 (25 messages) before the question".
+assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
-assert sum(lc_sizes[:7]) == 25 and 25 + 1 > 24
+assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
+# "The rule sizes every turn as her largest, but most of her turns are smaller".
+assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
+# Self-check 2's worked answer: the order her turn-1 message gave stays pinned after her
+# correction on turn 10 (#4471), since remember_order looks only while none is saved.
+assert BOOK.expected("2") == 4417 and fact == "#4417" and CORRECTION.endswith("#4471.")
+assert pinned_order([CORRECTION]) == "#4471"  # the correction alone would be read
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
 assert all(
@@ -398,6 +422,11 @@ assert lucia[39].content == long_chat.interactions[19].messages[0].content
 window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
+# "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
+# 2 messages"; "the window is simply the last 10 messages, so it starts on turn 15's answer".
+assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
+assert lucia[30].content == long_chat.interactions[14].messages[-1].content
+assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
@@ -406,6 +435,16 @@ assert (
     and table["cache expired"]["window of 10, order pinned"] == 87.21
 )
 assert table["cache expired"]["whole history"] == 113.77
+# Section 3's bill, on the main path: the same figures for the first three designs. "With the
+# cache warm, the whole history and the window of 10 cost about the same" (within 1%); "With
+# it expired, the window costs clearly less" (under 80%); "Pinning adds little to either"
+# (under 3% on both columns).
+assert list(bill.index) == names[:3] and bill.to_dict() == table.iloc[:3, :2].to_dict()
+warm, cold = bill["US$ per 1,000 chats, cache warm"], bill["cache expired"]
+assert abs(warm["window of 10 messages"] / warm["whole history"] - 1) < 0.01
+assert 5 * cold["window of 10 messages"] < 4 * cold["whole history"]
+for column in (warm, cold):
+    assert column["window of 10, order pinned"] < 1.03 * column["window of 10 messages"]
 # The table's last column: only the whole history and the pinned window send #7781 on turn 60.
 assert dict(table["turn 60 sends #7781"]) == {
     "whole history": "yes",

@@ -63,6 +63,23 @@ def run(code: str, namespace: dict) -> str:
     return out.getvalue()
 
 
+@contextlib.contextmanager
+def pinned_middleware(name: str, code: str | None = None):
+    """A learner's module holding the lesson's setup, keep_last_10 and the pinned cell's
+    middleware (or *code*, a changed copy of that cell), without the cell's own agent; yields
+    the module's namespace and a MonkeyPatch for the test's own patches."""
+    setup, langchain = setup_cells()
+    code = pinned_cell() if code is None else code
+    module = types.ModuleType(name)
+    namespace = module.__dict__
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, module.__name__, module)
+        run(setup, namespace)
+        run(langchain.split("agent = create_agent")[0], namespace)
+        run(code[: code.index("model = replay_model(chat)")], namespace)
+        yield namespace, patch
+
+
 def test_every_snippet_runs_and_does_what_the_lesson_says():
     pytest.importorskip("langchain.agents.middleware")
     assert [s.splitlines()[0] for s in snippets()] == [
@@ -100,7 +117,7 @@ def expected_lines() -> list[str]:
         answering = [next(calls) for m in turn.messages if m.role is Role.ASSISTANT][-1]
         start = questions.index(answering[0]) + 1
         lines.append(
-            f"turn {t} stored {stored} messages, {total} stored in all; the thread now starts at turn {start}"
+            f"turn {t} stored {stored} messages, {total} since turn 1; the thread now starts at turn {start}"
         )
     return [*lines, f"turn 9 reply: {chat.messages[-1].content}"]
 
@@ -297,14 +314,13 @@ def test_the_reference_page_s_cache_snippet_reads_cache_read():
 
 
 def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
-    """The fold's "A fact that changes": with its `if not state.get("order")` line dropped and
+    """Section 2's "A fact that changes", after self-check 2: with its `if not state.get("order")` line dropped and
     the messages searched newest first, the pinned cell's remember_order follows a changed value
     (a second number given by the user replaces the first), and pin_order sends the new one."""
     pytest.importorskip("langchain.agents.middleware")
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
-    setup, langchain = setup_cells()
     lines = pinned_cell().split("\n")
     guard = [i for i, line in enumerate(lines) if 'if not state.get("order")' in line]
     assert len(guard) == 1  # the line the fold names is in the cell
@@ -318,14 +334,7 @@ def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
     changed = lines[:start] + body + lines[start + 1 + len(body) :]
     code = "\n".join(changed).replace('in state["messages"]', 'in reversed(state["messages"])')
     assert 'reversed(state["messages"])' in code
-    cut = code.index("model = replay_model(chat)")  # keep the middleware, build our own agent
-    module = types.ModuleType("lesson05_changed_fact")
-    namespace = module.__dict__
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(sys.modules, module.__name__, module)
-        run(setup, namespace)
-        run(langchain.split("agent = create_agent")[0], namespace)
-        run(code[:cut], namespace)
+    with pinned_middleware("lesson05_changed_fact", code) as (namespace, _):
         model = GenericFakeChatModel(messages=iter([AIMessage("noted")] * 2))
         agent = namespace["create_agent"](
             model,
@@ -337,3 +346,114 @@ def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
         for question in ("My order is #1001.", "Sorry, I meant order #2002."):
             agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
         assert agent.get_state(config).values["order"] == "#2002"
+
+
+def fold(title: str) -> str:
+    """The lesson's fold whose summary line holds *title*."""
+    body = "".join("".join(c["source"]) for c in cells() if c["cell_type"] == "markdown")
+    (found,) = [f for f in re.findall(r"<details>.*?</details>", body, re.S) if title in f]
+    return found
+
+
+def test_the_pinned_cell_keeps_the_first_order_after_a_correction():
+    """Self-check 2: the lesson's own remember_order and pin_order over Valentina's nine
+    questions and her turn-10 correction pin what the check book expects (#4417), not the
+    corrected number: the middleware looks only while no order is saved."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from windowmem_course.checks.lesson05 import BOOK, CORRECTION
+
+    with pinned_middleware("lesson05_correction") as (namespace, patch):
+        questions = [*namespace["questions"], CORRECTION]
+        model = GenericFakeChatModel(messages=iter([AIMessage("noted")] * len(questions)))
+        seen: list[str] = []
+        original = type(model)._generate
+
+        def spy(self, messages, *args, **kwargs):
+            seen.append(messages[0].content)
+            return original(self, messages, *args, **kwargs)
+
+        patch.setattr(type(model), "_generate", spy)
+        agent = namespace["create_agent"](
+            model,
+            [],
+            checkpointer=namespace["InMemorySaver"](),
+            middleware=[namespace[n] for n in ("remember_order", "pin_order", "keep_last_10")],
+        )
+        config = {"configurable": {"thread_id": "a correction"}}
+        for question in questions:
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+    expected = f"#{BOOK.expected('2')}"
+    assert expected == "#4417" and "#4471" in CORRECTION and CORRECTION in json.dumps(cells())
+    assert agent.get_state(config).values["order"] == expected
+    assert len(seen) == 10 and seen[-1].endswith(f"Order on file: {expected}")
+
+
+def test_the_structured_output_fold_saves_the_newest_date():
+    """The fold's structured-output snippet, on the lesson's agent: remember_booking asks the
+    extractor once a turn, on the turn's question, and saves the date it returns (a stub stands
+    in for model.with_structured_output; no provider is called)."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.runnables import RunnableLambda
+
+    (snippet,) = FENCE.findall(fold("facts a pattern cannot find"))
+    asked: list[int] = []
+
+    class Extracting:
+        def with_structured_output(self, schema):
+            def extract(messages):
+                asked.append(len(messages))
+                dates = [d for m in messages for d in re.findall(r"\d+ May", str(m.content))]
+                return schema(travel_date=dates[-1] if dates else None)
+
+            return RunnableLambda(extract)
+
+    with pinned_middleware("lesson05_structured") as (namespace, _):
+        namespace["model"] = Extracting()
+        run(snippet, namespace)
+        agent = namespace["create_agent"](
+            GenericFakeChatModel(messages=iter([AIMessage("noted")] * 3)),
+            [],
+            checkpointer=namespace["InMemorySaver"](),
+            middleware=[namespace["remember_booking"]],
+        )
+        config = {"configurable": {"thread_id": "a booking"}}
+        for question in ("I fly on 12 May.", "Any window seats?", "Make that 14 May."):
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+    assert agent.get_state(config).values["travel_date"] == "14 May"
+    assert len(asked) == 3  # once a turn
+
+
+def test_the_agents_sdk_fold_pins_the_order_in_its_instructions():
+    """The fold's Agents SDK snippet, against openai-agents: the instructions function writes
+    the system prompt from the run's context, and the session keeps the last 10 items."""
+    pytest.importorskip("agents")
+    import asyncio
+
+    from agents import Agent, RunContextWrapper, SessionSettings, SQLiteSession
+
+    snippet = next(
+        s
+        for s in FENCE.findall(fold("the OpenAI Agents SDK or Spring AI"))
+        if "def instructions" in s
+    )
+    *body, last = snippet.rstrip().splitlines()
+    assert last.startswith("result = await Runner.run(agent, question, session=session")
+    namespace = {
+        "Agent": Agent,
+        "SQLiteSession": SQLiteSession,
+        "SessionSettings": SessionSettings,
+        "PROMPT": "You are TuTienda's support agent.",
+        "tools": [],
+    }
+    exec(compile("\n".join(body), "<lesson 5 Agents SDK fold>", "exec"), namespace)
+    agent, facts = namespace["agent"], namespace["facts"]
+    prompt = asyncio.run(agent.get_system_prompt(RunContextWrapper(context=facts)))
+    assert prompt == namespace["PROMPT"] + "\nOrder on file: #4417"
+    empty = asyncio.run(agent.get_system_prompt(RunContextWrapper(context={})))
+    assert empty == namespace["PROMPT"]
+    assert namespace["session"].session_settings.limit == 10

@@ -89,15 +89,18 @@ def _number_in_words(text: str) -> int | None:
 def number_from_text(text: str) -> int | float | None:
     """The number *text* writes, in digits or in words, or None when it writes none.
 
-    A dollar sign in front is form, not substance: an amount may be written ``$650``.
+    A dollar sign in front is form, not substance: an amount may be written ``$650``; so is
+    a number sign, as in an order number written ``#4417``.
 
     >>> [number_from_text(t) for t in ("11", " 1,725 ", "eleven.", "Twenty-two", "2.5", "11 turns")]
     [11, 1725, 11, 22, 2.5, None]
     >>> [number_from_text(t) for t in ("$650", "US$ 650", "$ 6.75", "650$")]
     [650, 650, 6.75, None]
+    >>> [number_from_text(t) for t in ("#4417", "# 4417.", "4417#")]
+    [4417, 4417, None]
     """
     folded = folded_text(text)
-    for sign in ("us$", "$"):
+    for sign in ("us$", "$", "#"):
         if folded.startswith(sign):
             folded = folded.removeprefix(sign).strip()
             break

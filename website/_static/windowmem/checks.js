@@ -94,8 +94,8 @@
   /** A number written in digits or (with *words*) in words, or null. */
   function numberFromText(text, words) {
     let folded = fold(text);
-    // answer_forms.number_from_text: a dollar sign in front is form, not substance.
-    for (const sign of ["us$", "$"]) {
+    // answer_forms.number_from_text: a dollar or number sign in front is form, not substance.
+    for (const sign of ["us$", "$", "#"]) {
       if (folded.startsWith(sign)) {
         folded = folded.slice(sign.length).trim();
         break;
