@@ -72,7 +72,7 @@ BOOK = CheckBook(
             _check_1,
             hint="take the four parts of the array and strike out every part that is empty here",
             mistakes={
-                2: "the option was never added, so an AI Agent from version 1.9 on (every new one) sends no System Message; and a new chat's memory holds no earlier messages, so it adds none",
+                2: "the option was never added, so a new AI Agent sends no System Message; and a new chat's memory holds no earlier messages, so it adds none",
                 0: "the customer's new message is always sent",
                 3: "memory is connected, but on a chat's first message it holds nothing: an empty part is left out",
             },

@@ -301,6 +301,19 @@ assert (
     f"So a window of 5 holds {places // plain} turns without tools, but only"
     f" {places // tool_turn} whole turns with a tool step." in rule_4
 )
+# ... and the closing recap says the same pairs in words.
+recap = " ".join(
+    next(
+        "".join(c["source"])
+        for c in lesson["cells"]
+        if "## What to remember" in "".join(c["source"])
+    ).split()
+)
+in_words = {1: "one", 2: "two"}
+assert (
+    f"A turn without tools stores {in_words[plain // 2]} pair, and a turn with a tool step"
+    f" stores {in_words[tool_turn // 2]}." in recap
+)
 # ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
 all_tools = [marta.system_message]
 for t in (1, 2, 3):
