@@ -69,3 +69,20 @@ def test_section_3s_picture_shows_the_order_the_model_filled():
     )
     assert {"order", "#6023"} <= set(shot.shows) and caller.workflow == "lesson2_workflow_tool"
     assert "`order` holds #6023, and *View parent execution* opens" in _lesson_text()
+
+
+def test_section_4s_spot_it_reads_what_the_turn_2_picture_shows():
+    """Section 4's fix reads n8n's turn-2 model input: turn 1, one Calculator step, came back
+    as 4 messages (question, tool call, tool result, answer), each named as the shot shows it."""
+    shot = next(s for s in SHOTS if s.file == "lesson2_model_input.png")
+    sent = next(c for c in CHATS if c.workflow == shot.workflow)
+    assert shot.workflow == "lesson2_tool_turns" and shot.turn == 2
+    turn_1 = sent.turns[0]
+    steps = [r for r in turn_1.replies if isinstance(r, ToolCalls)]
+    assert len(steps) == 1 and len(steps[0].calls) == 1  # one step: stored as 4 messages
+    assert {"Tool: Calculator", "AI: 84."} <= set(shot.shows)
+    text = _lesson_text()
+    assert f'Here is turn 2, "{sent.turns[1].text}", of this lesson\'s workflow.' in text
+    assert f'Turn 1, "{turn_1.text}", had used the Calculator once.'.replace("*", "\\*") in text
+    assert "Turn 1 came back as 4 messages." in text
+    assert "`Tool: Calculator` with the result `84`, and the answer, `AI: 84.`" in text

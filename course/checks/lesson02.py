@@ -72,7 +72,7 @@ BOOK = CheckBook(
             _check_1,
             hint="take the four parts of the array and strike out every part that is empty here",
             mistakes={
-                2: "the option was never added, so an AI Agent from version 1.9 on (every new one) sends no System Message; and a new chat's memory holds no earlier messages, so it adds none",
+                2: "the option was never added, so a new AI Agent sends no System Message; and a new chat's memory holds no earlier messages, so it adds none",
                 0: "the customer's new message is always sent",
                 3: "memory is connected, but on a chat's first message it holds nothing: an empty part is left out",
             },
@@ -89,7 +89,7 @@ BOOK = CheckBook(
                 5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
                 1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="memory sent turns 2 and 3, 4 messages: 2 pairs; turn 1 is stored (same sessionId, no red execution) but outside the window",
+            why="memory sent turns 2 and 3, which is 4 messages or 2 pairs. Turn 1 is stored (same sessionId, no red execution) but outside the window",
             transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(
@@ -118,7 +118,7 @@ BOOK = CheckBook(
                 ): "n8n fills requested_by with fixed text, and the address is in turn 3's own message",
                 (): "the order number was said in turn 1, and only the copy with memory is sent turn 1",
             },
-            why="the order number was said in turn 1, which only the copy with memory is sent; the address is in turn 3's own message, and n8n fills requested_by with fixed text",
+            why="the order number was said in turn 1, which only the copy with memory is sent. The address is in turn 3's own message, and n8n fills requested_by with fixed text",
             transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(
@@ -138,7 +138,7 @@ BOOK = CheckBook(
                     3,
                 ): "turn 3 is the input: it is stored only when its run ends",
             },
-            why="turn 1 stored 2 messages and turn 2 stored 4 (its question, its last tool step, its answer): a window of 3 sends the newest 6, both turns",
+            why="turn 1 stored 2 messages and turn 2 stored 4 (its question, its last tool step, its answer). A window of 3 sends the newest 6, so both turns",
             transfer="a window that holds a tool turn only because memory drops its first step",
         ),
         Expectation(
@@ -151,7 +151,7 @@ BOOK = CheckBook(
                 3: "the tool call and its result are two messages: the assistant's request and the tool's answer",
                 5: "nothing comes from memory: count the System Message, the question, the tool call and its result",
             },
-            why="memory hands over nothing; the call carries the System Message, the question and this run's tool call and result",
+            why="memory hands over nothing. The call carries the System Message, the question, and this run's tool call and result",
             transfer="a new session id for every message, on a tool call",
         ),
     ],

@@ -277,18 +277,42 @@ assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 places = 2 * N8nSimpleMemory().size
 plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
 assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
-# ... section 2's table: k counts pairs of messages, so a turn fills one of the k per 2 it stored.
-rule = next(
-    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
-)
-assert f"| without a tool | {plain} messages (input and answer) | {plain // 2} |" in rule
+
+
+# ... section 2's rule: k counts pairs of messages, and a turn without tools stores one pair,
+# so a window of 5 holds 5 such turns; section 4's rule: a tool turn stores 4, two pairs, so a
+# window of 5 holds 2 whole tool turns.
+def _flat(heading):
+    return " ".join(
+        next(
+            "".join(c["source"])
+            for c in lesson["cells"]
+            if "".join(c["source"]).startswith(heading)
+        ).split()
+    )
+
+
+rule_2, rule_4 = _flat("## 2 · "), _flat("## 4 · ")
+assert plain // 2 == 1 and places // plain == 5
+assert "A turn without tools stores one pair, so a window of 5 holds 5 such turns." in rule_2
+assert tool_turn // 2 == 2 and places // tool_turn == 2
+assert f"That is {tool_turn} messages, or {tool_turn // 2} of the *k* pairs." in rule_4
 assert (
-    f"| with one tool call and its result (section 4) | {tool_turn} messages | {tool_turn // 2} |"
-    in rule
+    f"So a window of 5 holds {places // plain} turns without tools, but only"
+    f" {places // tool_turn} whole turns with a tool step." in rule_4
 )
-assert "A window of 5 (10 messages) holds 5 turns without tools." in rule
-assert "it sends 2 whole turns and, of the turn before them, the answer alone" in " ".join(
-    rule.split()
+# ... and the closing recap says the same pairs in words.
+recap = " ".join(
+    next(
+        "".join(c["source"])
+        for c in lesson["cells"]
+        if "## What to remember" in "".join(c["source"])
+    ).split()
+)
+in_words = {1: "one", 2: "two"}
+assert (
+    f"A turn without tools stores {in_words[plain // 2]} pair, and a turn with a tool step"
+    f" stores {in_words[tool_turn // 2]}." in recap
 )
 # ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
 all_tools = [marta.system_message]

@@ -877,9 +877,7 @@ def test_a_new_ai_agent_has_no_system_message_option_until_one_is_added():
     assert "displayName: 'System Message',\n        name: 'systemMessage'," in options
     assert "ToolsAgent/V3/description" in (folder / "V3" / "AgentV3.node.js").read_text("utf-8")
     lesson = lesson_text("02_with_and_without_memory.ipynb")
-    assert (
-        "the *System Message* option is added under *Options* (a new AI Agent has none)" in lesson
-    )
+    assert "you add the *System Message* option under *Options*" in lesson
 
 
 def test_a_tool_field_is_handed_to_the_model_by_its_let_the_model_define_button():

@@ -114,7 +114,8 @@ COURSE_WORKFLOWS: tuple[CourseWorkflow, ...] = (
         "TuTienda lesson 2: what each call to the model carries",
         "chat",
         "## Lesson 2: what each model call carries\n"
-        "The agent calls the model once per step; each call carries the system message, "
+        "The agent calls the model once per tool step and once more to answer; each call "
+        "carries the system message, "
         "the window from **Simple Memory** and this turn's input and tool steps.\n\n"
         "1. Pick your OpenAI credential in **OpenAI Chat Model**.\n"
         "2. **Open chat**: ask `What is 12*7?`, then `And plus 5?`.\n"
