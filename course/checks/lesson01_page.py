@@ -51,6 +51,9 @@ assert (
     len(desk.run_script(desk.support_desk(), desk.TENANT_USER.template, "sqlite").calls[4].window)
     == 4
 )
+# Self-check 1: Carlos's chat is Andina's only one, so chats named in the order they start
+# make it m-1.
+assert {r.thread for r in requests if r.customer.tenant == desk.CARLOS.tenant} == {"c-1"}
 renamed = [replace(r, thread="m-1") if r.customer == desk.CARLOS else r for r in requests]
 renamed_run = desk.run_script(renamed, desk.PER_THREAD.template, "sqlite")
 assert renamed_run.calls[6].key == "thread:m-1"
