@@ -214,6 +214,15 @@ assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
 assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
+# Section 3's picture of the fix is lesson 4's Postgres Chat Memory: Define below, reading the
+# Chat Trigger's session id by the trigger's name, at window 2.
+pictured = workflow_node("lesson4_postgres", "Postgres Chat Memory")["parameters"]
+assert pictured["sessionIdType"] == "customKey" and pictured["contextWindowLength"] == 2
+assert pictured["sessionKey"] == "={{ $('When chat message received').item.json.sessionId }}"
+assert workflow_node("lesson4_postgres", "When chat message received")["type"].endswith(
+    ".chatTrigger"
+)
+
 # Section 2's 1.4 rule: the default option files chat abc under abc__Simple_Memory (the id,
 # two underscores, the name with its space written _). Section 3's step 3: Postgres Chat
 # Memory adds its node's name from the same typeVersion.
