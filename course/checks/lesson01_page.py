@@ -51,6 +51,9 @@ assert (
     len(desk.run_script(desk.support_desk(), desk.TENANT_USER.template, "sqlite").calls[4].window)
     == 4
 )
+# Self-check 1: Carlos's chat is Andina's only one, so chats named in the order they start
+# make it m-1.
+assert {r.thread for r in requests if r.customer.tenant == desk.CARLOS.tenant} == {"c-1"}
 renamed = [replace(r, thread="m-1") if r.customer == desk.CARLOS else r for r in requests]
 renamed_run = desk.run_script(renamed, desk.PER_THREAD.template, "sqlite")
 assert renamed_run.calls[6].key == "thread:m-1"
@@ -79,9 +82,14 @@ assert (
 assert n8n.session_id({"chatInput": "Hi"}, chat_trigger=n8n.chat_trigger_item("abc", "Hi")) == "abc"
 # The table: each trigger's item, the Key the table gives, the id it finds; only the Chat
 # Trigger's item works with the default option.
+# the Webhook row's Key is section 1's tenant + user key, on section 1's body
+SHOP_KEY = "={{ $json.body.tenantId }}:{{ $json.body.userId }}"
+shop_hook = n8n.webhook_item(
+    {"tenantId": "tutienda", "userId": "u-1", "threadId": "m-1", "chatInput": "Hi"}
+)
 rows = {
     "Chat Trigger": (n8n.chat_trigger_item("abc", "Hi"), None),
-    "Webhook": (webhook, "={{ $json.body.sessionId }}"),
+    "Webhook": (shop_hook, SHOP_KEY),
     "WhatsApp Trigger": (mt.whatsapp_trigger_items(mt.WHATSAPP_BODY)[0], mt.WHATSAPP_KEY),
     "Telegram Trigger": (mt.telegram_trigger_item(mt.TELEGRAM_UPDATE), mt.TELEGRAM_KEY),
 }
@@ -90,7 +98,7 @@ assert [
 ] == ["Chat Trigger"]
 assert {
     t: n8n.session_id(item, **n8n.define_below(key)) for t, (item, key) in rows.items() if key
-} == {"Webhook": "abc", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
+} == {"Webhook": "tutienda:u-1", "WhatsApp Trigger": "573001112233", "Telegram Trigger": "7001"}
 assert mt.WHATSAPP_BODY["entry"][0]["changes"][0]["value"]["messages"][0]["from"] == "573001112233"
 # The table's last column: the path to the customer's message behind each trigger.
 prompts = {
@@ -109,11 +117,14 @@ assert "messages" not in mt.whatsapp_trigger_items(mt.WHATSAPP_STATUS_BODY)[0]
 # self-check 2: Webhook, then an Edit Fields node that sets sessionId and chatInput as top-level
 # fields (and passes on only those); no Chat Trigger. Without the Edit Fields node the same
 # post stops the run, as the worked answer says.
-website = n8n.webhook_item({"customerId": "c-42", "message": "Hi"})
-edited = {"sessionId": "c-42", "chatInput": "Hi"}
-assert n8n.evaluate_parameter("={{ $json.body.customerId }}", website) == edited["sessionId"]
-assert n8n.simple_memory_buffer_key(edited, workflow_id="wf1") == "wf1__c-42__Simple_Memory"
-assert check.__self__.expected("2") == "c-42__Simple_Memory"
+website = n8n.webhook_item(
+    {"tenantId": "tutienda", "userId": "u-1", "threadId": "m-1", "chatInput": "Hi"}
+)
+edited = {"sessionId": "tutienda:u-1", "chatInput": "Hi"}
+assert n8n.evaluate_parameter(SHOP_KEY, website) == edited["sessionId"]
+assert check.__self__.expected("2") == "tutienda:u-1"
+# the rule after it: on 1.4 the default option's key adds __ and the node's name
+assert n8n.simple_memory_buffer_key(edited, workflow_id="wf1") == "wf1__tutienda:u-1__Simple_Memory"
 assert n8n.session_id_or_error(website, chat_trigger=None) == "No session ID found"
 # Behind a Webhook the AI Agent's prompt is defined below, reading body.chatInput (as in the
 # lesson's webhook workflow, section 2's second picture).
@@ -210,6 +221,15 @@ assert hook_memory["sessionIdType"] == "customKey"
 assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
 assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
+
+# Section 3's picture of the fix is lesson 4's Postgres Chat Memory: Define below, reading the
+# Chat Trigger's session id by the trigger's name, at window 2.
+pictured = workflow_node("lesson4_postgres", "Postgres Chat Memory")["parameters"]
+assert pictured["sessionIdType"] == "customKey" and pictured["contextWindowLength"] == 2
+assert pictured["sessionKey"] == "={{ $('When chat message received').item.json.sessionId }}"
+assert workflow_node("lesson4_postgres", "When chat message received")["type"].endswith(
+    ".chatTrigger"
+)
 
 # Section 2's 1.4 rule: the default option files chat abc under abc__Simple_Memory (the id,
 # two underscores, the name with its space written _). Section 3's step 3: Postgres Chat

@@ -28,6 +28,8 @@ COLOURS = {
 }
 BOX_W, BOX_H, GAP = 34, 26, 4
 LABEL_W, ROW_H, TOP = 250, 40, 34
+#: The distance between two lines of the note.
+NOTE_H = 15
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,14 @@ class Row:
     boxes: tuple[Box, ...]
 
 
-def store_load_svg(title: str, rows: Sequence[Row], note: str = "") -> str:
-    """The SVG text of *rows* under *title*, with *note* as a last line of small print."""
+def store_load_svg(
+    title: str, rows: Sequence[Row], note: str = "", label_width: int = LABEL_W
+) -> str:
+    """The SVG text of *rows* under *title*, with *note* as small print below them.
+
+    Each line of *note* is drawn as a line of its own, since SVG text does not wrap; the rows'
+    titles get *label_width* pixels, left of their boxes.
+    """
     for row in rows:
         for box in row.boxes:
             if box.role not in COLOURS:
@@ -56,8 +64,9 @@ def store_load_svg(title: str, rows: Sequence[Row], note: str = "") -> str:
                     f"{box.label}: role {box.role!r} has no colour; use one of {sorted(COLOURS)}"
                 )
     widest = max((len(row.boxes) for row in rows), default=0)
-    width = LABEL_W + widest * (BOX_W + GAP) + 12
-    height = TOP + len(rows) * ROW_H + (24 if note else 8)
+    width = label_width + widest * (BOX_W + GAP) + 12
+    notes = note.split("\n") if note else []
+    height = TOP + len(rows) * ROW_H + (24 + NOTE_H * (len(notes) - 1) if notes else 8)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" role="img" '
@@ -71,7 +80,7 @@ def store_load_svg(title: str, rows: Sequence[Row], note: str = "") -> str:
             f'<text x="8" y="{y + 17}" font-size="12" fill="#333">{escape(row.title)}</text>'
         )
         for b, box in enumerate(row.boxes):
-            x = LABEL_W + b * (BOX_W + GAP)
+            x = label_width + b * (BOX_W + GAP)
             colour = COLOURS[box.role]
             style = (
                 f'fill="{colour}" stroke="{colour}"'
@@ -84,9 +93,8 @@ def store_load_svg(title: str, rows: Sequence[Row], note: str = "") -> str:
                 f'<text x="{x + BOX_W / 2:g}" y="{y + 17}" font-size="11" text-anchor="middle" '
                 f'fill="{text_fill}">{escape(box.label)}</text>'
             )
-    if note:
-        parts.append(
-            f'<text x="8" y="{height - 8}" font-size="11" fill="#555">{escape(note)}</text>'
-        )
+    for n, line in enumerate(notes):
+        y = height - 8 - NOTE_H * (len(notes) - 1 - n)
+        parts.append(f'<text x="8" y="{y}" font-size="11" fill="#555">{escape(line)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
