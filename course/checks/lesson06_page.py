@@ -453,3 +453,31 @@ assert all(22 <= n <= 26 for n in request_tokens)
 reads_carried = [len([i for i in s.context if i.kind.value == "read"]) for s in call_steps]
 extra = sum(r * 24 for r in reads_carried)
 assert 0.08 < extra / sum(s.used for s in call_steps) < 0.12
+
+# Section 3, the LangChain run's table as windowmem prints it: the same rows as the count above,
+# and "Call 5 is the first over 1,024".
+from windowmem.budget.messages import same_starts as same_start_rows  # noqa: E402
+
+printed_rows = same_start_rows(sent, call_size)
+assert printed_rows[0][2] is None and not printed_rows[0][3]
+assert [(shared, was_cut) for _, _, shared, was_cut in printed_rows[1:]] == same_starts[1:]
+assert [size for _, size, _, _ in printed_rows] == sizes_sent
+assert sizes_sent[4] >= 1024 > max(sizes_sent[:4])
+# "What to choose": GPT-5.4 mini puts cut in blocks, compact and just-in-time in Claude's order.
+blocks_gpt = policy_costs([blocks], (gpt,))[0]
+on_gpt = by_model[gpt.name]
+claude_order = [
+    blocks_claude.dollars,
+    on_claude["compact"].dollars,
+    on_claude["just-in-time"].dollars,
+]
+gpt_order = [blocks_gpt.dollars, on_gpt["compact"].dollars, on_gpt["just-in-time"].dollars]
+assert claude_order == sorted(claude_order) and gpt_order == sorted(gpt_order)
+# Going further, all three models: Gemini's 2,048 minimum is over the 1,500 budget, so no capped
+# call is cached there, and no cap, not even one in blocks, beats unbounded.
+assert gemini is MODEL_PRICES[2] and gemini.cache.min_tokens == 2048 > 1500
+capped_runs = [runs["truncate"], runs["compact"], runs["just-in-time"], blocks]
+on_gemini = policy_costs(capped_runs, (gemini,))
+assert all(c.cached == 0 for c in on_gemini)
+unbounded_on_gemini = policy_costs([unbounded], (gemini,))[0]
+assert all(c.dollars > unbounded_on_gemini.dollars for c in on_gemini)
