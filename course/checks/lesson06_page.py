@@ -481,3 +481,6 @@ on_gemini = policy_costs(capped_runs, (gemini,))
 assert all(c.cached == 0 for c in on_gemini)
 unbounded_on_gemini = policy_costs([unbounded], (gemini,))[0]
 assert all(c.dollars > unbounded_on_gemini.dollars for c in on_gemini)
+# Section 1, after the calls table: "each call sends all the call before did, plus one chunk".
+for before, after in zip(unbounded_calls, unbounded_calls[1:]):
+    assert after.context[:-1] == before.context and after.context[-1].kind.value == "read"
