@@ -273,6 +273,15 @@ assert max(shared_start(jit, n, n + 1) for n in range(1, len(jit_calls))) < 1024
 sizes = [c.input for c in served]
 assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
 assert sizes[4] >= 1024 > sizes[3]
+# Section 3's picture (scripts/draw_diagrams.py, lesson6_blocks), truncate in blocks, calls 5 to
+# 10: "calls 6, 8 and 10 only append, so each starts with the whole call before. Calls 7 and 9
+# are cuts, so they share only the system prompt and task."
+blocks_steps = [s for s in blocks.trace if s.event.value == "call"]
+for n in (6, 8, 10):
+    assert blocks_steps[n - 1].context[:-1] == blocks_steps[n - 2].context
+    assert shared_start(blocks, n - 1, n) == blocks_steps[n - 2].used
+for n in (7, 9):
+    assert shared_start(blocks, n - 1, n) == 193 == sum(i.tokens for i in opening)
 # Self-check 3's worked answer: truncate dropped a read between calls 10 and 11, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
 assert shared_start(truncate, 10, 11) == 193 < 1024
