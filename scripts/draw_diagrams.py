@@ -335,9 +335,11 @@ BLOCK_CALLS, BLOCK_BUDGET, BLOCK_CUT_TO = range(5, 11), 1500, 1100
 
 
 def lesson6_blocks() -> str:
-    """Truncate in blocks, calls 5 to 10: solid, the items a call shares with the call before."""
+    """Truncate in blocks, calls 5 to 10: solid, the start a call shares with the call before
+    that Claude's cache serves (1,024 tokens or more); light, a shared start under that minimum."""
     from windowmem.budget import help_centre, prepare, run_task
     from windowmem.budget.money import item_label, shared_start
+    from windowmem.prices.cache import ANTHROPIC_CACHE
 
     prepared = prepare(help_centre())
     run = run_task(prepared, BLOCK_BUDGET, "truncate", trim_to=BLOCK_CUT_TO)
@@ -350,19 +352,23 @@ def lesson6_blocks() -> str:
             (i for i, (a, b) in enumerate(zip(items, before, strict=False)) if a != b),
             min(len(items), len(before)),
         )
+        shared = shared_start(run, n - 1, n)
+        served = ANTHROPIC_CACHE.cacheable(shared) > 0
         boxes = tuple(
             Box(
                 *roles.get(item.kind.value, (item_label(item, run.task).split("'")[0], "tool")),
                 i < same,
+                i < same and not served,
             )
             for i, item in enumerate(items)
         )
-        shared = shared_start(run, n - 1, n)
         rows.append(Row(f"call {n}: {calls[n - 1].used:,} tokens, {shared:,} shared", boxes))
+    minimum = f"{ANTHROPIC_CACHE.min_tokens:,}"
     return store_load_svg(
         "Lesson 6 · truncate in blocks, calls 5 to 10",
         rows,
-        "Solid: the start shared with the call before; faded: paid in full.",
+        f"Solid: shared and cached ({minimum}+). Light: shared, under {minimum}. "
+        "Light and dashed: full price.",
     )
 
 

@@ -274,14 +274,17 @@ sizes = [c.input for c in served]
 assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
 assert sizes[4] >= 1024 > sizes[3]
 # Section 3's picture (scripts/draw_diagrams.py, lesson6_blocks), truncate in blocks, calls 5 to
-# 10: "calls 6, 8 and 10 only append, so each starts with the whole call before. Calls 7 and 9
-# are cuts, so they share only the system prompt and task."
+# 10: "calls 6, 8 and 10 only append, so each starts with the whole call before, and the cache
+# serves it. The light boxes are shared too, but under 1,024 tokens: call 5's start, and the
+# cuts, 7 and 9, which share only the system prompt and task."
 blocks_steps = [s for s in blocks.trace if s.event.value == "call"]
 for n in (6, 8, 10):
     assert blocks_steps[n - 1].context[:-1] == blocks_steps[n - 2].context
     assert shared_start(blocks, n - 1, n) == blocks_steps[n - 2].used
 for n in (7, 9):
     assert shared_start(blocks, n - 1, n) == 193 == sum(i.tokens for i in opening)
+assert all(shared_start(blocks, n - 1, n) >= 1024 for n in (6, 8, 10))
+assert all(shared_start(blocks, n - 1, n) < 1024 for n in (5, 7, 9))
 # Self-check 3's worked answer: truncate dropped a read between calls 10 and 11, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
 assert shared_start(truncate, 10, 11) == 193 < 1024
@@ -467,8 +470,8 @@ assert blocks_on_claude[12].cached == 0 and blocks_on_claude[12].input > 1024
 # priced table is US$ per 1,000 tasks).
 assert round(float(on_claude["unbounded"].dollars) / 10, 1) == 2.7
 # Section 1: the counts leave out the model's tool requests, so a real usage_metadata reads
-# "about a tenth higher": each call carries one request (about 24 tokens: name, arguments, id)
-# per read it holds.
+# "somewhat higher" (about a tenth): each call carries one request (about 24 tokens: name,
+# arguments, id) per read it holds.
 request_tokens = [
     count_text(json.dumps({k: a.tool_calls[0][k] for k in ("name", "args", "id")})) for a in asks
 ]
@@ -486,7 +489,8 @@ assert printed_rows[0][2] is None and not printed_rows[0][3]
 assert [(shared, was_cut) for _, _, shared, was_cut in printed_rows[1:]] == same_starts[1:]
 assert [size for _, size, _, _ in printed_rows] == sizes_sent
 assert sizes_sent[4] >= 1024 > max(sizes_sent[:4])
-# "What to choose": GPT-5.4 mini puts cut in blocks, compact and just-in-time in Claude's order.
+# GPT-5.4 mini puts cut in blocks, compact and just-in-time in
+# Claude's order.
 blocks_gpt = policy_costs([blocks], (gpt,))[0]
 on_gpt = by_model[gpt.name]
 claude_order = [
