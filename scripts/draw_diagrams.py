@@ -1,4 +1,4 @@
-"""Draw the diagrams of lessons 1 to 4 from windowmem's replay.
+"""Draw the diagrams of lessons 1 to 4 and 6 from windowmem's replay.
 
 Usage: ``python scripts/draw_diagrams.py [--check]``
 
@@ -6,7 +6,8 @@ Each diagram is an SVG file in ``course/`` (the website copies it beside the les
 the lesson shows with a markdown image. What it draws is computed: the keys and buckets of
 lesson 1's support desk, the arrays of lesson 2's agent with and without memory, lesson 3's
 window over Marta's stored turns, lesson 4's race of two runs, its lock after a crashed run
-and a Redis key's time to live. ``--check`` writes nothing and exits 1 naming each file
+and a Redis key's time to live, and lesson 6's calls under truncate in blocks with the start
+each shares with the call before. ``--check`` writes nothing and exits 1 naming each file
 that is out of date.
 """
 
@@ -330,6 +331,48 @@ def lesson4_ttl() -> str:
     )
 
 
+#: Lesson 6's picture: calls 5 to 10 of truncate in blocks at the lesson's budget and cut.
+BLOCK_CALLS, BLOCK_BUDGET, BLOCK_CUT_TO = range(5, 11), 1500, 1100
+
+
+def lesson6_blocks() -> str:
+    """Truncate in blocks, calls 5 to 10: solid, the start a call shares with the call before
+    that Claude's cache serves (1,024 tokens or more); light, a shared start under that minimum."""
+    from windowmem.budget import help_centre, prepare, run_task
+    from windowmem.budget.money import item_label, shared_start
+    from windowmem.prices.cache import ANTHROPIC_CACHE
+
+    prepared = prepare(help_centre())
+    run = run_task(prepared, BLOCK_BUDGET, "truncate", trim_to=BLOCK_CUT_TO)
+    calls = [s for s in run.trace if s.event.value == "call"]
+    roles = {"system": ("sys", "system"), "task": ("task", "user")}
+    rows = []
+    for n in BLOCK_CALLS:
+        before, items = calls[n - 2].context, calls[n - 1].context
+        same = next(
+            (i for i, (a, b) in enumerate(zip(items, before, strict=False)) if a != b),
+            min(len(items), len(before)),
+        )
+        shared = shared_start(run, n - 1, n)
+        served = ANTHROPIC_CACHE.cacheable(shared) > 0
+        boxes = tuple(
+            Box(
+                *roles.get(item.kind.value, (item_label(item, run.task).split("'")[0], "tool")),
+                i < same,
+                i < same and not served,
+            )
+            for i, item in enumerate(items)
+        )
+        rows.append(Row(f"call {n}: {calls[n - 1].used:,} tokens, {shared:,} shared", boxes))
+    minimum = f"{ANTHROPIC_CACHE.min_tokens:,}"
+    return store_load_svg(
+        "Lesson 6 · truncate in blocks, calls 5 to 10",
+        rows,
+        f"Solid: shared and cached ({minimum}+). Light: shared, under {minimum}. "
+        "Light and dashed: full price.",
+    )
+
+
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
     "02_store_and_load.svg": lesson2,
@@ -339,6 +382,7 @@ DIAGRAMS: dict[str, Callable[[], str]] = {
     "04_race.svg": lesson4_race,
     "04_ttl.svg": lesson4_ttl,
     "04_lock.svg": lesson4_lock,
+    "06_truncate_in_blocks.svg": lesson6_blocks,
 }
 
 

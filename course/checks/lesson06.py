@@ -48,8 +48,8 @@ def _runs() -> dict[str, Any]:
     return {name: run_task(_prepared(), BUDGET, name) for name in POLICIES}
 
 
-#: Self-check 1's three choices: the task's input bill in last calls' sizes.
-ONCE, ABOUT_7, FOURTEEN = 1, 7, 14
+#: Self-check 1's four choices: the task's input bill in last calls' sizes.
+ONCE, THREE, ABOUT_7, FOURTEEN = 1, 3, 7, 14
 
 
 def _check_1() -> dict[str, Any]:
@@ -59,8 +59,8 @@ def _check_1() -> dict[str, Any]:
     if (len(calls), calls[0], calls[-1]) != (14, 193, 2951):
         raise AssertionError(f"self-check 1's premise no longer holds: {calls}")
     ratio = unbounded.bill.input_tokens / unbounded.bill.peak
-    # The nearest of the three choices to the bill in last calls' sizes.
-    return {"1": min((ONCE, ABOUT_7, FOURTEEN), key=lambda c: abs(c - ratio))}
+    # The nearest of the four choices to the bill in last calls' sizes.
+    return {"1": min((ONCE, THREE, ABOUT_7, FOURTEEN), key=lambda c: abs(c - ratio))}
 
 
 @cache
@@ -198,13 +198,15 @@ BOOK = CheckBook(
             mistakes={
                 ONCE: "the window is paid for on every call, not once: each call resends all the "
                 "reads before it",
+                THREE: "too few: an early read is paid again on every later call, so the calls "
+                "average about half the last one, and there are 14 of them",
                 FOURTEEN: "that charges every call at the last call's size; the early calls are "
                 "small, so the calls average about half the last one",
             },
-            why="each call resends a size that grows steadily from 193 to 2,951, so the calls "
-            "average about half the last one, and 14 of them come to about 7.6 last calls",
+            why="each call resends all the call before did plus one chunk, from 193 tokens to 2,951, "
+            "so the calls average about half the last one, and 14 of them come to about 7.6 last calls",
             transfer="the whole task's bill from one call's array, before the lesson adds the calls up",
-            form="one of the whole numbers 1, 7 or 14",
+            form="one of the whole numbers 1, 3, 7 or 14",
         ),
         Expectation(
             "2",
@@ -223,16 +225,16 @@ BOOK = CheckBook(
             "charge to write a window that is never read back?",
             mistakes={
                 UNDER_HALF: "that is what a window that only appends gets; truncation drops the "
-                "read right after the opening 193 tokens at every call, so nothing over 1,024 "
-                "tokens is shared and the cache serves almost nothing",
-                A_LITTLE_LESS: "the calls before the first drop are served, but after it each "
-                "call shares only the opening 193 tokens, under the minimum, and Claude still "
+                "read right after the opening 193 tokens at almost every call, so those calls "
+                "share nothing over 1,024 tokens and the cache serves almost nothing",
+                A_LITTLE_LESS: "the calls before the first drop are served, but after it almost "
+                "every call shares only the opening 193 tokens, under the minimum, and Claude still "
                 "charges 1.25 times the input price to write each window: are the few reads "
                 "worth the writes?",
             },
-            why="after the first drop each call shares only the opening 193 tokens with the call "
-            "before, under the 1,024 minimum, so the cache serves almost nothing while Claude "
-            "charges 1.25 times the input price to write every window",
+            why="after the first drop every call but one shares only the opening 193 tokens with "
+            "the call before, under the 1,024 minimum, so the cache serves almost nothing while "
+            "Claude charges 1.25 times the input price to write every call over 1,024 tokens",
             transfer="the prefix rule and Claude's write price on plain truncation, which the "
             "lesson's cap run does not show",
             form='one of "under half", "a little less" or "more"',

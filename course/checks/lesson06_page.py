@@ -273,6 +273,18 @@ assert max(shared_start(jit, n, n + 1) for n in range(1, len(jit_calls))) < 1024
 sizes = [c.input for c in served]
 assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:-1]]
 assert sizes[4] >= 1024 > sizes[3]
+# Section 3's picture (scripts/draw_diagrams.py, lesson6_blocks), truncate in blocks, calls 5 to
+# 10: "calls 6, 8 and 10 only append, so each starts with the whole call before, and the cache
+# serves it. The light boxes are shared too, but under 1,024 tokens: call 5's start, and the
+# cuts, 7 and 9, which share only the system prompt and task."
+blocks_steps = [s for s in blocks.trace if s.event.value == "call"]
+for n in (6, 8, 10):
+    assert blocks_steps[n - 1].context[:-1] == blocks_steps[n - 2].context
+    assert shared_start(blocks, n - 1, n) == blocks_steps[n - 2].used
+for n in (7, 9):
+    assert shared_start(blocks, n - 1, n) == 193 == sum(i.tokens for i in opening)
+assert all(shared_start(blocks, n - 1, n) >= 1024 for n in (6, 8, 10))
+assert all(shared_start(blocks, n - 1, n) < 1024 for n in (5, 7, 9))
 # Self-check 3's worked answer: truncate dropped a read between calls 10 and 11, just after the
 # system prompt and task text, so they share only those 193 tokens (under 1,024: not served).
 assert shared_start(truncate, 10, 11) == 193 < 1024
@@ -282,6 +294,21 @@ assert any(
     s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
     for s in truncate.trace
 )
+# The worked answer, call by call: the first drop comes before call 7; from then each call
+# shares only the 193 opening tokens with the call before, except call 10, which still fitted,
+# only appended, and shares its first 1,310 tokens. Every call from call 5 on is over 1,024
+# tokens and written on Claude (ten writes); only calls 6 and 10 read from the cache.
+assert truncate_calls[5] < first_drop < truncate_calls[6]
+shares = {n: shared_start(truncate, n - 1, n) for n in range(7, 15)}
+assert shares == {n: 1310 if n == 10 else 193 for n in range(7, 15)}
+assert not any(
+    s.event.value == "truncate" and truncate_calls[8] < s.number < truncate_calls[9]
+    for s in truncate.trace
+)
+assert [n for n, c in enumerate(claude_truncate, 1) if c.input >= 1024] == list(range(5, 15))
+assert [n for n, c in enumerate(claude_truncate, 1) if c.written > 0] == list(range(5, 15))
+assert [n for n, c in enumerate(claude_truncate, 1) if c.cached > 0] == [6, 10]
+assert claude_truncate[9].cached == 1310
 # Going further's "Long pauses": with pauses longer than the cache's lifetime the no-cache
 # column is Claude's bill; there just-in-time answers all twelve, as unbounded does, for $45.98
 # instead of $71.73.
@@ -392,9 +419,8 @@ assert len([s for s in retrieve.trace if s.event.value == "call"]) == 14 + 13
 # Self-check 3's worked answer: "call 5, at 1,093 tokens, is the first over 1,024".
 assert calls_tokens[4] == 1093 and max(calls_tokens[:4]) < 1024 <= calls_tokens[4]
 
-# Section 2's table and sentences: the lossy summary answers six.
-assert at_1500.loc["compact, lossy summary", "answered"] == 6 == lossy.answered
-assert lossy.bill.compactions == 2
+# Section 2's table leaves the lossy summary to the reference page.
+assert "compact, lossy summary" not in at_1500.index
 assert len([i for i in truncate.trace[-1].context if i.kind.value == "read"]) == 13 - 7
 # The LangChain agent with truncate_in_blocks, run offline: each call sends what the engine's
 # truncate in blocks sends (cut down to 1,100 once over 1,500), call for call; the cuts are
@@ -444,8 +470,8 @@ assert blocks_on_claude[12].cached == 0 and blocks_on_claude[12].input > 1024
 # priced table is US$ per 1,000 tasks).
 assert round(float(on_claude["unbounded"].dollars) / 10, 1) == 2.7
 # Section 1: the counts leave out the model's tool requests, so a real usage_metadata reads
-# "about a tenth higher": each call carries one request (about 24 tokens: name, arguments, id)
-# per read it holds.
+# "somewhat higher" (about a tenth): each call carries one request (about 24 tokens: name,
+# arguments, id) per read it holds.
 request_tokens = [
     count_text(json.dumps({k: a.tool_calls[0][k] for k in ("name", "args", "id")})) for a in asks
 ]
@@ -453,3 +479,35 @@ assert all(22 <= n <= 26 for n in request_tokens)
 reads_carried = [len([i for i in s.context if i.kind.value == "read"]) for s in call_steps]
 extra = sum(r * 24 for r in reads_carried)
 assert 0.08 < extra / sum(s.used for s in call_steps) < 0.12
+
+# Section 3, the LangChain run's table as windowmem prints it: the same rows as the count above,
+# and "Call 5 is the first over 1,024".
+from windowmem.budget.messages import same_starts as same_start_rows  # noqa: E402
+
+printed_rows = same_start_rows(sent, call_size)
+assert printed_rows[0][2] is None and not printed_rows[0][3]
+assert [(shared, was_cut) for _, _, shared, was_cut in printed_rows[1:]] == same_starts[1:]
+assert [size for _, size, _, _ in printed_rows] == sizes_sent
+assert sizes_sent[4] >= 1024 > max(sizes_sent[:4])
+# GPT-5.4 mini puts cut in blocks, compact and just-in-time in
+# Claude's order.
+blocks_gpt = policy_costs([blocks], (gpt,))[0]
+on_gpt = by_model[gpt.name]
+claude_order = [
+    blocks_claude.dollars,
+    on_claude["compact"].dollars,
+    on_claude["just-in-time"].dollars,
+]
+gpt_order = [blocks_gpt.dollars, on_gpt["compact"].dollars, on_gpt["just-in-time"].dollars]
+assert claude_order == sorted(claude_order) and gpt_order == sorted(gpt_order)
+# Going further, all three models: Gemini's 2,048 minimum is over the 1,500 budget, so no capped
+# call is cached there, and no cap, not even one in blocks, beats unbounded.
+assert gemini is MODEL_PRICES[2] and gemini.cache.min_tokens == 2048 > 1500
+capped_runs = [runs["truncate"], runs["compact"], runs["just-in-time"], blocks]
+on_gemini = policy_costs(capped_runs, (gemini,))
+assert all(c.cached == 0 for c in on_gemini)
+unbounded_on_gemini = policy_costs([unbounded], (gemini,))[0]
+assert all(c.dollars > unbounded_on_gemini.dollars for c in on_gemini)
+# Section 1, after the calls table: "each call sends all the call before did, plus one chunk".
+for before, after in zip(unbounded_calls, unbounded_calls[1:]):
+    assert after.context[:-1] == before.context and after.context[-1].kind.value == "read"

@@ -14,7 +14,9 @@ counts no assistant messages (the model's ``search(...)`` calls), so none are li
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from windowmem.budget.context import ItemKind
 from windowmem.budget.engine import TaskResult
@@ -83,3 +85,49 @@ def show_call(messages: tuple[SentMessage, ...], width: int = 44) -> str:
     pad = max(len(line) for line, _ in shown) if shown else 0
     lines = [f"{line:<{pad}}  # {m.what}, {m.tokens} tokens" for line, m in shown]
     return "\n".join(["[", *lines, "]"])
+
+
+def same_starts(
+    calls: Sequence[Sequence[Any]], size: Callable[[Sequence[Any]], int]
+) -> list[tuple[int, int, int | None, bool]]:
+    """Each call an agent sent, against the call before: what a prompt cache can reuse.
+
+    *calls* are the message lists of the calls, in order; two messages match when their
+    ``id`` is the same (LangChain gives every message one). *size* gives the tokens of a list
+    of messages. A row is the call's number (from 1), its size, the size of the start it
+    shares with the call before (``None`` for the first call), and whether the call before
+    lost messages from that start (a cut).
+
+    >>> from types import SimpleNamespace as M
+    >>> a, b, c = M(id="a"), M(id="b"), M(id="c")
+    >>> same_starts([[a], [a, b], [a, c]], len)
+    [(1, 1, None, False), (2, 2, 1, False), (3, 2, 1, True)]
+    """
+    rows: list[tuple[int, int, int | None, bool]] = []
+    before: Sequence[Any] = ()
+    for number, now in enumerate(calls, start=1):
+        same = 0
+        while same < min(len(before), len(now)) and before[same].id == now[same].id:
+            same += 1
+        shared = size(now[:same]) if number > 1 else None
+        rows.append((number, size(now), shared, number > 1 and same < len(before)))
+        before = now
+    return rows
+
+
+def show_same_starts(calls: Sequence[Sequence[Any]], size: Callable[[Sequence[Any]], int]) -> str:
+    """:func:`same_starts` as a printed table: call, size, same start, and an arrow at a cut.
+
+    >>> from types import SimpleNamespace as M
+    >>> a, b, c = M(id="a"), M(id="b"), M(id="c")
+    >>> print(show_same_starts([[a], [a, b], [a, c]], len))
+    call  size  same start
+       1     1
+       2     2      1
+       3     2      1  <- cut
+    """
+    lines = ["call  size  same start"]
+    for number, total, shared, cut in same_starts(calls, size):
+        row = f"{number:>4} {total:>5} {'' if shared is None else shared:>6}"
+        lines.append(row + "  <- cut" if cut else row.rstrip())
+    return "\n".join(lines)

@@ -34,11 +34,16 @@ NOTE_H = 15
 
 @dataclass(frozen=True)
 class Box:
-    """One message: a short *label* (``u1``, ``a1``), its *role* (a key of :data:`COLOURS`), *solid* when sent."""
+    """One message: a short *label* (``u1``, ``a1``), its *role* (a key of :data:`COLOURS`), *solid* when sent.
+
+    *light*: a solid box drawn half filled, with dark text (lesson 6: a shared start too short
+    for the prompt cache, paid in full).
+    """
 
     label: str
     role: str
     solid: bool = True
+    light: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,12 +87,15 @@ def store_load_svg(
         for b, box in enumerate(row.boxes):
             x = label_width + b * (BOX_W + GAP)
             colour = COLOURS[box.role]
-            style = (
-                f'fill="{colour}" stroke="{colour}"'
-                if box.solid
-                else f'fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"'
-            )
-            text_fill = "#ffffff" if box.solid else colour
+            if box.solid and box.light:
+                style = f'fill="{colour}" fill-opacity="0.45" stroke="{colour}"'
+            elif box.solid:
+                style = f'fill="{colour}" stroke="{colour}"'
+            else:
+                style = (
+                    f'fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"'
+                )
+            text_fill = "#222222" if box.solid and box.light else "#ffffff" if box.solid else colour
             parts.append(
                 f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="4" {style}/>'
                 f'<text x="{x + BOX_W / 2:g}" y="{y + 17}" font-size="11" text-anchor="middle" '
