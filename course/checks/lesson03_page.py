@@ -477,6 +477,22 @@ for _k in (5, 0):
     assert {t.input - p.input for t, p in zip(timed[_k].calls, _paused[_k].calls)} == {33}
     assert timed[_k].total("output") == _paused[_k].total("output")
     assert 0 < timed[_k].dollars - _paused[_k].dollars < Decimal("0.002")
+# Section 4's table: per row, the cheaper of window 5 and no limit. No limit wins only with replies
+# minutes apart on 60-turn chats; slow replies and 120-turn chats favour window 5.
+_rows = {
+    "60 turns": (bills.loc[5, mini], bills.loc[0, mini]),
+    "slow replies": tuple(round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)),
+    "120 turns": (long_bills.loc[5, mini], long_bills.loc[0, mini]),
+}
+assert _rows == {
+    "60 turns": (25.93, 23.91),
+    "slow replies": (118.03, 145.13),
+    "120 turns": (49.81, 52.46),
+}
+assert [w5 < nl for w5, nl in _rows.values()] == [False, True, True]
+# Section 3's "If your System Message is short": the second agent's window-5 model calls all stay
+# under 1,024 tokens, so none is cached.
+assert all(c.cached == 0 for c in conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).calls)
 # Going further's second agent: window 5 is cheaper than no limit even without the cache; 833
 # tokens is about a third of 2,398, and US$47.29 is almost twice US$25.93.
 assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars
