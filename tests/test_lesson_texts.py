@@ -590,8 +590,10 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # 1's rule, with its reason, and is not the paragraph right above the check. Round 12: in a
     # bold sentence of its own, after the rule that turn t sees turns t - k to t - 1.
     before_1 = main[: main.index("### Self-check 1")]
-    kept = "keeps it until n8n restarts or the chat idles an hour"
-    assert "**A chat keeps the length it started with.**" in before_1
+    # Round 14: "length" named as the field (not messages stored), read once on the first message.
+    kept = "deletes the chat's history; the next message then starts a new chat at the field's current value"
+    assert "**A chat keeps the Context Window Length it started with.**" in before_1
+    assert "reads the field once, on the chat's first message" in " ".join(before_1.split())
     assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
     assert kept in " ".join(before_1.split())
     assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
@@ -611,8 +613,21 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     flat_main = " ".join(main.split())
     assert "128" not in flat_3 and "pause" not in flat_main[: flat_main.index("## 4 ·")]
     rule_4 = flat_main[flat_main.index("## 4 ·") : flat_main.index("### Self-check 4")]
-    assert "window 5 costs less than no limit: US$118.03 against US$145.13" in rule_4
+    assert "| 60 turns, every reply over 10 minutes after the last | 118.03 | 145.13 |" in rule_4
     assert "*Started* times under *Executions*" in rule_4
+    # Round 15: the rule is exact (no limit is cheapest while replies come within minutes and
+    # chats stay short), its bills a table with no sums left to the reader; check 3's worked
+    # answer does not repeat the pause bills. A short System Message's cost is on the main path.
+    assert (
+        "No limit is cheapest while customers reply within minutes and chats stay short" in rule_4
+    )
+    assert "33 tokens" not in flat_main and "US$47.29 per 1,000, against US$25.93" in flat_3
+    answer_3 = body[body.index("### Self-check 3") : body.index("## 4 ·")]
+    assert "US$118.03" not in answer_3 and "Per chat or per shop" not in body
+    # Round 14: check 2's tool result cannot carry the order number.
+    assert "Its result lists payment methods, no order number" in " ".join(
+        main[main.index("### Self-check 2") :].split()
+    )
     going = body[body.index("## Going further") :]
     assert "If every message of Lucía's chat came after such a pause, but within the hour" in (
         " ".join(going.split())
@@ -655,6 +670,21 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
 
 
 REFERENCE_3 = "reference/03_window_buffer_memory_notes.ipynb"
+
+
+def test_lesson3_assignment_model_answer_sizes_the_window_by_the_lesson_s_rule():
+    """Round 14 (an older reader item): the nbgrader assignment's model answer to the colleague
+    sizes the window as the lesson does (a question on turn t about turn 1 needs t - 1), not as
+    a range."""
+    notebook = REPO / "source" / "lesson03_window_buffer" / "window_buffer.ipynb"
+    answer = next(
+        text(c)
+        for c in cells(notebook)
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "colleague_answer"
+    )
+    flat = " ".join(answer.split())
+    assert "8 to 12" not in flat
+    assert "a question on turn t about turn 1 needs a window of t - 1" in flat
 
 
 def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
@@ -706,10 +736,16 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     # Round 2: one reply asking two tools is stored as two assistant messages, and the window can
     # start inside a turn; the rule of thumb for k with one tool call a turn.
     assert "each tool call as an assistant message of its own" in main
-    assert "from result 3a on" in main and "with two tool calls in one reply, 6" in main
+    assert (
+        "result 3a, tool call 3b, result 3b and turn 3's answer" in main
+        and "with two tool calls in one reply, 6" in main
+    )
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
     # Round 11: the version is said in words (the node's version, where it shows).
-    assert "**The rule** for version 3.1 of the AI Agent node (shown on its *Settings* tab)" in main
+    assert (
+        "**The rule** when the AI Agent node is version 3 or 3.1 (the foot of its *Settings* tab shows it). On 2.2 or earlier, a tool turn is stored as two messages and *k* counts turns."
+        in main
+    )
     assert "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
@@ -1401,7 +1437,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 2000,
     "02_with_and_without_memory.ipynb": 1680,
-    "03_window_buffer_memory.ipynb": 899,
+    "03_window_buffer_memory.ipynb": 1142,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,
     "06_token_budgets.ipynb": 1484,

@@ -345,13 +345,13 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="which length does Luis's memory use: the one in the field on turn 9, or the one it was created with on turn 1?",
+            hint="which Context Window Length does Luis's chat use: the one in the field on turn 9, or the one it started with on turn 1?",
             mistakes={
                 (
                     6,
                     7,
                     8,
-                ): "that is what a new chat at length 3 would load; Luis's memory was created at 5 on his turn 1 and keeps that length while his chat runs",
+                ): "that is what a new chat at length 3 would load; Luis's chat started at 5 on his turn 1 and keeps that length while it runs",
                 (5, 6, 7, 8, 9): NEW_MESSAGE,
                 (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
                 (
@@ -364,7 +364,7 @@ BOOK = CheckBook(
                 ): "that is six turns; at length 5 the window starts at turn 9 − 5",
                 (1, 2, 3, 4, 5): "those are the first five turns; the window keeps the newest",
             },
-            why="his memory was created at length 5 on turn 1 and keeps it: the five turns before turn 9; the new length applies to new chats",
+            why="his chat started at length 5 on turn 1 and keeps it: the five turns before turn 9; the new length applies to new chats",
             transfer="a length changed while a chat runs",
         ),
         Expectation(

@@ -33,6 +33,7 @@ from windowmem_course.checks.lesson03 import (
     SHORT_PROMPT_ARTICLES,
     _after_the_break,
     _first_turn_without_the_name,
+    _marta_with_a_tool_on_turn_3,
     _messages_at_window_0,
     _turns_after_the_change,
     first_turn_without_turn_1,
@@ -102,6 +103,11 @@ _turn_2 = tool_chat.interactions[1].messages
 assert not {x.content for x in _turn_2 if x.content} & {m.content for m in turn_4}
 assert not {c for x in _turn_2 for c in x.tool_calls} & {c for m in turn_4 for c in m.tool_calls}
 assert not any("call_stock_3a" in (m.tool_calls or ()) for m in turn_4)
+# Self-check 2's chat: turn 3 asks about bank transfer, the payments tool's result lists payment
+# methods, and only turn 1 carries the order number.
+_paid = _marta_with_a_tool_on_turn_3()
+assert "bank transfer" in _paid[5].content and _paid[6].tool_calls and _paid[7].tool_call_id
+assert [i for i, m in enumerate(_paid) if order in m.content] == [1, 2]
 # The cell's last line: result 3a stored, not sent on turn 4 (n8n dropped the orphan).
 assert "call_stock_3a" not in sent_ids and "call_stock_3b" in sent_ids
 assert any(m.tool_call_id == "call_stock_3a" for m in turn_3.stored)
@@ -172,8 +178,8 @@ assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5,
     8009,
 ]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
-# Check 4's worked answer, why 50 is the dearest: "it pays about as many tokens in full as window
-# 10 (19,271 against 20,405) and sends about 30,000 more cached tokens".
+# Check 4's worked answer, why 50 costs the most: "it pays about as many tokens in full as window
+# 10 (19,271 against 20,405), and sends 28,562 more, read from the cache" (asserted below).
 _full = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10, 50)}
 assert _full == {5: 15016, 10: 20405, 50: 19271}
 assert _full[5] < _full[10] and _full[50] < _full[10]
@@ -293,7 +299,8 @@ assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
 # Section 4: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
-# its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13.
+# its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13
+# (the assignment's model answer says the same rule: a question on turn t needs t - 1).
 for name in ("marta", "mentioned_at_start", "support_60"):
     chat = load_example(name)
     said = [
@@ -359,7 +366,8 @@ assert [long_bills.loc[k, mini] for k in (50, 0)] == [105.24, 52.46]
 assert round(float(_long_50.dollars) * 1000, 2) == 105.24
 assert _long_50.calls[50].cached > _long_system + 1000
 assert all(c.cached < _long_system + 128 for c in _long_50.calls[51:])
-# Self-check 3's worked answer: chats running at the same time share the System Message's
+# The reference page's "Chats share the cache" (once in check 3's worked answer): chats
+# running at the same time share the System Message's
 # cached start; each chat's turn 1 (the same model call at every window) pays it in full here,
 # so sharing would take at most the cached part of the System Message at (input - cached
 # input) off every row: US$1.56 per 1,000 chats.
@@ -392,9 +400,7 @@ assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") =
 # window 10 but sends 28,562 more.
 assert list(shown.columns) == [
     "input tokens per chat",
-    "cached",
     "not cached",
-    "output tokens",
     "US$ per 1,000 chats",
     "US$ per 1,000 chats of 120 turns",
 ]
@@ -406,6 +412,9 @@ for _k in (5, 10, 50, 0):
     assert abs(_total - bills.loc[_k, mini]) < 0.006, (_k, _total)
 assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
 assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
+# Check 4's answer: those 28,562 more are read from the cache (window 50's cached input exceeds
+# window 10's by more than that).
+assert bills.loc[50, cached] - bills.loc[10, cached] >= 28_562
 assert abs(missed[50] / missed[10] - 1) < 0.1
 
 # Going further's "When it is not the window": at length 3, after the lunch break emptied the buffer, turn 5's call
@@ -468,6 +477,22 @@ for _k in (5, 0):
     assert {t.input - p.input for t, p in zip(timed[_k].calls, _paused[_k].calls)} == {33}
     assert timed[_k].total("output") == _paused[_k].total("output")
     assert 0 < timed[_k].dollars - _paused[_k].dollars < Decimal("0.002")
+# Section 4's table: per row, the cheaper of window 5 and no limit. No limit wins only with replies
+# minutes apart on 60-turn chats; slow replies and 120-turn chats favour window 5.
+_rows = {
+    "60 turns": (bills.loc[5, mini], bills.loc[0, mini]),
+    "slow replies": tuple(round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)),
+    "120 turns": (long_bills.loc[5, mini], long_bills.loc[0, mini]),
+}
+assert _rows == {
+    "60 turns": (25.93, 23.91),
+    "slow replies": (118.03, 145.13),
+    "120 turns": (49.81, 52.46),
+}
+assert [w5 < nl for w5, nl in _rows.values()] == [False, True, True]
+# Section 3's "If your System Message is short": the second agent's window-5 model calls all stay
+# under 1,024 tokens, so none is cached.
+assert all(c.cached == 0 for c in conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).calls)
 # Going further's second agent: window 5 is cheaper than no limit even without the cache; 833
 # tokens is about a third of 2,398, and US$47.29 is almost twice US$25.93.
 assert paused_bill(short, 5).dollars < paused_bill(short, 0).dollars
