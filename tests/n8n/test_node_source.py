@@ -384,9 +384,7 @@ def test_a_memory_sub_node_evaluates_its_key_on_the_agents_input_item():
     """Lesson 1: "As a sub-node, the memory receives the AI Agent's input item." The agent's
     execute context hands its own input items (connectionInputData) to the SupplyDataContext
     it builds for the memory node, and that context evaluates ``$json`` on them."""
-    contexts = (
-        n8n_home() / "app" / "node_modules" / "n8n-core" / "dist" / "execution-engine"
-    ) / "node-execution-context"
+    contexts = pinned_by_n8n("n8n-core") / "dist" / "execution-engine" / "node-execution-context"
     execute = (contexts / "execute-context.js").read_text(encoding="utf-8")
     assert re.search(
         r"async getInputConnectionData\(connectionType, itemIndex\) \{\s*return await "
