@@ -1384,7 +1384,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 899,
     "04_memory_that_outlives_the_session.ipynb": 1143,
     "05_designing_multi_turn_conversations.ipynb": 1020,
-    "06_token_budgets.ipynb": 1484,
+    "06_token_budgets.ipynb": 1507,
 }
 
 
