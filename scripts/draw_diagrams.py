@@ -340,6 +340,7 @@ def lesson6_blocks() -> str:
     that Claude's cache serves (1,024 tokens or more); light, a shared start under that minimum."""
     from windowmem.budget import help_centre, prepare, run_task
     from windowmem.budget.money import item_label, shared_start
+    from windowmem.prices import price_of
     from windowmem.prices.cache import ANTHROPIC_CACHE
 
     prepared = prepare(help_centre())
@@ -365,11 +366,15 @@ def lesson6_blocks() -> str:
         )
         rows.append(Row(f"call {n}: {calls[n - 1].used:,} tokens, {shared:,} shared", boxes))
     minimum = f"{ANTHROPIC_CACHE.min_tokens:,}"
+    # Every call drawn is over the minimum, so Claude writes each token its cache did not serve.
+    assert all(calls[n - 1].used >= ANTHROPIC_CACHE.min_tokens for n in BLOCK_CALLS)
+    claude = price_of("claude-sonnet-4-6")
+    write = f"{claude.cache_write / claude.input:g}"
     return store_load_svg(
         "Lesson 6 · truncate in blocks, calls 5 to 10",
         rows,
-        f"Solid: shared and cached ({minimum}+). Light: shared, under {minimum}. "
-        "Light and dashed: full price.",
+        f"Solid: cached ({minimum}+). Light: shared, under {minimum}. "
+        f"Light, dashed: written at {write}× price.",
     )
 
 

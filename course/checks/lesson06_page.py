@@ -275,8 +275,8 @@ assert [c.cached for c in served] == [0] * 5 + [s // 128 * 128 for s in sizes[4:
 assert sizes[4] >= 1024 > sizes[3]
 # Section 3's picture (scripts/draw_diagrams.py, lesson6_blocks), truncate in blocks, calls 5 to
 # 10: "calls 6, 8 and 10 only append, so each starts with the whole call before, and the cache
-# serves it. The light boxes are shared too, but under 1,024 tokens: call 5's start, and the
-# cuts, 7 and 9, which share only the system prompt and task."
+# serves it. The light boxes are shared too, but under 1,024 tokens, so the cache does not serve
+# them: call 5's start, and the cuts, 7 and 9, which share only the system prompt and task."
 blocks_steps = [s for s in blocks.trace if s.event.value == "call"]
 for n in (6, 8, 10):
     assert blocks_steps[n - 1].context[:-1] == blocks_steps[n - 2].context
@@ -316,19 +316,22 @@ assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert f"{no_cache['just-in-time'].dollars:.2f}" == "45.98"
 assert no_cache["just-in-time"].answered == no_cache["unbounded"].answered == 12
 # "What to choose", on Claude with the cache: unbounded answers all twelve for the least;
-# just-in-time 12 answers for $45.98 ($3.83 each); cut in blocks the cheapest cap, 5 answers for
-# $34.87 ($6.97 each); compact 12 answers for $40.51. The figures are the priced table's.
+# just-in-time 12 answers for $45.98 per 1,000 tasks ($3.83 per 1,000 answers); truncate in
+# blocks the cheapest cap, 5 answers for $34.87 ($6.97 per 1,000 answers); compact, with a perfect
+# summary, 12 answers for $40.51 ($3.38 per 1,000 answers). The figures are the priced table's,
+# per 1,000 tasks, so a total over the answers of a task is the price of 1,000 answers.
 on_claude = by_model[claude.name]
 assert on_claude["unbounded"].answered == 12
 for policy, answers, total, each in (
     ("just-in-time", 12, "45.98", "3.83"),
-    ("compact", 12, "40.51", None),
+    ("compact", 12, "40.51", "3.38"),
 ):
     cost = on_claude[policy]
     assert cost.answered == answers and f"{cost.dollars:.2f}" == total
     assert shown.loc[policy, "$, Claude Sonnet 4.6"] == float(total)
-    if each:
-        assert f"{cost.dollars / cost.answered:.2f}" == each
+    assert f"{cost.dollars / cost.answered:.2f}" == each
+assert compact.summariser == "perfect"  # "with a perfect summary"
+assert blocks.strategy == truncate.strategy  # "Truncate in blocks, a form of truncate"
 assert blocks.answered == 5 and f"{blocks_claude.dollars:.2f}" == "34.87"
 assert f"{blocks_claude.dollars / blocks.answered:.2f}" == "6.97"
 capped = [on_claude[p].dollars for p in ("truncate", "compact", "just-in-time")]
