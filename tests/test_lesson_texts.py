@@ -63,6 +63,7 @@ REVEALED_BY = {
         ],
         2: [
             '`"tutienda:u-1"`: the Edit Fields node',
+            "whichever node put it there",
             "In self-check 2\nthe key is `tutienda:u-1__Simple_Memory`",
         ],
         3: [

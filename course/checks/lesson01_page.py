@@ -230,6 +230,13 @@ assert pictured["sessionKey"] == "={{ $('When chat message received').item.json.
 assert workflow_node("lesson4_postgres", "When chat message received")["type"].endswith(
     ".chatTrigger"
 )
+# The caption: on the default option this 1.3 node's key is the id itself; a new node (1.4,
+# Postgres Chat Memory's newest) keys chat abc as abc__Postgres_Chat_Memory.
+assert workflow_node("lesson4_postgres", "Postgres Chat Memory")["typeVersion"] == 1.3
+assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
+assert not n8n.scopes_to_node("memoryPostgresChat", 1.3, "fromInput")
+assert n8n.scopes_to_node("memoryPostgresChat", 1.4, "fromInput")
+assert f"abc__{n8n.n8n_safe_name('Postgres Chat Memory')}" == "abc__Postgres_Chat_Memory"
 
 # Section 2's 1.4 rule: the default option files chat abc under abc__Simple_Memory (the id,
 # two underscores, the name with its space written _). Section 3's step 3: Postgres Chat
