@@ -343,6 +343,34 @@ assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for
 assert all(1 in visible_turns(12, t) for t in range(2, 14)) and 1 not in visible_turns(11, 13)
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
 
+
+def _one_tool_call_a_turn(turns):
+    """Marta's System Message, then *turns* turns of one tool call each (question, call, result,
+    reply)."""
+    chat = [marta.system_message]
+    for t in range(1, turns + 1):
+        chat += [
+            make.user(f"question {t}"),
+            make.assistant("", tool_calls=[f"call_{t}"]),
+            make.tool(f"result {t}", f"call_{t}"),
+            make.assistant(f"reply {t}"),
+        ]
+    return chat
+
+
+# Check 4's "Size it" and reply: "12, or 24 if each turn makes one tool call (section 2)": with
+# one tool call on every turn (4 messages each), turn 13's model call reaches turn 1 at 24, not 23.
+_tooled = _one_tool_call_a_turn(13)
+_reaches_1 = [
+    k
+    for k in range(1, 30)
+    if any(
+        m.content == "question 1"
+        for m in agent_runs(_tooled, N8nSimpleMemory(k))[12].calls[0].messages
+    )
+]
+assert _reaches_1[0] == 24 == 2 * 12 and _reaches_1 == list(range(24, 30))
+
 # Section 4: "on 120-turn chats it costs more than window 5 (the table's last
 # column)", on GPT-5.4 mini: the column is the same shop's 120-turn chat, priced.
 _long_chat = generated_support(120)
@@ -441,15 +469,7 @@ assert not _store.memory("tutienda", "chat-new", context_window_length=10).load(
 # call each (question, call, result, reply), through n8n's agent at 2 x n loads the last n turns
 # whole, the question of each among them.
 for _n in (1, 2, 3):
-    _chat = [marta.system_message]
-    for _t in range(1, 9):
-        _chat += [
-            make.user(f"question {_t}"),
-            make.assistant("", tool_calls=[f"call_{_t}"]),
-            make.tool(f"result {_t}", f"call_{_t}"),
-            make.assistant(f"reply {_t}"),
-        ]
-    _runs = agent_runs(_chat, N8nSimpleMemory(2 * _n))
+    _runs = agent_runs(_one_tool_call_a_turn(8), N8nSimpleMemory(2 * _n))
     _history = _runs[7].calls[0].messages[1:-1]
     assert [m.content for m in _history if m.role.value == "user"] == [
         f"question {t}" for t in range(8 - _n, 8)
@@ -470,13 +490,17 @@ _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
 assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
 assert min(_paused, key=lambda k: _paused[k].dollars) == 5
-# Section 4's rule quotes the same two bills. Check 3's worked answer: the time's bills
+# Section 4's table quotes the same two bills and says "Check 3's bills are higher only because
+# each of its model calls also sends the time". Check 3's worked answer: the time's bills
 # (US$119.52, US$146.62) are a little above these because every model call also sends the time's
 # own tokens (33 more input tokens a call); nothing is cached in either, and the output is the same.
 for _k in (5, 0):
     assert {t.input - p.input for t, p in zip(timed[_k].calls, _paused[_k].calls)} == {33}
     assert timed[_k].total("output") == _paused[_k].total("output")
     assert 0 < timed[_k].dollars - _paused[_k].dollars < Decimal("0.002")
+    # "only because": the whole gap is those tokens at the full input price.
+    _gap = timed[_k].dollars - _paused[_k].dollars
+    assert abs(_gap - 33 * len(timed[_k].calls) * gpt.input / 1_000_000) < Decimal("1e-12")
 # Section 4's table: per row, the cheaper of window 5 and no limit. No limit wins only with replies
 # minutes apart on 60-turn chats; slow replies and 120-turn chats favour window 5.
 _rows = {
