@@ -350,10 +350,7 @@ def lesson6_blocks() -> str:
     rows = []
     for n in BLOCK_CALLS:
         before, items = calls[n - 2].context, calls[n - 1].context
-        same = next(
-            (i for i, (a, b) in enumerate(zip(items, before, strict=False)) if a != b),
-            min(len(items), len(before)),
-        )
+        same = shared_prefix(items, before)
         shared = shared_start(run, n - 1, n)
         served = ANTHROPIC_CACHE.cacheable(shared) > 0
         boxes = tuple(
