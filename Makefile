@@ -126,7 +126,7 @@ test: check install-n8n install-hub-proxy
 	$(BIN)/python scripts/check_versions.py
 	bash .ci/system_packages.sh
 	eval "$$(bash .ci/services.sh start)" && \
-	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --cov --cov-report=term --ignore=tests/cgroup2 ; \
+	  $(BIN)/python -m pytest -n 2 --dist loadscope -ra --durations=40 --cov --cov-report=term --ignore=tests/cgroup2 ; \
 	  status=$$?; bash .ci/services.sh stop >/dev/null 2>&1; \
 	  $(BIN)/python -m pytest -p no:xdist -q -ra -s tests/cgroup2/test_guest_core.py || status=1; \
 	  exit $$status
