@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,18 +50,33 @@ def _version_ok(python: str) -> bool:
 
 
 #: Where the hub tier keeps its environment: readable by every user, outside any clone, kept
-#: between runs (one per pyproject.toml and system Python), as n8n's install is.
+#: between runs (one per set of requirements and system Python), as n8n's install is.
 ENVIRONMENTS = Path(os.environ.get("WINDOWMEM_HUB_ENVS") or "/var/tmp/windowmem-hub")
 #: Written last into an environment whose dependencies installed completely.
 COMPLETE = ".installed"
 
 
+def hub_requirements(pyproject: Path = REPO_ROOT / "pyproject.toml") -> list[str]:
+    """What ``pip install '.[course,hub]'`` installs besides windowmem, as pyproject.toml states it.
+
+    >>> any(r.startswith("jupyterhub") for r in hub_requirements())
+    True
+    """
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    return [*project["dependencies"], *extras["course"], *extras["hub"]]
+
+
 def environment_key(python: str) -> str:
-    """What the environment depends on: pyproject.toml's text and the system Python's version."""
+    """What the environment depends on: the requirements it installs and the system Python's version.
+
+    Only those: an edit elsewhere in pyproject.toml (the test tools, pytest's settings) keeps
+    the environment, whose install takes minutes on a busy machine.
+    """
     version = subprocess.run(
         [python, "-c", "import sys; print(sys.version)"], capture_output=True, text=True
     ).stdout
-    digest = hashlib.sha256((REPO_ROOT / "pyproject.toml").read_bytes() + version.encode())
+    digest = hashlib.sha256("\n".join([*hub_requirements(), version]).encode())
     return digest.hexdigest()[:12]
 
 
@@ -68,7 +84,7 @@ def environment_key(python: str) -> str:
 def hub_environment(timeout_s: float = 1800) -> Iterator[Path]:
     """The hub's ``python``, with this clone's windowmem installed; no other run changes it meanwhile.
 
-    The dependencies are installed once per ``pyproject.toml`` (minutes on a busy machine);
+    The dependencies are installed once per set of requirements (minutes on a busy machine);
     this clone's ``windowmem`` and ``autograder`` are installed afresh on every run (seconds).
     A lock keeps two runs from installing into the environment at once.
     """
