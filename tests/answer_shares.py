@@ -11,6 +11,8 @@ file compares a few of these figures with the pipeline's.
 
     shares = part_shares("lesson02_with_and_without_memory", {"cases_answer": CONSTANT})
     shares["Part C"]    # the share of Part C's autograded points the answers earn
+    part_shares("lesson02_with_and_without_memory", {"cases_answer": CONSTANT}, parts={"Part C"})
+                        # the same share, without running the other parts' hidden tests
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -70,9 +72,17 @@ def _score(
     return points
 
 
-def cell_scores(assignment: str, answers: Mapping[str, str]) -> dict[str, float]:
+def cell_scores(
+    assignment: str, answers: Mapping[str, str], only: Collection[str] | None = None
+) -> dict[str, float]:
     """Each autograded test cell's score when *answers* (answer cell grade_id -> source)
-    replace the model answers; the cells not named keep the model answer."""
+    replace the model answers; the cells not named keep the model answer.
+
+    With *only* (grade ids), the other test cells run their visible checks but not their
+    hidden tests, and are not scored. That changes no score of a cell in *only*: the judge
+    runs hidden tests outside the student's namespace, so one test cell's hidden part never
+    reaches another's.
+    """
     notebook = read_notebook(source_notebook(assignment))
     unknown = set(answers) - {nbgrader_meta(c).get("grade_id") for c in notebook["cells"]}
     if unknown:
@@ -89,8 +99,11 @@ def cell_scores(assignment: str, answers: Mapping[str, str]) -> dict[str, float]
             if meta.get("solution"):
                 code = answers.get(grade_id, code)
             if meta.get("grade") and not meta.get("solution"):
-                scores[grade_id] = _score(code, namespace, grade_id, float(meta["points"]), support)
-                continue
+                if only is None or grade_id in only:
+                    points = float(meta["points"])
+                    scores[grade_id] = _score(code, namespace, grade_id, points, support)
+                    continue
+                code = code.partition(HIDDEN_MARKERS[0])[0]
             with contextlib.suppress(Exception):  # a wrong answer may break a demo cell
                 _run(code, namespace, grade_id or "cell")
     return scores
@@ -108,12 +121,24 @@ def cell_parts(assignment: str) -> dict[str, tuple[str, float]]:
     return out
 
 
-def part_shares(assignment: str, answers: Mapping[str, str]) -> dict[str, float]:
-    """Per part, the share of its autograded points *answers* earn (rounded to hundredths)."""
-    scores, parts = cell_scores(assignment, answers), cell_parts(assignment)
+def part_shares(
+    assignment: str, answers: Mapping[str, str], parts: Collection[str] | None = None
+) -> dict[str, float]:
+    """Per part, the share of its autograded points *answers* earn (rounded to hundredths).
+
+    With *parts* (headings such as ``"Part C"``), only those parts are scored: the others'
+    hidden tests, most of the run's time, are not run.
+    """
+    cells = cell_parts(assignment)
+    if parts is not None:
+        unknown = set(parts) - {part for part, _ in cells.values()}
+        if unknown:
+            raise KeyError(f"{assignment} has no parts {sorted(unknown)}")
+        cells = {grade_id: cell for grade_id, cell in cells.items() if cell[0] in parts}
+    scores = cell_scores(assignment, answers, only=None if parts is None else set(cells))
     earned: dict[str, float] = {}
     total: dict[str, float] = {}
-    for grade_id, (part, points) in parts.items():
+    for grade_id, (part, points) in cells.items():
         earned[part] = earned.get(part, 0.0) + scores[grade_id]
         total[part] = total.get(part, 0.0) + points
     return {part: round(earned[part] / total[part], 2) for part in total}
