@@ -94,6 +94,55 @@ def lesson1() -> str:
     )
 
 
+#: Lesson 1, self-check 3's worked answer: after Marta's first chat, these events (minutes of
+#: silence, or a run), then her return in a new chat, on Simple Memory with the tenant + user key.
+IDLE_HOUR_EVENTS = (
+    desk.Pause(40),
+    desk.Request(desk.MARTA, "m-1", "Can I pay on delivery?", "You can, on delivery."),
+    desk.Pause(40),
+    desk.Request(desk.LUCIA, "l-1", "Friday delivery?", "Friday works."),
+    desk.Pause(30),
+)
+
+
+def lesson1_idle_hour() -> str:
+    """Simple Memory's idle hour, key by key: only a run on Marta's key restarts her clock."""
+    limit = desk.InProcessStore(5).idle_limit_minutes
+    minute, runs = 0.0, {desk.MARTA.name: [0.0], desk.LUCIA.name: []}
+    for event in IDLE_HOUR_EVENTS:
+        if isinstance(event, desk.Pause):
+            minute += event.minutes
+        else:
+            runs[event.customer.name].append(minute)
+    back, last = minute, runs[desk.MARTA.name][-1]
+    gone = last + limit
+    received = len(desk.marta_returns("in-process", IDLE_HOUR_EVENTS).window)
+    assert gone < back and received == 0, "her history is deleted before she returns"
+    first, again = runs[desk.MARTA.name]
+    marta = Lane(
+        "Marta's key",
+        (
+            Span(first, again, "kept", "assistant"),
+            Span(again, gone, f"kept: {limit:g} min from her last run", "assistant"),
+            Span(gone, back, "deleted", "gone"),
+        ),
+        (
+            Mark(first, "first chat ends", "user"),
+            Mark(again, f"{again:g} min: asks again", "user"),
+            Mark(back, f"{back:g} min: returns, gets {received}", "system"),
+        ),
+    )
+    (at,) = runs[desk.LUCIA.name]
+    lucia = Lane("Lucía's key", marks=(Mark(at, f"{at:g} min: writes", "user"),))
+    return timeline_svg(
+        "Lesson 1 · Simple Memory's idle hour is counted key by key",
+        [marta, lucia],
+        [(m, f"{m} min") for m in range(0, int(back) + 20, 20)],
+        f"Lucía's run at minute {at:g} is on her own key, so Marta's hour runs on from minute "
+        f"{again:g}.",
+    )
+
+
 def lesson2() -> str:
     """The call for Marta's turn 7, without memory and with Simple Memory (window 5)."""
     marta = load_example("marta")
@@ -377,6 +426,7 @@ def lesson6_blocks() -> str:
 
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
+    "01_idle_hour.svg": lesson1_idle_hour,
     "02_store_and_load.svg": lesson2,
     "02_workflow_inputs.svg": lesson2_inputs,
     "03_store_and_load.svg": lesson3,

@@ -57,3 +57,12 @@ def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
     svg = _draw_diagrams().lesson4_ttl()
     assert "kept until 11:20" in svg and ">gone<" in svg
     assert svg.count("clock restarts") == 2  # the two saved runs, not the page load or failure
+
+
+def test_lesson_1_s_idle_hour_is_counted_on_marta_s_key_alone():
+    """Self-check 3's worked answer: Lucía's run (another key) leaves Marta's hour running from
+    her own run at minute 40, so her history is gone when she returns at minute 110."""
+    svg = _draw_diagrams().lesson1_idle_hour()
+    for label in ("40 min: asks again", "80 min: writes", "110 min: returns, gets 0"):
+        assert label in svg, label
+    assert "kept: 60 min from her last run" in svg and ">deleted<" in svg

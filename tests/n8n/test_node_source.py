@@ -185,8 +185,8 @@ def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_i
     assert "both **From Memory** and **Manually** turn it on" in notes
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert (
-        "*Load Previous Session* option at **Off**, the default, a page reload or a new tab "
-        "starts a new session id"
+        "a page reload or a new tab starts a new session id, and so an empty history, while the "
+        "Chat Trigger's *Load Previous Session* is at *Off*, its default"
     ) in lesson
 
 
@@ -361,7 +361,7 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
         lesson.split()
     )
     assert (
-        "it reads the `sessionId` of the workflow's Chat Trigger, if that trigger started this run."
+        "It reads the `sessionId` of the workflow's Chat Trigger, if that trigger started this run."
     ) in " ".join(lesson.split())
     # getChatTrigger returns the workflow's node of the Chat Trigger's type, ran or not; the
     # $('…').first() above is what needs it to have run
@@ -467,7 +467,8 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     )
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
-    assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in notes
     assert "Postgres Chat Memory files a history under the key alone." in lesson
     # ... while Simple Memory's buffer name starts with the workflow's id
     window = simple_memory_source()
@@ -481,12 +482,12 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
     assert "behind the Chat Trigger, leave the default option" in lesson
     assert (
-        "*Load Previous Session* to *From Memory*. The Chat Trigger then gains a *Memory* input:"
-        " connect the same Postgres Chat Memory node to it" in " ".join(lesson.split())
+        "*Load Previous Session* is at *Off*, its default. Set it to *From Memory*. The Chat "
+        "Trigger then gains a *Memory* input: connect the same Postgres Chat Memory node to it"
+        in " ".join(lesson.split())
     )
     assert re.search(r"name: 'From Memory',\s*value: 'memory',", chat_trigger())
     assert "if ($parameter.options?.loadPreviousSession !== 'memory')" in chat_trigger()
-    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
     # step 2: a node's Credential list offers a new credential (n8n 2.41.1's editor), and a
     # Postgres credential asks for these fields (among others, with defaults)
@@ -630,16 +631,17 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
         == n8n.session_id_or_error(telegram[0])
         == ("No session ID found")
     )
-    lesson = lesson_text("01_scope_and_storage.ipynb")
+    # the trigger table, on the reference page (section 2 of the lesson fixes the Webhook only)
+    table = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     for key in (m.WHATSAPP_KEY, m.TELEGRAM_KEY):
-        assert f"`{key[1:]}`" in lesson
+        assert f"`{key[1:]}`" in table
     # the table's message column: the text each trigger's own item holds
     assert n8n.evaluate_parameter("={{ $json.messages[0].text.body }}", whatsapp[0]) == (
         n8n.evaluate_parameter("={{ $json.message.text }}", telegram[0])
     )
     assert whatsapp[0]["messages"][0]["text"]["body"] and telegram[0]["message"]["text"]
     for path in ("{{ $json.messages[0].text.body }}", "{{ $json.message.text }}"):
-        assert f"`{path}`" in lesson
+        assert f"`{path}`" in table
     # the reference page's receipts note: status items come unless no status is selected
     whatsapp_source = (
         package("n8n-nodes-base") / "dist" / "nodes" / "WhatsApp" / "WhatsAppTrigger.node.js"
@@ -683,10 +685,9 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     assert _trigger_items(telegram, m.TELEGRAM_UPDATE, only_messages) != []
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "select none of them to receive none" in notes
-    lesson = lesson_text("01_scope_and_storage.ipynb")
     assert (
         'so the *Key* comes out empty: "Key parameter is empty". To avoid it, in the '
-        "trigger's *Receive Message Status Updates*, select none" in lesson
+        "trigger's *Receive Message Status Updates*, select none" in notes
     )
     assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
         notes
