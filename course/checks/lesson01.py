@@ -115,7 +115,7 @@ BOOK = CheckBook(
                 4: "count from Marta's question at minute 40: is her history still there 70 minutes later?",
                 2: "the deletion takes the whole history, not its oldest messages",
             },
-            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes and was deleted",
+            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes, and her return's run deleted it before loading",
             transfer="two runs in between, one on her key and one on another, another timing",
         ),
         Expectation(

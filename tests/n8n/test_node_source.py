@@ -423,6 +423,7 @@ def test_a_memory_sub_node_evaluates_its_key_on_the_agents_input_item():
     assert "Simple Memory, below the agent, reads that same item." in lesson
     # the box under the default option, Session Key From Previous Node, holds {{ $json.sessionId }}
     assert "the `{{ $json.sessionId }}` in the box under it" in lesson
+    assert "n8n labels that box *Session Key From Previous Node*; it holds the session id" in lesson
     descriptions = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
     text = (descriptions / "descriptions.js").read_text(encoding="utf-8")
     assert re.search(
@@ -912,6 +913,14 @@ def test_lesson_1_s_idle_hour_is_a_constant_no_setting_changes():
     assert not [p for p in parameters if re.search(r"ttl|expir|hour|idle|stale", p, re.I)]
     assert window.count("last_accessed = new Date()") == 1  # only getMemory's fetch resets it
     assert "no setting changes the hour" in lesson_text("01_scope_and_storage.ipynb")
+    # When a stale history goes: every fetch (a run, on any key) first sweeps the whole map of
+    # buffers unused for over an hour, then loads its own; so Marta's goes at her return.
+    fetch = window.split("async getMemory(sessionKey, memoryParams) {", 1)[1]
+    assert fetch.lstrip().startswith("await this.cleanupStaleBuffers();")
+    assert "for (const [key, memoryInstance] of this.memoryBuffer.entries()) {" in window
+    assert "is deleted whole by the next run, on any key" in lesson_text(
+        "01_scope_and_storage.ipynb"
+    )
     assert "The hour cannot be changed." in lesson_text(
         "reference/01_scope_and_storage_notes.ipynb"
     )
