@@ -94,6 +94,58 @@ def lesson1() -> str:
     )
 
 
+#: Lesson 1, self-check 3's worked answer: after Marta's first chat, these events (minutes of
+#: silence, or a run), then her return in a new chat, on Simple Memory with the tenant + user key.
+IDLE_HOUR_EVENTS = (
+    desk.Pause(40),
+    desk.Request(desk.MARTA, "m-1", "Can I pay on delivery?", "You can, on delivery."),
+    desk.Pause(40),
+    desk.Request(desk.LUCIA, "l-1", "Friday delivery?", "Friday works."),
+    desk.Pause(30),
+)
+
+
+def lesson1_idle_hour() -> str:
+    """Simple Memory's idle hour, key by key: only a run on Marta's key restarts her clock."""
+    limit = desk.InProcessStore(5).idle_limit_minutes
+    minute, runs = 0.0, {desk.MARTA.name: [0.0], desk.LUCIA.name: []}
+    for event in IDLE_HOUR_EVENTS:
+        if isinstance(event, desk.Pause):
+            minute += event.minutes
+        else:
+            runs[event.customer.name].append(minute)
+    back, last = minute, runs[desk.MARTA.name][-1]
+    stale = last + limit
+    returns = desk.marta_returns("in-process", IDLE_HOUR_EVENTS)
+    received = len(returns.window)
+    # n8n sweeps stale histories at the start of the next Simple Memory run, on any key: her
+    # return's run deletes her history, then loads it (Lucía's run came before the hour was up).
+    assert stale < back and returns.buffer in returns.swept and received == 0, returns
+    first, again = runs[desk.MARTA.name]
+    marta = Lane(
+        "Marta's key",
+        (
+            Span(first, again, "kept", "assistant"),
+            Span(again, stale, f"kept: {limit:g} min from her last run", "assistant"),
+            Span(stale, back, "stale", "gone"),
+        ),
+        (
+            Mark(first, "first chat ends", "user"),
+            Mark(again, f"{again:g} min: asks again", "user"),
+            Mark(back, f"{back:g} min: returns; her run deletes it, gets {received}", "system"),
+        ),
+    )
+    (at,) = runs[desk.LUCIA.name]
+    lucia = Lane("Lucía's key", marks=(Mark(at, f"{at:g} min: writes", "user"),))
+    return timeline_svg(
+        "Lesson 1 · Simple Memory's idle hour is counted key by key",
+        [marta, lucia],
+        [(m, f"{m} min") for m in range(0, int(back) + 20, 20)],
+        f"Lucía's run ({at:g} min) is on her own key. Marta's hour ends at minute {stale:g}; "
+        f"the next run, her return, deletes her history first.",
+    )
+
+
 def lesson2() -> str:
     """The call for Marta's turn 7, without memory and with Simple Memory (window 5)."""
     marta = load_example("marta")
@@ -377,6 +429,7 @@ def lesson6_blocks() -> str:
 
 DIAGRAMS: dict[str, Callable[[], str]] = {
     "01_store_and_load.svg": lesson1,
+    "01_idle_hour.svg": lesson1_idle_hour,
     "02_store_and_load.svg": lesson2,
     "02_workflow_inputs.svg": lesson2_inputs,
     "03_store_and_load.svg": lesson3,

@@ -62,12 +62,12 @@ REVEALED_BY = {
             "the composite key does (`tutienda:u-1:m-1`",
         ],
         2: [
-            '`"tutienda:u-1"`: the Edit Fields node',
+            '`"tutienda:u-1__Chat_memory"`: the Edit Fields node',
             "whichever node put it there",
-            "In self-check 2\nthe key is `tutienda:u-1__Simple_Memory`",
         ],
         3: [
             "0: Marta's question at minute 40",
+            "](01_idle_hour.svg)",
             "pd.DataFrame(desk.returns_by_store())",
         ],
         4: ["Window: her last message came at 12:18"],
@@ -1407,6 +1407,7 @@ def test_each_lesson_links_the_glossary_before_its_first_section(notebook):
     "name",
     [
         "01_store_and_load.svg",
+        "01_idle_hour.svg",
         "02_store_and_load.svg",
         "02_workflow_inputs.svg",
         "03_store_and_load.svg",
@@ -1436,7 +1437,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most 2,000 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1999,
+    "01_scope_and_storage.ipynb": 1739,
     "02_with_and_without_memory.ipynb": 1677,
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,

@@ -29,7 +29,9 @@ def _check_1() -> dict[str, Any]:
 def _check_2() -> dict[str, Any]:
     # The website posts section 1's body to a Webhook; an Edit Fields node (passing on only the
     # fields it sets) makes sessionId (tenant + user) and chatInput top-level fields. The
-    # workflow has no Chat Trigger. The answer is the session id the default option reads.
+    # workflow has no Chat Trigger. The memory is a new Simple Memory (typeVersion 1.4) renamed
+    # "Chat memory", on the default option: the answer is its session key, the id it reads
+    # with "__" and the node's cleaned name (the buffer name without the workflow id).
     website = n8n.webhook_item(
         {"tenantId": "tutienda", "userId": "u-1", "threadId": "m-1", "chatInput": "Hi"}
     )
@@ -39,7 +41,8 @@ def _check_2() -> dict[str, Any]:
         ),
         "chatInput": n8n.evaluate_parameter("={{ $json.body.chatInput }}", website),
     }
-    return {"2": n8n.session_id_or_error(edited, chat_trigger=None)}
+    buffer = n8n.buffer_key_or_error(edited, workflow_id="wf1", node_name="Chat memory")
+    return {"2": buffer.removeprefix("wf1__")}
 
 
 def _check_3() -> dict[str, Any]:
@@ -89,16 +92,19 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="where does the Edit Fields node put sessionId, and where does the default option look?",
+            hint="where does the Edit Fields node put sessionId, where does the default option look, and what does version 1.4 add to the id?",
             mistakes={
-                "tutienda:u-1__Simple_Memory": "half right: that is the session key version 1.4 makes of the id; the question asks for the id it reads",
-                "u-1": "the Edit Fields node set sessionId to the tenant, a colon and the user",
-                "tutienda:u-1:m-1": "the Edit Fields node's expression leaves out threadId",
+                "tutienda:u-1": "half right: that is the session id it reads; on the default option, version 1.4 adds something to it to make the key",
+                "tutienda:u-1__Simple_Memory": "the node was renamed: version 1.4 adds the node's present name",
+                "tutienda:u-1__Chat memory": "nearly: each space of the node's name is written _ in the key",
+                "tutienda:u-1Chat_memory": "nearly: two underscores come between the id and the node's name",
+                "u-1__Chat_memory": "the Edit Fields node set sessionId to the tenant, a colon and the user",
+                "tutienda:u-1:m-1__Chat_memory": "the Edit Fields node's expression leaves out threadId",
                 "No session ID found": "the Edit Fields node made sessionId a top-level field, where the default option reads it",
                 "Key parameter is empty": "that is Define below's error; this memory is on the default option",
             },
-            why="the Edit Fields node made sessionId a top-level field, where the default option reads it",
-            transfer="the default option behind a Webhook and an Edit Fields node, a case the lesson has not worked",
+            why="the Edit Fields node made sessionId a top-level field, where the default option reads it, and version 1.4 adds two underscores and the node's name",
+            transfer="the default option behind a Webhook, an Edit Fields node and a renamed memory node, a case the lesson has not worked",
         ),
         Expectation(
             "3",
@@ -109,7 +115,7 @@ BOOK = CheckBook(
                 4: "count from Marta's question at minute 40: is her history still there 70 minutes later?",
                 2: "the deletion takes the whole history, not its oldest messages",
             },
-            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes and was deleted",
+            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes, and her return's run deleted it before loading",
             transfer="two runs in between, one on her key and one on another, another timing",
         ),
         Expectation(

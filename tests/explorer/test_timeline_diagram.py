@@ -1,10 +1,14 @@
 """The timeline drawing: where it puts spans and marks, what it refuses, and lesson 4's two."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import load_script
 from windowmem.explorer.timeline_diagram import LABEL_W, PLOT_W, Lane, Mark, Span, timeline_svg
 
+REPO = Path(__file__).resolve().parents[2]
 TICKS = [(0, "0 s"), (10, "10 s")]
 
 
@@ -57,3 +61,25 @@ def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
     svg = _draw_diagrams().lesson4_ttl()
     assert "kept until 11:20" in svg and ">gone<" in svg
     assert svg.count("clock restarts") == 2  # the two saved runs, not the page load or failure
+
+
+def test_lesson_1_s_idle_hour_is_counted_on_marta_s_key_alone():
+    """Self-check 3's worked answer: Lucía's run (another key) leaves Marta's hour running from
+    her own run at minute 40. Her hour ends at minute 100, and n8n deletes a stale history at the
+    next run (her return, at minute 110), before it loads: the picture and the answer agree."""
+    svg = _draw_diagrams().lesson1_idle_hour()
+    for label in (
+        "40 min: asks again",
+        "80 min: writes",
+        "110 min: returns; her run deletes it, gets 0",
+    ):
+        assert label in svg, label
+    assert "kept: 60 min from her last run" in svg and ">stale<" in svg and ">deleted<" not in svg
+    assert "hour ends at minute 100; the next run, her return, deletes her history first." in svg
+    # Self-check 3's worked answer gives the same two minutes.
+    lesson = (REPO / "course" / "01_scope_and_storage.ipynb").read_text(encoding="utf-8")
+    answer = " ".join("".join(c["source"]) for c in json.loads(lesson)["cells"]).split()
+    assert (
+        "Marta's hour ended at minute 100, and the next run, her return at minute 110,"
+        in " ".join(answer)
+    )

@@ -183,11 +183,13 @@ def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_i
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "*Load Previous Session* field, whose default is **Off**" in notes
     assert "both **From Memory** and **Manually** turn it on" in notes
-    lesson = lesson_text("01_scope_and_storage.ipynb")
+    # the fix, on the reference page (the lesson's section 4 names a new tab as a scope cause)
     assert (
-        "*Load Previous Session* option at **Off**, the default, a page reload or a new tab "
-        "starts a new session id"
-    ) in lesson
+        "reload or a new tab starts a new session id, and so an empty history, while the Chat "
+        "Trigger's *Load Previous Session* is at *Off*, its default"
+    ) in " ".join(notes.split())
+    lesson = " ".join(lesson_text("01_scope_and_storage.ipynb").split())
+    assert "new tab on the hosted chat page, at its defaults" in lesson
 
 
 def test_edit_fields_passes_on_only_the_fields_it_sets_by_default():
@@ -355,14 +357,17 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
     assert "getPinDataIfManualExecution" in ensure.group(1)
     assert "hasn't been executed" in ensure.group(1)
     lesson = lesson_text("01_scope_and_storage.ipynb")
-    assert "reads the top-level field `sessionId` of the item it receives (the" in lesson
+    assert "reads the top-level field `sessionId` of the item the agent receives" in " ".join(
+        lesson.split()
+    )
     # whichever node put it there: said in self-check 2's worked answer, which it would give away
     assert "where the default option reads it, whichever node put it there." in " ".join(
         lesson.split()
     )
-    assert (
-        "it reads the `sessionId` of the workflow's Chat Trigger, if that trigger started this run."
-    ) in " ".join(lesson.split())
+    # the fallback to the workflow's Chat Trigger: on the reference page
+    assert "only when that is empty does it look for a Chat Trigger in the workflow" in " ".join(
+        lesson_text("reference/01_scope_and_storage_notes.ipynb").split()
+    )
     # getChatTrigger returns the workflow's node of the Chat Trigger's type, ran or not; the
     # $('…').first() above is what needs it to have run
     context = (
@@ -385,7 +390,7 @@ def test_the_default_session_id_option_reads_the_item_then_falls_back_to_a_chat_
 
 
 def test_a_memory_sub_node_evaluates_its_key_on_the_agents_input_item():
-    """Lesson 1: "As a sub-node, the memory receives the AI Agent's input item." The agent's
+    """Lesson 1: "Simple Memory, below the agent, reads that same item." The agent's
     execute context hands its own input items (connectionInputData) to the SupplyDataContext
     it builds for the memory node, and that context evaluates ``$json`` on them."""
     contexts = pinned_by_n8n("n8n-core") / "dist" / "execution-engine" / "node-execution-context"
@@ -415,8 +420,10 @@ def test_a_memory_sub_node_evaluates_its_key_on_the_agents_input_item():
         node,
     )
     lesson = " ".join(lesson_text("01_scope_and_storage.ipynb").split())
-    assert "As a sub-node, the memory receives the AI Agent's input item." in lesson
-    assert "in the box *Session Key From Previous Node* under it" in lesson
+    assert "Simple Memory, below the agent, reads that same item." in lesson
+    # the box under the default option, Session Key From Previous Node, holds {{ $json.sessionId }}
+    assert "the `{{ $json.sessionId }}` in the box under it" in lesson
+    assert "n8n labels that box *Session Key From Previous Node*; it holds the session id" in lesson
     descriptions = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
     text = (descriptions / "descriptions.js").read_text(encoding="utf-8")
     assert re.search(
@@ -467,7 +474,40 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     )
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "Leave *Table Name* at `n8n_chat_histories`: the node creates the table" in lesson
-    assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in lesson
+    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
+    assert "set the AI Agent's *Source for Prompt (User Message)* to *Define below*" in notes
+    # section 2's Webhook fix, step 2: Define below shows Prompt (User Message), and the default
+    # (auto) reads a top-level chatInput or stops the run with "No prompt specified"
+    assert re.search(
+        r"exports\.textInput = \{\s*displayName: 'Prompt \(User Message\)',", descriptions
+    )
+    agent = (
+        package("@n8n/n8n-nodes-langchain")
+        / "dist"
+        / "nodes"
+        / "agents"
+        / "Agent"
+        / "V3"
+        / "AgentV3.node.js"
+    ).read_text(encoding="utf-8")
+    assert re.search(
+        r"\.\.\.descriptions_1\.textInput,\s*displayOptions: \{\s*show: \{\s*promptType: \['define'\]",
+        agent,
+    )
+    assert re.search(
+        r"if \(promptType === 'auto'\) \{\s*input = ctx\.evaluateExpression\('\{\{ "
+        r"\$json\[\"chatInput\"\] \}\}', i\);",
+        helpers,
+    )
+    assert "throw new n8n_workflow_1.NodeOperationError(ctx.getNode(), 'No prompt specified'" in (
+        helpers
+    )
+    flat = " ".join(lesson.split())
+    assert (
+        "*Source for Prompt (User Message)* at *Define below*, *Prompt (User Message)* "
+        "`{{ $json.body.chatInput }}`" in flat
+    )
+    assert 'without this step the run stops: "No prompt specified"' in flat
     assert "Postgres Chat Memory files a history under the key alone." in lesson
     # ... while Simple Memory's buffer name starts with the workflow's id
     window = simple_memory_source()
@@ -476,17 +516,20 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     assert "as if the workflow's id were part of the key" in lesson
     # step 3: a new Postgres Chat Memory (1.4) on the default option adds its node's name too
     assert "'@n8n/n8n-nodes-langchain.memoryPostgresChat': 1.4," in helpers
-    assert "Postgres Chat Memory (1.4) also adds its own name to the key" in lesson
-    # step 3: behind the Chat Trigger the default option reads sessionId (and on 1.4 adds the
-    # node's name, a new key anyway); step 4: From Memory gives the Chat Trigger a Memory input
-    assert "behind the Chat Trigger, leave the default option" in lesson
+    # step 3 recommends Define below, as its picture shows; the default option would add the
+    # node's name; the reference page: From Memory gives the Chat Trigger a Memory input
+    flat = " ".join(lesson.split())
     assert (
-        "*Load Previous Session* to *From Memory*. The Chat Trigger then gains a *Memory* input:"
-        " connect the same Postgres Chat Memory node to it" in " ".join(lesson.split())
+        "Set *Session ID* to *Define below*, with your *Key* (the default option adds the" in flat
+    )
+    assert "node's name, as on Simple Memory)" in flat
+    assert (
+        "*Load Previous Session* is at *Off*, its default. Set it to *From Memory*. The Chat "
+        "Trigger then gains a *Memory* input: connect the same Postgres Chat Memory node to it"
+        in " ".join(notes.split())
     )
     assert re.search(r"name: 'From Memory',\s*value: 'memory',", chat_trigger())
     assert "if ($parameter.options?.loadPreviousSession !== 'memory')" in chat_trigger()
-    notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
     # step 2: a node's Credential list offers a new credential (n8n 2.41.1's editor), and a
     # Postgres credential asks for these fields (among others, with defaults)
@@ -630,16 +673,17 @@ def test_the_whatsapp_and_telegram_triggers_items_hold_the_ids_lesson_1_keys_on(
         == n8n.session_id_or_error(telegram[0])
         == ("No session ID found")
     )
-    lesson = lesson_text("01_scope_and_storage.ipynb")
+    # the trigger table, on the reference page (section 2 of the lesson fixes the Webhook only)
+    table = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     for key in (m.WHATSAPP_KEY, m.TELEGRAM_KEY):
-        assert f"`{key[1:]}`" in lesson
+        assert f"`{key[1:]}`" in table
     # the table's message column: the text each trigger's own item holds
     assert n8n.evaluate_parameter("={{ $json.messages[0].text.body }}", whatsapp[0]) == (
         n8n.evaluate_parameter("={{ $json.message.text }}", telegram[0])
     )
     assert whatsapp[0]["messages"][0]["text"]["body"] and telegram[0]["message"]["text"]
     for path in ("{{ $json.messages[0].text.body }}", "{{ $json.message.text }}"):
-        assert f"`{path}`" in lesson
+        assert f"`{path}`" in table
     # the reference page's receipts note: status items come unless no status is selected
     whatsapp_source = (
         package("n8n-nodes-base") / "dist" / "nodes" / "WhatsApp" / "WhatsAppTrigger.node.js"
@@ -683,10 +727,9 @@ def test_receipts_and_edits_start_a_run_without_the_id_unless_the_trigger_filter
     assert _trigger_items(telegram, m.TELEGRAM_UPDATE, only_messages) != []
     notes = lesson_text("reference/01_scope_and_storage_notes.ipynb")
     assert "select none of them to receive none" in notes
-    lesson = lesson_text("01_scope_and_storage.ipynb")
     assert (
         'so the *Key* comes out empty: "Key parameter is empty". To avoid it, in the '
-        "trigger's *Receive Message Status Updates*, select none" in lesson
+        "trigger's *Receive Message Status Updates*, select none" in notes
     )
     assert "With *Trigger On* set to *Message* only, n8n asks Telegram for new messages alone" in (
         notes
@@ -870,6 +913,14 @@ def test_lesson_1_s_idle_hour_is_a_constant_no_setting_changes():
     assert not [p for p in parameters if re.search(r"ttl|expir|hour|idle|stale", p, re.I)]
     assert window.count("last_accessed = new Date()") == 1  # only getMemory's fetch resets it
     assert "no setting changes the hour" in lesson_text("01_scope_and_storage.ipynb")
+    # When a stale history goes: every fetch (a run, on any key) first sweeps the whole map of
+    # buffers unused for over an hour, then loads its own; so Marta's goes at her return.
+    fetch = window.split("async getMemory(sessionKey, memoryParams) {", 1)[1]
+    assert fetch.lstrip().startswith("await this.cleanupStaleBuffers();")
+    assert "for (const [key, memoryInstance] of this.memoryBuffer.entries()) {" in window
+    assert "is deleted whole by the next run, on any key" in lesson_text(
+        "01_scope_and_storage.ipynb"
+    )
     assert "The hour cannot be changed." in lesson_text(
         "reference/01_scope_and_storage_notes.ipynb"
     )
