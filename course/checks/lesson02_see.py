@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs, message_line
+from windowmem.calls.agent_calls import agent_runs, describe_call, message_line
 from windowmem.calls.tool_scenario import Delivery, load_tool_scenario, without_tools
 from windowmem.examples import load_example
 from windowmem.explorer.calls_widgets import CallsExplorer
@@ -111,6 +111,27 @@ def item_without_memory(delivery: Delivery, sent: Sequence[Message]) -> dict[str
         )
         for field, value in delivery.item.items()
     }
+
+
+def order_number_with_and_without_memory() -> str:
+    """Turn 2's model call in TuTienda's tool chat, on an agent without memory and on one with
+    Simple Memory (window 5), and what each array lets the model write in ``track_order``'s
+    ``order_number`` row: section 3's See-it.
+
+    >>> shown = order_number_with_and_without_memory()
+    >>> "#6023" in shown.split("with Simple Memory")[0].split("order_number")[0]
+    False
+    """
+    _, tracking = tool_items()
+    blocks = []
+    for label, memory in (("without memory", None), ("with Simple Memory", N8nSimpleMemory(5))):
+        call = agent_runs(tutienda_tools.conversation, memory)[1].calls[0]
+        written = item_without_memory(tracking, call.messages)["order_number"]
+        blocks.append(
+            f"turn 2's model call, {label}:\n{describe_call(call)}\n"
+            f"  -> the model can write in track_order's order_number: {written}"
+        )
+    return "\n\n".join(blocks)
 
 
 def buffers_when_turn_2_calls(tracking: Delivery) -> tuple[SimpleMemoryStore, Memory]:
