@@ -22,11 +22,12 @@ from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 from windowmem_course.checks.lesson02_see import (
+    MOVED_CHAT,
     NOT_IN_ITS_ARRAY,
     PICTURED_CHAT,
     item_without_memory,
     marta_with_failed_turns,
-    order_number_with_and_without_memory,
+    moved_chat_turn_3,
     pictured_chat,
     recorded_call,
     tool_items,
@@ -235,18 +236,17 @@ assert (scenario.agent_workflow_id, tracking.tool.workflow_id) == (
     "wf-track-order",
 )
 assert len(inner.stored) == 0
-# Section 3's See-it: turn 2's call without memory holds no order number, so the model cannot
-# write track_order's order_number; with Simple Memory, turn 1 brings #6023. "Only the call
-# with memory holds #6023."
-shown_3 = order_number_with_and_without_memory()
-off_3, on_3 = shown_3.split("\n\n")
-assert "without memory" in off_3 and "with Simple Memory" in on_3
-assert "#6023" not in off_3 and off_3.endswith(NOT_IN_ITS_ARRAY)
-assert (
-    "memory · turn 1" in on_3
-    and on_3.endswith(": #6023")
-    and tracking.item["order_number"] == "#6023"
-)
+# Section 3's See-it: track_order received #6023 on turn 2, with memory (turn 1 put it in the
+# model's array); "without memory, that array holds only the System Message and 'Where is it
+# right now?'", so the model cannot write track_order's order_number.
+turn_2_off = agent_runs(scenario.conversation)[1].calls[0]
+assert [m.content for m in turn_2_off.messages] == [
+    scenario.conversation.messages[0].content,
+    "Where is it right now?",
+]
+assert item_without_memory(tracking, turn_2_off.messages)["order_number"] == NOT_IN_ITS_ARRAY
+assert tracking.item["order_number"] == "#6023"
+assert item_without_memory(tracking, scenario_on[1].calls[0].messages)["order_number"] == "#6023"
 assert scenario_on[1].calls[0].memory_turns == (1,)
 assert not agent_runs(scenario.conversation)[1].calls[0].part(Part.MEMORY)
 # The memory-off item: the order number, said only in turn 1, cannot be filled; the address and
@@ -259,15 +259,27 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-# Check 3: the one field the copy without memory has to guess from its array.
-off_item = item_without_memory(redirect, sent_without_memory)
-assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["order_number"]
+# Check 3: its own chat (the address on turn 1, the order number in turn 3's message): without
+# memory turn 3's call is the System Message and turn 3's message, so only new_address is lost
+# (not the field section 3's See-it loses); with memory both values are in the array.
+assert [q for q, _ in MOVED_CHAT] == [
+    "I've moved to Calle 93 #11-26, Bogotá.",
+    "Which days do you deliver?",
+    "Please send order #6023 there.",
+]
+moved_off, moved_on = moved_chat_turn_3(None), moved_chat_turn_3(N8nSimpleMemory(5))
+assert [m.role.value for m in moved_off.messages] == ["system", "user"]
+off_item = item_without_memory(redirect, moved_off.messages)
+assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["new_address"]
+assert item_without_memory(redirect, moved_on.messages) == redirect.item
+assert moved_on.memory_turns == (1, 2)
 assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
-assert [  # of the model's fields, only the address is in turn 3's call without memory
+assert [  # of the model's fields, only the order number is in turn 3's call without memory
     f
     for f in sorted(redirect.arguments)
-    if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
-] == ["new_address"]
+    if any(redirect.arguments[f] in m.content for m in moved_off.messages)
+] == ["order_number"]
+assert redirect.tool.inputs[2] == ("requested_by", "chat agent")
 
 # Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
@@ -324,10 +336,8 @@ assert tool_turn // 2 == 2 and places // tool_turn == 2
 fix_4 = _flat("**Spot it and fix it.** Open a later turn's", anywhere=True)
 whole = places // tool_turn
 assert (
-    f"At the default of {N8nSimpleMemory().size}, memory sends the newest {places} messages."
-    f" That holds {places // plain} turns without tools. Turns with one tool step take"
-    f" {tool_turn} messages each, so {whole} of them fill {whole * tool_turn} places, and the"
-    f" last {places - whole * tool_turn} hold only part of a third." in fix_4
+    f"At the default of {N8nSimpleMemory().size}, memory sends the newest {places} messages:"
+    f" {places // plain} turns without tools, or {whole} whole turns with a tool step." in fix_4
 )
 # ... and section 4 states no count of a tool turn above self-check 4: a step is two messages,
 # the rest is the reader's to add up.
@@ -388,6 +398,9 @@ assert len(turn_2.requests) == 3 == len(table)
 stored_texts = [m.content for m in turn_2.stored[-4:]]
 assert stored_texts[0] == turn_2.user_input and '[{"response":"35"}]' in stored_texts
 assert '[{"response":"5"}]' not in [m.content for m in turn_2.stored]
+# ... "on the next turn, the model no longer sees step 1's result, `5`": turn 3's call.
+assert '[{"response":"5"}]' not in [m.content for m in two_rounds.runs[2].requests[0]]
+assert "`5`" in rule_4 and "It is 35." == turn_2.stored[-1].content
 # Check 4: at window 3 the newest 6 stored messages are turn 1's 2 and turn 2's question, last
 # tool step and answer: turns 1 and 2 reach turn 3's call. Had memory stored both steps (the
 # whole recorded turn: question, two calls, two results, answer), turn 2 alone would fill the 6.

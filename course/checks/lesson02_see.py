@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from windowmem.calls.agent_calls import agent_runs, describe_call, message_line
+from windowmem.calls.agent_calls import agent_runs, message_line
 from windowmem.calls.tool_scenario import Delivery, load_tool_scenario, without_tools
 from windowmem.examples import load_example
 from windowmem.explorer.calls_widgets import CallsExplorer
@@ -113,25 +113,25 @@ def item_without_memory(delivery: Delivery, sent: Sequence[Message]) -> dict[str
     }
 
 
-def order_number_with_and_without_memory() -> str:
-    """Turn 2's model call in TuTienda's tool chat, on an agent without memory and on one with
-    Simple Memory (window 5), and what each array lets the model write in ``track_order``'s
-    ``order_number`` row: section 3's See-it.
+#: Self-check 3's chat: the address comes on turn 1, the order number in turn 3's own message,
+#: so the field lost without memory is not the one section 3's See-it loses.
+MOVED_CHAT = (
+    ("I've moved to Calle 93 #11-26, Bogotá.", "Thanks, Marta. I've noted your new address."),
+    ("Which days do you deliver?", "Monday to Saturday."),
+    ("Please send order #6023 there.", None),
+)
 
-    >>> shown = order_number_with_and_without_memory()
-    >>> "#6023" in shown.split("with Simple Memory")[0].split("order_number")[0]
-    False
+
+def moved_chat_turn_3(memory: N8nSimpleMemory | None) -> Any:
+    """Turn 3's first model call in self-check 3's chat, on an agent with *memory* (or none).
+
+    >>> [m.role.value for m in moved_chat_turn_3(None).messages]
+    ['system', 'user']
     """
-    _, tracking = tool_items()
-    blocks = []
-    for label, memory in (("without memory", None), ("with Simple Memory", N8nSimpleMemory(5))):
-        call = agent_runs(tutienda_tools.conversation, memory)[1].calls[0]
-        written = item_without_memory(tracking, call.messages)["order_number"]
-        blocks.append(
-            f"turn 2's model call, {label}:\n{describe_call(call)}\n"
-            f"  -> the model can write in track_order's order_number: {written}"
-        )
-    return "\n\n".join(blocks)
+    messages = [tutienda_tools.conversation.messages[0]]
+    for question, answer in MOVED_CHAT:
+        messages += [user(question)] + ([assistant(answer)] if answer else [])
+    return agent_runs(messages, memory)[2].calls[0]
 
 
 def buffers_when_turn_2_calls(tracking: Delivery) -> tuple[SimpleMemoryStore, Memory]:
