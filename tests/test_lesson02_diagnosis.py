@@ -68,7 +68,7 @@ def test_section_3s_picture_shows_the_order_the_model_filled():
         )
     )
     assert {"order", "#6023"} <= set(shot.shows) and caller.workflow == "lesson2_workflow_tool"
-    assert "`order` holds #6023, and *View parent execution* opens" in _lesson_text()
+    assert "row `order` (grey because a past run cannot be edited) holds #6023." in _lesson_text()
 
 
 def test_section_4s_spot_it_reads_what_the_turn_2_picture_shows():
@@ -84,5 +84,5 @@ def test_section_4s_spot_it_reads_what_the_turn_2_picture_shows():
     text = _lesson_text()
     assert f'Here is turn 2, "{sent.turns[1].text}", of this lesson\'s workflow.' in text
     assert f'Turn 1, "{turn_1.text}", had used the Calculator once.'.replace("*", "\\*") in text
-    assert "Turn 1 came back as 4 messages." in text
-    assert "`Tool: Calculator` with the result `84`, and the answer, `AI: 84.`" in text
+    assert "Turn 1 came back as 4 messages: its question," in text
+    assert "`Tool: Calculator` with the result `84`, and the answer `AI: 84.`" in text

@@ -16,6 +16,7 @@ from windowmem.policies import N8nSimpleMemory
 from windowmem_course.checks.lesson02_see import (
     item_without_memory,
     marta,
+    moved_chat_turn_3,
     tool_items,
     tutienda_tools,
 )
@@ -42,9 +43,9 @@ def _check_3() -> dict[str, Any]:
     redirect, _ = tool_items()
     # The model writes only its $fromAI() arguments, from the array it was sent; with memory
     # off, turn 3's call holds a value only if turn 3's own message (or the system message)
-    # says it. n8n fills the other rows the same way whatever the model was sent.
-    sent_without_memory = agent_runs(scenario.conversation)[2].calls[0].messages
-    off = item_without_memory(redirect, sent_without_memory)
+    # says it. n8n fills the other rows the same way whatever the model was sent. Self-check 3's
+    # chat gives the address on turn 1 and the order number on turn 3.
+    off = item_without_memory(redirect, moved_chat_turn_3(None).messages)
     lost = [f for f, _ in redirect.tool.inputs if off[f] != redirect.item[f]]
     return {"3": lost}
 
@@ -99,26 +100,26 @@ BOOK = CheckBook(
             mistakes={
                 (
                     "order_number",
-                    "new_address",
-                ): "the address is in turn 3's own message, which both copies are sent",
+                ): "the order number is in turn 3's own message, which both copies are sent; the address was said in turn 1",
                 (
                     "order_number",
+                    "new_address",
+                ): "the order number is in turn 3's own message, which both copies are sent",
+                (
+                    "new_address",
                     "requested_by",
                 ): "requested_by is fixed text: n8n fills it the same way with memory or without",
                 (
-                    "new_address",
-                ): "the address is in turn 3's own message; the order number was said in turn 1",
-                (
                     "requested_by",
-                ): "requested_by is fixed text, filled by n8n; the order number was said in turn 1",
+                ): "requested_by is fixed text, filled by n8n; the address was said in turn 1",
                 (
                     "order_number",
                     "new_address",
                     "requested_by",
-                ): "n8n fills requested_by with fixed text, and the address is in turn 3's own message",
-                (): "the order number was said in turn 1, and only the copy with memory is sent turn 1",
+                ): "n8n fills requested_by with fixed text, and the order number is in turn 3's own message",
+                (): "the address was said in turn 1, and only the copy with memory is sent turn 1",
             },
-            why="the order number was said in turn 1, which only the copy with memory is sent. The address is in turn 3's own message, and n8n fills requested_by with fixed text",
+            why="the address was said in turn 1, which only the copy with memory is sent. The order number is in turn 3's own message, and n8n fills requested_by with fixed text",
             transfer="one tool call by an agent with memory and one without",
         ),
         Expectation(

@@ -22,10 +22,12 @@ from windowmem.policies import N8nSimpleMemory
 from windowmem.policies.n8n import memory_manager as manager
 from windowmem.policies.n8n.session_ids import chat_trigger_item, simple_memory_buffer_key
 from windowmem_course.checks.lesson02_see import (
+    MOVED_CHAT,
     NOT_IN_ITS_ARRAY,
     PICTURED_CHAT,
     item_without_memory,
     marta_with_failed_turns,
+    moved_chat_turn_3,
     pictured_chat,
     recorded_call,
     tool_items,
@@ -83,6 +85,10 @@ assert agent_runs(marta, N8nSimpleMemory(3))[6].calls[0].memory_turns == (4, 5, 
 # ... and Marta's story ends: a window of 6 sends turn 1 on turn 7, and on turn 8 it is gone again.
 assert 1 in agent_runs(marta, N8nSimpleMemory(6))[6].calls[0].memory_turns
 assert 1 not in agent_runs(marta, N8nSimpleMemory(5))[6].calls[0].memory_turns
+# ... "Marta's chat has 7 turns, so a window of 6 is enough for her": her last call, turn 7, gets turn 1.
+assert (
+    marta.turn_count == 7 and 1 in agent_runs(marta, N8nSimpleMemory(6))[-1].calls[0].memory_turns
+)
 longer = [*marta.messages, user("Thanks!"), assistant("You're welcome."), user("Bye.")]
 assert 1 not in agent_runs(longer, N8nSimpleMemory(6))[7].calls[0].memory_turns
 # ... and with a window of k, turn k + 2 is the first call without turn 1 (turn 5 at 3)
@@ -230,6 +236,19 @@ assert (scenario.agent_workflow_id, tracking.tool.workflow_id) == (
     "wf-track-order",
 )
 assert len(inner.stored) == 0
+# Section 3's See-it: track_order received #6023 on turn 2, with memory (turn 1 put it in the
+# model's array); "without memory, that array holds only the System Message and 'Where is it
+# right now?'", so the model cannot write track_order's order_number.
+turn_2_off = agent_runs(scenario.conversation)[1].calls[0]
+assert [m.content for m in turn_2_off.messages] == [
+    scenario.conversation.messages[0].content,
+    "Where is it right now?",
+]
+assert item_without_memory(tracking, turn_2_off.messages)["order_number"] == NOT_IN_ITS_ARRAY
+assert tracking.item["order_number"] == "#6023"
+assert item_without_memory(tracking, scenario_on[1].calls[0].messages)["order_number"] == "#6023"
+assert scenario_on[1].calls[0].memory_turns == (1,)
+assert not agent_runs(scenario.conversation)[1].calls[0].part(Part.MEMORY)
 # The memory-off item: the order number, said only in turn 1, cannot be filled; the address and
 # the fixed row are as with memory on.
 assert item_without_memory(redirect, sent_without_memory) == {
@@ -240,15 +259,27 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
-# Check 3: the one field the copy without memory has to guess from its array.
-off_item = item_without_memory(redirect, sent_without_memory)
-assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["order_number"]
+# Check 3: its own chat (the address on turn 1, the order number in turn 3's message): without
+# memory turn 3's call is the System Message and turn 3's message, so only new_address is lost
+# (not the field section 3's See-it loses); with memory both values are in the array.
+assert [q for q, _ in MOVED_CHAT] == [
+    "I've moved to Calle 93 #11-26, Bogotá.",
+    "Which days do you deliver?",
+    "Please send order #6023 there.",
+]
+moved_off, moved_on = moved_chat_turn_3(None), moved_chat_turn_3(N8nSimpleMemory(5))
+assert [m.role.value for m in moved_off.messages] == ["system", "user"]
+off_item = item_without_memory(redirect, moved_off.messages)
+assert [f for f, _ in redirect.tool.inputs if off_item[f] != redirect.item[f]] == ["new_address"]
+assert item_without_memory(redirect, moved_on.messages) == redirect.item
+assert moved_on.memory_turns == (1, 2)
 assert [f for f, _ in redirect.tool.inputs] == ["order_number", "new_address", "requested_by"]
-assert [  # of the model's fields, only the address is in turn 3's call without memory
+assert [  # of the model's fields, only the order number is in turn 3's call without memory
     f
     for f in sorted(redirect.arguments)
-    if any(redirect.arguments[f] in m.content for m in scenario_off[2].calls[0].messages)
-] == ["new_address"]
+    if any(redirect.arguments[f] in m.content for m in moved_off.messages)
+] == ["order_number"]
+assert redirect.tool.inputs[2] == ("requested_by", "chat agent")
 
 # Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
@@ -280,14 +311,20 @@ assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // 
 
 
 # ... section 2's rule: k counts pairs of messages, and a turn without tools stores one pair,
-# so a window of 5 holds 5 such turns; section 4's rule: a tool turn stores 4, two pairs, so a
-# window of 5 holds 2 whole tool turns.
-def _flat(heading):
+# so a window of 5 holds 5 such turns; section 4's fix (after self-check 4, so the check is not
+# answered above it): a tool turn stores 4, so the default window's 10 places hold 5 plain
+# turns, or 2 tool turns in 8 places with 2 left for part of a third.
+def _flat(heading, anywhere=False):
+    """The first markdown cell that starts with *heading* (or holds it), its lines joined."""
     return " ".join(
         next(
             "".join(c["source"])
             for c in lesson["cells"]
-            if "".join(c["source"]).startswith(heading)
+            if (
+                heading in "".join(c["source"])
+                if anywhere
+                else "".join(c["source"]).startswith(heading)
+            )
         ).split()
     )
 
@@ -296,19 +333,17 @@ rule_2, rule_4 = _flat("## 2 · "), _flat("## 4 · ")
 assert plain // 2 == 1 and places // plain == 5
 assert "A turn without tools stores one pair, so a window of 5 holds 5 such turns." in rule_2
 assert tool_turn // 2 == 2 and places // tool_turn == 2
-assert f"That is {tool_turn} messages, or {tool_turn // 2} of the *k* pairs." in rule_4
+fix_4 = _flat("**Spot it and fix it.** Open a later turn's", anywhere=True)
+whole = places // tool_turn
 assert (
-    f"So a window of 5 holds {places // plain} turns without tools, but only"
-    f" {places // tool_turn} whole turns with a tool step." in rule_4
+    f"At the default of {N8nSimpleMemory().size}, memory sends the newest {places} messages:"
+    f" {places // plain} turns without tools, or {whole} whole turns with a tool step." in fix_4
 )
+# ... and section 4 states no count of a tool turn above self-check 4: a step is two messages,
+# the rest is the reader's to add up.
+assert str(tool_turn) + " messages" not in rule_4 and "pairs" not in rule_4
 # ... and the closing recap says the same pairs in words.
-recap = " ".join(
-    next(
-        "".join(c["source"])
-        for c in lesson["cells"]
-        if "## What to remember" in "".join(c["source"])
-    ).split()
-)
+recap = _flat("## What to remember", anywhere=True)
 in_words = {1: "one", 2: "two"}
 assert (
     f"A turn without tools stores {in_words[plain // 2]} pair, and a turn with a tool step"
@@ -352,17 +387,20 @@ strip = next(
 )
 table = [line for line in strip.splitlines() if line.startswith("| ") and "---" not in line][1:]
 assert table == [
-    "| the question | the customer | yes |",
-    "| tool call `2+3` | model call 1 | no |",
-    "| result `5` | the Calculator | no |",
-    "| tool call `5*7` | model call 2 | yes |",
-    "| result `35` | the Calculator | yes |",
-    '| the answer "It is 35." | model call 3 | yes |',
+    "| 1 | none | tool call `2+3` | the Calculator returns `5`: step 1 |",
+    "| 2 | step 1 | tool call `5*7` | the Calculator returns `35`: step 2 |",
+    '| 3 | steps 1 and 2 | the answer "It is 35." | memory stores the question, step 2 and the answer |',
 ]
+# ... one pass per model call; pass n is sent the n - 1 steps before it, and step n's result
+# first comes back to pass n + 1: so step 2 is new in pass 3, which answers.
+assert len(turn_2.requests) == 3 == len(table)
 # ... read against the recording: what each model call replied, and what memory kept.
 stored_texts = [m.content for m in turn_2.stored[-4:]]
 assert stored_texts[0] == turn_2.user_input and '[{"response":"35"}]' in stored_texts
 assert '[{"response":"5"}]' not in [m.content for m in turn_2.stored]
+# ... "on the next turn, the model no longer sees step 1's result, `5`": turn 3's call.
+assert '[{"response":"5"}]' not in [m.content for m in two_rounds.runs[2].requests[0]]
+assert "`5`" in rule_4 and "It is 35." == turn_2.stored[-1].content
 # Check 4: at window 3 the newest 6 stored messages are turn 1's 2 and turn 2's question, last
 # tool step and answer: turns 1 and 2 reach turn 3's call. Had memory stored both steps (the
 # whole recorded turn: question, two calls, two results, answer), turn 2 alone would fill the 6.

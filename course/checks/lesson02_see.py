@@ -113,6 +113,27 @@ def item_without_memory(delivery: Delivery, sent: Sequence[Message]) -> dict[str
     }
 
 
+#: Self-check 3's chat: the address comes on turn 1, the order number in turn 3's own message,
+#: so the field lost without memory is not the one section 3's See-it loses.
+MOVED_CHAT = (
+    ("I've moved to Calle 93 #11-26, Bogotá.", "Thanks, Marta. I've noted your new address."),
+    ("Which days do you deliver?", "Monday to Saturday."),
+    ("Please send order #6023 there.", None),
+)
+
+
+def moved_chat_turn_3(memory: N8nSimpleMemory | None) -> Any:
+    """Turn 3's first model call in self-check 3's chat, on an agent with *memory* (or none).
+
+    >>> [m.role.value for m in moved_chat_turn_3(None).messages]
+    ['system', 'user']
+    """
+    messages = [tutienda_tools.conversation.messages[0]]
+    for question, answer in MOVED_CHAT:
+        messages += [user(question)] + ([assistant(answer)] if answer else [])
+    return agent_runs(messages, memory)[2].calls[0]
+
+
 def buffers_when_turn_2_calls(tracking: Delivery) -> tuple[SimpleMemoryStore, Memory]:
     """The n8n process's Simple Memory buffers when turn 2 calls *tracking*'s tool.
 
