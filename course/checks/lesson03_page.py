@@ -436,7 +436,7 @@ assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
 # call to every turn; long pauses read nothing from the cache.
 assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
 assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
-# Section 3's table: "not cached" is input minus cached; each row adds up to its bill (input
+# Section 3's table: "paid in full" is input minus cached; each row adds up to its bill (input
 # price, a tenth of it for cached, output price for the replies, the same output at every
 # window); window 5 misses nearly twice no limit's tokens; window 50 misses about as many as
 # window 10 but sends 28,562 more.
