@@ -80,7 +80,9 @@ REVEALED_BY = {
         5: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["His turn 6 then started a new chat at the field's current value, 8"],
+        1: [
+            "His turn 6 then started a fresh history under the same key, at the field's current value, 8"
+        ],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
             "**No limit**: with the time at its top",
@@ -597,7 +599,9 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # bold sentence of its own, after the rule that turn t sees turns t - k to t - 1.
     before_1 = main[: main.index("### Self-check 1")]
     # Round 14: "length" named as the field (not messages stored), read once on the first message.
-    kept = "deletes the chat's history; the next message then starts a new chat at the field's current value"
+    # Round 17: "new chat" means a new key (defined in Words); the idle hour starts a fresh
+    # history under the same key.
+    kept = "deletes the chat's history; the next message then starts a fresh history under the same key, at the field's current value"
     assert "**A chat keeps the Context Window Length it started with.**" in before_1
     assert "reads the field once, on the chat's first message" in " ".join(before_1.split())
     assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
@@ -615,7 +619,30 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "So two model calls in a row share only the System Message (S)" in flat_3
     assert "her messages minutes apart" in flat_3
     assert flat_3.index("**Step 1: the cache.**") < flat_3.index("](03_prompt_cache.svg)")
-    assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index("**Step 2: the bill.**")
+    assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index(
+        "**Step 2: two model calls, then the bill.**"
+    )
+    # Round 17: one idea a cell in step 1 (the cache; its limits; the slide and its picture);
+    # "0 means no limit" is taught, with its reason, where the length is first set (section 1).
+    lesson_cells = cells(COURSE / "03_window_buffer_memory.ipynb")
+    ids = [c.get("id") for c in lesson_cells]
+    for cid in ("l03-cache-limits", "l03-cache-slides", "l03-two-calls"):
+        assert cid in ids, cid
+    assert ids.index("l03-cache-limits") + 1 == ids.index("l03-cache-slides")
+    limits = text(lesson_cells[ids.index("l03-cache-limits")])
+    assert "1,024 tokens" in limits and "slides" not in limits and "no limit" not in limits
+    before_1_rule = main[: main.index("### Self-check 1")]
+    assert "**0 means no limit**, since n8n" in " ".join(before_1_rule.split())
+    # Round 17: code cells shown for their output say so; the cache picture draws "paid in full"
+    # light, not faded and dashed as the first picture draws "stored, outside the window".
+    for cell in lesson_cells:
+        if "hide-input" in cell.get("metadata", {}).get(
+            "tags", []
+        ) and "explorer.show()" not in text(cell):
+            first = text(cell).splitlines()[0]
+            assert "read" in first and first.startswith("#"), first
+    cache_svg = (COURSE / "03_prompt_cache.svg").read_text(encoding="utf-8")
+    assert "stroke-dasharray" not in cache_svg and "Light: paid in full" in cache_svg
     code = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb")[:20])
     assert "call_7" not in code and "128" not in body
     # Round 12: section 4's rule gives the reversal when customers pause past the cache's life
@@ -631,7 +658,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # words in section 3, its bill in Going further.
     assert (
         "No limit is cheapest while the cache works: customers reply within minutes, and chats "
-        "stay short (on TuTienda's, under 96 turns)" in rule_4
+        "stay short (at 120 turns, the third row, window 5 is cheaper)" in rule_4
     )
     assert "33 tokens" not in flat_main and "US$47.29" not in flat_main
     assert "the cache helps only if the System Message alone reaches 1,024 tokens" in flat_3
@@ -639,8 +666,11 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "US$" not in answer_3 and "Per chat or per shop" not in body
     # Round 16: the learner drafts the reply, against a four-point rubric, before check 4's
     # worked answer shows one.
-    for point in ("**memory**", "**cost**", "**tools**", "**pinning**"):
+    for point in ("**memory**", "**cost**", "**tools**"):
         assert point in rule_4, point
+    # Round 17: the rubric asks nothing the lesson does not teach (pinning is lesson 5's), and
+    # the advice quotes no figure the learner cannot see (the 96-turn crossover, US$105.24).
+    assert "**pinning**" not in rule_4 and "96 turns" not in body and "105.24" not in body
     draft = next(
         c
         for c in cells(COURSE / "03_window_buffer_memory.ipynb")
@@ -660,10 +690,12 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # Round 7: "when it is not the window" is optional, with its check (5), in Going further.
     before_5 = " ".join(going[: going.index("### Self-check 5")].split())
     assert "and so does an idle hour" in before_5
-    # Round 13: check 7's principle is taught in Going further's text before its checks, not in
-    # the line right above check 7 nor only in its answer.
+    # Round 17: check 7's principle is in its worked answer only: printed above the check it
+    # gave the answer away.
     principle = "a fact reaches it while any message carrying it is in the window"
-    assert principle in before_5 and principle not in " ".join(main.split())
+    flat_body = " ".join(body.split())
+    assert principle not in flat_body[: flat_body.index("### Self-check 7")]
+    assert principle in flat_body[flat_body.index("### Self-check 7") :]
     above_7 = going[: going.index("### Self-check 7")].rstrip().split("\n\n")[-1]
     assert principle not in " ".join(above_7.split())
     assert "between sessions, scope or storage" not in main
@@ -1468,7 +1500,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1999,
     "02_with_and_without_memory.ipynb": 1677,
-    "03_window_buffer_memory.ipynb": 1283,
+    "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,
     "06_token_budgets.ipynb": 1507,

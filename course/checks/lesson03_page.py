@@ -258,6 +258,15 @@ assert (lucia_7[5].turn, lucia_7[5].input, lucia_7[5].cached, lucia_7[5].output)
     28,
 )
 assert lucia_7[5].uncached == 212 and (lucia_7[0].cached, lucia_7[0].uncached) == (2432, 123)
+# Section 3's step 2 prints these two model calls (turns 6 and 7, no limit and window 5): both
+# turn 6's send 2,535 tokens; at no limit turn 7 sends 2,555, more than window 5's 2,516, yet
+# pays fewer in full (123 against 212).
+lucia_6 = {
+    k: conversation_bill(tutienda, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).calls[5]
+    for k in (5, 0)
+}
+assert lucia_6[5].input == lucia_6[0].input == 2535 and lucia_7[0].input == 2555
+assert lucia_7[0].input > lucia_7[5].input and lucia_7[0].uncached < lucia_7[5].uncached
 mini_price = price_of("gpt-5.4-mini")
 assert (mini_price.input, mini_price.cached_input, mini_price.output) == (
     Decimal("0.75"),
