@@ -234,15 +234,18 @@ def lesson3_cache() -> str:
         rows.append(
             Row(
                 f"turn 7's call, {name}",
+                # Paid in full is drawn light (half filled, dark text), not faded and dashed:
+                # faded means "stored, outside the window" in the lesson's first picture.
                 tuple(
-                    Box(b.label, b.role, i < same) for i, b in enumerate(_boxes(call, labels, new))
+                    Box(b.label, b.role, light=i >= same and b.role != "new")
+                    for i, b in enumerate(_boxes(call, labels, new))
                 ),
             )
         )
     return store_load_svg(
         "Lesson 3 · the cache serves only the start a call shares with an earlier one",
         rows,
-        "Solid: the start turn 7 repeats from turn 6 (cacheable); faded: paid in full; red: the new question.",
+        "Solid: the start turn 7 repeats from turn 6, read from the cache. Light: paid in full. Red: the new question.",
     )
 
 

@@ -80,12 +80,15 @@ REVEALED_BY = {
         5: ["explorer.show()", "nothing comes from memory"],
     },
     "03_window_buffer_memory.ipynb": {
-        1: ["turns 1 to 8 are stored; the last ten messages"],
+        1: [
+            "His turn 6 then started a fresh history under the same key, at the field's current value, 8"
+        ],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
             "**No limit**: with the time at its top",
             "nothing is read from the cache",
             "her chats would cost US$118.03",
+            "so, as in check 3, no model call reads from it",
         ],
         4: [
             "**[2, 3]**. On turn *t* a window of *k* loads",
@@ -587,12 +590,18 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
     before_6 = body[: body.index("### Self-check 6")] + body[body.index("### Self-check 6") :][:600]
     assert "`slice(-0)`" not in main and "JavaScript reads `-0` as `0`" in before_6
+    # Round 16: check 1 asks a case neither rule states (a raised length and an idle break).
+    question_1 = " ".join(main[main.index("### Self-check 1") :][:600].split())
+    assert "raise Context Window Length to **8**" in question_1
+    assert "he is away for two hours" in question_1
     # Round 11: check 1 needs "a chat keeps the length it started with"; it is taught in section
     # 1's rule, with its reason, and is not the paragraph right above the check. Round 12: in a
     # bold sentence of its own, after the rule that turn t sees turns t - k to t - 1.
     before_1 = main[: main.index("### Self-check 1")]
     # Round 14: "length" named as the field (not messages stored), read once on the first message.
-    kept = "deletes the chat's history; the next message then starts a new chat at the field's current value"
+    # Round 17: "new chat" means a new key (defined in Words); the idle hour starts a fresh
+    # history under the same key.
+    kept = "deletes the chat's history; the next message then starts a fresh history under the same key, at the field's current value"
     assert "**A chat keeps the Context Window Length it started with.**" in before_1
     assert "reads the field once, on the chat's first message" in " ".join(before_1.split())
     assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
@@ -601,45 +610,92 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     before_3 = main[: main.index("### Self-check 3")]
     flat_3 = " ".join(before_3.split())
     # Round 7: one cache rule, plainly: the shared start must reach 1,024 tokens, and only the
-    # shared start is cheap; one model call priced before the table; the chat's replies come
-    # minutes apart (pauses are priced in Going further, not on the main path).
+    # shared start is cheap; the chat's replies come minutes apart (pauses are priced in section
+    # 4's table and Going further). Round 16: section 3 in two steps, the cache and its picture
+    # first, then the bill; the one model call priced by hand and OpenAI's 128-token blocks are
+    # on the reference page, not the lesson.
     assert "the shared start must be at least **1,024 tokens** long" in flat_3
-    assert "only the shared start is cheap" in flat_3
-    assert "so two model calls in a row share only the System Message (S)" in flat_3
+    assert "Only the shared start is cheap" in flat_3
+    assert "So two model calls in a row share only the System Message (S)" in flat_3
     assert "her messages minutes apart" in flat_3
+    assert flat_3.index("**Step 1: the cache.**") < flat_3.index("](03_prompt_cache.svg)")
+    assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index(
+        "**Step 2: two model calls, then the bill.**"
+    )
+    # Round 17: one idea a cell in step 1 (the cache; its limits; the slide and its picture);
+    # "0 means no limit" is taught, with its reason, where the length is first set (section 1).
+    lesson_cells = cells(COURSE / "03_window_buffer_memory.ipynb")
+    ids = [c.get("id") for c in lesson_cells]
+    for cid in ("l03-cache-limits", "l03-cache-slides", "l03-two-calls"):
+        assert cid in ids, cid
+    assert ids.index("l03-cache-limits") + 1 == ids.index("l03-cache-slides")
+    limits = text(lesson_cells[ids.index("l03-cache-limits")])
+    assert "1,024 tokens" in limits and "slides" not in limits and "no limit" not in limits
+    before_1_rule = main[: main.index("### Self-check 1")]
+    assert "**0 means no limit**, since n8n" in " ".join(before_1_rule.split())
+    # Round 17: code cells shown for their output say so; the cache picture draws "paid in full"
+    # light, not faded and dashed as the first picture draws "stored, outside the window".
+    for cell in lesson_cells:
+        if "hide-input" in cell.get("metadata", {}).get(
+            "tags", []
+        ) and "explorer.show()" not in text(cell):
+            first = text(cell).splitlines()[0]
+            assert "read" in first and first.startswith("#"), first
+    cache_svg = (COURSE / "03_prompt_cache.svg").read_text(encoding="utf-8")
+    assert "stroke-dasharray" not in cache_svg and "Light: paid in full" in cache_svg
     code = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb")[:20])
-    assert "call_7 = conversation_bill(" in code and "per 1,000 such model calls" in code
+    assert "call_7" not in code and "128" not in body
     # Round 12: section 4's rule gives the reversal when customers pause past the cache's life
     # (window 5 cheaper), with where to see reply gaps; sections 1 to 3 leave pauses out.
     flat_main = " ".join(main.split())
-    assert "128" not in flat_3 and "pause" not in flat_main[: flat_main.index("## 4 ·")]
+    assert "pause" not in flat_main[: flat_main.index("## 4 ·")]
     rule_4 = flat_main[flat_main.index("## 4 ·") : flat_main.index("### Self-check 4")]
     assert "| 60 turns, every reply over 10 minutes after the last | 118.03 | 145.13 |" in rule_4
-    assert "*Started* times under *Executions*" in rule_4
-    # Round 15: the rule is exact (no limit is cheapest while replies come within minutes and
-    # chats stay short), its bills a table with no sums left to the reader; check 3's worked
-    # answer does not repeat the pause bills. A short System Message's cost is on the main path.
+    assert "*Started* times of a chat's runs under *Executions*" in rule_4
+    # Round 15: the rule is exact, its bills a table with no sums left to the reader. Round 16:
+    # "short" is a computed turn count; check 3's worked answer quotes no bill, so no figure on
+    # the page differs from the table's nothing-cached row; a short System Message is said in
+    # words in section 3, its bill in Going further.
     assert (
-        "No limit is cheapest while customers reply within minutes and chats stay short" in rule_4
+        "No limit is cheapest while the cache works: customers reply within minutes, and chats "
+        "stay short (at 120 turns, the third row, window 5 is cheaper)" in rule_4
     )
-    assert "33 tokens" not in flat_main and "US$47.29 per 1,000, against US$25.93" in flat_3
+    assert "33 tokens" not in flat_main and "US$47.29" not in flat_main
+    assert "the cache helps only if the System Message alone reaches 1,024 tokens" in flat_3
     answer_3 = body[body.index("### Self-check 3") : body.index("## 4 ·")]
-    assert "US$118.03" not in answer_3 and "Per chat or per shop" not in body
+    assert "US$" not in answer_3 and "Per chat or per shop" not in body
+    # Round 16: the learner drafts the reply, against a four-point rubric, before check 4's
+    # worked answer shows one.
+    for point in ("**memory**", "**cost**", "**tools**"):
+        assert point in rule_4, point
+    # Round 17: the rubric asks nothing the lesson does not teach (pinning is lesson 5's), and
+    # the advice quotes no figure the learner cannot see (the 96-turn crossover, US$105.24).
+    assert "**pinning**" not in rule_4 and "96 turns" not in body and "105.24" not in body
+    draft = next(
+        c
+        for c in cells(COURSE / "03_window_buffer_memory.ipynb")
+        if c.get("id") == "l03-reply-draft"
+    )
+    assert text(draft).startswith("my_reply = None") and body.index("my_reply = None") < body.index(
+        "A reply that holds"
+    )
     # Round 14: check 2's tool result cannot carry the order number.
     assert "Its result lists payment methods, no order number" in " ".join(
         main[main.index("### Self-check 2") :].split()
     )
     going = body[body.index("## Going further") :]
-    assert "If every message of Lucía's chat came after such a pause, but within the hour" in (
+    assert "every message of Lucía's chat came after such a pause, but within the hour" in (
         " ".join(going.split())
     )
     # Round 7: "when it is not the window" is optional, with its check (5), in Going further.
     before_5 = " ".join(going[: going.index("### Self-check 5")].split())
     assert "and so does an idle hour" in before_5
-    # Round 13: check 7's principle is taught in Going further's text before its checks, not in
-    # the line right above check 7 nor only in its answer.
+    # Round 17: check 7's principle is in its worked answer only: printed above the check it
+    # gave the answer away.
     principle = "a fact reaches it while any message carrying it is in the window"
-    assert principle in before_5 and principle not in " ".join(main.split())
+    flat_body = " ".join(body.split())
+    assert principle not in flat_body[: flat_body.index("### Self-check 7")]
+    assert principle in flat_body[flat_body.index("### Self-check 7") :]
     above_7 = going[: going.index("### Self-check 7")].rstrip().split("\n\n")[-1]
     assert principle not in " ".join(above_7.split())
     assert "between sessions, scope or storage" not in main
@@ -743,10 +799,16 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     )
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
     # Round 11: the version is said in words (the node's version, where it shows).
+    # Round 16: the rule in one reading, with the n8n release Going further's table names.
     assert (
-        "**The rule** when the AI Agent node is version 3 or 3.1 (the foot of its *Settings* tab shows it). On 2.2 or earlier, a tool turn is stored as two messages and *k* counts turns."
+        "**The rule.** On AI Agent version 3 or 3.1 (shown at the foot of its *Settings* tab), a turn with one tool call takes 4 messages"
         in main
     )
+    assert (
+        "On older agents (2.2 or earlier, or n8n before 2.3.0), a tool turn is two messages and *k* counts turns."
+        in main
+    )
+    assert "Turn 3's question and tool call 3a are older, so they stay behind" in main
     assert "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
     bare = re.findall(r"(?<!model )(?<!tool )(?<!\w)calls?\b", main.replace("chat_bill", ""))
@@ -1439,7 +1501,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1999,
     "02_with_and_without_memory.ipynb": 1717,
-    "03_window_buffer_memory.ipynb": 1160,
+    "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,
     "06_token_budgets.ipynb": 1507,

@@ -26,28 +26,55 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 
 
-#: The turn Luis's self-checks 1 and 6 ask about.
+#: The turn Luis's self-check 6 asks about.
 LUIS_TURN = 9
-#: Self-check 1: Luis's chat began at the default length; after his turn 4 the field is set to 3.
-LENGTH_CHANGED_AFTER = 4
-NEW_LENGTH = 3
 #: Self-check 6: the turn on which the model calls one tool before answering Luis.
 LUIS_TOOL_TURN = 5
 
+#: Self-check 1: Luis's chat begins at the default length 5; after his turn RAISED_AFTER the field
+#: is raised to NEW_LENGTH; he is away AWAY_HOURS between turns AWAY_BEFORE - 1 and AWAY_BEFORE;
+#: the check asks about turn ASKED_ON.
+START_LENGTH = 5
+RAISED_AFTER = 2
+NEW_LENGTH = 8
+AWAY_BEFORE = 6
+AWAY_HOURS = 2
+ASKED_ON = 12
 
-def _turns_after_the_change() -> tuple[int, ...]:
-    # Luis's chat in n8n's one map of buffers: his buffer is created on turn 1 at the default
-    # length; from turn 5 on, every run asks for length 3. Which turns does turn 9's run load?
-    turns = [m for m in generated_support(LUIS_TURN).messages if m.role.value != "system"]
-    store = SimpleMemoryStore(ManualClock())
-    for turn in range(1, LUIS_TURN):
-        length = 5 if turn <= LENGTH_CHANGED_AFTER else NEW_LENGTH
+
+def luis_after_the_break() -> tuple[int, ...]:
+    """The turns Luis's turn 12 loads, through n8n 2.41.1's one map of Simple Memory buffers:
+    his buffer is made at length 5 on turn 1; from turn 3 on the field reads 8; before turn 6
+    he is away two hours, so the sweep of idle buffers deletes his, and turn 6 makes a new one."""
+    turns = [m for m in generated_support(ASKED_ON).messages if m.role.value != "system"]
+    clock = ManualClock()
+    store = SimpleMemoryStore(clock)
+    for turn in range(1, ASKED_ON):
+        if turn == AWAY_BEFORE:
+            clock.advance(hours=AWAY_HOURS)
+        length = START_LENGTH if turn <= RAISED_AFTER else NEW_LENGTH
         store.memory("tutienda", "luis", context_window_length=length).add(
             *turns[2 * turn - 2 : 2 * turn]
         )
+        clock.advance(minutes=2)
     loaded = store.memory("tutienda", "luis", context_window_length=NEW_LENGTH).load()
     turn_of = {id(m): i // 2 + 1 for i, m in enumerate(turns)}
     return tuple(sorted({turn_of[id(m)] for m in loaded}))
+
+
+#: What to say to self-check 1's foreseen wrong answers.
+IDLE_DELETED = "turns 1 to 5 are gone: after an idle hour n8n deletes a chat's history"
+LUIS_MISTAKES = {
+    4: "that is a window of 8 over his whole chat; but the two hours away deleted his history, "
+    "so turn 12's chat began after the break",
+    7: "that is a window of 5 reaching back from turn 12; but the chat that began after the "
+    "break took the field's value then, 8",
+    5: "turn 5 came before the break, and the idle hours deleted it with the rest",
+} | dict.fromkeys((1, 2, 3), IDLE_DELETED)
+
+
+def _oldest_turn_seen() -> int:
+    return luis_after_the_break()[0]
 
 
 def luis_with_a_tool() -> list[Any]:
@@ -72,7 +99,11 @@ def _messages_at_window_0() -> int:
 
 
 def _check_1() -> dict[str, Any]:
-    return {"1": _turns_after_the_change(), "6": _messages_at_window_0()}
+    return {"1": _oldest_turn_seen()}
+
+
+def _check_6() -> dict[str, Any]:
+    return {"6": _messages_at_window_0()}
 
 
 def _marta_with_a_tool_on_turn_3() -> list[Any]:
@@ -272,11 +303,11 @@ CLAIMS = (
     ),
     Claim(
         3,
-        "When a customer starts a new session, no window length brings back the old chat.",
+        "When a customer starts a new chat, no window length brings back the old one.",
         _no_window_finds_a_new_session,
         "",
-        "(3) holds too: a new session id files her under a new, empty history (lesson 1), and no "
-        "window loads what is not there",
+        "(3) holds too: a new chat has a new key (lesson 1's session id), so n8n files it under a "
+        "new, empty history, and no window loads what is not there",
     ),
 )
 
@@ -345,31 +376,14 @@ BOOK = CheckBook(
         Expectation(
             "1",
             _check_1,
-            hint="which Context Window Length does Luis's chat use: the one in the field on turn 9, or the one it started with on turn 1?",
-            mistakes={
-                (
-                    6,
-                    7,
-                    8,
-                ): "that is what a new chat at length 3 would load; Luis's chat started at 5 on his turn 1 and keeps that length while it runs",
-                (5, 6, 7, 8, 9): NEW_MESSAGE,
-                (4, 5, 6, 7, 8, 9): NEW_MESSAGE,
-                (
-                    3,
-                    4,
-                    5,
-                    6,
-                    7,
-                    8,
-                ): "that is six turns; at length 5 the window starts at turn 9 − 5",
-                (1, 2, 3, 4, 5): "those are the first five turns; the window keeps the newest",
-            },
-            why="his chat started at length 5 on turn 1 and keeps it: the five turns before turn 9; the new length applies to new chats",
-            transfer="a length changed while a chat runs",
+            hint="what did two hours away do to Luis's history, and which length does a chat get on the message that starts it?",
+            mistakes=LUIS_MISTAKES,
+            why="the idle hours deleted turns 1 to 5; turn 6 began a new chat at the field's value, 8, and the six turns it holds before turn 12 all fit",
+            transfer="a length raised while a chat runs, and a chat restarted by an idle hour",
         ),
         Expectation(
             "6",
-            _check_1,
+            _check_6,
             hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; at 0 memory loads everything stored, and a tool turn stores more than two messages",
             mistakes={
                 18: "that is Luis's chat without the tool: turn 5 also stored its tool call and the tool's result",
@@ -424,7 +438,7 @@ BOOK = CheckBook(
             _check_reply,
             hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,
-            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50 without tool calls; and no window reaches a new session's empty history",
+            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50 without tool calls; and no window reaches a new chat's empty history",
             transfer="a reply weighing reach, money and scope on chats the lesson did not price",
         ),
         Expectation(

@@ -320,7 +320,7 @@ def test_the_executions_list_shows_when_each_run_started():
     assert '"executionsList.started":`{date}, {time}`' in source
     assert '"executionsList.runTime":`Run time`' in source
     lesson = lesson_text("03_window_buffer_memory.ipynb")
-    assert "compare a session's *Started* times under *Executions*" in lesson
+    assert "the *Started* times of a chat's runs under *Executions*" in " ".join(lesson.split())
     assert "run times" not in lesson
 
 
