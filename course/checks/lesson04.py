@@ -12,17 +12,24 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.outlive import expiry, store_choice
 from windowmem.outlive import session_lock as lock
 from windowmem.outlive import store_scenarios as scenarios
-from windowmem.outlive.agent_process import restart
-from windowmem.outlive.product_stores import StoreSpec
+
+#: Self-check 1: Marta's six turns on two workers in turn, each with its own Simple Memory
+#: (Context Window Length 2, as the lesson's table), and a deploy that restarts both before
+#: turn 4; the check asks what turn 6 sends.
+DEPLOY_STORE: scenarios.StoreName = "Simple Memory (in-process)"
+DEPLOY_EVENT: scenarios.EventName = "the agent restarts"
+ASKED_TURN = 6
+
+
+def deploy_in_queue_mode(store: scenarios.StoreName = DEPLOY_STORE) -> list[str]:
+    """What turn ASKED_TURN sends from memory in self-check 1's case, on *store*: u4 a4 ..."""
+    call = scenarios.play_scenario(store, 2, DEPLOY_EVENT)[ASKED_TURN - 1]
+    return [m.content[:2] for m in call.sent[:-1]]
 
 
 def _check_1() -> dict[str, Any]:
-    first_two, third_and_fourth = scenarios.MARTA_TURNS[:2], scenarios.MARTA_TURNS[2:4]
-    _, after_in_process = restart(
-        StoreSpec("in-process"), "lesson4-restart", 5, first_two, third_and_fourth
-    )
-    # Turn 4, the new process's second turn: what it sends besides its own question.
-    return {"1": len(after_in_process[1].sent) - 1}
+    # Turn 6: what it sends besides its own question.
+    return {"1": len(deploy_in_queue_mode())}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -134,15 +141,15 @@ BOOK = _StoreBook(
         Expectation(
             "1",
             _check_1,
-            hint="where does Simple Memory keep its histories, what does the new process start with, and what does turn 3 add to it?",
+            hint="what did the deploy leave in each worker's memory, and which turns since then went to the worker that serves turn 6?",
             mistakes={
-                6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
-                4: "turns 1 and 2 left with the old process; count what the new one has stored",
-                0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
-                1: "that counts turns; count messages: turn 3, the one turn stored since the restart, is a question and an answer",
+                4: "that is what turn 6 sends with no deploy, or with one shared memory; the deploy emptied both workers, and turn 5 went to worker 1",
+                0: "the deploy emptied both memories, but worker 2 then served turn 4 and stored it",
+                1: "that counts turns; count messages: a turn is a question and an answer",
+                10: "the window is 2 turns, and the deploy emptied both memories",
             },
-            why="the new process started with an empty memory and has stored only turn 3, two messages",
-            transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",
+            why="the deploy emptied both memories; worker 2 serves turns 4 and 6, so at turn 6 it holds only turn 4, two messages (turn 5 is in worker 1's memory)",
+            transfer="a deploy in queue mode, where the lesson's table shows the two workers without one: both of section 1's rules on one case",
         ),
         Expectation(
             "2",
@@ -173,7 +180,7 @@ BOOK = _StoreBook(
             hint="which node is shared by every worker, and which deletes a quiet chat by itself after a time you choose?",
             mistakes={
                 "simple": "in queue mode each worker has its own Simple Memory, so a patient is half forgotten; and its idle hour, which no setting changes, deletes a chat after an hour, not a day",
-                "postgres": "Postgres keeps every chat until something deletes it: here that would be the clean-up job nobody will look after; and the lock the clinic needs in queue mode runs on Redis anyway",
+                "postgres": "Postgres keeps every chat until something deletes it, so the clinic would have to build and watch a clean-up job; and the clinic runs a Redis server anyway, since queue mode passes its runs through one",
             },
             form='one word, in quotes: "simple", "postgres" or "redis"',
             why="Redis Chat Memory is shared by every worker and, with Session Time To Live 86400 (a day in seconds), deletes a chat by itself a day after its last saved run",
