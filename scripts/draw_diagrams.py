@@ -239,8 +239,8 @@ def lesson4_race() -> str:
         "Lesson 4 · two runs of one chat, no lock, in seconds",
         lanes,
         _race_axis(end),
-        f"Both load before either writes, so neither prompt holds the other's question; "
-        f"{first} writes first, so its rows get the lower ids.",
+        f"Both load before either writes, so neither prompt holds the other's question. "
+        f"q{first} a{first} is run {first}'s question and answer; {first} writes first.",
     )
 
 

@@ -37,20 +37,39 @@ def clock_time(minute: float, start: int = 10) -> str:
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 2: Marta's first run is cut off 3 s in by a crash of n8n, before its Delete (a run
-#: that never deletes the key), and she sends again at these seconds.
-FAILED_RUN = ("A", 0, float("inf"))
-RETRIES = (40, 90, 160)
+#: Self-check 2: the lock's TTL is the recipe's 60 s, but Marta's run at second 0 takes 75 s (a
+#: slow model), and her next message comes at second 65, while that run still works.
+SLOW_RUN = ("A", 0, 75)
+SECOND_MESSAGE_AT = 65
+#: Self-check 2's answers: the agent runs for the message, or the If sends it to One moment.
+LOCK_REPLIES = ("agent", "one moment")
+
+
+def second_message() -> lock.Outcome:
+    """What the lock does with self-check 2's message at SECOND_MESSAGE_AT."""
+    arrivals = [lock.Arrival(*SLOW_RUN), lock.Arrival("B", SECOND_MESSAGE_AT, 5)]
+    return lock.admit(arrivals, ttl=lock.RECIPE_TTL)[1]
 
 
 def _check_lock() -> dict[str, Any]:
-    # Every Increment, a turned-away one too, sends EXPIRE: each retry within 60 s of the last
-    # Increment restarts the 60 s, so the first retry answered comes 60 s or more after the last.
-    arrivals = [lock.Arrival(*FAILED_RUN)] + [
-        lock.Arrival(f"retry at {at}", at, 5) for at in RETRIES
-    ]
-    outcomes = lock.admit(arrivals, ttl=lock.RECIPE_TTL)
-    return {"2": next(RETRIES[i] for i, o in enumerate(outcomes[1:]) if o.ran)}
+    # The first Increment's EXPIRE deletes the key at 60 s, while the run still works: the
+    # message at 65 s finds no key, Increment makes it 1, and it runs beside the slow run.
+    outcome = second_message()
+    return {"2": LOCK_REPLIES[0] if outcome.ran else LOCK_REPLIES[1]}
+
+
+def short_reply(answer: str) -> str:
+    """*answer* to self-check 2 as one of LOCK_REPLIES when it says one in other words.
+
+    >>> short_reply("The agent answers."), short_reply("One-moment"), short_reply("x")
+    ('agent', 'one moment', 'x')
+    """
+    folded = folded_text(answer).replace("-", " ")
+    if folded in ("agent", "agent answers", "the agent", "agent runs", "answered", "answer"):
+        return "agent"
+    if folded in ("one moment", "moment", "one moment reply"):
+        return "one moment"
+    return answer
 
 
 #: Self-check 3: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
@@ -114,11 +133,13 @@ def a_day_of_redis() -> tuple[bool, bool]:
 
 
 class _StoreBook(CheckBook):
-    """The lesson's book, reading self-check 4's node names in full too ("Redis Chat Memory")."""
+    """The lesson's book, reading check 4's node names in full ("Redis Chat Memory") and check 2's replies in other words."""
 
     def feedback(self, check_id: str, answer: Any) -> str:
         if check_id == "4" and isinstance(answer, str):
             answer = short_store_name(answer)
+        if check_id == "2" and isinstance(answer, str):
+            answer = short_reply(answer)
         return super().feedback(check_id, answer)
 
 
@@ -154,13 +175,13 @@ BOOK = _StoreBook(
         Expectation(
             "2",
             _check_lock,
-            hint="the crashed run never reached Release the lock: for each retry, is lock:abc still there, and until when does its Increment keep it?",
+            hint="when does the countdown that Take the lock started at second 0 reach zero, and is the key still there at 65?",
             mistakes={
-                40: "the crashed run never deleted lock:abc, so at second 40 it was still there (until 60): Increment made it 2, and the retry got One moment",
-                90: "the retry at 40 was turned away, but its Increment set the countdown back to 60: the key lived until 100, so at 90 Increment made it 3",
+                "one moment": "the run still works at 65, but Redis does not know that: Take the lock's countdown ended at second 60 and Redis deleted lock:abc, so Increment makes it 1: where does First run? send a count of 1?",
             },
-            why="the crashed run left lock:abc behind; the retries at 40 and 90 were turned away, and each Increment set the countdown back to 60 (to 100, then 150), so only at 160 was the key gone and Increment made it 1 again",
-            transfer="a crashed run whose lock outlives it, where every turned-away retry restarts the countdown",
+            form='one of two, in quotes: "agent" or "one moment"',
+            why="the Increment at second 0 set the countdown to 60 s; at 60 Redis deleted lock:abc although the run still worked, so at 65 Increment made it 1 and the agent runs beside the slow run, each blind to the other",
+            transfer="a run longer than the lock's TTL, where the lesson's picture drew a crashed run",
         ),
         Expectation(
             "3",

@@ -26,8 +26,9 @@ from windowmem_course.checks.lesson04 import (
     A_DAY,
     DEPLOY_EVENT,
     DEPLOY_STORE,
-    FAILED_RUN,
-    RETRIES,
+    LOCK_REPLIES,
+    SECOND_MESSAGE_AT,
+    SLOW_RUN,
     _check_1,
     _check_lock,
     _check_store,
@@ -35,6 +36,7 @@ from windowmem_course.checks.lesson04 import (
     a_day_of_redis,
     deploy_in_queue_mode,
     expires_at_3600,
+    second_message,
 )
 from windowmem_course.checks.page import WORKFLOWS, workflow_node
 
@@ -109,16 +111,15 @@ _runs = lock.admit(
 )
 assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
-# Self-check 2: the crashed run never deletes; the retries at 40 and 90 are turned away (counts
-# 2 and 3), each restarting the 60 s (to 100, then 150); the retry at 160 finds no key.
-_retries = lock.admit(
-    [lock.Arrival(*FAILED_RUN)] + [lock.Arrival(str(at), at, 5) for at in RETRIES]
-)
-assert [(o.count, o.ran) for o in _retries] == [(1, True), (2, False), (3, False), (1, True)]
-assert _check_lock() == {"2": 160}
+# Self-check 2: the slow run (0 s, 75 s) outlives the recipe's 60 s TTL; the message at 65 s
+# finds no key (its Increment counts 1) and runs beside it; the worked answer's "at 60".
+_slow = lock.admit([lock.Arrival(*SLOW_RUN), lock.Arrival("B", SECOND_MESSAGE_AT, 5)])
+assert [(o.count, o.ran, o.overlaps) for o in _slow] == [(1, True, ()), (1, True, ("A",))]
+assert _slow[0].expires_at == lock.RECIPE_TTL == 60 < SECOND_MESSAGE_AT < SLOW_RUN[2] == 75
+assert second_message().ran and _check_lock() == {"2": "agent"} and LOCK_REPLIES[0] == "agent"
 # Section 2's lock picture (scripts/draw_diagrams.py draws it from admit): a crashed run at 0,
 # a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
-# at 100 that finds no key; not self-check 2's retries.
+# at 100 that finds no key; self-check 2 asks a slow run instead.
 _picture = lock.admit(
     [lock.Arrival("failed", 0, math.inf), lock.Arrival("30", 30, 25), lock.Arrival("100", 100, 25)]
 )
@@ -127,7 +128,6 @@ assert [(o.count, o.ran, o.expires_at) for o in _picture] == [
     (2, False, 90),
     (1, True, 160),
 ]
-assert (30, 100) != RETRIES[:2]
 # The rule's last line: a run longer than the TTL lets the next message in beside it.
 _alone = lock.admit([lock.Arrival("A", 0, 75), lock.Arrival("C", 70, 5)])
 assert [(o.count, o.ran, o.overlaps) for o in _alone] == [(1, True, ()), (1, True, ("A",))]

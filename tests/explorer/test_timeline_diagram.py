@@ -50,7 +50,7 @@ def test_lesson_4_s_race_is_drawn_in_seconds_with_a_writing_first():
     ):
         assert label in svg, label
     assert svg.index("6 s: writes qA aA") < svg.index("10 s: writes qB aB")
-    assert "A writes first" in svg
+    assert "qA aA is run A's question and answer; A writes first" in svg.replace("&#x27;", "'")
 
 
 def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
