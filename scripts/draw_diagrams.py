@@ -249,6 +249,11 @@ def lesson3_cache() -> str:
     )
 
 
+def _race_axis(end: int) -> list[tuple[float, str]]:
+    """The race pictures' axis: every 2 seconds from 0 to *end*, the same for both."""
+    return [(second, f"{second} s") for second in range(0, end + 1, 2)]
+
+
 #: Lesson 4, section 3's picture: (run, the second it arrives, the seconds its model takes).
 #: Self-check 3 asks another timing (B answered first), so the picture does not answer it.
 RACE_SECONDS = (("A", 0, 6), ("B", 2, 8))
@@ -288,9 +293,48 @@ def lesson4_race() -> str:
     return timeline_svg(
         "Lesson 4 · two runs of one chat, no lock, in seconds",
         lanes,
-        [(second_, f"{second_} s") for second_ in range(0, end + 1, 2)],
-        f"Both load before either writes, so neither prompt holds the other's question; "
-        f"{first} writes first, so its rows get the lower ids.",
+        _race_axis(end),
+        f"Both load before either writes, so neither prompt holds the other's question. "
+        f"q{first} a{first} is run {first}'s question and answer; {first} writes first.",
+    )
+
+
+def lesson4_race_locked() -> str:
+    """The same two runs as :func:`lesson4_race`, behind the lock: B is turned away."""
+    arrivals = [session_lock.Arrival(name, at, model) for name, at, model in RACE_SECONDS]
+    outcomes = session_lock.admit(arrivals)
+    (a, b), (a_out, b_out) = arrivals, outcomes
+    assert (a_out.count, a_out.ran, b_out.count, b_out.ran) == (1, True, 2, False)
+    a_end = a.at + a.seconds
+    end = max(at + model for _, at, model in RACE_SECONDS) + 2
+    lanes = [
+        Lane(
+            f"run {a.name}",
+            (Span(a.at, a_end, f"model answering ({a.seconds:g} s)", "assistant"),),
+            (
+                Mark(a.at, f"{a.at:g} s: lock {a_out.count}, loads u1 a1", "user"),
+                Mark(a_end, f"{a_end:g} s: writes q{a.name} a{a.name}, Release", "new"),
+            ),
+        ),
+        Lane(
+            f"run {b.name}",
+            marks=(Mark(b.at, f"{b.at:g} s: lock {b_out.count}, One moment", "system"),),
+        ),
+        Lane(
+            "lock:abc",
+            (
+                Span(a.at, b.at, f"{a_out.count}", "assistant"),
+                Span(b.at, a_end, f"{b_out.count}, until Release", "new"),
+                Span(a_end, end, "gone", "gone"),
+            ),
+        ),
+    ]
+    return timeline_svg(
+        "Lesson 4 · the same two runs with the lock, in seconds",
+        lanes,
+        _race_axis(end),
+        f"{b.name}'s Increment counted {b_out.count}, so {b.name} loaded and wrote nothing; "
+        f"only {a.name}'s question and answer are stored.",
     )
 
 
@@ -438,6 +482,7 @@ DIAGRAMS: dict[str, Callable[[], str]] = {
     "03_store_and_load.svg": lesson3,
     "03_prompt_cache.svg": lesson3_cache,
     "04_race.svg": lesson4_race,
+    "04_race_lock.svg": lesson4_race_locked,
     "04_ttl.svg": lesson4_ttl,
     "04_lock.svg": lesson4_lock,
     "06_truncate_in_blocks.svg": lesson6_blocks,

@@ -15,6 +15,9 @@ from tests.storage.test_contract import server_url
 from verify import transcripts
 
 LESSON = transcripts.REPO / "course" / "04_memory_that_outlives_the_session.ipynb"
+NOTES = (
+    transcripts.REPO / "course" / "reference" / "04_memory_that_outlives_the_session_notes.ipynb"
+)
 
 
 def _stored(name: str) -> str:
@@ -22,7 +25,13 @@ def _stored(name: str) -> str:
 
 
 def _lesson_markdown() -> str:
-    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    """The lesson's markdown and its reference page's, which holds both transcripts since the
+    thirteenth reading moved them off the lesson."""
+    cells = [
+        cell
+        for page in (LESSON, NOTES)
+        for cell in json.loads(page.read_text(encoding="utf-8"))["cells"]
+    ]
     return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
 
 

@@ -12,17 +12,24 @@ from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.outlive import expiry, store_choice
 from windowmem.outlive import session_lock as lock
 from windowmem.outlive import store_scenarios as scenarios
-from windowmem.outlive.agent_process import restart
-from windowmem.outlive.product_stores import StoreSpec
+
+#: Self-check 1: Marta's six turns on two workers in turn, each with its own Simple Memory
+#: (Context Window Length 2, as the lesson's table), and a deploy that restarts both before
+#: turn 4; the check asks what turn 6 sends.
+DEPLOY_STORE: scenarios.StoreName = "Simple Memory (in-process)"
+DEPLOY_EVENT: scenarios.EventName = "the agent restarts"
+ASKED_TURN = 6
+
+
+def deploy_in_queue_mode(store: scenarios.StoreName = DEPLOY_STORE) -> list[str]:
+    """What turn ASKED_TURN sends from memory in self-check 1's case, on *store*: u4 a4 ..."""
+    call = scenarios.play_scenario(store, 2, DEPLOY_EVENT)[ASKED_TURN - 1]
+    return [m.content[:2] for m in call.sent[:-1]]
 
 
 def _check_1() -> dict[str, Any]:
-    first_two, third_and_fourth = scenarios.MARTA_TURNS[:2], scenarios.MARTA_TURNS[2:4]
-    _, after_in_process = restart(
-        StoreSpec("in-process"), "lesson4-restart", 5, first_two, third_and_fourth
-    )
-    # Turn 4, the new process's second turn: what it sends besides its own question.
-    return {"1": len(after_in_process[1].sent) - 1}
+    # Turn 6: what it sends besides its own question.
+    return {"1": len(deploy_in_queue_mode())}
 
 
 def clock_time(minute: float, start: int = 10) -> str:
@@ -30,20 +37,39 @@ def clock_time(minute: float, start: int = 10) -> str:
     return f"{start + int(minute) // 60:02d}:{int(minute) % 60:02d}"
 
 
-#: Self-check 2: Marta's first run is cut off 3 s in by a crash of n8n, before its Delete (a run
-#: that never deletes the key), and she sends again at these seconds.
-FAILED_RUN = ("A", 0, float("inf"))
-RETRIES = (40, 90, 160)
+#: Self-check 2: the lock's TTL is the recipe's 60 s, but Marta's run at second 0 takes 75 s (a
+#: slow model), and her next message comes at second 65, while that run still works.
+SLOW_RUN = ("A", 0, 75)
+SECOND_MESSAGE_AT = 65
+#: Self-check 2's answers: the agent runs for the message, or the If sends it to One moment.
+LOCK_REPLIES = ("agent", "one moment")
+
+
+def second_message() -> lock.Outcome:
+    """What the lock does with self-check 2's message at SECOND_MESSAGE_AT."""
+    arrivals = [lock.Arrival(*SLOW_RUN), lock.Arrival("B", SECOND_MESSAGE_AT, 5)]
+    return lock.admit(arrivals, ttl=lock.RECIPE_TTL)[1]
 
 
 def _check_lock() -> dict[str, Any]:
-    # Every Increment, a turned-away one too, sends EXPIRE: each retry within 60 s of the last
-    # Increment restarts the 60 s, so the first retry answered comes 60 s or more after the last.
-    arrivals = [lock.Arrival(*FAILED_RUN)] + [
-        lock.Arrival(f"retry at {at}", at, 5) for at in RETRIES
-    ]
-    outcomes = lock.admit(arrivals, ttl=lock.RECIPE_TTL)
-    return {"2": next(RETRIES[i] for i, o in enumerate(outcomes[1:]) if o.ran)}
+    # The first Increment's EXPIRE deletes the key at 60 s, while the run still works: the
+    # message at 65 s finds no key, Increment makes it 1, and it runs beside the slow run.
+    outcome = second_message()
+    return {"2": LOCK_REPLIES[0] if outcome.ran else LOCK_REPLIES[1]}
+
+
+def short_reply(answer: str) -> str:
+    """*answer* to self-check 2 as one of LOCK_REPLIES when it says one in other words.
+
+    >>> short_reply("The agent answers."), short_reply("One-moment"), short_reply("x")
+    ('agent', 'one moment', 'x')
+    """
+    folded = folded_text(answer).replace("-", " ")
+    if folded in ("agent", "agent answers", "the agent", "agent runs", "answered", "answer"):
+        return "agent"
+    if folded in ("one moment", "moment", "one moment reply"):
+        return "one moment"
+    return answer
 
 
 #: Self-check 3: saved runs at 10:00 and 10:20, a page load at 10:50, a failed run at 11:15
@@ -107,11 +133,13 @@ def a_day_of_redis() -> tuple[bool, bool]:
 
 
 class _StoreBook(CheckBook):
-    """The lesson's book, reading self-check 4's node names in full too ("Redis Chat Memory")."""
+    """The lesson's book, reading check 4's node names in full ("Redis Chat Memory") and check 2's replies in other words."""
 
     def feedback(self, check_id: str, answer: Any) -> str:
         if check_id == "4" and isinstance(answer, str):
             answer = short_store_name(answer)
+        if check_id == "2" and isinstance(answer, str):
+            answer = short_reply(answer)
         return super().feedback(check_id, answer)
 
 
@@ -134,26 +162,26 @@ BOOK = _StoreBook(
         Expectation(
             "1",
             _check_1,
-            hint="where does Simple Memory keep its histories, what does the new process start with, and what does turn 3 add to it?",
+            hint="what did the deploy leave in each worker's memory, and which turns since then went to the worker that serves turn 6?",
             mistakes={
-                6: "that is what a store outside the process gives; Simple Memory lived inside the process that exited",
-                4: "turns 1 and 2 left with the old process; count what the new one has stored",
-                0: "turn 3 found an empty memory, but the new process then stored turn 3 in it",
-                1: "that counts turns; count messages: turn 3, the one turn stored since the restart, is a question and an answer",
+                4: "that is what turn 6 sends with no deploy, or with one shared memory; the deploy emptied both workers, and turn 5 went to worker 1",
+                0: "the deploy emptied both memories, but worker 2 then served turn 4 and stored it",
+                1: "that counts turns; count messages: a turn is a question and an answer",
+                10: "the window is 2 turns, and the deploy emptied both memories",
             },
-            why="the new process started with an empty memory and has stored only turn 3, two messages",
-            transfer="a restart, where the lesson's table shows two workers: the same rule on a case it has not worked",
+            why="the deploy emptied both memories; worker 2 serves turns 4 and 6, so at turn 6 it holds only turn 4, two messages (turn 5 is in worker 1's memory)",
+            transfer="a deploy in queue mode, where the lesson's table shows the two workers without one: both of section 1's rules on one case",
         ),
         Expectation(
             "2",
             _check_lock,
-            hint="the crashed run never reached Release the lock: for each retry, is lock:abc still there, and until when does its Increment keep it?",
+            hint="when does the countdown that Take the lock started at second 0 reach zero, and is the key still there at 65?",
             mistakes={
-                40: "the crashed run never deleted lock:abc, so at second 40 it was still there (until 60): Increment made it 2, and the retry got One moment",
-                90: "the retry at 40 was turned away, but its Increment set the countdown back to 60: the key lived until 100, so at 90 Increment made it 3",
+                "one moment": "the run still works at 65, but Redis does not know that: Take the lock's countdown ended at second 60 and Redis deleted lock:abc, so Increment makes it 1: where does First run? send a count of 1?",
             },
-            why="the crashed run left lock:abc behind; the retries at 40 and 90 were turned away, and each Increment set the countdown back to 60 (to 100, then 150), so only at 160 was the key gone and Increment made it 1 again",
-            transfer="a crashed run whose lock outlives it, where every turned-away retry restarts the countdown",
+            form='one of two, in quotes: "agent" or "one moment"',
+            why="the Increment at second 0 set the countdown to 60 s; at 60 Redis deleted lock:abc although the run still worked, so at 65 Increment made it 1 and the agent runs beside the slow run, each blind to the other",
+            transfer="a run longer than the lock's TTL, where the lesson's picture drew a crashed run",
         ),
         Expectation(
             "3",
@@ -173,7 +201,7 @@ BOOK = _StoreBook(
             hint="which node is shared by every worker, and which deletes a quiet chat by itself after a time you choose?",
             mistakes={
                 "simple": "in queue mode each worker has its own Simple Memory, so a patient is half forgotten; and its idle hour, which no setting changes, deletes a chat after an hour, not a day",
-                "postgres": "Postgres keeps every chat until something deletes it: here that would be the clean-up job nobody will look after; and the lock the clinic needs in queue mode runs on Redis anyway",
+                "postgres": "Postgres keeps every chat until something deletes it, so the clinic would have to build and watch a clean-up job; and the clinic runs a Redis server anyway, since queue mode passes its runs through one",
             },
             form='one word, in quotes: "simple", "postgres" or "redis"',
             why="Redis Chat Memory is shared by every worker and, with Session Time To Live 86400 (a day in seconds), deletes a chat by itself a day after its last saved run",

@@ -15,22 +15,28 @@ import tempfile
 
 from windowmem.messages import assistant, user
 from windowmem.outlive import concurrent_runs as races
+from windowmem.outlive import expiry, store_choice
 from windowmem.outlive import session_lock as lock
-from windowmem.outlive import store_choice
+from windowmem.outlive import store_scenarios as scenarios
 from windowmem.outlive.product_stores import StoreSpec
 from windowmem.policies.n8n import session_ids
 from windowmem.storage import backends, n8n_redis_history
 from windowmem.storage import n8n_postgres_history as n8n_table
 from windowmem_course.checks.lesson04 import (
     A_DAY,
-    FAILED_RUN,
-    RETRIES,
+    DEPLOY_EVENT,
+    DEPLOY_STORE,
+    LOCK_REPLIES,
+    SECOND_MESSAGE_AT,
+    SLOW_RUN,
     _check_1,
     _check_lock,
     _check_store,
     _check_ttl,
     a_day_of_redis,
+    deploy_in_queue_mode,
     expires_at_3600,
+    second_message,
 )
 from windowmem_course.checks.page import WORKFLOWS, workflow_node
 
@@ -40,9 +46,16 @@ assert [len(c.sent) - 1 for c in own_maps] == [0, 0, 2, 2, 4, 4]
 assert [len(c.sent) - 1 for c in one_table] == [0, 2, 4, 4, 4, 4]
 assert [s[:2] for s in own_maps[5].sent[:-1]] == ["u2", "a2", "u4", "a4"]
 assert [s[:2] for s in one_table[5].sent[:-1]] == ["u4", "a4", "u5", "a5"]
-# Self-check 1's worked answer: after the restart turn 4 sends u3 a3 (the reference page's
-# restart table shows Postgres sending all six).
-assert _check_1() == {"1": 2}
+# The sentence under the table: turn 5 runs on worker 1, which served turns 1 and 3.
+assert own_maps[4].worker == "worker 1"
+assert [s[:2] for s in own_maps[4].sent[:-1]] == ["u1", "a1", "u3", "a3"]
+assert [s[:2] for s in one_table[4].sent[:-1]] == ["u3", "a3", "u4", "a4"]
+# Self-check 1 and its worked answer: the table's two workers and window, a deploy between
+# turns 3 and 4; turn 6 (worker 2) sends u4 a4; on Postgres it would send u4 a4 u5 a5.
+assert scenarios.EVENT_TURN == 4 and scenarios.N8N_WINDOW == 2
+assert _check_1() == {"1": 2} and deploy_in_queue_mode() == ["u4", "a4"]
+assert deploy_in_queue_mode("n8n Postgres table") == ["u4", "a4", "u5", "a5"]
+assert scenarios.play_scenario(DEPLOY_STORE, 2, DEPLOY_EVENT)[5].worker == 2
 
 # Section 1's fix: the key on "Connected Chat Trigger Node" per version, as the table says.
 for node, old, new, name in (
@@ -98,16 +111,15 @@ _runs = lock.admit(
 )
 assert [(o.count, o.ran) for o in _runs] == [(1, True), (2, False), (3, False)]
 assert lock.admit([lock.Arrival("A", 0, 100), lock.Arrival("B", 61, 20)])[1].count == 1
-# Self-check 2: the crashed run never deletes; the retries at 40 and 90 are turned away (counts
-# 2 and 3), each restarting the 60 s (to 100, then 150); the retry at 160 finds no key.
-_retries = lock.admit(
-    [lock.Arrival(*FAILED_RUN)] + [lock.Arrival(str(at), at, 5) for at in RETRIES]
-)
-assert [(o.count, o.ran) for o in _retries] == [(1, True), (2, False), (3, False), (1, True)]
-assert _check_lock() == {"2": 160}
+# Self-check 2: the slow run (0 s, 75 s) outlives the recipe's 60 s TTL; the message at 65 s
+# finds no key (its Increment counts 1) and runs beside it; the worked answer's "at 60".
+_slow = lock.admit([lock.Arrival(*SLOW_RUN), lock.Arrival("B", SECOND_MESSAGE_AT, 5)])
+assert [(o.count, o.ran, o.overlaps) for o in _slow] == [(1, True, ()), (1, True, ("A",))]
+assert _slow[0].expires_at == lock.RECIPE_TTL == 60 < SECOND_MESSAGE_AT < SLOW_RUN[2] == 75
+assert second_message().ran and _check_lock() == {"2": "agent"} and LOCK_REPLIES[0] == "agent"
 # Section 2's lock picture (scripts/draw_diagrams.py draws it from admit): a crashed run at 0,
 # a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
-# at 100 that finds no key; not self-check 2's retries.
+# at 100 that finds no key; self-check 2 asks a slow run instead.
 _picture = lock.admit(
     [lock.Arrival("failed", 0, math.inf), lock.Arrival("30", 30, 25), lock.Arrival("100", 100, 25)]
 )
@@ -116,7 +128,6 @@ assert [(o.count, o.ran, o.expires_at) for o in _picture] == [
     (2, False, 90),
     (1, True, 160),
 ]
-assert (30, 100) != RETRIES[:2]
 # The rule's last line: a run longer than the TTL lets the next message in beside it.
 _alone = lock.admit([lock.Arrival("A", 0, 75), lock.Arrival("C", 70, 5)])
 assert [(o.count, o.ran, o.overlaps) for o in _alone] == [(1, True, ()), (1, True, ("A",))]
@@ -167,6 +178,12 @@ assert (
     ).session_ttl
     == 0
 )
+
+# Section 3's "See it": a write restarts the countdown, a read leaves it alone.
+_redis = "n8n Redis (sessionTTL 3600)"
+_reads = expiry.timeline(_redis, [expiry.Event(0, "write"), expiry.Event(30, "read")])
+_writes = expiry.timeline(_redis, [expiry.Event(0, "write"), expiry.Event(30, "write")])
+assert _reads[1].expires_at == _reads[0].expires_at == 60 and _writes[1].expires_at == 90
 
 # Section 4's rule: the claims are the rebuilds' (store_choice.table raises otherwise).
 assert store_choice.contradicted(store_choice.N8N_CHOICES) == []

@@ -1,4 +1,4 @@
-"""The timeline drawing: where it puts spans and marks, what it refuses, and lesson 4's two."""
+"""The timeline drawing: where it puts spans and marks, what it refuses, and lesson 4's three."""
 
 import json
 from pathlib import Path
@@ -54,7 +54,7 @@ def test_lesson_4_s_race_is_drawn_in_seconds_with_a_writing_first():
     ):
         assert label in svg, label
     assert svg.index("6 s: writes qA aA") < svg.index("10 s: writes qB aB")
-    assert "A writes first" in svg
+    assert "qA aA is run A's question and answer; A writes first" in svg.replace("&#x27;", "'")
 
 
 def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
@@ -83,3 +83,31 @@ def test_lesson_1_s_idle_hour_is_counted_on_marta_s_key_alone():
         "Marta's hour ended at minute 100, and the next run, her return at minute 110,"
         in " ".join(answer)
     )
+
+
+def test_lesson_4_s_race_behind_the_lock_turns_b_away_and_stores_only_a():
+    """The thirteenth reading: the race of lesson4_race again, behind the lock."""
+    from html import unescape
+
+    svg = unescape(_draw_diagrams().lesson4_race_locked())
+    for label in (
+        "0 s: lock 1, loads u1 a1",
+        "2 s: lock 2, One moment",
+        "6 s: writes qA aA, Release",
+    ):
+        assert label in svg, label
+    assert "qB" not in svg and "only A's question and answer are stored" in svg
+
+
+def test_no_mark_s_tick_runs_through_a_label():
+    """The thirteenth reading saw lesson 4's 30 s tick cross "crashes 3 s in": a mark whose label
+    sits on the second line kept its tick down to it, through the first line's labels. Every
+    tick now ends above the first line of labels (a label's glyphs rise about 9 px)."""
+    import re
+
+    marks = tuple(Mark(at, f"mark at {at} with a long label", "user") for at in (0, 3, 6))
+    svg = timeline_svg("t", [Lane("A", marks=marks)], TICKS)
+    ticks = [float(y) for y in re.findall(r'y2="([\d.]+)" stroke="[^"]+" stroke-width="3"', svg)]
+    labels = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)" text-anchor', svg)]
+    assert len(ticks) == 3 and len(labels) >= 3
+    assert max(ticks) < min(labels) - 9

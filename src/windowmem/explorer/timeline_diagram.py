@@ -108,11 +108,12 @@ def timeline_svg(
         for order, mark in enumerate(lane.marks):
             colour = KINDS[mark.kind]
             # Labels alternate between two lines so that close marks do not overprint; one
-            # in the last fifth of the axis ends at its mark.
+            # in the last fifth of the axis ends at its mark. Every tick stops above the first
+            # line of labels, so that it never runs through an earlier mark's label.
             anchor = "end" if mark.at > low + 0.8 * (high - low) else "start"
             shift = -3 if anchor == "end" else 3
             parts.append(
-                f'<line x1="{x(mark.at)}" y1="{top + 4}" x2="{x(mark.at)}" y2="{top + 30 + 12 * (order % 2)}" '
+                f'<line x1="{x(mark.at)}" y1="{top + 4}" x2="{x(mark.at)}" y2="{top + 30}" '
                 f'stroke="{colour}" stroke-width="3"/>'
                 f'<text x="{x(mark.at) + shift}" y="{top + 41 + 12 * (order % 2)}" text-anchor="{anchor}" '
                 f'font-size="11" fill="{colour}">{escape(mark.label)}</text>'
