@@ -116,8 +116,7 @@ REVEALED_BY = {
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: [
-            "#4417. `remember_order` looks for a number only while",
-            "**A fact that changes.** To follow a correction",
+            "#4432. The newest-first version reads her messages on every call",
         ],
         3: [
             "The system prompt, its first 1,664 tokens",
@@ -1115,7 +1114,7 @@ def test_lesson5_carries_issue_22_s_corrections():
         "Every call also sends the **system prompt**, your fixed instructions,",
         "The trim runs before each call,",
         "The answering call holds the most, so it sets the size a window needs",
-        "So the trim cuts into turn 2, and `start_on` moves the cut on",
+        "So the trim cuts into turn 2: it deletes turn 2's question and tool request.",
         "**Middleware** is a function",
         "The rest is gone for good.",
         "So between turns the thread can hold more than 10",
@@ -1172,15 +1171,21 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "the whole history is cheapest" not in main
     assert "only S is read from the cache" not in main  # the check's answer, not above it
     assert book.expected("3") == "the system prompt"
-    assert main.index("### Self-check 3") < main.index(
-        "The window saves clearly once the cache expires"
-    )
+    assert main.index("### Self-check 3") < main.index("**Choose a design.**")
     assert "Past turn 60, every further turn costs less with the window" in main
+    # Round r13: section 3 ends with a decision. A plot of each design's call, turn by turn,
+    # names where the lines cross; a rule says when each design wins; the context limit,
+    # latency and long-context quality are named; section 3's 10-message window is squared
+    # with keep_last_10; the tokenizer is named where the tokens first appear.
+    assert "The lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
+    assert "Users reply within the cache's lifetime" in main and "context limit" in main
+    assert "`keep_last_10` would drop that answer too and send 9" in main
+    assert main.index("Qwen2.5 tokenizer") < main.index("### Self-check 3")
+    assert "Here the window is simply" not in main
     assert 'start_on="human"` would' not in main  # one trimming rule in section 3
     resources = body.index("## Resources")
     assert body.index("### Self-check 3") < body.index("bill = pd.DataFrame(") < resources
     assert "13 whole blocks" not in main  # the check's answer's size, in its worked answer
-    assert "compare your users' gaps between messages with the cache's lifetime" in main
     assert "Lucía should use" not in main
     assert "Token budgets: what a long agent task costs, and how to cap it" in main
     # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
@@ -1440,7 +1445,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1677,
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
-    "05_designing_multi_turn_conversations.ipynb": 1459,
+    "05_designing_multi_turn_conversations.ipynb": 1569,
     "06_token_budgets.ipynb": 1507,
 }
 

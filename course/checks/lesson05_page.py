@@ -8,6 +8,7 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 import dataclasses
 import re
+from decimal import Decimal
 
 from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
 from windowmem.design.money import (
@@ -15,6 +16,7 @@ from windowmem.design.money import (
     SYSTEM_PROMPT_TOKENS,
     WINDOW_MESSAGES,
     last_call,
+    per_call_by_block,
     priced_call,
     summariser_calls,
     summariser_dollars,
@@ -58,7 +60,9 @@ from windowmem_course.checks.lesson05 import (
     BOOK,
     CORRECTION,
     LARGER_WINDOW,
+    NEW_ORDER,
     STOCK_CALLS,
+    pinned_newest,
     pinned_order,
 )
 
@@ -169,6 +173,12 @@ valentina_questions = [turn.messages[0] for turn in chat.interactions]
 assert [len(c) for c in lc_calls[5:7]] == [10, 8] and lc_sizes[1:3] == (4, 5)
 assert [valentina_questions.index(c[0]) + 1 for c in lc_calls[5:7]] == [2, 3]
 assert [m.role for m in lc_calls[6][-3:]] == [Role.USER, Role.ASSISTANT, Role.TOOL]
+# Step 3: "it deletes turn 2's question and tool request. Its result and answer are left at the
+# front, and start_on deletes them too": turns 2 to 4 hold 4 + 5 + 3 = 12 before the answering
+# call; the last 10 start on turn 2's result, and the 2 in front of turn 3 go too (10 - 2 = 8).
+turn_2 = chat.interactions[1].messages
+assert [m.role for m in turn_2] == [Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT]
+assert lc_sizes[1] + lc_sizes[2] + 3 == 12 and 12 - 10 == 2 and 10 - 2 == 8
 # Section 2: "Take max_tokens=24 ... Turn 7 is the last turn whose calls still send turn 1",
 # with its two-line sum: turn 7's answering call holds turns 1 to 6 (21 messages) and its
 # question, request and result, 24; turn 8's first call, turns 1 to 7 (25) and its question, 26.
@@ -177,12 +187,18 @@ assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 
 assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
 assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
-# "The rule sizes every turn as her largest, but most of her turns are smaller".
+# "The rule counts every turn as 5 messages, her largest. Most of her turns store fewer".
 assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
-# Self-check 2's worked answer: the order her turn-1 message gave stays pinned after her
-# correction on turn 10 (#4471), since remember_order looks only while none is saved.
-assert BOOK.expected("2") == 4417 and fact == "#4417" and CORRECTION.endswith("#4471.")
+# "A fact that changes": the order her turn-1 message gave stays pinned after her correction
+# on turn 10 (#4471), since remember_order looks only while none is saved; the newest-first
+# version pins #4471 on turn 10 ("so turn 10 pins #4471"). Self-check 2: on turn 11 she writes
+# a second order number, and the newest-first version pins it (#4432), correction or not.
+valentina = [q.content for q in valentina_questions]
+assert pinned_order([*valentina, CORRECTION]) == fact == "#4417" and CORRECTION.endswith("#4471.")
 assert pinned_order([CORRECTION]) == "#4471"  # the correction alone would be read
+assert pinned_newest([*valentina, CORRECTION]) == "#4471"
+assert BOOK.expected("2") == 4432 and pinned_newest([*valentina, CORRECTION, NEW_ORDER]) == "#4432"
+assert "#4432" in NEW_ORDER and "#4432" not in " ".join(valentina)  # only a tool gave it before
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
 assert all(
@@ -423,11 +439,45 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "the window is simply the last 10 messages, so it starts on turn 15's answer".
+# 2 messages"; "This window keeps exactly the last 10 messages, so here it starts on turn 15's answer".
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
+# "This window keeps exactly the last 10 messages ... keep_last_10 would drop that answer too
+# and send 9. The cache reads the same part of the call either way": windowmem's model of
+# keep_last_10 sends 9 messages from turn 16's question on turn 20, and once full, each of its
+# calls reads the system prompt's 1,664 tokens from the cache and nothing more, as the
+# 10-message window's calls do.
+keep_10_lucia = LangChainTrimState(10, counter=count_messages)
+keep_10_calls = calls_sent(lucia, keep_10_lucia)
+assert [m.content for m in keep_10_calls[19]] == [m.content for m in lucia[31:40]]
+assert keep_10_calls[19][0].role is Role.USER
+keep_10_bill = conversation_bill(lucia, keep_10_lucia, mini, count_tokens).calls
+window_bill = conversation_bill(lucia, designs[1][2], mini, count_tokens).calls
+assert all(c.cached == 1664 for c in keep_10_bill[10:]) and all(
+    c.cached == 1664 for c in window_bill[10:]
+)
+# The plot: each design's call averaged over each 10 turns. Warm: the whole history is cheaper
+# in turns 1 to 30, the window in every block from turn 31 ("The lines meet at turn 31 (dotted),
+# and after it the window's calls cost less"); the window's stay about flat
+# (within 10% of their mean from turn 11). Expired: "the window never costs more, and the gap
+# widens every 10 turns".
+warm_whole, warm_window = (per_call_by_block(d, mini, count_tokens, block=10) for d in designs[:2])
+assert len(warm_whole) == 6 and all(w < n for w, n in zip(warm_whole[:3], warm_window[:3]))
+assert all(n < w for w, n in zip(warm_whole[3:], warm_window[3:]))
+assert warm_whole[-1] > Decimal("1.2") * warm_whole[1]  # "the whole history's calls grow"
+flat = sum(warm_window[1:]) / 5
+assert all(abs(n / flat - 1) < Decimal("0.1") for n in warm_window[1:])
+cold_whole, cold_window = (
+    per_call_by_block(d, expired, count_tokens, block=10) for d in designs[:2]
+)
+assert cross == 31  # the dotted line, the first 10 turns the window costs less
+cold_gaps = [w - n for w, n in zip(cold_whole, cold_window)]
+assert all(g >= 0 for g in cold_gaps) and all(a < b for a, b in zip(cold_gaps, cold_gaps[1:]))
+# "the whole history's early savings pay for its later calls": over 60 warm turns its total is
+# still the lower, "about the same" (within 1%, asserted above).
+assert sum(warm_whole) < sum(warm_window)
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
 assert (
