@@ -1445,7 +1445,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1677,
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
-    "05_designing_multi_turn_conversations.ipynb": 1569,
+    "05_designing_multi_turn_conversations.ipynb": 1554,
     "06_token_budgets.ipynb": 1507,
 }
 
