@@ -121,7 +121,7 @@ REVEALED_BY = {
         3: [
             "The system prompt, its first 1,664 tokens",
             "bill = pd.DataFrame({",
-            "Compare the columns. With the cache warm",
+            "1,664 cached × 0.075",
             "table = pd.DataFrame({",
         ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
@@ -1172,14 +1172,35 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "only S is read from the cache" not in main  # the check's answer, not above it
     assert book.expected("3") == "the system prompt"
     assert main.index("### Self-check 3") < main.index("**Choose a design.**")
-    assert "Past turn 60, every further turn costs less with the window" in main
+    # Round r14: section 3 works one call by hand (turn 20, both designs, at the stated prices),
+    # after check 3, whose answer it shows; it says per call against in total, how to find your
+    # own break-even, and how to read your own agent's cache hits; Lucía's pinned order is named
+    # before the table that has a row for it; the keep_last_10 remark that half gave check 3
+    # away is in its worked answer.
+    assert "Past turn 60" not in main
+    one_call = main.index("**One call by hand.**")
+    assert main.index("### Self-check 3") < one_call < main.index("**Choose a design.**")
+    assert "US$0.75 per million input tokens, and $0.075" in main
+    assert "All 10 of its messages pay full price" in main
+    assert "win back turns 1 to 30, so it catches up only at about turn 60" in main
+    assert one_call < main.index("**Your own break-even.**") < main.index("That is the lesson.")
+    cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
+    assert (
+        main.index("**Choose a design.**")
+        < main.index(cache_read)
+        < main.index("That is the lesson.")
+    )
+    assert main.index("#7781") < main.index("### Self-check 3")
+    assert "the two things a model call can answer" in main
+    assert "Set section 1's `max_tokens=10` to 24" in main
     # Round r13: section 3 ends with a decision. A plot of each design's call, turn by turn,
     # names where the lines cross; a rule says when each design wins; the context limit,
     # latency and long-context quality are named; section 3's 10-message window is squared
     # with keep_last_10; the tokenizer is named where the tokens first appear.
-    assert "The lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
+    assert "the lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
     assert "Users reply within the cache's lifetime" in main and "context limit" in main
-    assert "`keep_last_10` would drop that answer too and send 9" in main
+    assert "`keep_last_10` would drop that" in body
+    assert "`keep_last_10` would drop that" not in main  # in check 3's worked answer
     assert main.index("Qwen2.5 tokenizer") < main.index("### Self-check 3")
     assert "Here the window is simply" not in main
     assert 'start_on="human"` would' not in main  # one trimming rule in section 3
@@ -1445,7 +1466,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1677,
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
-    "05_designing_multi_turn_conversations.ipynb": 1554,
+    "05_designing_multi_turn_conversations.ipynb": 1739,
     "06_token_budgets.ipynb": 1507,
 }
 

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
 from windowmem.design.money import (
+    CHATS,
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
     WINDOW_MESSAGES,
@@ -439,13 +440,14 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "This window keeps exactly the last 10 messages, so here it starts on turn 15's answer".
+# 2 messages"; "The window of 10 here keeps exactly the last 10 messages"; check 3's worked answer:
+# "On turn 20 this window starts on turn 15's answer, message 30".
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
-# "This window keeps exactly the last 10 messages ... keep_last_10 would drop that answer too
-# and send 9. The cache reads the same part of the call either way": windowmem's model of
+# Check 3's worked answer: "keep_last_10 would drop that answer too and send 9 messages; its
+# calls read the same 1,664 tokens from the cache": windowmem's model of
 # keep_last_10 sends 9 messages from turn 16's question on turn 20, and once full, each of its
 # calls reads the system prompt's 1,664 tokens from the cache and nothing more, as the
 # 10-message window's calls do.
@@ -458,6 +460,55 @@ window_bill = conversation_bill(lucia, designs[1][2], mini, count_tokens).calls
 assert all(c.cached == 1664 for c in keep_10_bill[10:]) and all(
     c.cached == 1664 for c in window_bill[10:]
 )
+# Section 3's intro: "She gives her order number, #7781, on turn 1; one design pins it, as
+# section 2 did" (the third design's system prompt ends with it).
+assert (
+    designs[2][1]
+    .messages[0]
+    .content.endswith(f"Order on file for this customer: {ANCHOR_FACTS['support_60']}")
+)
+assert ANCHOR_FACTS["support_60"] == "#7781"
+# "One call by hand. GPT-5.4 mini charges US$0.75 per million input tokens, and $0.075 for those
+# read from the cache". Turn 20's input in US$ per million calls, "its reply costs the same in
+# both designs": the whole history 2,048 cached x 0.075 + 120 uncached x 0.75 = 244, the window
+# 1,664 x 0.075 + 166 x 0.75 = 249.
+assert (mini.input, mini.cached_input) == (Decimal("0.75"), Decimal("0.075"))
+whole_20, window_20 = whole_bill.calls[19], window_bill[19]
+assert whole_20.turn == window_20.turn == 20 and whole_20.output == window_20.output
+assert (whole_20.cached, whole_20.uncached) == (2048, 120)
+assert (window_20.cached, window_20.uncached) == (1664, 166)
+
+
+def input_cost(call):  # US$ per million calls: tokens x US$ per million tokens
+    return call.cached * mini.cached_input + call.uncached * mini.input
+
+
+assert round(input_cost(whole_20)) == 244 and round(input_cost(window_20)) == 249
+assert call_cost(whole_20, mini) < call_cost(window_20, mini)  # "shorter but costs more"
+assert window_20.input < whole_20.input
+# "All 10 of its messages pay full price": the cached prefix stops inside S, so every message
+# after it is paid in full.
+assert len(window_calls[19]) == 10 and window_20.cached < count_tokens(lucia[0])
+assert window_20.uncached == window_20.input - window_20.cached
+# "Its 384 extra cached tokens cost 29; the window's 46 extra uncached ones cost 34.5."
+assert 2048 - 1664 == 384 and round(384 * mini.cached_input) == 29
+assert 166 - 120 == 46 and 46 * mini.input == Decimal("34.5")
+# "the whole history's cached part keeps growing, and the window's stays at 1,664" (from turn 7,
+# once the window is full); "On turn 50 the whole history's input costs 288, the window's still 249".
+whole_cached = [c.cached for c in whole_bill.calls]
+assert all(a <= b for a, b in zip(whole_cached, whole_cached[1:])) and whole_cached[-1] > 2048
+assert all(c.cached == 1664 for c in window_bill[6:])
+whole_50, window_50 = whole_bill.calls[49], window_bill[49]
+assert round(input_cost(whole_50)) == 288 and round(input_cost(window_50)) == 249
+# "Your own break-even ... the window's call is the cheaper once the whole history's extra cached
+# tokens pass 10 times the window's extra uncached ones (on turn 50, 1,152 against 62)": true of
+# every call of Lucía's chat (a cached token costs a tenth; the replies cost the same).
+assert mini.input == 10 * mini.cached_input
+assert (whole_50.cached - window_50.cached, window_50.uncached - whole_50.uncached) == (1152, 62)
+for w, n in zip(whole_bill.calls, window_bill):
+    assert w.output == n.output
+    rule = w.cached - n.cached > 10 * (n.uncached - w.uncached)
+    assert rule == (input_cost(n) < input_cost(w)) == (call_cost(n, mini) < call_cost(w, mini))
 # The plot: each design's call averaged over each 10 turns. Warm: the whole history is cheaper
 # in turns 1 to 30, the window in every block from turn 31 ("The lines meet at turn 31 (dotted),
 # and after it the window's calls cost less"); the window's stay about flat
@@ -475,9 +526,14 @@ cold_whole, cold_window = (
 assert cross == 31  # the dotted line, the first 10 turns the window costs less
 cold_gaps = [w - n for w, n in zip(cold_whole, cold_window)]
 assert all(g >= 0 for g in cold_gaps) and all(a < b for a, b in zip(cold_gaps, cold_gaps[1:]))
-# "the whole history's early savings pay for its later calls": over 60 warm turns its total is
-# still the lower, "about the same" (within 1%, asserted above).
+# "In total, the window must first win back turns 1 to 30, so it catches up only at about turn
+# 60: after 60 turns it is still just behind, $20.23 against $20.11 per 1,000 chats" (within 1%, asserted above): the window's
+# excess over turns 1 to 30 shrinks on every 10 turns after them, and is not yet gone at 60.
 assert sum(warm_whole) < sum(warm_window)
+behind = [sum(warm_window[:k]) - sum(warm_whole[:k]) for k in range(3, 7)]
+assert all(b > 0 for b in behind) and all(a > b for a, b in zip(behind, behind[1:]))
+# The plot's unit, "US$ per million calls": per_call_by_block gives US$ per 1,000 calls.
+assert CHATS == 1000
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
 assert (

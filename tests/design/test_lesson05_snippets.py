@@ -313,6 +313,28 @@ def test_the_reference_page_s_cache_snippet_reads_cache_read():
         assert run(snippet, namespace).split() == ["1837", "1664"]
 
 
+def test_section_3_s_cache_hits_line_reads_section_1_s_reply():
+    """Section 3's "Your own cache hits": the inline expression, on section 1's loop variable
+    ``thread``, reads the answering call's cache_read as langchain-openai fills it."""
+    pytest.importorskip("langchain_core.messages")
+    from langchain_core.messages import AIMessage
+
+    body = "".join(
+        "".join(c["source"])
+        for c in cells()
+        if c["cell_type"] == "markdown" and "**Your own cache hits.**" in "".join(c["source"])
+    )
+    (expression,) = [e for e in re.findall(r"`([^`]+)`", body) if "cache_read" in e]
+    usage = {
+        "input_tokens": 1837,
+        "output_tokens": 22,
+        "total_tokens": 1859,
+        "input_token_details": {"cache_read": 1664},
+    }
+    thread = [AIMessage("Order #7781.", usage_metadata=usage)]
+    assert eval(expression, {"thread": thread}) == 1664  # noqa: S307 - the lesson's own line
+
+
 def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
     """Section 2's "A fact that changes", after self-check 2: with its `if not state.get("order")` line dropped and
     the messages searched newest first, the pinned cell's remember_order follows a changed value
