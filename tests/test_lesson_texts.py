@@ -1171,7 +1171,9 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "the whole history is cheapest" not in main
     assert "only S is read from the cache" not in main  # the check's answer, not above it
     assert book.expected("3") == "the system prompt"
-    assert main.index("### Self-check 3") < main.index("**Choose a design.**")
+    # Round r15: section 3 opens with its decision, then the evidence.
+    assert main.index("**Choose a design.**") < main.index("**Lucía's chat**")
+    assert "Otherwise use the window, and pin the" in main
     # Round r14: section 3 works one call by hand (turn 20, both designs, at the stated prices),
     # after check 3, whose answer it shows; it says per call against in total, how to find your
     # own break-even, and how to read your own agent's cache hits; Lucía's pinned order is named
@@ -1179,11 +1181,21 @@ def test_lesson5_carries_issue_22_s_corrections():
     # away is in its worked answer.
     assert "Past turn 60" not in main
     one_call = main.index("**One call by hand.**")
-    assert main.index("### Self-check 3") < one_call < main.index("**Choose a design.**")
+    assert main.index("### Self-check 3") < one_call < main.index("That is the lesson.")
     assert "US$0.75 per million input tokens, and $0.075" in main
     assert "All 10 of its messages pay full price" in main
     assert "win back turns 1 to 30, so it catches up only at about turn 60" in main
-    assert one_call < main.index("**Your own break-even.**") < main.index("That is the lesson.")
+    # Round r15: the break-even rule is on the reference page; under the plot, one paragraph
+    # ties its steps to the sums by hand, in the same unit; the check's worked answer gives the
+    # practical fix for corrections.
+    assert "**Your own break-even.**" not in main
+    notes = "\n".join(
+        text(c) for c in cells(COURSE / "reference" / name.replace(".ipynb", "_notes.ipynb"))
+    )
+    assert "**Your own break-even.**" in notes
+    assert "Each step is the mean of 10 turns' calls in US$ per million calls" in main
+    assert "on turn 20 alone 249 against 244" in main
+    assert "To follow corrections, have a model read" in main
     cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
     assert (
         main.index("**Choose a design.**")
@@ -1198,7 +1210,8 @@ def test_lesson5_carries_issue_22_s_corrections():
     # latency and long-context quality are named; section 3's 10-message window is squared
     # with keep_last_10; the tokenizer is named where the tokens first appear.
     assert "the lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
-    assert "Users reply within the cache's lifetime" in main and "context limit" in main
+    assert "usually 5 to 10 minutes, and chats end within about 60 turns" in main
+    assert "context limit" in main
     assert "`keep_last_10` would drop that" in body
     assert "`keep_last_10` would drop that" not in main  # in check 3's worked answer
     assert main.index("Qwen2.5 tokenizer") < main.index("### Self-check 3")
@@ -1466,7 +1479,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1677,
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
-    "05_designing_multi_turn_conversations.ipynb": 1739,
+    "05_designing_multi_turn_conversations.ipynb": 1737,
     "06_token_budgets.ipynb": 1507,
 }
 

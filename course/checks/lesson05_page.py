@@ -490,7 +490,8 @@ assert window_20.input < whole_20.input
 # after it is paid in full.
 assert len(window_calls[19]) == 10 and window_20.cached < count_tokens(lucia[0])
 assert window_20.uncached == window_20.input - window_20.cached
-# "Its 384 extra cached tokens cost 29; the window's 46 extra uncached ones cost 34.5."
+# The reference page's break-even: "the whole history's 384 extra cached tokens cost 29 ... and
+# the window's 46 extra uncached ones 34.5" (the page asserts them too).
 assert 2048 - 1664 == 384 and round(384 * mini.cached_input) == 29
 assert 166 - 120 == 46 and 46 * mini.input == Decimal("34.5")
 # "the whole history's cached part keeps growing, and the window's stays at 1,664" (from turn 7,
@@ -500,9 +501,10 @@ assert all(a <= b for a, b in zip(whole_cached, whole_cached[1:])) and whole_cac
 assert all(c.cached == 1664 for c in window_bill[6:])
 whole_50, window_50 = whole_bill.calls[49], window_bill[49]
 assert round(input_cost(whole_50)) == 288 and round(input_cost(window_50)) == 249
-# "Your own break-even ... the window's call is the cheaper once the whole history's extra cached
-# tokens pass 10 times the window's extra uncached ones (on turn 50, 1,152 against 62)": true of
-# every call of Lucía's chat (a cached token costs a tenth; the replies cost the same).
+# The reference page's "Your own break-even" (moved off the main path in round r15): "the window's
+# call is the cheaper once the whole history's extra cached tokens pass 10 times the window's
+# extra uncached ones" (turn 50: 1,152 against 62): true of every call of Lucía's chat (a cached
+# token costs a tenth; the replies cost the same).
 assert mini.input == 10 * mini.cached_input
 assert (whole_50.cached - window_50.cached, window_50.uncached - whole_50.uncached) == (1152, 62)
 for w, n in zip(whole_bill.calls, window_bill):
@@ -534,6 +536,18 @@ behind = [sum(warm_window[:k]) - sum(warm_whole[:k]) for k in range(3, 7)]
 assert all(b > 0 for b in behind) and all(a > b for a, b in zip(behind, behind[1:]))
 # The plot's unit, "US$ per million calls": per_call_by_block gives US$ per 1,000 calls.
 assert CHATS == 1000
+# Under the plot: "Each step is the mean of 10 turns' calls in US$ per million calls, each with
+# its reply added (the same in both designs). The whole history's input rises and falls within a
+# step ...: 254 on turn 16, 182 on turn 17. So over turns 11 to 20 the window costs 27 more per
+# call, but on turn 20 alone 249 against 244."
+for k, (w_block, n_block) in enumerate(zip(warm_whole, warm_window)):
+    whole_k, window_k = whole_bill.calls[10 * k : 10 * k + 10], window_bill[10 * k : 10 * k + 10]
+    assert w_block == sum((call_cost(c, mini) for c in whole_k), Decimal(0)) / 10 * CHATS
+    assert n_block == sum((call_cost(c, mini) for c in window_k), Decimal(0)) / 10 * CHATS
+assert [round(input_cost(c)) for c in whole_bill.calls[15:17]] == [254, 182]
+assert round((warm_window[1] - warm_whole[1]) * 1000) == 27
+# (turn 20's 249 against 244 is asserted above.)
+# "1,000 chats of 60 turns cost $20.23 with it, $20.11 without" (asserted above, per_1000).
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
 assert (
