@@ -119,13 +119,12 @@ REVEALED_BY = {
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: [
-            "#4417. `remember_order` looks for a number only while",
-            "**A fact that changes.** To follow a correction",
+            "#4432. The newest-first version reads her messages on every call",
         ],
         3: [
             "The system prompt, its first 1,664 tokens",
             "bill = pd.DataFrame({",
-            "Compare the columns. With the cache warm",
+            "1,664 cached × 0.075",
             "table = pd.DataFrame({",
         ],
         4: ["explorer = DesignExplorer(", "26. After turn 16"],
@@ -1207,7 +1206,7 @@ def test_lesson5_carries_issue_22_s_corrections():
         "Every call also sends the **system prompt**, your fixed instructions,",
         "The trim runs before each call,",
         "The answering call holds the most, so it sets the size a window needs",
-        "So the trim cuts into turn 2, and `start_on` moves the cut on",
+        "So the trim cuts into turn 2: it deletes turn 2's question and tool request.",
         "**Middleware** is a function",
         "The rest is gone for good.",
         "So between turns the thread can hold more than 10",
@@ -1264,15 +1263,55 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "the whole history is cheapest" not in main
     assert "only S is read from the cache" not in main  # the check's answer, not above it
     assert book.expected("3") == "the system prompt"
-    assert main.index("### Self-check 3") < main.index(
-        "The window saves clearly once the cache expires"
+    # Round r15: section 3 opens with its decision, then the evidence.
+    assert main.index("**Choose a design.**") < main.index("**Lucía's chat**")
+    assert "Otherwise use the window, and pin the" in main
+    # Round r14: section 3 works one call by hand (turn 20, both designs, at the stated prices),
+    # after check 3, whose answer it shows; it says per call against in total, how to find your
+    # own break-even, and how to read your own agent's cache hits; Lucía's pinned order is named
+    # before the table that has a row for it; the keep_last_10 remark that half gave check 3
+    # away is in its worked answer.
+    assert "Past turn 60" not in main
+    one_call = main.index("**One call by hand.**")
+    assert main.index("### Self-check 3") < one_call < main.index("That is the lesson.")
+    assert "US$0.75 per million input tokens, and $0.075" in main
+    assert "All 10 of its messages pay full price" in main
+    assert "win back turns 1 to 30, so it catches up only at about turn 60" in main
+    # Round r15: the break-even rule is on the reference page; under the plot, one paragraph
+    # ties its steps to the sums by hand, in the same unit; the check's worked answer gives the
+    # practical fix for corrections.
+    assert "**Your own break-even.**" not in main
+    notes = "\n".join(
+        text(c) for c in cells(COURSE / "reference" / name.replace(".ipynb", "_notes.ipynb"))
     )
-    assert "Past turn 60, every further turn costs less with the window" in main
+    assert "**Your own break-even.**" in notes
+    assert "Each step is the mean of 10 turns' calls in US$ per million calls" in main
+    assert "on turn 20 alone 249 against 244" in main
+    assert "To follow corrections, have a model read" in main
+    cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
+    assert (
+        main.index("**Choose a design.**")
+        < main.index(cache_read)
+        < main.index("That is the lesson.")
+    )
+    assert main.index("#7781") < main.index("### Self-check 3")
+    assert "the two things a model call can answer" in main
+    assert "Set section 1's `max_tokens=10` to 24" in main
+    # Round r13: section 3 ends with a decision. A plot of each design's call, turn by turn,
+    # names where the lines cross; a rule says when each design wins; the context limit,
+    # latency and long-context quality are named; section 3's 10-message window is squared
+    # with keep_last_10; the tokenizer is named where the tokens first appear.
+    assert "the lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
+    assert "usually 5 to 10 minutes, and chats end within about 60 turns" in main
+    assert "context limit" in main
+    assert "`keep_last_10` would drop that" in body
+    assert "`keep_last_10` would drop that" not in main  # in check 3's worked answer
+    assert main.index("Qwen2.5 tokenizer") < main.index("### Self-check 3")
+    assert "Here the window is simply" not in main
     assert 'start_on="human"` would' not in main  # one trimming rule in section 3
     resources = body.index("## Resources")
     assert body.index("### Self-check 3") < body.index("bill = pd.DataFrame(") < resources
     assert "13 whole blocks" not in main  # the check's answer's size, in its worked answer
-    assert "compare your users' gaps between messages with the cache's lifetime" in main
     assert "Lucía should use" not in main
     assert "Token budgets: what a long agent task costs, and how to cap it" in main
     # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
@@ -1533,7 +1572,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1717,
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1608,
-    "05_designing_multi_turn_conversations.ipynb": 1459,
+    "05_designing_multi_turn_conversations.ipynb": 1737,
     "06_token_budgets.ipynb": 1507,
 }
 

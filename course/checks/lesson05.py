@@ -51,8 +51,10 @@ STOCK_CALLS = 3
 LARGER_WINDOW = 24
 
 
-#: Self-check 2's turn 10: Valentina corrects the order number she gave on turn 1.
+#: Section 2's turn 10: Valentina corrects the order number she gave on turn 1.
 CORRECTION = "Sorry, I mistyped on turn 1. My first order is #4471."
+#: Self-check 2's turn 11: a second order number, not a correction.
+NEW_ORDER = "Thanks. And #4432 arrived today."
 #: The pattern the lesson's remember_order searches the user's messages with.
 ORDER_NUMBER = re.compile(r"#\d+")
 
@@ -68,9 +70,20 @@ def pinned_order(questions: list[str]) -> str | None:
     return saved
 
 
+def pinned_newest(questions: list[str]) -> str | None:
+    """What the lesson's newest-first remember_order (the fold after "A fact that changes")
+    keeps after *questions*: on every call the newest user message holding a number wins, so
+    each turn whose question holds one replaces the saved order."""
+    saved = None
+    for question in questions:
+        if found := ORDER_NUMBER.search(question):
+            saved = found.group()
+    return saved
+
+
 def _check_2() -> dict[str, Any]:
     questions = [turn.messages[0].content for turn in chat.interactions]
-    pinned = pinned_order([*questions, CORRECTION])
+    pinned = pinned_newest([*questions, CORRECTION, NEW_ORDER])
     assert pinned is not None
     return {"2": int(pinned.removeprefix("#"))}
 
@@ -122,13 +135,13 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
-            hint="read remember_order's first line: when does it look for a number at all?",
+            hint="the newest-first version reads her messages on every call, newest first: which is the newest message of hers that holds a number?",
             mistakes={
-                4471: "remember_order looks for a number only while no order is saved: was one saved before turn 10?",
-                4432: "#4432 came in a tool's result and the agent's answer; remember_order reads only the user's messages",
+                4471: "#4471 was pinned after turn 10, but the newest-first version reads her messages again on turn 11, and turn 11's question holds a number too",
+                4417: "that is what the first version of remember_order keeps; the newest-first version reads her messages on every call and keeps the newest number",
             },
-            why="remember_order looks only while no order is saved; it saved #4417 on turn 1, so turn 10's call, and every call after it, pins #4417 and her correction is never read",
-            transfer="a pinned fact the user corrects later",
+            why="the newest-first version pins the newest number in her messages, and turn 11's question holds #4432; a pattern cannot tell a correction from a new order, so the pin now names her second order",
+            transfer="what a fact pinned by a pattern becomes when the user gives a second value of another kind",
             form="one order number, in digits (the # may be left out)",
         ),
         Expectation(

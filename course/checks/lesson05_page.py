@@ -8,13 +8,16 @@ names in scope (see ``checks/page.py``); kept off the page because it states the
 
 import dataclasses
 import re
+from decimal import Decimal
 
 from windowmem.design.anchor_facts import turns_reached, with_fact_in_system_prompt
 from windowmem.design.money import (
+    CHATS,
     SUMMARY_INSTRUCTION_TOKENS,
     SYSTEM_PROMPT_TOKENS,
     WINDOW_MESSAGES,
     last_call,
+    per_call_by_block,
     priced_call,
     summariser_calls,
     summariser_dollars,
@@ -58,7 +61,9 @@ from windowmem_course.checks.lesson05 import (
     BOOK,
     CORRECTION,
     LARGER_WINDOW,
+    NEW_ORDER,
     STOCK_CALLS,
+    pinned_newest,
     pinned_order,
 )
 
@@ -169,6 +174,12 @@ valentina_questions = [turn.messages[0] for turn in chat.interactions]
 assert [len(c) for c in lc_calls[5:7]] == [10, 8] and lc_sizes[1:3] == (4, 5)
 assert [valentina_questions.index(c[0]) + 1 for c in lc_calls[5:7]] == [2, 3]
 assert [m.role for m in lc_calls[6][-3:]] == [Role.USER, Role.ASSISTANT, Role.TOOL]
+# Step 3: "it deletes turn 2's question and tool request. Its result and answer are left at the
+# front, and start_on deletes them too": turns 2 to 4 hold 4 + 5 + 3 = 12 before the answering
+# call; the last 10 start on turn 2's result, and the 2 in front of turn 3 go too (10 - 2 = 8).
+turn_2 = chat.interactions[1].messages
+assert [m.role for m in turn_2] == [Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT]
+assert lc_sizes[1] + lc_sizes[2] + 3 == 12 and 12 - 10 == 2 and 10 - 2 == 8
 # Section 2: "Take max_tokens=24 ... Turn 7 is the last turn whose calls still send turn 1",
 # with its two-line sum: turn 7's answering call holds turns 1 to 6 (21 messages) and its
 # question, request and result, 24; turn 8's first call, turns 1 to 7 (25) and its question, 26.
@@ -177,12 +188,18 @@ assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 
 assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
 assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
-# "The rule sizes every turn as her largest, but most of her turns are smaller".
+# "The rule counts every turn as 5 messages, her largest. Most of her turns store fewer".
 assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
-# Self-check 2's worked answer: the order her turn-1 message gave stays pinned after her
-# correction on turn 10 (#4471), since remember_order looks only while none is saved.
-assert BOOK.expected("2") == 4417 and fact == "#4417" and CORRECTION.endswith("#4471.")
+# "A fact that changes": the order her turn-1 message gave stays pinned after her correction
+# on turn 10 (#4471), since remember_order looks only while none is saved; the newest-first
+# version pins #4471 on turn 10 ("so turn 10 pins #4471"). Self-check 2: on turn 11 she writes
+# a second order number, and the newest-first version pins it (#4432), correction or not.
+valentina = [q.content for q in valentina_questions]
+assert pinned_order([*valentina, CORRECTION]) == fact == "#4417" and CORRECTION.endswith("#4471.")
 assert pinned_order([CORRECTION]) == "#4471"  # the correction alone would be read
+assert pinned_newest([*valentina, CORRECTION]) == "#4471"
+assert BOOK.expected("2") == 4432 and pinned_newest([*valentina, CORRECTION, NEW_ORDER]) == "#4432"
+assert "#4432" in NEW_ORDER and "#4432" not in " ".join(valentina)  # only a tool gave it before
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
 assert all(
@@ -423,11 +440,114 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "the window is simply the last 10 messages, so it starts on turn 15's answer".
+# 2 messages"; "The window of 10 here keeps exactly the last 10 messages"; check 3's worked answer:
+# "On turn 20 this window starts on turn 15's answer, message 30".
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
+# Check 3's worked answer: "keep_last_10 would drop that answer too and send 9 messages; its
+# calls read the same 1,664 tokens from the cache": windowmem's model of
+# keep_last_10 sends 9 messages from turn 16's question on turn 20, and once full, each of its
+# calls reads the system prompt's 1,664 tokens from the cache and nothing more, as the
+# 10-message window's calls do.
+keep_10_lucia = LangChainTrimState(10, counter=count_messages)
+keep_10_calls = calls_sent(lucia, keep_10_lucia)
+assert [m.content for m in keep_10_calls[19]] == [m.content for m in lucia[31:40]]
+assert keep_10_calls[19][0].role is Role.USER
+keep_10_bill = conversation_bill(lucia, keep_10_lucia, mini, count_tokens).calls
+window_bill = conversation_bill(lucia, designs[1][2], mini, count_tokens).calls
+assert all(c.cached == 1664 for c in keep_10_bill[10:]) and all(
+    c.cached == 1664 for c in window_bill[10:]
+)
+# Section 3's intro: "She gives her order number, #7781, on turn 1; one design pins it, as
+# section 2 did" (the third design's system prompt ends with it).
+assert (
+    designs[2][1]
+    .messages[0]
+    .content.endswith(f"Order on file for this customer: {ANCHOR_FACTS['support_60']}")
+)
+assert ANCHOR_FACTS["support_60"] == "#7781"
+# "One call by hand. GPT-5.4 mini charges US$0.75 per million input tokens, and $0.075 for those
+# read from the cache". Turn 20's input in US$ per million calls, "its reply costs the same in
+# both designs": the whole history 2,048 cached x 0.075 + 120 uncached x 0.75 = 244, the window
+# 1,664 x 0.075 + 166 x 0.75 = 249.
+assert (mini.input, mini.cached_input) == (Decimal("0.75"), Decimal("0.075"))
+whole_20, window_20 = whole_bill.calls[19], window_bill[19]
+assert whole_20.turn == window_20.turn == 20 and whole_20.output == window_20.output
+assert (whole_20.cached, whole_20.uncached) == (2048, 120)
+assert (window_20.cached, window_20.uncached) == (1664, 166)
+
+
+def input_cost(call):  # US$ per million calls: tokens x US$ per million tokens
+    return call.cached * mini.cached_input + call.uncached * mini.input
+
+
+assert round(input_cost(whole_20)) == 244 and round(input_cost(window_20)) == 249
+assert call_cost(whole_20, mini) < call_cost(window_20, mini)  # "shorter but costs more"
+assert window_20.input < whole_20.input
+# "All 10 of its messages pay full price": the cached prefix stops inside S, so every message
+# after it is paid in full.
+assert len(window_calls[19]) == 10 and window_20.cached < count_tokens(lucia[0])
+assert window_20.uncached == window_20.input - window_20.cached
+# The reference page's break-even: "the whole history's 384 extra cached tokens cost 29 ... and
+# the window's 46 extra uncached ones 34.5" (the page asserts them too).
+assert 2048 - 1664 == 384 and round(384 * mini.cached_input) == 29
+assert 166 - 120 == 46 and 46 * mini.input == Decimal("34.5")
+# "the whole history's cached part keeps growing, and the window's stays at 1,664" (from turn 7,
+# once the window is full); "On turn 50 the whole history's input costs 288, the window's still 249".
+whole_cached = [c.cached for c in whole_bill.calls]
+assert all(a <= b for a, b in zip(whole_cached, whole_cached[1:])) and whole_cached[-1] > 2048
+assert all(c.cached == 1664 for c in window_bill[6:])
+whole_50, window_50 = whole_bill.calls[49], window_bill[49]
+assert round(input_cost(whole_50)) == 288 and round(input_cost(window_50)) == 249
+# The reference page's "Your own break-even" (moved off the main path in round r15): "the window's
+# call is the cheaper once the whole history's extra cached tokens pass 10 times the window's
+# extra uncached ones" (turn 50: 1,152 against 62): true of every call of Lucía's chat (a cached
+# token costs a tenth; the replies cost the same).
+assert mini.input == 10 * mini.cached_input
+assert (whole_50.cached - window_50.cached, window_50.uncached - whole_50.uncached) == (1152, 62)
+for w, n in zip(whole_bill.calls, window_bill):
+    assert w.output == n.output
+    rule = w.cached - n.cached > 10 * (n.uncached - w.uncached)
+    assert rule == (input_cost(n) < input_cost(w)) == (call_cost(n, mini) < call_cost(w, mini))
+# The plot: each design's call averaged over each 10 turns. Warm: the whole history is cheaper
+# in turns 1 to 30, the window in every block from turn 31 ("The lines meet at turn 31 (dotted),
+# and after it the window's calls cost less"); the window's stay about flat
+# (within 10% of their mean from turn 11). Expired: "the window never costs more, and the gap
+# widens every 10 turns".
+warm_whole, warm_window = (per_call_by_block(d, mini, count_tokens, block=10) for d in designs[:2])
+assert len(warm_whole) == 6 and all(w < n for w, n in zip(warm_whole[:3], warm_window[:3]))
+assert all(n < w for w, n in zip(warm_whole[3:], warm_window[3:]))
+assert warm_whole[-1] > Decimal("1.2") * warm_whole[1]  # "the whole history's calls grow"
+flat = sum(warm_window[1:]) / 5
+assert all(abs(n / flat - 1) < Decimal("0.1") for n in warm_window[1:])
+cold_whole, cold_window = (
+    per_call_by_block(d, expired, count_tokens, block=10) for d in designs[:2]
+)
+assert cross == 31  # the dotted line, the first 10 turns the window costs less
+cold_gaps = [w - n for w, n in zip(cold_whole, cold_window)]
+assert all(g >= 0 for g in cold_gaps) and all(a < b for a, b in zip(cold_gaps, cold_gaps[1:]))
+# "In total, the window must first win back turns 1 to 30, so it catches up only at about turn
+# 60: after 60 turns it is still just behind, $20.23 against $20.11 per 1,000 chats" (within 1%, asserted above): the window's
+# excess over turns 1 to 30 shrinks on every 10 turns after them, and is not yet gone at 60.
+assert sum(warm_whole) < sum(warm_window)
+behind = [sum(warm_window[:k]) - sum(warm_whole[:k]) for k in range(3, 7)]
+assert all(b > 0 for b in behind) and all(a > b for a, b in zip(behind, behind[1:]))
+# The plot's unit, "US$ per million calls": per_call_by_block gives US$ per 1,000 calls.
+assert CHATS == 1000
+# Under the plot: "Each step is the mean of 10 turns' calls in US$ per million calls, each with
+# its reply added (the same in both designs). The whole history's input rises and falls within a
+# step ...: 254 on turn 16, 182 on turn 17. So over turns 11 to 20 the window costs 27 more per
+# call, but on turn 20 alone 249 against 244."
+for k, (w_block, n_block) in enumerate(zip(warm_whole, warm_window)):
+    whole_k, window_k = whole_bill.calls[10 * k : 10 * k + 10], window_bill[10 * k : 10 * k + 10]
+    assert w_block == sum((call_cost(c, mini) for c in whole_k), Decimal(0)) / 10 * CHATS
+    assert n_block == sum((call_cost(c, mini) for c in window_k), Decimal(0)) / 10 * CHATS
+assert [round(input_cost(c)) for c in whole_bill.calls[15:17]] == [254, 182]
+assert round((warm_window[1] - warm_whole[1]) * 1000) == 27
+# (turn 20's 249 against 244 is asserted above.)
+# "1,000 chats of 60 turns cost $20.23 with it, $20.11 without" (asserted above, per_1000).
 # Going further's table: its "cache expired" column is the no-cache bill asserted above, and
 # "With the cache expired, the pinned window of 10 costs less than the whole history".
 assert (

@@ -313,6 +313,28 @@ def test_the_reference_page_s_cache_snippet_reads_cache_read():
         assert run(snippet, namespace).split() == ["1837", "1664"]
 
 
+def test_section_3_s_cache_hits_line_reads_section_1_s_reply():
+    """Section 3's "Your own cache hits": the inline expression, on section 1's loop variable
+    ``thread``, reads the answering call's cache_read as langchain-openai fills it."""
+    pytest.importorskip("langchain_core.messages")
+    from langchain_core.messages import AIMessage
+
+    body = "".join(
+        "".join(c["source"])
+        for c in cells()
+        if c["cell_type"] == "markdown" and "**Your own cache hits.**" in "".join(c["source"])
+    )
+    (expression,) = [e for e in re.findall(r"`([^`]+)`", body) if "cache_read" in e]
+    usage = {
+        "input_tokens": 1837,
+        "output_tokens": 22,
+        "total_tokens": 1859,
+        "input_token_details": {"cache_read": 1664},
+    }
+    thread = [AIMessage("Order #7781.", usage_metadata=usage)]
+    assert eval(expression, {"thread": thread}) == 1664  # noqa: S307 - the lesson's own line
+
+
 def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
     """Section 2's "A fact that changes", after self-check 2: with its `if not state.get("order")` line dropped and
     the messages searched newest first, the pinned cell's remember_order follows a changed value
@@ -348,6 +370,40 @@ def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
         assert agent.get_state(config).values["order"] == "#2002"
 
 
+def test_self_check_2_the_newest_first_version_pins_her_second_order():
+    """Self-check 2: the fold's newest-first remember_order over Valentina's nine questions,
+    her turn-10 correction and her turn-11 message naming #4432 pins #4471 after turn 10 and
+    what the check book expects (#4432) after turn 11: a pattern cannot tell a correction from
+    a new order."""
+    pytest.importorskip("langchain.agents.middleware")
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from windowmem_course.checks.lesson05 import BOOK, CORRECTION, NEW_ORDER
+
+    (changed,) = re.findall(r"```python\n(@before_model.*?)```", fold("The changed"), re.S)
+    code = pinned_cell()
+    start = code.index("@before_model(state_schema=OrderState)")
+    end = code.index("@dynamic_prompt")
+    code = code[:start] + changed + "\n\n" + code[end:]
+    assert NEW_ORDER in json.dumps(cells()) and CORRECTION in json.dumps(cells())
+    with pinned_middleware("lesson05_new_number", code) as (namespace, _):
+        questions = [*namespace["questions"], CORRECTION, NEW_ORDER]
+        model = GenericFakeChatModel(messages=iter([AIMessage("noted")] * len(questions)))
+        agent = namespace["create_agent"](
+            model,
+            [],
+            checkpointer=namespace["InMemorySaver"](),
+            middleware=[namespace[n] for n in ("remember_order", "pin_order", "keep_last_10")],
+        )
+        config = {"configurable": {"thread_id": "a new number"}}
+        pinned = []
+        for question in questions:
+            agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
+            pinned.append(agent.get_state(config).values["order"])
+    assert pinned[-2:] == ["#4471", f"#{BOOK.expected('2')}"] == ["#4471", "#4432"]
+
+
 def fold(title: str) -> str:
     """The lesson's fold whose summary line holds *title*."""
     body = "".join("".join(c["source"]) for c in cells() if c["cell_type"] == "markdown")
@@ -356,14 +412,14 @@ def fold(title: str) -> str:
 
 
 def test_the_pinned_cell_keeps_the_first_order_after_a_correction():
-    """Self-check 2: the lesson's own remember_order and pin_order over Valentina's nine
-    questions and her turn-10 correction pin what the check book expects (#4417), not the
-    corrected number: the middleware looks only while no order is saved."""
+    """Section 2's "A fact that changes": the lesson's own remember_order and pin_order over
+    Valentina's nine questions and her turn-10 correction pin #4417 (the check book's
+    pinned_order), not the corrected number: the middleware looks only while no order is saved."""
     pytest.importorskip("langchain.agents.middleware")
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
-    from windowmem_course.checks.lesson05 import BOOK, CORRECTION
+    from windowmem_course.checks.lesson05 import CORRECTION, pinned_order
 
     with pinned_middleware("lesson05_correction") as (namespace, patch):
         questions = [*namespace["questions"], CORRECTION]
@@ -385,7 +441,7 @@ def test_the_pinned_cell_keeps_the_first_order_after_a_correction():
         config = {"configurable": {"thread_id": "a correction"}}
         for question in questions:
             agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
-    expected = f"#{BOOK.expected('2')}"
+    expected = pinned_order(questions)
     assert expected == "#4417" and "#4471" in CORRECTION and CORRECTION in json.dumps(cells())
     assert agent.get_state(config).values["order"] == expected
     assert len(seen) == 10 and seen[-1].endswith(f"Order on file: {expected}")
