@@ -1237,7 +1237,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "notes" not in whole.replace("_notes.ipynb", "")
     assert "`trim_messages`" in main and "rolling summary" in main
     # Round 8: retrieve (search again) moved to the reference page; the main path names it.
-    assert "a fourth policy that searches again" in main
+    assert "*retrieve*, which searches again" in main
     # The main path's table shows no peak; the reference page defines it, and the lesson links there.
     table = next(text(c) for c in cells(LESSON_6) if "at_1500 = reference_table(" in text(c))
     notes = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
@@ -1253,7 +1253,7 @@ def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
     body = lesson6_text()
     assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
     assert main.index("**just-in-time**") < main.index("The runs side by side")
-    assert main.index("the **prefix**") < main.index("The runs in dollars")
+    assert main.index("the **prefix**") < main.index("The runs on Claude Sonnet 4.6 in US$")
     assert "Anthropic" in main and "just in time" in main
 
 
@@ -1441,7 +1441,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,
-    "06_token_budgets.ipynb": 1507,
+    "06_token_budgets.ipynb": 1571,
 }
 
 
