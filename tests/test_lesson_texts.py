@@ -1441,7 +1441,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1160,
     "04_memory_that_outlives_the_session.ipynb": 1438,
     "05_designing_multi_turn_conversations.ipynb": 1459,
-    "06_token_budgets.ipynb": 1571,
+    "06_token_budgets.ipynb": 1583,
 }
 
 

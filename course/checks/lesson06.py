@@ -235,8 +235,8 @@ BOOK = CheckBook(
             why="after the first drop every call but one shares only the opening 193 tokens with "
             "the call before, under the 1,024 minimum, so the cache serves almost nothing while "
             "Claude charges 1.25 times the input price to write every call over 1,024 tokens",
-            transfer="the prefix rule and Claude's write price on plain truncation, which the "
-            "lesson's cap run does not show",
+            transfer="Claude's write price against the few prefixes plain truncation keeps: the "
+            "lesson prices the runs only after this check",
             form='one of "under half", "a little less" or "more"',
         ),
         Expectation(

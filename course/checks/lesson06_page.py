@@ -310,8 +310,8 @@ assert [n for n, c in enumerate(claude_truncate, 1) if c.input >= 1024] == list(
 assert [n for n, c in enumerate(claude_truncate, 1) if c.written > 0] == list(range(5, 15))
 assert [n for n, c in enumerate(claude_truncate, 1) if c.cached > 0] == [6, 10]
 assert claude_truncate[9].cached == 1310
-# Going further's "Long pauses": with pauses longer than the cache's lifetime the no-cache
-# column is Claude's bill; there just-in-time answers all twelve, as unbounded does, for $45.98
+# What to choose, calls further apart than the cache's lifetime: the no-cache column is
+# Claude's bill; there just-in-time answers all twelve, as unbounded does, for $45.98
 # instead of $71.73.
 assert f"{no_cache['unbounded'].dollars:.2f}" == "71.73"
 assert f"{no_cache['just-in-time'].dollars:.2f}" == "45.98"
@@ -511,3 +511,15 @@ assert priced.loc["truncate in blocks", "$, Gemini 2.5 Flash"] == round(
 assert priced.loc["truncate in blocks", "$, Claude Sonnet 4.6"] == round(
     float(blocks_claude.dollars), 2
 )
+# What to choose: "the model's context window (1,000,000 tokens on Claude Sonnet 4.6; this
+# task's largest call is 2,951)", as genai-prices 0.2.5, windowmem's price table, records it.
+from genai_prices import data as genai_data  # noqa: E402
+
+context_windows = {
+    m.context_window
+    for p in genai_data.providers
+    if p.id == "anthropic"
+    for m in p.models
+    if m.id == claude.model
+}
+assert context_windows == {1_000_000} and bill.peak == 2951 == calls_tokens[-1]
