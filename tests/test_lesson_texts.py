@@ -135,7 +135,7 @@ REVEALED_BY = {
         ],
         3: [
             "costs = policy_costs(runs.values())",
-            "**More** ($51.85 against $50.06 per 1,000 tasks)",
+            "**A little less** ($11.13 against $12.69 per 1,000 tasks",
         ],
         4: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
         5: ["chat_bills = {", "**1 to 3** (1.6): keeping every turn"],

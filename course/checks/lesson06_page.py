@@ -523,3 +523,45 @@ context_windows = {
     if m.id == claude.model
 }
 assert context_windows == {1_000_000} and bill.peak == 2951 == calls_tokens[-1]
+
+# Section 1, why the answers wait: the agent answers only after every read, and answering makes
+# no call of its own; the only calls while answering are just-in-time's reads by id, billed. An
+# agent that answered each question as its chunk arrived would lose none: under truncate, every
+# question's fact was in the window at some step.
+assert [s for s in unbounded.trace[unbounded.answering_from :] if s.event.value == "call"] == [
+    unbounded_calls[-1]
+]
+jit_answering_calls = [s for s in jit.trace[jit.answering_from :] if s.event.value == "call"]
+assert len(jit_answering_calls) == 12 + 1 and jit_answering_calls[-1] == jit_calls[-1]
+assert all(s.detail.startswith("read chunk") for s in jit_answering_calls[:-1])
+for run in (truncate, blocks, at_1300):
+    assert run.answered < 12
+    assert all(any(q in i.facts for s in run.trace for i in s.context) for q in prepared.task)
+# Just-in-time "acts before every call, not only over the budget": every call from the second
+# on carries one read at most, none near the budget.
+assert all(s.used <= 1500 for s in jit.trace if s.event.value == "reference")
+# Self-check 3, on GPT-5.4 mini (no write charge): $11.13 with the cache against $12.69 without,
+# input and output; the cache serves calls 6 and 10 alone.
+gpt_truncate = task_calls(truncate, gpt)
+assert [n for n, c in enumerate(gpt_truncate, 1) if c.cached > 0] == [6, 10]
+assert all(c.written == 0 for c in gpt_truncate)
+gpt_cached = policy_costs([truncate], (gpt,))[0].dollars
+gpt_plain = policy_costs([truncate], (without_cache(gpt),))[0].dollars
+assert (f"{gpt_cached:.2f}", f"{gpt_plain:.2f}") == ("11.13", "12.69")
+assert (
+    gpt_cached
+    == sum(
+        (c.input - c.cached) * gpt.input + c.cached * gpt.cached_input + c.output * gpt.output
+        for c in gpt_truncate
+    )
+    / 1000
+)  # "input and output", as in the priced table
+# Its worked answer on Claude: call 7 sends 1,347 tokens, none served, all written at $3.75 per
+# million: $5.05 per 1,000 tasks, against $4.04 with no cache; calls 5 to 14 written, 6 and 10
+# read back; $51.85 against $50.06.
+call_7 = claude_truncate[6]
+assert (call_7.input, call_7.cached, call_7.written) == (1347, 0, 1347)
+assert shared_start(truncate, 6, 7) == 193 < 1024
+assert f"{call_7.written * claude.cache_write / 1000:.2f}" == "5.05"
+assert f"{call_7.input * claude.input / 1000:.2f}" == "4.04"
+assert claude.cache_write / claude.input == Decimal("1.25")
