@@ -430,47 +430,50 @@ def lesson4_ttl() -> str:
     )
 
 
-#: Lesson 6's picture: calls 5 to 10 of truncate in blocks at the lesson's budget and cut.
+#: Lesson 6's picture: calls 5 to 10 of plain truncate and of truncate in blocks at the
+#: lesson's budget, the blocks cut down to BLOCK_CUT_TO.
 BLOCK_CALLS, BLOCK_BUDGET, BLOCK_CUT_TO = range(5, 11), 1500, 1100
 
 
 def lesson6_blocks() -> str:
-    """Truncate in blocks, calls 5 to 10: solid, the start a call shares with the call before
-    that Claude's cache serves (1,024 tokens or more); light, a shared start under that minimum."""
+    """Plain truncate above truncate in blocks, calls 5 to 10 of each: solid, the start a call
+    shares with the call before that Claude's cache serves (1,024 tokens or more); light, a shared
+    start under that minimum; dashed, what is new. The legend leaves Claude's write charge to
+    the lesson, which states it after self-check 3 (the check turns on the prefixes alone)."""
     from windowmem.budget import help_centre, prepare, run_task
     from windowmem.budget.money import item_label, shared_start
-    from windowmem.prices import price_of
     from windowmem.prices.cache import ANTHROPIC_CACHE
 
     prepared = prepare(help_centre())
-    run = run_task(prepared, BLOCK_BUDGET, "truncate", trim_to=BLOCK_CUT_TO)
-    calls = [s for s in run.trace if s.event.value == "call"]
     roles = {"system": ("sys", "system"), "task": ("task", "user")}
     rows = []
-    for n in BLOCK_CALLS:
-        before, items = calls[n - 2].context, calls[n - 1].context
-        same = shared_prefix(items, before)
-        shared = shared_start(run, n - 1, n)
-        served = ANTHROPIC_CACHE.cacheable(shared) > 0
-        boxes = tuple(
-            Box(
-                *roles.get(item.kind.value, (item_label(item, run.task).split("'")[0], "tool")),
-                i < same,
-                i < same and not served,
+    for heading, trim_to in (
+        ("Truncate: drops the oldest read at each call over 1,500", None),
+        (f"Truncate in blocks: over 1,500, cuts to {BLOCK_CUT_TO:,}", BLOCK_CUT_TO),
+    ):
+        run = run_task(prepared, BLOCK_BUDGET, "truncate", trim_to=trim_to)
+        calls = [s for s in run.trace if s.event.value == "call"]
+        rows.append(Row(heading, ()))
+        for n in BLOCK_CALLS:
+            before, items = calls[n - 2].context, calls[n - 1].context
+            same = shared_prefix(items, before)
+            shared = shared_start(run, n - 1, n)
+            served = ANTHROPIC_CACHE.cacheable(shared) > 0
+            boxes = tuple(
+                Box(
+                    *roles.get(item.kind.value, (item_label(item, run.task).split("'")[0], "tool")),
+                    i < same,
+                    i < same and not served,
+                )
+                for i, item in enumerate(items)
             )
-            for i, item in enumerate(items)
-        )
-        rows.append(Row(f"call {n}: {calls[n - 1].used:,} tokens, {shared:,} shared", boxes))
+            rows.append(Row(f"call {n}: {calls[n - 1].used:,} tokens, {shared:,} shared", boxes))
     minimum = f"{ANTHROPIC_CACHE.min_tokens:,}"
-    # Every call drawn is over the minimum, so Claude writes each token its cache did not serve.
-    assert all(calls[n - 1].used >= ANTHROPIC_CACHE.min_tokens for n in BLOCK_CALLS)
-    claude = price_of("claude-sonnet-4-6")
-    write = f"{claude.cache_write / claude.input:g}"
     return store_load_svg(
-        "Lesson 6 · truncate in blocks, calls 5 to 10",
+        "Lesson 6 · calls 5 to 10 of truncate and of truncate in blocks",
         rows,
-        f"Solid: cached ({minimum}+). Light: shared, under {minimum}. "
-        f"Light, dashed: written at {write}× price.",
+        f"Solid: shared with the call before and served from the cache ({minimum}+ tokens).\n"
+        f"Light: shared, but under {minimum} tokens, so not served. Dashed: new.",
     )
 
 

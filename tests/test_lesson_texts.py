@@ -137,7 +137,7 @@ REVEALED_BY = {
         ],
         3: [
             "costs = policy_costs(runs.values())",
-            "**More** ($51.85 against $50.06 per 1,000 tasks)",
+            "**A little less** ($11.13 against $12.69 per 1,000 tasks",
         ],
         4: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
         5: ["chat_bills = {", "**1 to 3** (1.6): keeping every turn"],
@@ -1368,7 +1368,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "notes" not in whole.replace("_notes.ipynb", "")
     assert "`trim_messages`" in main and "rolling summary" in main
     # Round 8: retrieve (search again) moved to the reference page; the main path names it.
-    assert "a fourth policy that searches again" in main
+    assert "*retrieve*, which searches again" in main
     # The main path's table shows no peak; the reference page defines it, and the lesson links there.
     table = next(text(c) for c in cells(LESSON_6) if "at_1500 = reference_table(" in text(c))
     notes = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
@@ -1384,7 +1384,7 @@ def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
     body = lesson6_text()
     assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
     assert main.index("**just-in-time**") < main.index("The runs side by side")
-    assert main.index("the **prefix**") < main.index("The runs in dollars")
+    assert main.index("the **prefix**") < main.index("The runs on Claude Sonnet 4.6 in US$")
     assert "Anthropic" in main and "just in time" in main
 
 
@@ -1573,7 +1573,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1608,
     "05_designing_multi_turn_conversations.ipynb": 1737,
-    "06_token_budgets.ipynb": 1507,
+    "06_token_budgets.ipynb": 1583,
 }
 
 

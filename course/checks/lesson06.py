@@ -23,11 +23,12 @@ from windowmem.tokens import qwen_counter
 QWEN = qwen_counter()
 BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
-#: The model self-check 3 prices the runs on, with its cache and without.
-MODEL = "claude-sonnet-4-6"
+#: The model self-check 3 prices truncate on, with its cache and without: one that charges
+#: nothing to write, so the check turns on the prefixes alone (Claude's write charge comes after).
+MODEL = "gpt-5.4-mini"
 #: The model self-check 5 prices the long chat on.
 CHAT_MODEL = "gpt-5.4-mini"
-#: Self-check 3's three choices: truncate's bill with Claude's cache against without it.
+#: Self-check 3's three choices: truncate's bill with GPT-5.4 mini's cache against without it.
 UNDER_HALF, A_LITTLE_LESS, MORE = "under half", "a little less", "more"
 #: Self-check 5's three choices: keeping every turn's dollars, in windows' dollars, as ranges.
 UNDER_1, ONE_TO_3, OVER_10 = "under 1", "1 to 3", "over 10"
@@ -95,8 +96,8 @@ def _check_4() -> dict[str, Any]:
     return {"4": len({q for item in window for q in item.facts})}
 
 
-def truncate_on_claude() -> tuple[Any, Any]:
-    """Self-check 3's two bills: truncate at 1,500 on Claude Sonnet 4.6, cached and not."""
+def truncate_priced() -> tuple[Any, Any]:
+    """Self-check 3's two bills: truncate at 1,500 on GPT-5.4 mini, cached and not."""
     price = price_of(MODEL)
     truncate = _runs()["truncate"]
     cached = policy_costs([truncate], (price,))[0].dollars
@@ -105,7 +106,7 @@ def truncate_on_claude() -> tuple[Any, Any]:
 
 
 def _check_3() -> dict[str, Any]:
-    cached, plain = truncate_on_claude()
+    cached, plain = truncate_priced()
     ratio = float(cached / plain)
     # The choices are far apart except "a little less" against "more": the answer must not sit
     # on 1, where a rounding could flip it.
@@ -221,22 +222,20 @@ BOOK = CheckBook(
             "3",
             _check_3,
             hint="after truncation's first drop, how many tokens does each call share with the "
-            "start of the call before? Is that over the 1,024 minimum? And what does Claude "
-            "charge to write a window that is never read back?",
+            "start of the call before? Is that over the 1,024 minimum? How many of the 14 calls "
+            "does the cache serve?",
             mistakes={
                 UNDER_HALF: "that is what a window that only appends gets; truncation drops the "
                 "read right after the opening 193 tokens at almost every call, so those calls "
-                "share nothing over 1,024 tokens and the cache serves almost nothing",
-                A_LITTLE_LESS: "the calls before the first drop are served, but after it almost "
-                "every call shares only the opening 193 tokens, under the minimum, and Claude still "
-                "charges 1.25 times the input price to write each window: are the few reads "
-                "worth the writes?",
+                "share nothing over 1,024 tokens, and the cache serves only calls 6 and 10",
+                MORE: "GPT-5.4 mini charges nothing to write to its cache, so the cache can only "
+                "lower the bill; the question is by how much, when it serves only calls 6 and 10",
             },
             why="after the first drop every call but one shares only the opening 193 tokens with "
-            "the call before, under the 1,024 minimum, so the cache serves almost nothing while "
-            "Claude charges 1.25 times the input price to write every call over 1,024 tokens",
-            transfer="the prefix rule and Claude's write price on plain truncation, which the "
-            "lesson's cap run does not show",
+            "the call before, under the 1,024 minimum, so the cache serves only calls 6 and 10: "
+            "a discount on two calls of fourteen, and nothing to pay for writing",
+            transfer="truncate's few prefixes priced with a cache: the lesson prices the runs "
+            "only after this check",
             form='one of "under half", "a little less" or "more"',
         ),
         Expectation(

@@ -71,8 +71,8 @@ class RecordingModel(GenericFakeChatModel):
 
 
 CHUNKS = {
-    6: '[chunk 6, "Warranty"]\nEvery product carries a two-year warranty from delivery.',
-    2: '[chunk 2, "Returns"]\nYou can return an item within 30 days of delivery.',
+    6: '[chunk 6, "Warranty": answers question 1]\nEvery product carries a two-year warranty.',
+    2: '[chunk 2, "Returns": answers question 2]\nYou can return an item within 30 days.',
 }
 
 
@@ -121,7 +121,8 @@ def test_keep_references_leaves_the_latest_tool_result_and_references_the_others
     tools_second = [m.content for m in second if isinstance(m, ToolMessage)]
     tools_third = [m.content for m in third if isinstance(m, ToolMessage)]
     assert tools_second == [CHUNKS[6]]  # the latest tool result is whole
-    assert tools_third == ['[chunk 6, "Warranty"]', CHUNKS[2]]  # the older one, its reference
+    # The older one, its reference line.
+    assert tools_third == ['[chunk 6, "Warranty": answers question 1]', CHUNKS[2]]
     # The agent's own history keeps the whole results: only what the model is sent changes.
     assert [m.content for m in result["messages"] if isinstance(m, ToolMessage)] == [
         CHUNKS[6],
