@@ -151,3 +151,46 @@ def test_a_missing_driver_says_to_install_it(tmp_path, monkeypatch):
         for note in chosen.notes
     )
     check_fell_back(chosen, tmp_path)
+
+
+@pytest.mark.redis
+def test_a_redis_without_a_configuration_file_saves_at_most_an_hour_after_a_write(tmp_path):
+    """Lesson 4: a Redis started as its ``docker run`` line starts it (no configuration file)
+    keeps its chats through a clean restart, and a crash can lose up to an hour of writes.
+
+    Redis's built-in save rules decide both: a snapshot an hour after one change (sooner after
+    more), and one on a clean shutdown. The reference page quotes them.
+    """
+    binary = shutil.which("redis-server")
+    if binary is None:
+        skip_or_fail("redis-server is not installed (bash .ci/services.sh installs it)")
+    port = free_port()
+    # only what a container needs to be reached and write its files; no save setting given
+    server = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    cli = [shutil.which("redis-cli") or "redis-cli", "-p", str(port)]
+    try:
+        for _ in range(200):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        saves = subprocess.run(
+            [*cli, "CONFIG", "GET", "save"], capture_output=True, text=True, timeout=30
+        ).stdout.split()
+        assert saves == ["save", "3600", "1", "300", "100", "60", "10000"]
+        appendonly = subprocess.run(
+            [*cli, "CONFIG", "GET", "appendonly"], capture_output=True, text=True, timeout=30
+        ).stdout.split()
+        assert appendonly == ["appendonly", "no"]  # no log of every write: only the snapshots
+        subprocess.run([*cli, "SET", "abc", "kept"], capture_output=True, timeout=30, check=True)
+        subprocess.run([*cli, "SHUTDOWN"], capture_output=True, timeout=30)
+        server.wait(timeout=30)
+        assert (tmp_path / "dump.rdb").exists()  # the clean shutdown saved the key
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
