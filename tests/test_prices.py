@@ -55,6 +55,16 @@ def test_each_price_is_the_one_genai_prices_records(price):
 
 
 @pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
+def test_each_context_window_is_the_one_genai_prices_records(price):
+    from genai_prices import data
+
+    (provider,) = [p for p in data.providers if p.id == price.provider]
+    assert {m.context_window for m in provider.models if m.id == price.model} == {
+        price.context_window
+    }
+
+
+@pytest.mark.parametrize("price", MODEL_PRICES, ids=lambda p: p.model)
 @given(
     cached=st.integers(0, 150_000),
     written=st.integers(0, 40_000),

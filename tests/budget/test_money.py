@@ -39,6 +39,7 @@ ANY_PREFIX = ModelPrice(
     None,
     CacheRule(1, 1, False, "a test's own rule"),
     "a test's own prices",
+    1_000_000,
 )
 
 

@@ -42,6 +42,8 @@ class ModelPrice:
     cache: CacheRule
     source: str
     """The provider's price page."""
+    context_window: int
+    """The most tokens one call may hold, input and output, as :data:`PRICES_SOURCE` records it."""
 
 
 #: Three current models, one per large provider, at the prices :data:`PRICES_SOURCE` records.
@@ -56,6 +58,7 @@ MODEL_PRICES: tuple[ModelPrice, ...] = (
         None,
         OPENAI_CACHE,
         "https://developers.openai.com/api/docs/pricing",
+        400_000,
     ),
     ModelPrice(
         "anthropic",
@@ -67,6 +70,7 @@ MODEL_PRICES: tuple[ModelPrice, ...] = (
         Decimal("3.75"),
         ANTHROPIC_CACHE,
         "https://www.anthropic.com/pricing#api",
+        1_000_000,
     ),
     ModelPrice(
         "google",
@@ -78,6 +82,7 @@ MODEL_PRICES: tuple[ModelPrice, ...] = (
         None,
         GEMINI_CACHE,
         "https://ai.google.dev/gemini-api/docs/pricing",
+        1_048_576,
     ),
 )
 
