@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import event_loop
+
 LESSON = (
     Path(__file__).resolve().parents[2] / "course" / "05_designing_multi_turn_conversations.ipynb"
 )
@@ -488,8 +490,6 @@ def test_the_agents_sdk_fold_pins_the_order_in_its_instructions():
     """The fold's Agents SDK snippet, against openai-agents: the instructions function writes
     the system prompt from the run's context, and the session keeps the last 10 items."""
     pytest.importorskip("agents")
-    import asyncio
-
     from agents import Agent, RunContextWrapper, SessionSettings, SQLiteSession
 
     snippet = next(
@@ -508,8 +508,9 @@ def test_the_agents_sdk_fold_pins_the_order_in_its_instructions():
     }
     exec(compile("\n".join(body), "<lesson 5 Agents SDK fold>", "exec"), namespace)
     agent, facts = namespace["agent"], namespace["facts"]
-    prompt = asyncio.run(agent.get_system_prompt(RunContextWrapper(context=facts)))
+    # on a loop of its own: an earlier test on the worker may leave one running (tests/event_loop.py)
+    prompt = event_loop.run(agent.get_system_prompt(RunContextWrapper(context=facts)))
     assert prompt == namespace["PROMPT"] + "\nOrder on file: #4417"
-    empty = asyncio.run(agent.get_system_prompt(RunContextWrapper(context={})))
+    empty = event_loop.run(agent.get_system_prompt(RunContextWrapper(context={})))
     assert empty == namespace["PROMPT"]
     assert namespace["session"].session_settings.limit == 10
