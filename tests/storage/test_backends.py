@@ -83,24 +83,36 @@ def test_a_wrong_postgres_password_falls_back_in_one_line(tmp_path):
     check_fell_back(chosen, tmp_path, secret="not-the-password")
 
 
-@pytest.fixture
-def redis_with_password(tmp_path):
-    """A private Redis that requires a password (the shared test server has none), stopped after."""
+def start_redis(folder, *options: str) -> tuple[subprocess.Popen, int]:
+    """A private redis-server on a free loopback port, writing in *folder*, once it answers.
+
+    *options* are redis-server's own (``--requirepass``, ``--save``...); none means Redis's
+    built-in settings, as a container started without a configuration file has them.
+    """
     binary = shutil.which("redis-server")
     if binary is None:
         skip_or_fail("redis-server is not installed (bash .ci/services.sh installs it)")
     port = free_port()
     server = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--requirepass", "the-password",
-         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(200):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    return server, port
+
+
+@pytest.fixture
+def redis_with_password(tmp_path):
+    """A private Redis that requires a password (the shared test server has none), stopped after."""
+    server, port = start_redis(
+        tmp_path, "--requirepass", "the-password", "--save", "", "--appendonly", "no"
+    )
     try:
-        for _ in range(100):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
         yield f"redis://:the-password@127.0.0.1:{port}/0"
     finally:
         server.terminate()
@@ -161,23 +173,9 @@ def test_a_redis_without_a_configuration_file_saves_at_most_an_hour_after_a_writ
     Redis's built-in save rules decide both: a snapshot an hour after one change (sooner after
     more), and one on a clean shutdown. The reference page quotes them.
     """
-    binary = shutil.which("redis-server")
-    if binary is None:
-        skip_or_fail("redis-server is not installed (bash .ci/services.sh installs it)")
-    port = free_port()
-    # only what a container needs to be reached and write its files; no save setting given
-    server = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server, port = start_redis(tmp_path)  # no save setting given, as the docker run line
     cli = [shutil.which("redis-cli") or "redis-cli", "-p", str(port)]
     try:
-        for _ in range(200):
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
         saves = subprocess.run(
             [*cli, "CONFIG", "GET", "save"], capture_output=True, text=True, timeout=30
         ).stdout.split()
