@@ -22,10 +22,15 @@ from tests.conftest import REPO_ROOT
 RUNNER = Path(__file__).with_name("run_notebook.py")
 
 
-def course_requirements(pyproject: Path = REPO_ROOT / "pyproject.toml") -> list[str]:
-    """windowmem's own dependencies and its course extra's, as pyproject.toml states them."""
+def course_requirements(
+    pyproject: Path = REPO_ROOT / "pyproject.toml", extras: tuple[str, ...] = ("course",)
+) -> list[str]:
+    """windowmem's own dependencies and its *extras*' (the course extra's by default), as
+    pyproject.toml states them."""
     project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    return [*project["dependencies"], *project["optional-dependencies"]["course"]]
+    return [*project["dependencies"]] + [
+        r for extra in extras for r in project["optional-dependencies"][extra]
+    ]
 
 
 @dataclass(frozen=True)

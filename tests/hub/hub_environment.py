@@ -19,11 +19,11 @@ import os
 import shutil
 import subprocess
 import tempfile
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 from tests.conftest import REPO_ROOT
+from tests.course_setup.fresh_venv import course_requirements
 
 #: Interpreters every user can run, first found wins: the system's, then this one's.
 CANDIDATES = ("/usr/bin/python3.11", "/usr/bin/python3")
@@ -56,15 +56,13 @@ ENVIRONMENTS = Path(os.environ.get("WINDOWMEM_HUB_ENVS") or "/var/tmp/windowmem-
 COMPLETE = ".installed"
 
 
-def hub_requirements(pyproject: Path = REPO_ROOT / "pyproject.toml") -> list[str]:
+def hub_requirements() -> list[str]:
     """What ``pip install '.[course,hub]'`` installs besides windowmem, as pyproject.toml states it.
 
     >>> any(r.startswith("jupyterhub") for r in hub_requirements())
     True
     """
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    extras = project["optional-dependencies"]
-    return [*project["dependencies"], *extras["course"], *extras["hub"]]
+    return course_requirements(extras=("course", "hub"))
 
 
 def environment_key(python: str) -> str:
