@@ -95,6 +95,51 @@ def root_folders() -> list[str]:
     return found
 
 
+#: The folders the guest's init covers with a fresh tmpfs (init.sh), because the tests write there.
+COVERED = ("/tmp", "/var/tmp", "/run", "/home", "/dev/shm")
+
+
+def kept_folders(paths: list[str]) -> list[str]:
+    """Of *paths*, those under a folder the guest covers with a tmpfs, less any inside another.
+
+    The guest would not see them: a clone in ``/home`` or ``/tmp`` (where a maintainer or a
+    reproduction of CI puts one) showed the guest an empty folder, and every run in it failed
+    without saying why. The init binds each back over the tmpfs (``TIER_KEEP_FOLDERS``).
+
+    >>> kept_folders(["/home/ana/windowmem/.venv", "/home/ana/windowmem", "/usr", "/tmp/ci/main"])
+    ['/home/ana/windowmem', '/tmp/ci/main']
+    >>> kept_folders(["/work/main", "/root/.pyenv/versions/3.11.7"])
+    []
+    """
+    covered = [Path(folder) for folder in COVERED]
+    found: list[Path] = []
+    for path in sorted({Path(p) for p in paths}, key=lambda p: len(p.parts)):
+        if any(path.is_relative_to(folder) for folder in covered) and not any(
+            path.is_relative_to(kept) for kept in found
+        ):
+            found.append(path)
+    return sorted(str(path) for path in found)
+
+
+def _folders_to_keep() -> list[str]:
+    """This machine's repository and Pythons, where the guest's tmpfs would hide them."""
+    kept = kept_folders(
+        [str(Path(p).resolve()) for p in (sys.base_prefix, sys.prefix, HERE.parents[1])]
+    )
+    for folder in kept:
+        if folder in COVERED:
+            raise ValueError(
+                f"the guest cannot keep {folder} itself: its tests write there; clone the "
+                "repository (and make its venv) in a folder below it or elsewhere"
+            )
+        if any(character.isspace() for character in folder):
+            raise ValueError(
+                f"the guest cannot keep {folder!r}: its init splits folder names on spaces; "
+                "clone the repository (and make its venv) in a folder without spaces"
+            )
+    return kept
+
+
 def boot(
     script: Path,
     results: Path,
@@ -116,6 +161,8 @@ def boot(
         "TIER_USER": TIER_USER,
         "TIER_UID": str(TIER_UID),
         "TIER_ROOT_FOLDERS": " ".join(root_folders()),
+        "TIER_KEEP_FOLDERS": " ".join(_folders_to_keep()),
+        "TIER_COVERED": " ".join(COVERED),
         **settings,
     }
     lines = [f"export {key}={shlex.quote(value)}" for key, value in env.items()]

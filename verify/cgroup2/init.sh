@@ -29,8 +29,17 @@ mount -t cgroup2 cgroup2 /host/sys/fs/cgroup
 mount -t devtmpfs dev /host/dev
 mkdir -p /host/dev/pts /host/dev/shm
 mount -t devpts devpts /host/dev/pts
-for folder in /tmp /var/tmp /run /home /dev/shm; do
+# The repository or its Python may live under one of them (a clone in /home or /tmp): each
+# such folder (TIER_KEEP_FOLDERS, from guest.py's kept_folders) is bound aside first and back
+# over the fresh tmpfs, so the guest sees it as the host does.
+for folder in $TIER_KEEP_FOLDERS; do
+  mkdir -p "/kept$folder" && mount --bind "/host$folder" "/kept$folder" || say "could not keep $folder"
+done
+for folder in $TIER_COVERED; do  # guest.py's COVERED
   mount -t tmpfs -o mode=1777 tmpfs "/host$folder"
+done
+for folder in $TIER_KEEP_FOLDERS; do
+  mkdir -p "/host$folder" && mount --bind "/kept$folder" "/host$folder" || say "could not keep $folder"
 done
 mount --bind /results /host/mnt  # (a 9p channel mounts once)
 # /root is 0700 on the host: a non-root user could not reach a Python installed under it.
