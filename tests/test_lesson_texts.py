@@ -59,18 +59,18 @@ REVEALED_BY = {
     "01_scope_and_storage.ipynb": {
         1: [
             "`[\"Marta\"]`: Carlos's chat is Andina's only one",
-            "the composite key does (`tutienda:u-1:m-1`",
+            "A key with the tenant does:",
         ],
         2: [
-            '`"tutienda:u-1__Chat_memory"`: the Edit Fields node',
-            "whichever node put it there",
-        ],
-        3: [
             "0: Marta's question at minute 40",
             "](01_idle_hour.svg)",
             "pd.DataFrame(desk.returns_by_store())",
         ],
-        4: ["Window: her last message came at 12:18"],
+        3: ["Window: her last message came at 12:18"],
+        4: [
+            '`"tutienda:u-1__Chat_memory"`: the Edit Fields node',
+            "whichever node put it there",
+        ],
     },
     "02_with_and_without_memory.ipynb": {
         1: ["part 2 is empty, so it is left out", "The input alone: 1"],
@@ -1573,7 +1573,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most 2,000 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1739,
+    "01_scope_and_storage.ipynb": 1282,
     "02_with_and_without_memory.ipynb": 1717,
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,

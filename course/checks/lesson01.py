@@ -26,7 +26,7 @@ def _check_1() -> dict[str, Any]:
     }
 
 
-def _check_2() -> dict[str, Any]:
+def _edit_fields() -> dict[str, Any]:
     # The website posts section 1's body to a Webhook; an Edit Fields node (passing on only the
     # fields it sets) makes sessionId (tenant + user) and chatInput top-level fields. The
     # workflow has no Chat Trigger. The memory is a new Simple Memory (typeVersion 1.4) renamed
@@ -42,16 +42,16 @@ def _check_2() -> dict[str, Any]:
         "chatInput": n8n.evaluate_parameter("={{ $json.body.chatInput }}", website),
     }
     buffer = n8n.buffer_key_or_error(edited, workflow_id="wf1", node_name="Chat memory")
-    return {"2": buffer.removeprefix("wf1__")}
+    return {"4": buffer.removeprefix("wf1__")}
 
 
-def _check_3() -> dict[str, Any]:
+def _marta_comes_back() -> dict[str, Any]:
     lucia_writes = desk.Request(desk.LUCIA, "l-1", "Can the armchairs come on Friday?", "Yes.")
     marta_asks = desk.Request(desk.MARTA, "m-1", "Can I pay on delivery?", "Yes, you can.")
     # 40 minutes, Marta asks in her first chat (a read), 40 more, Lucía writes in her own
     # thread (another buffer), 30 more: Marta's history has gone unread for 70 minutes.
     lucia_between = [desk.Pause(40), marta_asks, desk.Pause(40), lucia_writes, desk.Pause(30)]
-    return {"3": len(desk.marta_returns("in-process", lucia_between).window)}
+    return {"2": len(desk.marta_returns("in-process", lucia_between).window)}
 
 
 def _chat(customer, thread: str, texts: list[str], gap: float) -> list:
@@ -63,12 +63,12 @@ def _chat(customer, thread: str, texts: list[str], gap: float) -> list:
     return events
 
 
-def _check_4() -> dict[str, Any]:
+def _forgotten_slot() -> dict[str, Any]:
     # Seven exchanges from 12:00 to 12:18, then 13:05 in the same tab: 47 minutes with no run.
     slot = _chat(desk.LUCIA, "l-1", ["deliver 9 to 12"] + [f"question {t}" for t in range(2, 8)], 3)
     slot += [desk.Pause(47), desk.Request(desk.LUCIA, "l-1", "my slot?", "which slot?")]
     call = desk.run_script(slot, desk.key_choice("per thread").template, "in-process").calls[-1]
-    return {"4": "scope" if call.foreign else call.missing[0].cause}
+    return {"3": "scope" if call.foreign else call.missing[0].cause}
 
 
 BOOK = CheckBook(
@@ -91,7 +91,30 @@ BOOK = CheckBook(
         ),
         Expectation(
             "2",
-            _check_2,
+            _marta_comes_back,
+            hint="a run reads only its own key's history: when was Marta's last read, and how long ago is that?",
+            mistakes={
+                6: "Lucía's run read and refreshed her own history, not Marta's; count from Marta's question at minute 40",
+                4: "count from Marta's question at minute 40: is her history still there 70 minutes later?",
+                2: "the deletion takes the whole history, not its oldest messages",
+            },
+            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes, and her return's run deleted it before loading",
+            transfer="two runs in between, one on her key and one on another, another timing",
+        ),
+        Expectation(
+            "3",
+            _forgotten_slot,
+            hint="compare the pause with an hour, then count her turns: how many does each model call get?",
+            mistakes={
+                "storage": "the pause is shorter than an hour and nothing restarted, so her history is still stored",
+                "scope": "she wrote in the same tab, which kept its session id, so the key did not change",
+            },
+            why="her history survived a pause under an hour, but her first message is more than 5 turns back",
+            transfer="a long chat and a pause under an hour, a case the lesson has not worked",
+        ),
+        Expectation(
+            "4",
+            _edit_fields,
             hint="where does the Edit Fields node put sessionId, where does the default option look, and what does version 1.4 add to the id?",
             mistakes={
                 "tutienda:u-1": "half right: that is the session id it reads; on the default option, version 1.4 adds something to it to make the key",
@@ -105,29 +128,6 @@ BOOK = CheckBook(
             },
             why="the Edit Fields node made sessionId a top-level field, where the default option reads it, and version 1.4 adds two underscores and the node's name",
             transfer="the default option behind a Webhook, an Edit Fields node and a renamed memory node, a case the lesson has not worked",
-        ),
-        Expectation(
-            "3",
-            _check_3,
-            hint="a run reads only its own key's history: when was Marta's last read, and how long ago is that?",
-            mistakes={
-                6: "Lucía's run read and refreshed her own history, not Marta's; count from Marta's question at minute 40",
-                4: "count from Marta's question at minute 40: is her history still there 70 minutes later?",
-                2: "the deletion takes the whole history, not its oldest messages",
-            },
-            why="Marta's question at minute 40 was the last read of her history; Lucía's run read only her own, so Marta's went unread for 70 minutes, and her return's run deleted it before loading",
-            transfer="two runs in between, one on her key and one on another, another timing",
-        ),
-        Expectation(
-            "4",
-            _check_4,
-            hint="compare the pause with an hour, then count her turns: how many does each model call get?",
-            mistakes={
-                "storage": "the pause is shorter than an hour and nothing restarted, so her history is still stored",
-                "scope": "she wrote in the same tab, which kept its session id, so the key did not change",
-            },
-            why="her history survived a pause under an hour, but her first message is more than 5 turns back",
-            transfer="a long chat and a pause under an hour, a case the lesson has not worked",
         ),
     ],
 )

@@ -22,7 +22,10 @@ assert workflow_node("lesson1_chat_trigger", "Simple Memory")["type"].endswith(
 )
 
 # Section 1: the seven requests, the shared u-1, the per user key's history, the renamed chat.
+# (The drawing of store and load is in Going further's explorer part.)
 assert len(requests) == 7 and len(desk.KEY_CHOICES) == 5
+# the key table shows three of the library's five choices
+assert [c.name for c in shown] == ["per user", "per thread", "tenant + user"]
 assert [c.name for c in desk.KEY_CHOICES] == [
     "per user",
     "per thread",
@@ -66,7 +69,8 @@ assert {
     for body in ({"userId": "", "text": "a"}, {"userId": "", "text": "b"})
 } == {"user:"}
 
-# Section 2: the two errors, the item fields in the picture, the trigger table, self-check 2.
+# Section 1's default option and Going further's "Where n8n finds the session id": the two
+# errors, the item fields in the picture, self-check 4.
 assert n8n.NO_SESSION_ID.message == "No session ID found"
 assert n8n.KEY_EMPTY.message == "Key parameter is empty"
 assert set(n8n.chat_trigger_item("abc", "Hi")) == {"action", "sessionId", "chatInput"}
@@ -89,7 +93,7 @@ shop_hook = n8n.webhook_item(
 assert n8n.session_id_or_error(shop_hook) == "No session ID found"
 assert n8n.session_id(shop_hook, **n8n.define_below(SHOP_KEY)) == "tutienda:u-1"
 assert n8n.chat_trigger_item("abc", "Hi")["chatInput"] == "Hi"
-# self-check 2: Webhook, then an Edit Fields node that sets sessionId and chatInput as top-level
+# self-check 4 (Going further): Webhook, then an Edit Fields node that sets sessionId and chatInput as top-level
 # fields (and passes on only those); no Chat Trigger. Without the Edit Fields node the same
 # post stops the run, as the worked answer says.
 website = n8n.webhook_item(
@@ -98,13 +102,13 @@ website = n8n.webhook_item(
 edited = {"sessionId": "tutienda:u-1", "chatInput": "Hi"}
 assert n8n.evaluate_parameter(SHOP_KEY, website) == edited["sessionId"]
 # the key: a new Simple Memory (1.4) renamed "Chat memory" adds __ and its cleaned name
-assert check.__self__.expected("2") == "tutienda:u-1__Chat_memory"
+assert check.__self__.expected("4") == "tutienda:u-1__Chat_memory"
 assert n8n.simple_memory_buffer_key(edited, workflow_id="wf1", node_name="Chat memory") == (
     "wf1__tutienda:u-1__Chat_memory"
 )
 assert n8n.session_id_or_error(website, chat_trigger=None) == "No session ID found"
 # Behind a Webhook the AI Agent's prompt is defined below, reading body.chatInput (as in the
-# lesson's webhook workflow, section 2's second picture).
+# lesson's webhook workflow, pictured in Going further).
 hook_agent = workflow_node("lesson1_webhook_session_key", "AI Agent")["parameters"]
 assert hook_agent["promptType"] == "define" and hook_agent["text"] == "={{ $json.body.chatInput }}"
 assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory", "Manually")] == [
@@ -113,7 +117,7 @@ assert [n8n.hosted_chat_loads_previous_session(o) for o in ("Off", "From Memory"
     True,
 ]
 assert n8n.LOAD_PREVIOUS_SESSION["Off"] == "notSupported"  # the default, shown as Off
-# Section 3's step 4: From Memory makes a returning browser keep its stored session id.
+# The reference page's chat widget: From Memory makes a returning browser keep its stored session id.
 assert (
     n8n.widget_session_id(
         "old",
@@ -154,7 +158,7 @@ assert _key("Memory A").endswith("__Memory_A") and _key("Memory A") != _key("Mem
 own = {"id_type": "customKey", "key": "={{ $json.sessionId }}"}
 assert _key("Memory A", **own) == _key("Memory B", **own) and _key("Memory A") != _key("Memory B")
 
-# Section 3: the recorded restart, the idle hour, the table, self-check 3's figures.
+# Section 2: the recorded restart, the idle hour, self-check 2's figures; Going further's table.
 assert recorded.n8n_version == "2.41.1"
 assert [run.restart_before for run in recorded.runs] == [False, False, True]
 assert [len(run.requests[0]) for run in recorded.runs] == [2, 4, 2]
@@ -177,17 +181,17 @@ assert in_process == {
     "40 min, Marta writes, 40 min": 6,
 }
 assert in_process["40 min, Marta writes, 40 min"] == 4 + 2
-# Self-check 3: Marta's first chat as quoted; 3a's timing (40 + 30 minutes since her last read).
+# Self-check 2: Marta's first chat as quoted; its timing (40 + 30 minutes since her last read).
 first_chat = [r for r in requests if r.customer == desk.MARTA and r.thread == "m-1"]
 assert [r.text for r in first_chat] == [
     "Hi, I'm Marta, my order is #6023.",
     "Do you ship to Medellín?",
 ]
 assert 40 + 30 == 70 > desk.InProcessStore(5).idle_limit_minutes
-assert check.__self__.expected("3") == 0
+assert check.__self__.expected("2") == 0
 assert set(on_disk.values()) == {4, 6} and on_disk["a night passes (14 hours)"] == 4
 
-# Section 2's pictures: the Chat Trigger workflow's Simple Memory on the default option (which
+# Going further's pictures: the Chat Trigger workflow's Simple Memory on the default option (which
 # reads a top-level sessionId), the webhook workflow's on Define below under body.
 chat_memory = workflow_node("lesson1_chat_trigger", "Simple Memory")["parameters"]
 hook_memory = workflow_node("lesson1_webhook_session_key", "Simple Memory")["parameters"]
@@ -199,7 +203,7 @@ assert hook_memory["sessionKey"] == "={{ $json.body.sessionId }}"
 assert n8n.session_id_or_error(webhook, **n8n.define_below(hook_memory["sessionKey"])) == "abc"
 assert n8n.session_id(n8n.chat_trigger_item("abc", "Hi")) == "abc"
 
-# Section 3's picture of the fix is lesson 4's Postgres Chat Memory: Define below, reading the
+# Going further's picture of the fix is lesson 4's Postgres Chat Memory: Define below, reading the
 # Chat Trigger's session id by the trigger's name, at window 2.
 pictured = workflow_node("lesson4_postgres", "Postgres Chat Memory")["parameters"]
 assert pictured["sessionIdType"] == "customKey" and pictured["contextWindowLength"] == 2
@@ -215,9 +219,9 @@ assert not n8n.scopes_to_node("memoryPostgresChat", 1.3, "fromInput")
 assert n8n.scopes_to_node("memoryPostgresChat", 1.4, "fromInput")
 assert f"abc__{n8n.n8n_safe_name('Postgres Chat Memory')}" == "abc__Postgres_Chat_Memory"
 
-# Section 2's 1.4 rule: the default option files chat abc under abc__Simple_Memory (the id,
-# two underscores, the name with its space written _). Section 3's step 3: Postgres Chat
-# Memory adds its node's name from the same typeVersion.
+# Going further's 1.4 rule ("What the key becomes"): the default option files chat abc under abc__Simple_Memory (the id,
+# two underscores, the name with its space written _). Going further's Postgres
+# Chat Memory adds its node's name from the same typeVersion.
 assert (
     n8n.SCOPING_MIN_VERSION["memoryPostgresChat"]
     == 1.4
@@ -233,12 +237,12 @@ assert (
     == "wf1__abc"
 )
 
-# Section 4: the explorer's window, self-check 4's timings, a bigger window after a loss.
+# Section 3 and Going further: the explorer's window, self-check 3's timings, a bigger window after a loss.
 assert explorer.runs.window == 5 == N8nSimpleMemory().size
-# Section 4's list: a renamed memory node (typeVersion 1.4, default option) changes the key.
+# Section 3's list: a renamed memory node (typeVersion 1.4, default option) changes the key.
 assert _key("Simple Memory") != _key("Support memory")
 assert 12 * 60 + 3 * (7 - 1) == 12 * 60 + 18 and 13 * 60 + 5 - (12 * 60 + 18) == 47
-assert check.__self__.expected("4") == "window"
+assert check.__self__.expected("3") == "window"
 assert (
     len(
         desk.marta_returns(

@@ -507,7 +507,7 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
         "*Source for Prompt (User Message)* at *Define below*, *Prompt (User Message)* "
         "`{{ $json.body.chatInput }}`" in flat
     )
-    assert 'without this step the run stops: "No prompt specified"' in flat
+    assert 'Without this step the run stops with "No prompt specified"' in flat
     assert "Postgres Chat Memory files a history under the key alone." in lesson
     # ... while Simple Memory's buffer name starts with the workflow's id
     window = simple_memory_source()
@@ -519,10 +519,10 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     # step 3 recommends Define below, as its picture shows; the default option would add the
     # node's name; the reference page: From Memory gives the Chat Trigger a Memory input
     flat = " ".join(lesson.split())
+    assert "Set *Session ID* to *Define below*, with the same *Key* as before" in flat
     assert (
-        "Set *Session ID* to *Define below*, with your *Key* (the default option adds the" in flat
+        "a new Postgres Chat Memory adds its node's name to the key, as Simple Memory does" in flat
     )
-    assert "node's name, as on Simple Memory)" in flat
     assert (
         "*Load Previous Session* is at *Off*, its default. Set it to *From Memory*. The Chat "
         "Trigger then gains a *Memory* input: connect the same Postgres Chat Memory node to it"
