@@ -259,6 +259,32 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
+# Section 3's picture written out under it: each row, its tag (change_address's left for
+# self-check 3), its parameter as stored, and for track_order what its trigger received on turn 2.
+inputs_lines = []
+for delivery, when, tagged in (
+    (tool_items()[1], "turn 2", True),
+    (tool_items()[0], "turn 3, tags left for self-check 3", False),
+):
+    inputs_lines.append(f"{delivery.tool.name}, {when}")
+    for field, parameter in delivery.tool.inputs:
+        tag = ("model" if field in delivery.arguments else "n8n") if tagged else "?"
+        got = f" → {delivery.item[field]}" if tagged else ""
+        inputs_lines.append(f"  {field} · {tag} · {parameter}{got}")
+section_3 = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 3 · ")
+)
+assert section_3.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == inputs_lines
+assert "#6023" in inputs_lines[1] and scenario.session_id in inputs_lines[2]
+# ... and the picture's legend uses only words the page has defined before it ("expression"
+# comes in the fix, after the picture).
+legend = Path("02_workflow_inputs.svg").read_text(encoding="utf-8")
+assert "expression" not in legend and "self-check 3 asks who fills it" in legend
+# Section 2's rule no longer holds the failed run; self-check 2, which reads "green", does.
+section_2 = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
+)
+assert "fail" not in section_2 and "A failed run shows red and stores nothing." in check_3_text
 # Check 3: its own chat (the address on turn 1, the order number in turn 3's message): without
 # memory turn 3's call is the System Message and turn 3's message, so only new_address is lost
 # (not the field section 3's See-it loses); with memory both values are in the array.
