@@ -191,7 +191,8 @@ def lesson2_inputs() -> str:
     return workflow_inputs_svg(
         "Lesson 2 · what a workflow tool is given",
         panels,
-        "model: a $fromAI() row, written by the model from its array. n8n: fixed text or an expression. ?: you tell.",
+        "model: the model writes the value from its array. n8n: n8n fills it, the same way on every run."
+        " ?: self-check 3 asks who fills it.",
     )
 
 

@@ -1,6 +1,7 @@
 """Lesson 2's pictures of real n8n runs, taken by ``verify/n8n/pictures.py``: self-check 2
 reads one, so the chat the check book replays must be the chat that picture's workflow was
-sent; sections 3 and 4 describe two others, so what they say must be what the shots hold."""
+sent; section 3 and Going further's tool turns describe others, so what they say must be what
+the shots hold."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def _lesson_text() -> str:
     return re.sub(r"\s+", " ", markdown)
 
 
-def test_section_4s_log_picture_is_one_run_with_two_calculator_steps():
+def test_the_tool_turns_log_picture_is_one_run_with_two_calculator_steps():
     shot = next(s for s in SHOTS if s.file == "lesson2_two_tool_steps.png")
     sent = next(c for c in CHATS if c.workflow == shot.workflow)
     assert shot.workflow == "lesson2_tool_turns" and shot.view == "logs"
@@ -68,11 +69,11 @@ def test_section_3s_picture_shows_the_order_the_model_filled():
         )
     )
     assert {"order", "#6023"} <= set(shot.shows) and caller.workflow == "lesson2_workflow_tool"
-    assert "row `order` (grey because a past run cannot be edited) holds #6023." in _lesson_text()
+    assert "a small test tool's row `order` holds #6023." in _lesson_text()
 
 
-def test_section_4s_spot_it_reads_what_the_turn_2_picture_shows():
-    """Section 4's fix reads n8n's turn-2 model input: turn 1, one Calculator step, came back
+def test_the_tool_turns_spot_it_reads_what_the_turn_2_picture_shows():
+    """Going further's tool-turn fix reads n8n's turn-2 model input: turn 1, one Calculator step, came back
     as 4 messages (question, tool call, tool result, answer), each named as the shot shows it."""
     shot = next(s for s in SHOTS if s.file == "lesson2_model_input.png")
     sent = next(c for c in CHATS if c.workflow == shot.workflow)

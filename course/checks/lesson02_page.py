@@ -259,6 +259,32 @@ scenario_off = agent_runs(scenario.conversation)
 assert [m.role.value for m in scenario_off[2].calls[0].messages] == ["system", "user"]
 assert not any("#6023" in m.content for m in scenario_off[2].calls[0].messages)
 assert any("#6023" in m.content for m in scenario_on[2].calls[0].messages)
+# Section 3's picture written out under it: each row, its tag (change_address's left for
+# self-check 3), its parameter as stored, and for track_order what its trigger received on turn 2.
+inputs_lines = []
+for delivery, when, tagged in (
+    (tool_items()[1], "turn 2", True),
+    (tool_items()[0], "turn 3, tags left for self-check 3", False),
+):
+    inputs_lines.append(f"{delivery.tool.name}, {when}")
+    for field, parameter in delivery.tool.inputs:
+        tag = ("model" if field in delivery.arguments else "n8n") if tagged else "?"
+        got = f" → {delivery.item[field]}" if tagged else ""
+        inputs_lines.append(f"  {field} · {tag} · {parameter}{got}")
+section_3 = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 3 · ")
+)
+assert section_3.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == inputs_lines
+assert "#6023" in inputs_lines[1] and scenario.session_id in inputs_lines[2]
+# ... and the picture's legend uses only words the page has defined before it ("expression"
+# comes in the fix, after the picture).
+legend = Path("02_workflow_inputs.svg").read_text(encoding="utf-8")
+assert "expression" not in legend and "self-check 3 asks who fills it" in legend
+# Section 2's rule no longer holds the failed run; self-check 2, which reads "green", does.
+section_2 = next(
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
+)
+assert "fail" not in section_2 and "A failed run shows red and stores nothing." in check_3_text
 # Check 3: its own chat (the address on turn 1, the order number in turn 3's message): without
 # memory turn 3's call is the System Message and turn 3's message, so only new_address is lost
 # (not the field section 3's See-it loses); with memory both values are in the array.
@@ -281,7 +307,7 @@ assert [  # of the model's fields, only the order number is in turn 3's call wit
 ] == ["order_number"]
 assert redirect.tool.inputs[2] == ("requested_by", "chat agent")
 
-# Section 4 (tool turns): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
+# Going further's tool turns (section 4 until round 10): the lesson's workflow (AI Agent 3.1, Simple Memory, Calculator); one tool call makes
 # a turn 4 messages; two parallel calls in one round store 6 with OpenAI (recorded, predicted); the two-round recording: turn 3 carries call_t2_2 only; 4 added; at window
 # 3 turn 3 loads turns 1 and 2; AI Agent 2.2 stores question and answer; the old default.
 course = Path("workflows/lesson2_tool_turns.json")
@@ -311,8 +337,8 @@ assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // 
 
 
 # ... section 2's rule: k counts pairs of messages, and a turn without tools stores one pair,
-# so a window of 5 holds 5 such turns; section 4's fix (after self-check 4, so the check is not
-# answered above it): a tool turn stores 4, so the default window's 10 places hold 5 plain
+# so a window of 5 holds 5 such turns; Going further's tool-turn fix (after self-check 4, so the
+# check is not answered above it): a tool turn stores 4, so the default window's 10 places hold 5 plain
 # turns, or 2 tool turns in 8 places with 2 left for part of a third.
 def _flat(heading, anywhere=False):
     """The first markdown cell that starts with *heading* (or holds it), its lines joined."""
@@ -329,7 +355,8 @@ def _flat(heading, anywhere=False):
     )
 
 
-rule_2, rule_4 = _flat("## 2 · "), _flat("## 4 · ")
+TOOL_TURNS = "### What a tool call leaves in memory"
+rule_2, rule_4 = _flat("## 2 · "), _flat(TOOL_TURNS)
 assert plain // 2 == 1 and places // plain == 5
 assert "A turn without tools stores one pair, so a window of 5 holds 5 such turns." in rule_2
 assert tool_turn // 2 == 2 and places // tool_turn == 2
@@ -339,15 +366,27 @@ assert (
     f"At the default of {N8nSimpleMemory().size}, memory sends the newest {places} messages:"
     f" {places // plain} turns without tools, or {whole} whole turns with a tool step." in fix_4
 )
-# ... and section 4 states no count of a tool turn above self-check 4: a step is two messages,
+# ... and the tool-turn section states no count of a tool turn above self-check 4: a step is two messages,
 # the rest is the reader's to add up.
 assert str(tool_turn) + " messages" not in rule_4 and "pairs" not in rule_4
-# ... and the closing recap says the same pairs in words.
-recap = _flat("## What to remember", anywhere=True)
+# ... and the fix says the same pairs in words; the main path's recap names only the turn
+# without tools (a tool turn's count depends on the agent's version: Going further).
 in_words = {1: "one", 2: "two"}
 assert (
     f"A turn without tools stores {in_words[plain // 2]} pair, and a turn with a tool step"
-    f" stores {in_words[tool_turn // 2]}." in recap
+    f" stores {in_words[tool_turn // 2]}." in fix_4
+)
+recap = _flat("## What to remember", anywhere=True)
+assert f"A turn without tools stores {in_words[plain // 2]} pair." in recap
+assert "tool step" not in recap and "## 4 · " not in "".join(
+    "".join(c["source"]) for c in lesson["cells"]
+)
+# ... the main path points to the tool turns without counting them: one sentence, two links.
+tools_pointer = _flat("**If your agent uses tools,**", anywhere=True)
+assert "(#what-a-tool-call-leaves-in-memory)" in tools_pointer
+assert (
+    "stores more than one pair" in tools_pointer
+    and "(03_window_buffer_memory.ipynb)" in tools_pointer
 )
 # ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
 all_tools = [marta.system_message]
@@ -383,7 +422,7 @@ assert (
     turn_2.stored[-2].content == '[{"response":"35"}]' and turn_2.stored[-1].content == "It is 35."
 )
 strip = next(
-    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 4 · ")
+    "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith(TOOL_TURNS)
 )
 table = [line for line in strip.splitlines() if line.startswith("| ") and "---" not in line][1:]
 assert table == [

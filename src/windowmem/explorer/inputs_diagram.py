@@ -23,7 +23,7 @@ from html import escape
 FILLER_COLOURS = {True: "#2f6fb3", False: "#7b61a8", None: "#9a9a9a"}
 FILLER_TAGS = {True: "model", False: "n8n", None: "?"}
 LINE_H, HEAD_H, GAP_H = 18, 22, 14
-FIELD_X, TAG_X, PARAM_X, ITEM_X = 16, 120, 170, 700
+FIELD_X, TAG_X, PARAM_X, ITEM_X = 16, 120, 170, 770
 MAX_PARAM, MAX_VALUE = 84, 36
 
 
@@ -77,7 +77,7 @@ def _panel(panel: ToolPanel, top: int) -> tuple[list[str], int]:
             f'<rect x="{TAG_X}" y="{y + 2}" width="42" height="14" rx="3" fill="{colour}"/>'
             f'<text x="{TAG_X + 21}" y="{y + 13}" font-size="10" text-anchor="middle" '
             f'fill="#ffffff">{FILLER_TAGS[row.by_model]}</text>'
-            f'<text x="{PARAM_X}" y="{y + 13}" font-size="10" font-family="monospace" '
+            f'<text x="{PARAM_X}" y="{y + 13}" font-size="11" font-family="monospace" '
             f'fill="#444">{escape(_cut(row.parameter, MAX_PARAM))}</text>'
         )
         y += LINE_H
@@ -121,7 +121,7 @@ def workflow_inputs_svg(title: str, panels: Sequence[ToolPanel], note: str = "")
         f'<text x="8" y="20" font-size="14" font-weight="bold" fill="#222">{escape(title)}</text>',
     ]
     tail = (
-        [f'<text x="8" y="{height - 8}" font-size="11" fill="#555">{escape(note)}</text>']
+        [f'<text x="8" y="{height - 8}" font-size="12" fill="#333">{escape(note)}</text>']
         if note
         else []
     )
