@@ -1370,7 +1370,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     # the steps are a table on the main path; what the simulation leaves off the bill is on the
     # reference page, beside the answer list.
     assert "one report answering all twelve questions, written in its last call" in main
-    assert "| answer | none |" in main and "kept on a list outside the window" in main
+    assert "| answer | none of its own |" in main and "kept on a list outside the window" in main
     notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
     assert "The simulation leaves two things off the bill: the answering" in notes_text
     # No "notes" met only in a worked answer (the reference page's file name aside).
@@ -1585,7 +1585,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
-    "06_token_budgets.ipynb": 1256,
+    "06_token_budgets.ipynb": 1251,
 }
 
 

@@ -487,6 +487,13 @@ for name, run in priced_runs.items():
         assert cost.dollars > policy_costs([unbounded], (gpt,))[0].dollars
         assert cost.cached_share < policy_costs([unbounded], (gpt,))[0].cached_share
 assert on_gpt.loc[caps, "$ per 1,000 tasks"].idxmin() == "truncate in blocks"
+# "Truncate and compact change the call's start; just-in-time's calls are too small": after the
+# opening, truncate's and compact's calls go back to sharing only its 193 tokens with the call
+# before, and no just-in-time call reaches the 1,024 minimum.
+for changed in (truncate, compact):
+    n_calls = len([s for s in changed.trace if s.event.value == "call"])
+    assert [shared_start(changed, n - 1, n) for n in range(6, n_calls + 1)].count(193) >= 2
+assert max(s.used for s in jit.trace if s.event.value == "call") < gpt.cache.min_tokens
 assert on_gpt["$ per 1,000 tasks"].idxmin() == "unbounded"
 assert (on_gpt.loc[caps, "$, no cache"] < on_gpt.loc["unbounded", "$, no cache"]).all()
 # "cuts down to 1,100 tokens, just over the cache's minimum" (GPT-5.4 mini's 1,024).
