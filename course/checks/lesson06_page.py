@@ -62,6 +62,14 @@ assert all(s.question is not None for s in unbounded_calls[:-1]) and len(unbound
 answer_steps = [s for s in unbounded.trace if s.event.value == "answer"]
 assert [s.question for s in answer_steps] == list(prepared.task)
 assert all(s.number > unbounded_calls[-2].number for s in answer_steps)  # after every read
+# "Follow Q1: its chunk arrives in call 2, and must still be in the window after call 13": the
+# read lands in call 2, and truncate, which has dropped it by then, does not answer Q1.
+assert unbounded_calls[1].context[-1].facts == {prepared.task[0]} and len(unbounded_calls) - 1 == 13
+assert prepared.task[0] not in {q for i in truncate.trace[-1].context for q in i.facts}
+q1_answer = next(
+    s for s in truncate.trace if s.event.value == "answer" and s.question == prepared.task[0]
+)
+assert q1_answer.detail == "fact not in the window"
 # "Q7 needs Q1's chunk, and Q8 Q2's; this agent reads them again."
 unbounded_reads = [i for i in unbounded.trace[-1].context if i.kind.value == "read"]
 assert [i.chunk for i in unbounded_reads[:2]] == [i.chunk for i in unbounded_reads[6:8]]
@@ -219,6 +227,9 @@ for kind, price in kinds.values():
         == dollars.iloc[list(kinds.values()).index((kind, price))]
     )
 assert abs(sum(dollars.iloc[:3]) - dollars["total"]) < 0.02
+# Section 3's bill: "full-price input, cached input and output", at US$ 0.75, 0.075 and 4.50.
+by_formula = sum(worked.total(k) * p for k, p in kinds.values()) / Decimal(10**6)
+assert abs(by_formula - worked.dollars) < Decimal("1e-9")
 # Self-check 4's worked answer and the priced table's sentences: unbounded is the cheapest on
 # every model; on Claude truncate costs more with the cache ($51.85) than with none ($50.06);
 # unbounded is served from the sixth call on.
