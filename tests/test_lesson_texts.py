@@ -1587,7 +1587,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
-    "06_token_budgets.ipynb": 1251,
+    "06_token_budgets.ipynb": 1250,
 }
 
 

@@ -271,7 +271,7 @@ assert all(c.written == 0 for c in claude_truncate if c.input < 1024)
 assert sum(c.cached for c in after) < 0.2 * sum(
     c.input for c in after
 )  # "reads almost nothing back"
-# Just-in-time's two calls: its first two reads by id (calls 14 and 15) share 354 tokens,
+# Just-in-time's calls 14 and 15, whose replies ask for its first two reads by id, share 354 tokens,
 # under every minimum; the chunk at the end differs; its peak, 853, is under 1,024.
 assert [s.detail.split(" again")[0] for s in jit_calls[13:15]] == ["read chunk 0", "read chunk 2"]
 assert all(jit_calls[n - 1].detail.startswith("read chunk") for n in (14, 15))
