@@ -64,6 +64,8 @@ assert [s.question for s in answer_steps] == list(prepared.task)
 assert all(s.number > unbounded_calls[-2].number for s in answer_steps)  # after every read
 # "Follow Q1: its chunk arrives in call 2, and must still be in the window after call 13": the
 # read lands in call 2, and truncate, which has dropped it by then, does not answer Q1.
+# What to choose: "TuTienda's largest call, 2,951 tokens, fits" (the last call is the largest).
+assert max(calls_tokens) == calls_tokens[-1] == bill.peak == 2951
 assert unbounded_calls[1].context[-1].facts == {prepared.task[0]} and len(unbounded_calls) - 1 == 13
 assert prepared.task[0] not in {q for i in truncate.trace[-1].context for q in i.facts}
 q1_answer = next(
