@@ -136,7 +136,7 @@ REVEALED_BY = {
             "**4**: after the system prompt and task text (193 tokens)",
         ],
         3: [
-            "costs = policy_costs(runs.values())",
+            "def price_row(",
             "**A little less** ($11.13 against $12.69 per 1,000 tasks",
         ],
         4: ["explorer = BudgetExplorer(", "**1**: the last call carries", "594 tokens"],
@@ -1366,9 +1366,15 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "on documents, not chats" in whole and "Liu et al., 2024" in whole
     assert "the number sits at the start of the prompt, where models use a detail best" in whole
     # Round 9: the premise (one report, written in the last call, after every read) up front, and
-    # the answer list kept outside the window said once, where the steps are defined.
+    # the answer list kept outside the window said once, where the steps are defined. Round 10:
+    # the steps are a table on the main path; what the simulation leaves off the bill is on the
+    # reference page, beside the answer list.
     assert "one report answering all twelve questions, written in its last call" in main
-    assert "The simulation leaves two things off the bill: the answering" in main
+    # Round 10's second pass: the answer step's time said once, and Q1 traced through the steps.
+    assert "| answer | after call 13 |" in main and "kept on a list outside the window" in main
+    assert "Follow Q1: its chunk arrives in call 2" in main
+    notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
+    assert "The simulation leaves two things off the bill: the answering" in notes_text
     # No "notes" met only in a worked answer (the reference page's file name aside).
     assert "notes" not in whole.replace("_notes.ipynb", "")
     assert "`trim_messages`" in main and "rolling summary" in main
@@ -1384,12 +1390,15 @@ def test_lesson6_carries_issue_22_s_corrections():
 def test_lesson6_compares_retrieval_fairly_in_tokens_and_money():
     """Issue 34: just-in-time beside truncate and compact (retrieve on the reference page since
     round 8), in one table of tokens and one of dollars, with the prompt cache's prefix rule
-    stated before the priced table."""
+    stated before the priced table (round 10: on GPT-5.4 mini; Claude's write charge in Going
+    further, priced by the same row builder)."""
     main = " ".join(_main_path_of("06_token_budgets.ipynb").split())
     body = lesson6_text()
-    assert '"just-in-time"' in body and "policy_costs(runs.values())" in body
+    assert '"just-in-time"' in body and body.count("def price_row(") == 1
+    assert "price_row(run, gpt)" in body and "row = price_row(run, model)" in body
     assert main.index("**just-in-time**") < main.index("The runs side by side")
-    assert main.index("the **prefix**") < main.index("The runs on Claude Sonnet 4.6 in US$")
+    assert main.index("the **prefix**") < main.index("The runs on GPT-5.4 mini in US$")
+    assert "write charge" not in main and "cache_control" not in main
     assert "Anthropic" in main and "just in time" in main
 
 
@@ -1578,7 +1587,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
-    "06_token_budgets.ipynb": 1583,
+    "06_token_budgets.ipynb": 1250,
 }
 
 

@@ -24,7 +24,8 @@ QWEN = qwen_counter()
 BUDGET = 1500
 POLICIES = ("unbounded", "truncate", "compact", "retrieve", "just-in-time")
 #: The model self-check 3 prices truncate on, with its cache and without: one that charges
-#: nothing to write, so the check turns on the prefixes alone (Claude's write charge comes after).
+#: nothing to write, so the check turns on the prefixes alone (Claude's write charge is in Going
+#: further).
 MODEL = "gpt-5.4-mini"
 #: The model self-check 5 prices the long chat on.
 CHAT_MODEL = "gpt-5.4-mini"
@@ -228,12 +229,12 @@ BOOK = CheckBook(
                 UNDER_HALF: "that is what a window that only appends gets; truncation drops the "
                 "read right after the opening 193 tokens at almost every call, so those calls "
                 "share nothing over 1,024 tokens, and the cache serves only calls 6 and 10",
-                MORE: "GPT-5.4 mini charges nothing to write to its cache, so the cache can only "
-                "lower the bill; the question is by how much, when it serves only calls 6 and 10",
+                MORE: "on GPT-5.4 mini the cache only ever lowers a price, so it can only lower "
+                "the bill; the question is by how much, when it serves only calls 6 and 10",
             },
             why="after the first drop every call but one shares only the opening 193 tokens with "
             "the call before, under the 1,024 minimum, so the cache serves only calls 6 and 10: "
-            "a discount on two calls of fourteen, and nothing to pay for writing",
+            "a discount on two calls of fourteen, and no price the cache raises",
             transfer="truncate's few prefixes priced with a cache: the lesson prices the runs "
             "only after this check",
             form='one of "under half", "a little less" or "more"',
