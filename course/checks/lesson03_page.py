@@ -445,25 +445,48 @@ assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
 # call to every turn; long pauses read nothing from the cache.
 assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
 assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
-# Section 3's table: "paid in full" is input minus cached; each row adds up to its bill (input
-# price, a tenth of it for cached, output price for the replies, the same output at every
-# window); window 5 misses nearly twice no limit's tokens; window 50 misses about as many as
-# window 10 but sends 28,562 more.
-assert list(shown.columns) == ["input tokens per chat", "paid in full", "US$ per 1,000 chats"]
-output_cost = bills["output tokens"] * float(gpt.output) / 1000  # US$ per 1,000 chats
-assert bills["output tokens"].nunique() == 1 and shown.loc[5, "paid in full"] == "15,016"
-# The cell's line: "the replies' 986 output tokens (the same at every window)".
-assert bills["output tokens"].iloc[0] == 986
-for _k in (5, 10, 50, 0):
-    _parts = (missed[_k], gpt.input), (bills.loc[_k, cached], gpt.cached_input)
-    _total = sum(n * float(u) for n, u in _parts) / 1000 + output_cost[_k]
-    assert abs(_total - bills.loc[_k, mini]) < 0.006, (_k, _total)
-assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
-assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
-# Check 4's answer: those 28,562 more are read from the cache (window 50's cached input exceeds
-# window 10's by more than that).
-assert bills.loc[50, cached] - bills.loc[10, cached] >= 28_562
-assert abs(missed[50] / missed[10] - 1) < 0.1
+# Section 3's table: one column per case (60 turns, 120 turns, 60 turns with every reply after
+# the cache expired), one row per window, each bill as windowmem prices it; the first column's
+# cheapest is no limit and its dearest window 50; in the other two window 5 is the cheapest.
+assert list(shown.columns) == [
+    "60 turns",
+    "120 turns",
+    "60 turns, replies over 10 minutes apart",
+]
+assert shown.index.tolist() == [5, 10, 50, 0] == windows
+_table = {column: [float(v) for v in shown[column]] for column in shown.columns}
+assert _table == {
+    "60 turns": [25.93, 30.05, 31.43, 23.91],
+    "120 turns": [49.81, 59.45, 105.24, 52.46],
+    "60 turns, replies over 10 minutes apart": [118.03, 122.84, 144.27, 145.13],
+}
+_cheapest = {c: windows[v.index(min(v))] for c, v in _table.items()}
+assert list(_cheapest.values()) == [0, 5, 5]
+assert windows[_table["60 turns"].index(max(_table["60 turns"]))] == 50
+# The slow column is the pause bill: nothing read from the cache (paused_bill, the check book's).
+assert [round(float(paused_bill(tutienda, k).dollars) * 1000, 2) for k in windows] == _table[
+    "60 turns, replies over 10 minutes apart"
+]
+assert all(slow_bills.loc[k, "input tokens"] == bills.loc[k, "input tokens"] for k in windows)
+# "No limit sends the most tokens ... Window 5 sends fewer, but ... all but its System Message is
+# paid in full": no limit sends the most input and reads the most from the cache; from turn 7 on,
+# each of window 5's model calls reads from the cache no more than the System Message.
+assert bills["input tokens"].idxmax() == 0 and bills[cached].idxmax() == 0
+_w5 = conversation_bill(tutienda, N8nSimpleMemory(5), gpt, qwen).calls
+assert all(c.cached <= qwen(tutienda.system_message) for c in _w5[6:])
+assert bills.loc[5, "input tokens"] < bills.loc[0, "input tokens"]
+# "Long chats: with no limit, each model call is longer than the one before."
+_long_0 = tokens_per_call(long_tutienda, N8nSimpleMemory(0), qwen)
+assert all(b > a for a, b in zip(_long_0, _long_0[1:], strict=False))
+# "Window 50 sends what no limit sends until the chat has more than 50 earlier turns. Then it
+# slides too, and each model call pays for 50 turns in full": through turn 51 (50 earlier turns)
+# its calls equal no limit's; from turn 52 (51 earlier) they are shorter, and read from the
+# cache at most the System Message and one more 128-token block.
+assert at_50[:51] == at_0[:51] and all(a < b for a, b in zip(at_50[51:], at_0[51:], strict=False))
+_bill_50 = conversation_bill(tutienda, N8nSimpleMemory(50), gpt, qwen)
+assert all(c.cached < qwen(tutienda.system_message) + 128 for c in _bill_50.calls[51:])
+# The cell's first line: the list prices it prints.
+assert (float(gpt.input), float(gpt.cached_input), float(gpt.output)) == (0.75, 0.075, 4.5)
 
 # Going further's "When it is not the window": at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
@@ -510,8 +533,8 @@ _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
 assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
 assert min(_paused, key=lambda k: _paused[k].dollars) == 5
-# Section 4's table quotes the same two bills, "as in check 3, no model call reads from it".
-# Check 3's own bills (not shown) are a little above these only because every model call also
+# Section 3's last column quotes the same bills; self-check 4's worked answer points to it.
+# Self-check 4's own bills (not shown) are a little above these only because every model call also
 # sends the time's own tokens (33 more input tokens a call); nothing is cached in either, and the
 # output is the same.
 for _k in (5, 0):
@@ -521,20 +544,6 @@ for _k in (5, 0):
     # "only because": the whole gap is those tokens at the full input price.
     _gap = timed[_k].dollars - _paused[_k].dollars
     assert abs(_gap - 33 * len(timed[_k].calls) * gpt.input / 1_000_000) < Decimal("1e-12")
-# Section 4's table: per row, the cheaper of window 5 and no limit. No limit wins only with replies
-# minutes apart on 60-turn chats; slow replies and 120-turn chats favour window 5.
-_rows = {
-    "60 turns": (bills.loc[5, mini], bills.loc[0, mini]),
-    "slow replies": tuple(round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)),
-    "120 turns": (long_bills.loc[5, mini], long_bills.loc[0, mini]),
-}
-assert _rows == {
-    "60 turns": (25.93, 23.91),
-    "slow replies": (118.03, 145.13),
-    "120 turns": (49.81, 52.46),
-}
-assert [w5 < nl for w5, nl in _rows.values()] == [False, True, True]
-# Section 3: "at window 5 the cache helps only if the System Message alone reaches 1,024 tokens";
 # Going further's second agent: its window-5 model calls all stay under 1,024 tokens, so none is
 # cached.
 assert all(c.cached == 0 for c in conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).calls)
