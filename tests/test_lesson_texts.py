@@ -85,15 +85,13 @@ REVEALED_BY = {
         ],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
-            "**No limit**: with the time at its top",
-            "nothing is read from the cache",
-            "her chats would cost US$118.03",
-            "so, as in check 3, no model call reads from it",
-        ],
-        4: [
-            "**[2, 3]**. On turn *t* a window of *k* loads",
+            "**[2, 3]**. (1) fails: on turn 35 a window of 30 loads",
             "A reply that holds",
             "files the customer under a new",
+        ],
+        4: [
+            "**No limit**: with the time at its top",
+            "nothing is read from the cache",
         ],
         5: ["turn 5 is stored but not\nloaded"],
         6: ["**20**: at 0 the slice skips nothing"],
@@ -582,7 +580,7 @@ def test_lesson3_teaches_storage_against_load_in_section_1():
 
 
 def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
-    """The rules self-checks 1, 3 and 4 need are on the main path above them, worded so only one
+    """The rules self-checks 1 to 3 need are on the main path above them, worded so only one
     answer fits; the worked answers stay below their checks."""
     main = _main_path_of("03_window_buffer_memory.ipynb")
     # Round 2: window 0's `slice(-0)` is taught in Going further, with the check that needs it.
@@ -606,32 +604,27 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
     assert kept in " ".join(before_1.split())
     assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
+    # Round 18 (r16): "0 means no limit" is said where the length is first set, without the
+    # `slice(-2k)` it used to cite before explaining it (Going further explains the slice).
+    assert "**0 means no limit**" in " ".join(before_1.split()) and "slice(" not in before_1
+    # Round 10 of issue 34: section 3 carries one idea, the cache a sliding window loses; the
+    # cache and its picture first, then one bill table; no minimum size, no blocks, no one model
+    # call priced by hand on the main path (the reference page and Going further have them).
     before_3 = main[: main.index("### Self-check 3")]
     flat_3 = " ".join(before_3.split())
-    # Round 7: one cache rule, plainly: the shared start must reach 1,024 tokens, and only the
-    # shared start is cheap; the chat's replies come minutes apart (pauses are priced in section
-    # 4's table and Going further). Round 16: section 3 in two steps, the cache and its picture
-    # first, then the bill; the one model call priced by hand and OpenAI's 128-token blocks are
-    # on the reference page, not the lesson.
-    assert "the shared start must be at least **1,024 tokens** long" in flat_3
     assert "Only the shared start is cheap" in flat_3
     assert "So two model calls in a row share only the System Message (S)" in flat_3
     assert "her messages minutes apart" in flat_3
     assert flat_3.index("**Step 1: the cache.**") < flat_3.index("](03_prompt_cache.svg)")
-    assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index(
-        "**Step 2: two model calls, then the bill.**"
-    )
-    # Round 17: one idea a cell in step 1 (the cache; its limits; the slide and its picture);
-    # "0 means no limit" is taught, with its reason, where the length is first set (section 1).
+    assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index("**Step 2: the bill.**")
+    assert "1,024" not in main and "block" not in main and "128" not in body
     lesson_cells = cells(COURSE / "03_window_buffer_memory.ipynb")
     ids = [c.get("id") for c in lesson_cells]
     for cid in ("l03-cache-limits", "l03-cache-slides", "l03-two-calls"):
         assert cid in ids, cid
     assert ids.index("l03-cache-limits") + 1 == ids.index("l03-cache-slides")
     limits = text(lesson_cells[ids.index("l03-cache-limits")])
-    assert "1,024 tokens" in limits and "slides" not in limits and "no limit" not in limits
-    before_1_rule = main[: main.index("### Self-check 1")]
-    assert "**0 means no limit**, since n8n" in " ".join(before_1_rule.split())
+    assert "5 to 10 minutes" in limits and "slides" not in limits and "no limit" not in limits
     # Round 17: code cells shown for their output say so; the cache picture draws "paid in full"
     # light, not faded and dashed as the first picture draws "stored, outside the window".
     for cell in lesson_cells:
@@ -642,39 +635,41 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
             assert "read" in first and first.startswith("#"), first
     cache_svg = (COURSE / "03_prompt_cache.svg").read_text(encoding="utf-8")
     assert "stroke-dasharray" not in cache_svg and "Light: paid in full" in cache_svg
-    code = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb")[:20])
-    assert "call_7" not in code and "128" not in body
-    # Round 12: section 4's rule gives the reversal when customers pause past the cache's life
-    # (window 5 cheaper), with where to see reply gaps; sections 1 to 3 leave pauses out.
+    code = "\n".join(text(c) for c in lesson_cells[:20])
+    assert "call_7" not in code
+    # Round 10 of issue 34: one table prices every case the rule names (60 turns, 120 turns,
+    # replies past the cache's life), read after it, one reason a paragraph, then the rule; the
+    # reader's reply gaps are the Started times under Executions.
     flat_main = " ".join(main.split())
-    assert "pause" not in flat_main[: flat_main.index("## 4 ·")]
-    rule_4 = flat_main[flat_main.index("## 4 ·") : flat_main.index("### Self-check 4")]
-    assert "| 60 turns, every reply over 10 minutes after the last | 118.03 | 145.13 |" in rule_4
-    assert "*Started* times of a chat's runs under *Executions*" in rule_4
-    # Round 15: the rule is exact, its bills a table with no sums left to the reader. Round 16:
-    # "short" is a computed turn count; check 3's worked answer quotes no bill, so no figure on
-    # the page differs from the table's nothing-cached row; a short System Message is said in
-    # words in section 3, its bill in Going further.
+    rule_3 = flat_main[flat_main.index("## 3 ·") : flat_main.index("### Self-check 3")]
+    assert rule_3.index("**Step 2: the bill.**") < rule_3.index(
+        "Look down the first column: no limit is the cheapest and window 50 the dearest."
+    )
+    for reason in (
+        "**No limit** sends",
+        "**Window 50** sends",
+        "**Long chats:**",
+        "**Slow replies:**",
+    ):
+        assert reason in rule_3, reason
+    assert "*Started* times of a chat's runs under *Executions*" in rule_3
     assert (
-        "No limit is cheapest while the cache works: customers reply within minutes, and chats "
-        "stay short (at 120 turns, the third row, window 5 is cheaper)" in rule_4
+        "**The rule.** While customers reply within minutes and chats stay short, no limit is the "
+        "cheapest setting, and it forgets nothing." in rule_3
     )
+    assert "pause" not in flat_main[: flat_main.index("## 3 ·")]
+    # Round 16: "short" has no figure the learner cannot see (the 96-turn crossover).
     assert "33 tokens" not in flat_main and "US$47.29" not in flat_main
-    assert "the cache helps only if the System Message alone reaches 1,024 tokens" in flat_3
-    answer_3 = body[body.index("### Self-check 3") : body.index("## 4 ·")]
-    assert "US$" not in answer_3 and "Per chat or per shop" not in body
-    # Round 16: the learner drafts the reply, against a four-point rubric, before check 4's
-    # worked answer shows one.
+    assert "96 turns" not in body
+    # Round 16: the learner drafts the reply, against a three-point rubric, before check 3's
+    # worked answer shows one; round 10 of issue 34: the worked answer keeps to those three
+    # points and teaches nothing new (no sizing, no 120-turn claim, no pinning).
     for point in ("**memory**", "**cost**", "**tools**"):
-        assert point in rule_4, point
-    # Round 17: the rubric asks nothing the lesson does not teach (pinning is lesson 5's), and
-    # the advice quotes no figure the learner cannot see (the 96-turn crossover, US$105.24).
-    assert "**pinning**" not in rule_4 and "96 turns" not in body and "105.24" not in body
-    draft = next(
-        c
-        for c in cells(COURSE / "03_window_buffer_memory.ipynb")
-        if c.get("id") == "l03-reply-draft"
-    )
+        assert point in rule_3, point
+    answer_3 = body[body.index("### Self-check 3") : body.index("## Resources")]
+    for new in ("Size it", "12, or 24", "lesson 5", "pin", "120 turns", "105.24"):
+        assert new not in answer_3, new
+    draft = next(c for c in lesson_cells if c.get("id") == "l03-reply-draft")
     assert text(draft).startswith("my_reply = None") and body.index("my_reply = None") < body.index(
         "A reply that holds"
     )
@@ -683,12 +678,19 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
         main[main.index("### Self-check 2") :].split()
     )
     going = body[body.index("## Going further") :]
-    assert "every message of Lucía's chat came after such a pause, but within the hour" in (
-        " ".join(going.split())
+    flat_going = " ".join(going.split())
+    assert (
+        "every message of Lucía's chat came after such a pause, but within the hour" in flat_going
     )
+    # Round 10 of issue 34: the time in the System Message is Going further's self-check 4; its
+    # worked answer quotes no bill and points to section 3's table.
+    answer_4 = going[going.index("### Self-check 4") : going.index("### Which version")]
+    assert "US$" not in answer_4 and "the last column of section 3's table" in answer_4
     # Round 7: "when it is not the window" is optional, with its check (5), in Going further.
     before_5 = " ".join(going[: going.index("### Self-check 5")].split())
     assert "and so does an idle hour" in before_5
+    # Going further's second agent names the cache's minimum where it matters.
+    assert "least **1,024 tokens** long" in flat_going
     # Round 17: check 7's principle is in its worked answer only: printed above the check it
     # gave the answer away.
     principle = "a fact reaches it while any message carrying it is in the window"
@@ -718,10 +720,8 @@ def test_lesson3_is_a_story_priced_in_money_with_its_specification_on_the_refere
     for claim in importlib.import_module("checks.lesson03").CLAIMS:
         assert f"- ({claim.number}) {claim.text}" in body, claim.text
     # Round 7: the sizing example names one window, by the rule t - 1 (not a range). Round 8:
-    # the rule t - 1 is in check 4's worked answer, not in the line above it.
+    # the rule t - 1 is not stated above check 3, whose claim (1) asks it.
     assert "8–12" not in main and "needs a window of *t* − 1" not in main
-    flat = " ".join(body.split())
-    assert flat.index("### Self-check 4") < flat.index("as late as turn 13, you need 12")
     assert "slides from turn 52" not in main
 
 
@@ -759,15 +759,15 @@ def test_lesson3_check_7_quotes_the_chat_its_check_book_computes():
 
 def test_lesson3_shows_n8n_s_turn_4_input_and_the_time_fix_where_it_tells_them():
     """Round 9: section 2's turn 4 is n8n's own picture of the model's input (between the stored
-    turn and check 2, which it does not answer); the $now fix is pictured in check 3's worked
-    answer, below the check it would answer."""
+    turn and check 2, which it does not answer); the $now fix is pictured in check 4's worked
+    answer (Going further), below the check it would answer."""
     body = "\n".join(text(c) for c in cells(COURSE / "03_window_buffer_memory.ipynb"))
     main = _main_path_of("03_window_buffer_memory.ipynb")
     turn_4 = "](images/n8n/lesson3_tool_turn_input.png)"
     assert main.index("## 2 ·") < main.index(turn_4) < main.index("### Self-check 2")
     fix = "](images/n8n/lesson3_prompt_with_now.png)"
-    assert fix not in main and body.index("### Self-check 3") < body.index(fix)
-    assert body.index(fix) < body.index("## 4 ·")
+    assert fix not in main and body.index("### Self-check 4") < body.index(fix)
+    assert body.index(fix) < body.index("### Which version are you on?")
 
 
 def body_count(name: str, snippet: str) -> int:
@@ -794,19 +794,19 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert "each tool call as an assistant message of its own" in main
     assert (
         "result 3a, tool call 3b, result 3b and turn 3's answer" in main
-        and "with two tool calls in one reply, 6" in main
+        and "with two tool calls at once, 6" in main
     )
     # Round 8: the version is named where the tool rule is, and several rounds are in the table.
     # Round 11: the version is said in words (the node's version, where it shows).
-    # Round 16: the rule in one reading, with the n8n release Going further's table names.
+    # Round 16: the rule in one reading, with the n8n release Going further's table names; round
+    # 10 of issue 34: where the version shows is said once, in Going further's table.
     assert (
-        "**The rule.** On AI Agent version 3 or 3.1 (shown at the foot of its *Settings* tab), a turn with one tool call takes 4 messages"
+        "**The rule.** On AI Agent version 3 or 3.1, a turn with one tool call takes 4 messages"
         in main
     )
-    assert (
-        "On older agents (2.2 or earlier, or n8n before 2.3.0), a tool turn is two messages and *k* counts turns."
-        in main
-    )
+    # Round 10 of issue 34: the older releases are Going further's table; the rule points there.
+    assert "Older agents store a tool turn as two messages; *Going further* says which." in main
+    assert "2.2 or earlier, or n8n before 2.3.0" in later
     assert "Turn 3's question and tool call 3a are older, so they stay behind" in main
     assert "the last round's only" in later
     # Round 3: "call" is always a model call or a tool call on the main path.
@@ -1584,7 +1584,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1739,
     "02_with_and_without_memory.ipynb": 1717,
-    "03_window_buffer_memory.ipynb": 1282,
+    "03_window_buffer_memory.ipynb": 1210,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
     "06_token_budgets.ipynb": 1250,

@@ -204,7 +204,7 @@ def _dearer_with_the_time() -> str:
 
 def _check_4() -> dict[str, Any]:
     # The time at the top of the System Message: no two calls share a prefix.
-    return {"3": _dearer_with_the_time()}
+    return {"4": _dearer_with_the_time()}
 
 
 def _check_lunch() -> dict[str, Any]:
@@ -230,7 +230,7 @@ def second_agent() -> Conversation:
     return support_behind(SHORT_PROMPT_ARTICLES)
 
 
-#: The model self-check 4 prices its claims on, as the lesson's bills do.
+#: The model self-check 3 prices its claims on, as the lesson's bills do.
 CLAIMS_MODEL = "gpt-5.4-mini"
 
 
@@ -279,7 +279,7 @@ def paused_bill(chat: Conversation, k: int, model: str = CLAIMS_MODEL) -> Any:
     return conversation_bill(chat, N8nSimpleMemory(k), without_cache(price_of(model)), QWEN)
 
 
-#: Self-check 4's sentences about TuTienda's agent, numbered as the lesson lists them; the
+#: Self-check 3's sentences about TuTienda's agent, numbered as the lesson lists them; the
 #: page's list is tested against this.
 CLAIMS = (
     Claim(
@@ -338,7 +338,7 @@ def first_turn_without_turn_1(k: int) -> int:
 
 
 def _check_reply() -> dict[str, Any]:
-    return {"4": _true_claims()}
+    return {"3": _true_claims()}
 
 
 def _first_buyer_cause(chat: Any) -> str:
@@ -423,18 +423,18 @@ BOOK = CheckBook(
             transfer="a fact said again inside the window, on another agent's chat",
         ),
         Expectation(
-            "3",
+            "4",
             _check_4,
             hint="a cache serves only a prefix that an earlier call sent identically, from the first token: with the time at the top, what do two calls still share?",
             mistakes={
-                "window 5": "that was section 3's bill; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
+                "window 5": "that is the first column of section 3's table; now the first message differs on every call, so no call shares a prefix, nothing is read from the cache, and the bill follows the tokens",
                 "the same": "the two send different numbers of tokens, and now every token is paid at the full price",
             },
             why="with the time at its top, no call shares a prefix with another, so nothing is cached: every token is paid in full, and no limit sends more of them",
             transfer="a System Message that changes on every call",
         ),
         Expectation(
-            "4",
+            "3",
             _check_reply,
             hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and lesson 1's session ids, then list the numbers of those that hold, in increasing order",
             mistakes=_claim_feedback,

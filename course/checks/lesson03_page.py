@@ -178,20 +178,9 @@ assert len(costs) == 1 and bills.index.tolist() == [5, 10, 50, 0]
 share = bills.loc[5, "input tokens"] / bills.loc[0, "input tokens"]
 assert 0.75 <= share <= 0.85, share  # "about four fifths of no limit's tokens"
 assert all(bills.loc[5, c] > bills.loc[0, c] for c in costs)  # "and costs more"
-# "more of its input misses the cache (input minus cached: 15,016 tokens against 8,009)"
+# The figures each window pays in full are the reference page's (its Prices table).
 _cached_column = next(c for c in bills.columns if c.startswith("cached input tokens"))
-assert [bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 0)] == [
-    15016,
-    8009,
-]
 assert all(bills[c].idxmax() == 50 for c in costs)  # "the dearest"
-# Check 4's worked answer, why 50 costs the most: "it pays about as many tokens in full as window
-# 10 (19,271 against 20,405), and sends 28,562 more, read from the cache" (asserted below).
-_full = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10, 50)}
-assert _full == {5: 15016, 10: 20405, 50: 19271}
-assert _full[5] < _full[10] and _full[50] < _full[10]
-assert [bills.loc[k, _cached_column] for k in (10, 50)] == [137472, 167168]
-assert round(bills.loc[50, _cached_column] - bills.loc[10, _cached_column], -3) == 30_000
 at_50, at_0 = (tokens_per_call(tutienda, N8nSimpleMemory(k), qwen) for k in (50, 0))
 assert (
     at_50[:51] == at_0[:51] and at_50[51] < at_0[51]
@@ -282,15 +271,15 @@ assert "call_7" not in globals()
 assert smallest_window_recalling(marta, order, 4) == 3
 assert smallest_window_recalling(marta, order, 5) == 4
 
-# Self-check 3: the time at the top; nothing cached, window 5 about four fifths of the tokens
+# Self-check 4 (Going further): the time at the top; nothing cached, window 5 about four fifths of the tokens
 # and of the bill, both several times the bill without the time.
 timed = {k: stamped_bill(k) for k in (5, 0)}
 assert all(b.total("cached") == 0 for b in timed.values())
 assert 0.75 <= timed[5].dollars / timed[0].dollars <= 0.85
 assert 0.75 <= timed[5].total("input") / timed[0].total("input") <= 0.85
 assert all(float(timed[k].dollars) * 1000 > 3 * bills.loc[k, mini] for k in (5, 0))
-# Its worked answer quotes no bill ("Section 4's table prices a chat with nothing read from the
-# cache"): the time's bills are a little above the table's second row (see below).
+# Its worked answer quotes no bill (it points to the last column of section 3's table): the
+# time's bills are a little above that column's (see below).
 assert [bills.loc[k, mini] for k in (5, 0)] == [25.93, 23.91]
 
 # Going further's second agent: 833 tokens, calls at window 5 under 1,024, no limit past 1,024
@@ -310,7 +299,7 @@ after_break = _after_the_break(andina_turns)
 assert list(after_break.stored) == andina_turns[6:16]
 assert list(after_break.load()) == andina_turns[10:16] and visible_turns(3, 9) == (6, 7, 8)
 
-# Section 4: a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
+# Self-check 3's claim (1): a fact from turn 1 asked on turn t needs a window of t - 1 (each chat asks on
 # its last turn for a fact from turn 1 and no later turn); 8 to 12 reach turn 1 from 9 to 13
 # (the assignment's model answer says the same rule: a question on turn t needs t - 1).
 for name in ("marta", "mentioned_at_start", "support_60"):
@@ -325,7 +314,7 @@ for name in ("marta", "mentioned_at_start", "support_60"):
     assert smallest_window_recalling(chat, ANCHOR_FACTS[name], asked_on) == asked_on - 1
 assert first_turn_without_turn_1(8) == 10 and first_turn_without_turn_1(12) == 14
 
-# Self-check 4's worked answer and reply: turn 35 at 30 starts at turn 5 (it needs 34), turn 1
+# Self-check 3's worked answer and reply: turn 35 at 30 starts at turn 5 (it needs 34), turn 1
 # lost at 50 from turn 52; the main agent's bills on GPT-5.4 mini; a new session finds nothing.
 assert visible_turns(30, 35) == tuple(range(5, 35)) and 1 in visible_turns(34, 35)
 assert not fact_visible(turn_view(support, N8nSimpleMemory(30), 35, qwen), "#7781")
@@ -342,15 +331,15 @@ assert max((5, 10, 50, 0), key=lambda k: bills.loc[k, mini]) == 50
 assert round(float(_own[50].dollars) * 1000, 2) == 31.66
 assert sorted(_own, key=lambda k: _own[k].dollars)[1] == 50
 assert _own[5].total("cached") == 0 and _own[50].total("cached") > 0
-# Self-check 4's claim (2): a 40-turn chat never fills window 50. Going further: the second
+# Self-check 3's claim (2): a 40-turn chat never fills window 50. Going further: the second
 # agent's window 5 was never cached, so long pauses leave its bill as it was.
 assert first_turn_without_turn_1(50) > SHORT_CHAT_TURNS
 assert (
     paused_bill(short, 5).dollars == conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).dollars
 )
-# Section 4: customers who refer back to turn 1 as late as turn 13 need a window of 12 (t - 1),
-# which also reaches turn 1 from every earlier turn; window 10 costs US$30.05 against window 5's
-# US$25.93 on GPT-5.4 mini.
+# The assignment's model answer: customers who refer back to turn 1 as late as turn 13 need a
+# window of 12 (t - 1), which also reaches turn 1 from every earlier turn; section 3's table:
+# window 10 costs US$30.05 against window 5's US$25.93 on GPT-5.4 mini.
 assert all(1 in visible_turns(t - 1, t) and 1 not in visible_turns(t - 2, t) for t in range(9, 14))
 assert all(1 in visible_turns(12, t) for t in range(2, 14)) and 1 not in visible_turns(11, 13)
 assert [bills.loc[k, mini] for k in (10, 5)] == [30.05, 25.93]
@@ -370,8 +359,9 @@ def _one_tool_call_a_turn(turns):
     return chat
 
 
-# Check 4's "Size it" and reply: "12, or 24 if each turn makes one tool call (section 2)": with
-# one tool call on every turn (4 messages each), turn 13's model call reaches turn 1 at 24, not 23.
+# Self-check 3's reply: "the smallest window our customers need, and twice that if most turns
+# make a tool call": with one tool call on every turn (4 messages each), turn 13's model call
+# reaches turn 1 at 24 (twice 12), not 23.
 _tooled = _one_tool_call_a_turn(13)
 _reaches_1 = [
     k
@@ -383,8 +373,8 @@ _reaches_1 = [
 ]
 assert _reaches_1[0] == 24 == 2 * 12 and _reaches_1 == list(range(24, 30))
 
-# Section 4: "on 120-turn chats it costs more than window 5 (the table's last
-# column)", on GPT-5.4 mini: the column is the same shop's 120-turn chat, priced.
+# Section 3's table, its 120-turn column: the same shop's 120-turn chat, priced on GPT-5.4 mini;
+# there no limit costs more than window 5.
 _long_chat = generated_support(120)
 assert long_chat.turn_count == 120 and [m.content for m in long_chat.messages] == [
     m.content for m in _long_chat.messages
@@ -393,20 +383,8 @@ assert long_bills.loc[0, mini] > long_bills.loc[5, mini]
 assert [long_bills.loc[k, mini] for k in (0, 5)] == [52.46, 49.81]
 
 
-# Section 4: "No limit is cheapest while ... chats stay short (on TuTienda's, under 96 turns)":
-# the same shop's chats of 60 to 120 turns, window 5 against no limit, no limit the cheaper
-# exactly below 96 turns.
-def _shop_bill(turns, k):
-    chat = generated_support(turns)
-    shop = behind_system_message(chat, chat.system_message.content + "\n\n" + policies)
-    return conversation_bill(shop, N8nSimpleMemory(k), gpt, qwen).dollars
-
-
-_no_limit_cheaper = {n: _shop_bill(n, 0) < _shop_bill(n, 5) for n in range(60, 121, 2)}
-_no_limit_cheaper |= {n: _shop_bill(n, 0) < _shop_bill(n, 5) for n in (95, 97)}
-assert all(cheaper == (n < 96) for n, cheaper in _no_limit_cheaper.items()), _no_limit_cheaper
-# Self-check 4's worked answer: on 120-turn chats window 50 costs twice no limit (US$105.24
-# against US$52.46): through turn 51 its model calls start like the one before and are read from
+# Section 3's table: on 120-turn chats window 50 costs twice no limit (US$105.24 against
+# US$52.46): through turn 51 its model calls start like the one before and are read from
 # the cache past the System Message; from turn 52 it slides, so each call shares at most the
 # System Message's blocks (plus one 128-token block) and pays for its turns in full.
 _long_shop = behind_system_message(long_chat, long_chat.system_message.content + "\n\n" + policies)
@@ -417,7 +395,7 @@ assert [long_bills.loc[k, mini] for k in (50, 0)] == [105.24, 52.46]
 assert round(float(_long_50.dollars) * 1000, 2) == 105.24
 assert _long_50.calls[50].cached > _long_system + 1000
 assert all(c.cached < _long_system + 128 for c in _long_50.calls[51:])
-# The reference page's "Chats share the cache" (once in check 3's worked answer): chats
+# The reference page's "Chats share the cache" (Going further's "When customers pause"): chats
 # running at the same time share the System Message's
 # cached start; each chat's turn 1 (the same model call at every window) pays it in full here,
 # so sharing would take at most the cached part of the System Message at (input - cached
@@ -428,10 +406,10 @@ _turn_1 = {
 assert all(c.cached == 0 and c == _turn_1[0] for c in _turn_1.values())
 _shared = OPENAI_CACHE.cacheable(qwen(tutienda.system_message))
 assert _shared == 2304 and round(_shared * float(gpt.input - gpt.cached_input) / 1000, 2) == 1.56
-# "Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache."
+# Window 10 sends more tokens than window 5 and slides too, so more of them miss the cache.
 _missed = {k: bills.loc[k, "input tokens"] - bills.loc[k, _cached_column] for k in (5, 10)}
 assert bills.loc[10, "input tokens"] > bills.loc[5, "input tokens"] and _missed[10] > _missed[5]
-# Self-check 3's fix: the time in each user message (the agent's prompt) instead of the System
+# Self-check 4's fix: the time in each user message (the agent's prompt) instead of the System
 # Message; memory stores it as sent, so no limit still reads most of its input from the cache.
 _timed_prompts = [tutienda.system_message]
 for _t, _turn in enumerate(tutienda.interactions, start=1):
@@ -445,25 +423,48 @@ assert _prompt_bill.total("cached") > 0.9 * bills.loc[0, cached]
 # call to every turn; long pauses read nothing from the cache.
 assert len(chat_bill(window=5, **{**my_chat, "tool_calls": 1}).calls) == 2 * my_chat["turns"]
 assert chat_bill(window=0, **{**my_chat, "long_pauses": True}).total("cached") == 0
-# Section 3's table: "paid in full" is input minus cached; each row adds up to its bill (input
-# price, a tenth of it for cached, output price for the replies, the same output at every
-# window); window 5 misses nearly twice no limit's tokens; window 50 misses about as many as
-# window 10 but sends 28,562 more.
-assert list(shown.columns) == ["input tokens per chat", "paid in full", "US$ per 1,000 chats"]
-output_cost = bills["output tokens"] * float(gpt.output) / 1000  # US$ per 1,000 chats
-assert bills["output tokens"].nunique() == 1 and shown.loc[5, "paid in full"] == "15,016"
-# The cell's line: "the replies' 986 output tokens (the same at every window)".
-assert bills["output tokens"].iloc[0] == 986
-for _k in (5, 10, 50, 0):
-    _parts = (missed[_k], gpt.input), (bills.loc[_k, cached], gpt.cached_input)
-    _total = sum(n * float(u) for n, u in _parts) / 1000 + output_cost[_k]
-    assert abs(_total - bills.loc[_k, mini]) < 0.006, (_k, _total)
-assert 1.8 < missed[5] / missed[0] < 2 and missed[10] > missed[5]
-assert bills.loc[50, "input tokens"] - bills.loc[10, "input tokens"] == 28_562
-# Check 4's answer: those 28,562 more are read from the cache (window 50's cached input exceeds
-# window 10's by more than that).
-assert bills.loc[50, cached] - bills.loc[10, cached] >= 28_562
-assert abs(missed[50] / missed[10] - 1) < 0.1
+# Section 3's table: one column per case (60 turns, 120 turns, 60 turns with every reply after
+# the cache expired), one row per window, each bill as windowmem prices it; the first column's
+# cheapest is no limit and its dearest window 50; in the other two window 5 is the cheapest.
+assert list(shown.columns) == [
+    "60 turns",
+    "120 turns",
+    "60 turns, replies over 10 minutes apart",
+]
+assert shown.index.tolist() == [5, 10, 50, 0] == windows
+_table = {column: [float(v) for v in shown[column]] for column in shown.columns}
+assert _table == {
+    "60 turns": [25.93, 30.05, 31.43, 23.91],
+    "120 turns": [49.81, 59.45, 105.24, 52.46],
+    "60 turns, replies over 10 minutes apart": [118.03, 122.84, 144.27, 145.13],
+}
+_cheapest = {c: windows[v.index(min(v))] for c, v in _table.items()}
+assert list(_cheapest.values()) == [0, 5, 5]
+assert windows[_table["60 turns"].index(max(_table["60 turns"]))] == 50
+# The slow column is the pause bill: nothing read from the cache (paused_bill, the check book's).
+assert [round(float(paused_bill(tutienda, k).dollars) * 1000, 2) for k in windows] == _table[
+    "60 turns, replies over 10 minutes apart"
+]
+assert all(slow_bills.loc[k, "input tokens"] == bills.loc[k, "input tokens"] for k in windows)
+# "No limit sends the most tokens ... Window 5 sends fewer, but ... all but its System Message is
+# paid in full": no limit sends the most input and reads the most from the cache; from turn 7 on,
+# each of window 5's model calls reads from the cache no more than the System Message.
+assert bills["input tokens"].idxmax() == 0 and bills[cached].idxmax() == 0
+_w5 = conversation_bill(tutienda, N8nSimpleMemory(5), gpt, qwen).calls
+assert all(c.cached <= qwen(tutienda.system_message) for c in _w5[6:])
+assert bills.loc[5, "input tokens"] < bills.loc[0, "input tokens"]
+# "Long chats: with no limit, each model call is longer than the one before."
+_long_0 = tokens_per_call(long_tutienda, N8nSimpleMemory(0), qwen)
+assert all(b > a for a, b in zip(_long_0, _long_0[1:], strict=False))
+# "Window 50 sends what no limit sends until the chat has more than 50 earlier turns. Then it
+# slides too, and each model call pays for 50 turns in full": through turn 51 (50 earlier turns)
+# its calls equal no limit's; from turn 52 (51 earlier) they are shorter, and read from the
+# cache at most the System Message and one more 128-token block.
+assert at_50[:51] == at_0[:51] and all(a < b for a, b in zip(at_50[51:], at_0[51:], strict=False))
+_bill_50 = conversation_bill(tutienda, N8nSimpleMemory(50), gpt, qwen)
+assert all(c.cached < qwen(tutienda.system_message) + 128 for c in _bill_50.calls[51:])
+# The cell's first line: the list prices it prints.
+assert (float(gpt.input), float(gpt.cached_input), float(gpt.output)) == (0.75, 0.075, 4.5)
 
 # Going further's "When it is not the window": at length 3, after the lunch break emptied the buffer, turn 5's call
 # loads turn 4 only (2 messages, fewer than 2 x 3) in a 4-turn chat: storage. On turn 9 it
@@ -510,8 +511,8 @@ _paused = {k: paused_bill(tutienda, k) for k in (5, 10, 50, 0)}
 assert all(b.total("cached") == 0 for b in _paused.values())
 assert [round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)] == [118.03, 145.13]
 assert min(_paused, key=lambda k: _paused[k].dollars) == 5
-# Section 4's table quotes the same two bills, "as in check 3, no model call reads from it".
-# Check 3's own bills (not shown) are a little above these only because every model call also
+# Section 3's last column quotes the same bills; self-check 4's worked answer points to it.
+# Self-check 4's own bills (not shown) are a little above these only because every model call also
 # sends the time's own tokens (33 more input tokens a call); nothing is cached in either, and the
 # output is the same.
 for _k in (5, 0):
@@ -521,20 +522,6 @@ for _k in (5, 0):
     # "only because": the whole gap is those tokens at the full input price.
     _gap = timed[_k].dollars - _paused[_k].dollars
     assert abs(_gap - 33 * len(timed[_k].calls) * gpt.input / 1_000_000) < Decimal("1e-12")
-# Section 4's table: per row, the cheaper of window 5 and no limit. No limit wins only with replies
-# minutes apart on 60-turn chats; slow replies and 120-turn chats favour window 5.
-_rows = {
-    "60 turns": (bills.loc[5, mini], bills.loc[0, mini]),
-    "slow replies": tuple(round(float(_paused[k].dollars) * 1000, 2) for k in (5, 0)),
-    "120 turns": (long_bills.loc[5, mini], long_bills.loc[0, mini]),
-}
-assert _rows == {
-    "60 turns": (25.93, 23.91),
-    "slow replies": (118.03, 145.13),
-    "120 turns": (49.81, 52.46),
-}
-assert [w5 < nl for w5, nl in _rows.values()] == [False, True, True]
-# Section 3: "at window 5 the cache helps only if the System Message alone reaches 1,024 tokens";
 # Going further's second agent: its window-5 model calls all stay under 1,024 tokens, so none is
 # cached.
 assert all(c.cached == 0 for c in conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).calls)
