@@ -960,7 +960,13 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "creates the table `n8n_chat_histories` itself, one row per message" in notes_4
     assert "each run sends its chat's last `2 × k` rows" in notes_4
     assert "creates the table `n8n_chat_histories`" not in whole
-    assert "A chat that is open when you switch starts over" in main
+    # Reader r15 (round 10): the switch named, and where the builder sees each key without SQL
+    # (a Postgres node's Select; tests/n8n/test_node_source.py checks the operation).
+    assert "When you replace Simple Memory with Postgres Chat Memory, the chats open" in main
+    assert "add a **Postgres** node with the operation *Select* and the table" in main
+    assert (
+        "its `session_id` column holds the key" in main and "query" not in main.split("## 2 · ")[0]
+    )
     # The tenth reading: which Session Time To Live was live when Marta was forgotten, why
     # each store is chosen, and One moment's text against the advice to resend.
     # The twelfth: the symptom names no Session Time To Live, so check 3 is not ruled out above
@@ -1022,7 +1028,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # The grid (readers 13 and 14): each yes or no is what windowmem's rebuild of the node
     # measured; Simple Memory's idle hour is lesson 1's (tests/n8n/test_node_source.py).
     grid = {
-        row.split("|")[1].strip(): [cell.strip() for cell in row.split("|")[2:5]]
+        row.split("|")[1].strip(): [cell.strip().rstrip("¹²") for cell in row.split("|")[2:5]]
         for row in by_title[last].splitlines()
         if row.startswith("| ") and "---" not in row
     }
@@ -1041,6 +1047,16 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     ]
     assert deletes == ["after an idle hour", "never", "after its Session Time To Live"]
     assert grid["server to run"] == ["none", "Postgres", "Redis"]
+    # Reader r15: Redis's "yes" is qualified (a clean restart; a crash loses its latest changes,
+    # Going further says why) and the idle hour is said under the grid.
+    assert "| yes¹ |" in by_title[last] and "after an idle hour²" in by_title[last]
+    assert "¹ Through a clean restart. A crash can lose the latest changes" in " ".join(
+        by_title[last].split()
+    )
+    assert "(#redis-through-a-restart)" in by_title[last]
+    assert "² An idle hour is an hour in which no run used the chat (lesson 1" in " ".join(
+        by_title[last].split()
+    )
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -1117,6 +1133,21 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert lesson04.SLOW_RUN[2] > lock.RECIPE_TTL and "Nothing crashes" in check_2
     assert f"takes {lesson04.SLOW_RUN[2]} seconds" in check_2
     assert f"At second {lesson04.SECOND_MESSAGE_AT}," in check_2
+    # Reader r15: Release the lock is a plain Delete (tests/n8n/test_node_source.py), so a run
+    # that outlives the TTL deletes, at its end, the key a newer run took, and a third message
+    # runs beside the newer one. Said in check 2's rule; windowmem's lock model plays it, and a
+    # TTL above the longest run prevents it.
+    rule_2 = " ".join(
+        body[body.index("Worked answer to self-check 2") : body.index("## 3 · ")].split()
+    )
+    assert "its Release the lock deletes `lock:abc`, though the newer run took it" in rule_2
+    assert "A third message can then run beside the newer one." in rule_2
+    third = lesson04.third_message()
+    assert [(o.ran, o.overlaps) for o in third] == [(True, ()), (True, ("A",)), (True, ("B",))]
+    assert not any(o.overlaps for o in lesson04.third_message(ttl=lesson04.SLOW_RUN[2] + 1))
+    cell = " ".join(going[going.index("To try the lock") : going.index("### A crash")].split())
+    third_arrival = str(lesson04.THIRD_MESSAGE).replace("'", '"')  # ("C", 80, 5)
+    assert f"give B {lesson04.NEWER_RUN_SECONDS} seconds and add `{third_arrival}`" in cell
     assert "In queue mode, n8n already runs a Redis server" in section_2
     assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in crash
     # The race (the eleventh reading merged it into the lock's section, its check paid for the
@@ -1140,9 +1171,12 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The default Session ID\n" in notes
     assert "*Connected Chat Trigger Node*" in notes and "abc__Postgres_Chat_Memory" in notes
-    # The lock shown working: the same race behind the lock, after the lock's steps, and when
-    # queueing beats dropping.
-    assert "3. **Release the lock**" in lock_section and "](04_race_lock.svg)" in at_work
+    # The lock shown working: the same race behind the lock, after the lock's steps, on the
+    # main path since reader r15 (a before and after); when queueing beats dropping, in Going
+    # further.
+    assert lock_section.index("3. **Release the lock**") < lock_section.index("](04_race_lock.svg)")
+    assert "](04_race_lock.svg)" not in at_work
+    assert lock_section.index("](04_race_lock.svg)") < lock_section.index("Read run B.")
     assert (COURSE / "04_race_lock.svg").is_file()
     assert "**Drop or queue?**" in at_work
     assert f"{REFERENCE_4}#merging-instead-of-dropping)" in at_work
@@ -1630,7 +1664,7 @@ MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1739,
     "02_with_and_without_memory.ipynb": 1717,
     "03_window_buffer_memory.ipynb": 1282,
-    "04_memory_that_outlives_the_session.ipynb": 1315,
+    "04_memory_that_outlives_the_session.ipynb": 1498,
     "05_designing_multi_turn_conversations.ipynb": 1736,
     "06_token_budgets.ipynb": 1583,
 }
