@@ -101,7 +101,8 @@ REVEALED_BY = {
         1: ["2, `u4 a4`. The deploy emptied both memories", "#a-restart-on-each-store)"],
         2: [
             '`"agent"`. Take the lock\'s Increment at second 0',
-            "so the next message gets in beside it",
+            "lets the next message in beside it",
+            'messages = [("A", 0, 75), ("B", 65, 5)]',
         ],
         3: [
             "7200. Only a saved run writes",
@@ -959,7 +960,13 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "creates the table `n8n_chat_histories` itself, one row per message" in notes_4
     assert "each run sends its chat's last `2 × k` rows" in notes_4
     assert "creates the table `n8n_chat_histories`" not in whole
-    assert "A chat that is open when you switch starts over" in main
+    # Reader r15 (round 10): the switch named, and where the builder sees each key without SQL
+    # (a Postgres node's Select; tests/n8n/test_node_source.py checks the operation).
+    assert "When you replace Simple Memory with Postgres Chat Memory, the chats open" in main
+    assert "add a **Postgres** node with the operation *Select* and the table" in main
+    assert (
+        "its `session_id` column holds the key" in main and "query" not in main.split("## 2 · ")[0]
+    )
     # The tenth reading: which Session Time To Live was live when Marta was forgotten, why
     # each store is chosen, and One moment's text against the advice to resend.
     # The twelfth: the symptom names no Session Time To Live, so check 3 is not ruled out above
@@ -968,22 +975,30 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     # The first reading of round 9: no reason in the symptom that answers check 4 (privacy).
     assert not re.search(r"\d{3,}", symptom_3) and "privacy" not in symptom_3
     # Redis's default snapshots keep the keys through a clean restart, not a crash (the
-    # reference page's "Using real PostgreSQL and Redis servers" says when it saves).
-    assert "keeps its chats through a clean restart" in symptom_3
-    assert "A crash can lose what it wrote since its last save, up to an hour" in symptom_3
-    assert "(#your-own-servers)" in symptom_3
+    # reference page's "Using real PostgreSQL and Redis servers" says when it saves); round 10
+    # moved it from the symptom to Going further.
+    going = " ".join(whole[whole.index("## Going further (optional)") :].split())
+    restart = going[going.index("### Redis through a restart") :]
+    assert "keeps its chats through a clean restart" in restart
+    assert "A crash can lose what it wrote since its last save, up to an hour" in restart
+    assert "(#your-own-servers)" in restart
     assert "old chats must not be kept (privacy)" in main and "after an idle hour" in main
-    # The eleventh: One moment's own text asks for the resend the lesson advises.
-    assert "so One moment asks for it again" in main
+    # The eleventh: One moment's own text asks for the resend the lesson advises (in Going
+    # further's "The lock at work" since round 10).
+    assert "so One moment asks for it again" in going
     # The pictures in the sections where the builder switches store, and the workflows.
     sections = re.split(r"(?m)^## ", "\n".join(text(c) for c in cells(COURSE / name)))
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["1 · Simple Memory lives inside one n8n process"]
-    quiet = by_title["3 · When a quiet conversation is deleted"]
-    for picture in ("lesson4_postgres_canvas.png", "lesson4_postgres_fields.png"):
+    quiet = by_title["3 · Choosing the store: when a quiet chat is deleted"]
+    # Round 10: the fields where the builder sets the key stay in section 1; the imported
+    # workflow's canvas is with the import, in "Your own servers".
+    for picture, where in (
+        ("lesson4_postgres_fields.png", postgres),
+        ("lesson4_postgres_canvas.png", by_title["Your own servers"]),
+    ):
         assert (
-            f"](images/n8n/{picture})" in postgres
-            and (COURSE / "images" / "n8n" / picture).is_file()
+            f"](images/n8n/{picture})" in where and (COURSE / "images" / "n8n" / picture).is_file()
         )
     assert "](images/n8n/lesson4_redis_fields.png)" in quiet
     for workflow, section in (("lesson4_postgres.json", postgres), ("lesson4_redis.json", quiet)):
@@ -1000,12 +1015,48 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         assert f"](images/n8n/{picture})" in lock
         assert (COURSE / "images" / "n8n" / picture).is_file()
     # The last section ends with what each store does with a quiet chat; the decision table,
-    # computed, is on the reference page (the fifth reading).
+    # computed, is on the reference page (the fifth reading). Round 10 merged the store's
+    # choice into the quiet chat's section, with a grid of what each node does, and moved its
+    # self-check (the clinic) to Going further.
     last = [title for title in by_title if re.match(r"\d+ · ", title)][-1]
-    assert last == "4 · Choosing the store", list(by_title)
+    assert last == "3 · Choosing the store: when a quiet chat is deleted", list(by_title)
     # The seventh reading: a rule for choosing, on the main path; the eleventh: a check on it.
-    assert "**The rule.** Postgres keeps chats until you" in by_title[last]
-    assert "### Self-check 4 " in by_title[last]
+    assert "\nPostgres keeps chats until you [delete them]" in by_title[last]
+    assert "### Self-check 4 " not in by_title[last]
+    assert "### Self-check 4 " in whole[whole.index("## Going further (optional)") :]
+    assert "](#going-further-optional)" in by_title[last]
+    # The grid (readers 13 and 14): each yes or no is what windowmem's rebuild of the node
+    # measured; Simple Memory's idle hour is lesson 1's (tests/n8n/test_node_source.py).
+    grid = {
+        row.split("|")[1].strip(): [cell.strip().rstrip("¹²") for cell in row.split("|")[2:5]]
+        for row in by_title[last].splitlines()
+        if row.startswith("| ") and "---" not in row
+    }
+    nodes = grid.pop("")
+    assert nodes == ["Simple Memory", "Postgres Chat Memory", "Redis Chat Memory"]
+    said = {True: "yes", False: "no"}
+    assert grid["keeps a chat through a restart"] == [
+        said[store_choice_measured(n).survives_a_restart] for n in nodes
+    ]
+    assert grid["shared by every worker"] == [
+        said[store_choice_measured(n).shared_by_workers] for n in nodes
+    ]
+    deletes = grid["deletes a quiet chat by itself"]
+    assert [d != "never" for d in deletes] == [
+        store_choice_measured(n).deletes_a_quiet_chat for n in nodes
+    ]
+    assert deletes == ["after an idle hour", "never", "after its Session Time To Live"]
+    assert grid["server to run"] == ["none", "Postgres", "Redis"]
+    # Reader r15: Redis's "yes" is qualified (a clean restart; a crash loses its latest changes,
+    # Going further says why) and the idle hour is said under the grid.
+    assert "| yes¹ |" in by_title[last] and "after an idle hour²" in by_title[last]
+    assert "¹ Through a clean restart. A crash can lose the latest changes" in " ".join(
+        by_title[last].split()
+    )
+    assert "(#redis-through-a-restart)" in by_title[last]
+    assert "² An idle hour is an hour in which no run used the chat (lesson 1" in " ".join(
+        by_title[last].split()
+    )
     assert 'store_choice.table("n8n")' not in by_title[last]
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The store to choose in n8n\n" in notes and 'store_choice.table("n8n")' in notes
@@ -1019,6 +1070,13 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
         "Redis Chat Memory",
     }
     assert list(rows[0]) == ["need", "store", "why", "what to set"]
+
+
+def store_choice_measured(node: str):
+    """What windowmem's rebuild of n8n's memory *node* did across a restart, workers and a quiet spell."""
+    from windowmem.outlive import store_choice
+
+    return store_choice.measured(node)
 
 
 def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
@@ -1047,13 +1105,21 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     # Check 2: every Increment, a turned-away one too, restarts the TTL, stated with the lock's
     # nodes and drawn (04_lock.svg) at a timing the check does not ask; the lockout after it.
     section_2 = before[2][before[2].index("## 2 · ") :]
+    # Round 10: check 2 needs only that an Increment starts the countdown; the turned-away
+    # run's Increment, its picture and the lockout after a crash are in Going further.
+    assert "Every Increment starts that 60-second countdown again." in section_2
+    going = " ".join(body[body.index("## Going further (optional)") :].split())
+    crash = going[going.index("### A crash and its retries") :]
     assert (
         "Every Increment starts that 60-second countdown again, even the Increment of a run that"
-        " is then turned away" in section_2
+        " is then turned away" in crash
     )
-    assert "](04_lock.svg)" in section_2
-    assert "locked out" not in before[2] and "gets in beside it" not in before[2]
-    assert "the next message gets in beside it" in main and "stays locked out" in main
+    assert "](04_lock.svg)" in crash
+    assert "locked out" not in before[2] and "in beside it" not in before[2]
+    assert "lets the next message in beside it" in main and "stays locked out" in crash
+    # Readers 13 and 14: where the longest run is found, and the canvas without its note
+    # (which told check 2's answer).
+    assert "**Executions** tab lists each run with how long it took" in main
     sys.path.insert(0, str(REPO / "scripts"))
     try:
         import draw_diagrams
@@ -1067,19 +1133,36 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert lesson04.SLOW_RUN[2] > lock.RECIPE_TTL and "Nothing crashes" in check_2
     assert f"takes {lesson04.SLOW_RUN[2]} seconds" in check_2
     assert f"At second {lesson04.SECOND_MESSAGE_AT}," in check_2
+    # Reader r15: Release the lock is a plain Delete (tests/n8n/test_node_source.py), so a run
+    # that outlives the TTL deletes, at its end, the key a newer run took, and a third message
+    # runs beside the newer one. Said in check 2's rule; windowmem's lock model plays it, and a
+    # TTL above the longest run prevents it.
+    rule_2 = " ".join(
+        body[body.index("Worked answer to self-check 2") : body.index("## 3 · ")].split()
+    )
+    assert "its Release the lock deletes `lock:abc`, though the newer run took it" in rule_2
+    assert "A third message can then run beside the newer one." in rule_2
+    third = lesson04.third_message()
+    assert [(o.ran, o.overlaps) for o in third] == [(True, ()), (True, ("A",)), (True, ("B",))]
+    assert not any(o.overlaps for o in lesson04.third_message(ttl=lesson04.SLOW_RUN[2] + 1))
+    cell = " ".join(going[going.index("To try the lock") : going.index("### A crash")].split())
+    third_arrival = str(lesson04.THIRD_MESSAGE).replace("'", '"')  # ("C", 80, 5)
+    assert f"give B {lesson04.NEWER_RUN_SECONDS} seconds and add `{third_arrival}`" in cell
     assert "In queue mode, n8n already runs a Redis server" in section_2
-    assert "an hour with no run" in before[3]
-    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in section_2
+    assert f"retry at {draw_diagrams.LOCK_RETRIES[0]} s" in crash
     # The race (the eleventh reading merged it into the lock's section, its check paid for the
     # store's): the mechanism in the picture's marks, blind named after it.
     assert section_2.index("](04_race.svg)") < section_2.index("Read the marks")
     assert "once its model has answered" in section_2
     assert section_2.index("Read the marks") < section_2.index("**blind**")
     assert " s: loads u1 a1" in (COURSE / "04_race.svg").read_text(encoding="utf-8")
-    # The lock's cost, and a real n8n run turned away (the pictures round).
+    # The lock's cost, and a real n8n run turned away (the pictures round), in Going further's
+    # "The lock at work" since round 10, which section 2 links.
     lock_section = main[main.index("## 2 · ") : main.index("## 3 · ")]
-    assert "The lock drops that message instead of queueing it" in lock_section
-    assert "](images/n8n/lesson4_lock_one_moment.png)" in lock_section
+    assert "](#the-lock-at-work)" in lock_section
+    at_work = going[going.index("### The lock at work") : going.index("### A crash")]
+    assert "The lock drops that message instead of queueing it" in at_work
+    assert "](images/n8n/lesson4_lock_one_moment.png)" in at_work
     assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
     # The default Session ID's pitfall: one line and a link in section 1's fix, the whole on
     # the reference page (the thirteenth reading).
@@ -1088,12 +1171,15 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The default Session ID\n" in notes
     assert "*Connected Chat Trigger Node*" in notes and "abc__Postgres_Chat_Memory" in notes
-    # The lock shown working: the same race behind the lock, after the lock's steps, and when
-    # queueing beats dropping.
-    assert lock_section.index("4. A failed run") < lock_section.index("](04_race_lock.svg)")
+    # The lock shown working: the same race behind the lock, after the lock's steps, on the
+    # main path since reader r15 (a before and after); when queueing beats dropping, in Going
+    # further.
+    assert lock_section.index("3. **Release the lock**") < lock_section.index("](04_race_lock.svg)")
+    assert "](04_race_lock.svg)" not in at_work
+    assert lock_section.index("](04_race_lock.svg)") < lock_section.index("Read run B.")
     assert (COURSE / "04_race_lock.svg").is_file()
-    assert "**Drop or queue?**" in lock_section
-    assert f"{REFERENCE_4}#merging-instead-of-dropping)" in lock_section
+    assert "**Drop or queue?**" in at_work
+    assert f"{REFERENCE_4}#merging-instead-of-dropping)" in at_work
     assert "> **Which version" not in body
     # Postgres has no date column: the last section links to how to delete.
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
@@ -1123,7 +1209,9 @@ def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_referen
         assert needed in box, needed
     main = " ".join(_main_path_of(name).split())
     section_2 = main[main.index("## 2 · ") : main.index("## 3 · ")]
-    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in section_2
+    # Round 10: the by-hand wiring is for a reader who builds the lock, in Going further.
+    going = " ".join(whole[whole.index("## Going further (optional)") :].split())
+    assert f"{REFERENCE_4}#building-the-lock-by-hand)" in going
     assert "Build it yourself" not in _lesson4_and_notes() and "A's Delete" not in section_2
     assert "a Redis **Increment**" in section_2  # the lock is on Redis
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
@@ -1584,7 +1672,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1739,
     "02_with_and_without_memory.ipynb": 1717,
-    "03_window_buffer_memory.ipynb": 1210,
+    "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
     "06_token_budgets.ipynb": 1250,

@@ -51,6 +51,23 @@ def second_message() -> lock.Outcome:
     return lock.admit(arrivals, ttl=lock.RECIPE_TTL)[1]
 
 
+#: Self-check 2's rule: the slow run's Release the lock is a plain Delete, whoever took the key.
+#: If the message at SECOND_MESSAGE_AT runs NEWER_RUN_SECONDS, the slow run's Release at 75 s
+#: deletes the key that message took, and THIRD_MESSAGE runs beside it (Going further's cell).
+NEWER_RUN_SECONDS = 20
+THIRD_MESSAGE = ("C", 80, 5)
+
+
+def third_message(ttl: float = lock.RECIPE_TTL) -> tuple[lock.Outcome, ...]:
+    """The slow run, self-check 2's message running NEWER_RUN_SECONDS, and THIRD_MESSAGE, on *ttl*."""
+    arrivals = [
+        lock.Arrival(*SLOW_RUN),
+        lock.Arrival("B", SECOND_MESSAGE_AT, NEWER_RUN_SECONDS),
+        lock.Arrival(*THIRD_MESSAGE),
+    ]
+    return lock.admit(arrivals, ttl=ttl)
+
+
 def _check_lock() -> dict[str, Any]:
     # The first Increment's EXPIRE deletes the key at 60 s, while the run still works: the
     # message at 65 s finds no key, Increment makes it 1, and it runs beside the slow run.

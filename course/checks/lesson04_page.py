@@ -27,8 +27,10 @@ from windowmem_course.checks.lesson04 import (
     DEPLOY_EVENT,
     DEPLOY_STORE,
     LOCK_REPLIES,
+    NEWER_RUN_SECONDS,
     SECOND_MESSAGE_AT,
     SLOW_RUN,
+    THIRD_MESSAGE,
     _check_1,
     _check_lock,
     _check_store,
@@ -37,6 +39,7 @@ from windowmem_course.checks.lesson04 import (
     deploy_in_queue_mode,
     expires_at_3600,
     second_message,
+    third_message,
 )
 from windowmem_course.checks.page import WORKFLOWS, workflow_node
 
@@ -117,7 +120,21 @@ _slow = lock.admit([lock.Arrival(*SLOW_RUN), lock.Arrival("B", SECOND_MESSAGE_AT
 assert [(o.count, o.ran, o.overlaps) for o in _slow] == [(1, True, ()), (1, True, ("A",))]
 assert _slow[0].expires_at == lock.RECIPE_TTL == 60 < SECOND_MESSAGE_AT < SLOW_RUN[2] == 75
 assert second_message().ran and _check_lock() == {"2": "agent"} and LOCK_REPLIES[0] == "agent"
-# Section 2's lock picture (scripts/draw_diagrams.py draws it from admit): a crashed run at 0,
+# Self-check 2's rule: the slow run's Release (at 75 s) deletes the key the message at 65 s took,
+# so a third message at 80 s, while that run still works, counts 1 and runs beside it; Going
+# further's cell plays it ("give B 20 seconds and add ("C", 80, 5)"). With a TTL above the
+# longest run, the message at 65 s is turned away and nobody runs beside anyone.
+_third = third_message()
+assert [(o.count, o.ran, o.overlaps) for o in _third] == [
+    (1, True, ()),
+    (1, True, ("A",)),
+    (1, True, ("B",)),
+]
+_slow_end = SLOW_RUN[1] + SLOW_RUN[2]  # the slow run's Release: "at 75 s"
+assert _slow_end == 75 and _slow_end < THIRD_MESSAGE[1] < SECOND_MESSAGE_AT + NEWER_RUN_SECONDS
+assert NEWER_RUN_SECONDS == 20 and THIRD_MESSAGE == ("C", 80, 5)
+assert not any(o.overlaps for o in third_message(ttl=SLOW_RUN[2] + 1))
+# Going further's lock picture (scripts/draw_diagrams.py draws it from admit): a crashed run at 0,
 # a retry at 30 turned away whose Increment moves the key's end from 60 s to 90 s, and a retry
 # at 100 that finds no key; self-check 2 asks a slow run instead.
 _picture = lock.admit(

@@ -857,6 +857,11 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
         assert said in text, said
     assert "in the trigger's **Options**, *Response Mode* is *When Last Node Finishes*" in notes
     assert "also deletes a chat after an idle hour (lesson 1)" in notes
+    # Reader r15: where the builder sees each chat's key without SQL, a Postgres node's Select.
+    postgres = package("n8n-nodes-base") / "dist" / "nodes" / "Postgres" / "v2" / "actions"
+    database = " ".join((postgres / "database" / "Database.resource.js").read_text().split())
+    assert "name: 'Select', value: 'select', description: 'Select rows from a table'," in database
+    assert "add a **Postgres** node with the operation *Select*" in " ".join(text.split())
     lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
     chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
     assert "responseMode" not in chat["parameters"].get("options", {})

@@ -116,6 +116,8 @@ SHOTS: tuple[Shot, ...] = (
         "canvas",
         shows=(*CANVAS_NODES, "Postgres Chat Memory", "Lesson 4: a store that outlives n8n"),
     ),
+    # Lesson 4 shows this picture cropped to the nodes (issue 34, round 10): the sticky note's
+    # last line states self-check 2's rule. Crop a retake the same way.
     Shot(
         "lesson4_lock_canvas",
         "lesson4_lock",
