@@ -1560,7 +1560,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1717,
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
-    "05_designing_multi_turn_conversations.ipynb": 1257,
+    "05_designing_multi_turn_conversations.ipynb": 1259,
     "06_token_budgets.ipynb": 1583,
 }
 
