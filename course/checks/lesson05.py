@@ -118,6 +118,35 @@ def decision_costs() -> dict[str, tuple[float, bool]]:
     return out
 
 
+@cache
+def turn_1_gone() -> dict[str, int]:
+    """Self-check 3's worked answer: on Lucía's chat, the first turn whose call sends nothing of
+    turn 1 (her question with #7781 and its answer), under section 3's window of exactly 10
+    messages and under section 1's ``keep_last_10``, which also starts the kept 10 on a question."""
+    messages = support_designs(count_tokens)[1][1].messages  # messages[0] is the system prompt
+    turn_1 = {str(m.content) for m in messages[1:3]}
+    windows = {
+        "window of 10": support_designs(count_tokens)[1][2],
+        "keep_last_10": LangChainTrimState(10, counter=count_messages),
+    }
+    return {
+        name: next(
+            turn
+            for turn, sent in enumerate(calls_sent(messages, policy), 1)
+            if not any(str(m.content) in turn_1 for m in sent)
+        )
+        for name, policy in windows.items()
+    }
+
+
+def _check_3_mistakes() -> dict[str, str]:
+    gone = turn_1_gone()
+    return {
+        "whole history": "it keeps the order number, but 30 minutes is longer than the cache lasts, so every call pays the full price for every old message; a window sends at most 10 of them",
+        "window": f"it is the cheapest, but it sends nothing of turn 1 from turn {gone['keep_last_10']} on with keep_last_10 (from turn {gone['window of 10']} with section 3's window of exactly 10), so the order number is gone long before turn 20",
+    }
+
+
 def _check_3() -> dict[str, Any]:
     # The cheapest design whose every call sends the order number.
     costs = decision_costs()
@@ -177,10 +206,7 @@ BOOK = CheckBook(
             "3",
             _check_3,
             hint="compare 30 minutes with how long OpenAI's cache keeps a call, then ask which designs still send the order number on turn 20",
-            mistakes={
-                "whole history": "it keeps the order number, but 30 minutes is longer than the cache lasts, so every call pays the full price for every old message; a window sends at most 10 of them",
-                "window": "it is the cheapest, but from turn 7 its 10 messages hold nothing of turn 1, so the order number is gone long before turn 20",
-            },
+            mistakes=_check_3_mistakes,
             why="with replies 30 minutes apart the cache has expired before each call, so nothing is read from it and every token pays the full price; the window then sends fewer tokens than the whole history, and the pin keeps the order number on every call for 12 tokens more",
             transfer="choosing a design for chats whose replies come further apart than the prompt cache lasts",
             form='one of "whole history", "window" or "pinned window", in quotes',

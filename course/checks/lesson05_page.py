@@ -67,6 +67,7 @@ from windowmem_course.checks.lesson05 import (
     decision_costs,
     pinned_newest,
     pinned_order,
+    turn_1_gone,
 )
 
 # Every framework's call on every turn of Valentina's chat, with the fact in the chat and pinned.
@@ -192,8 +193,13 @@ assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
 assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
 # Self-check 2 asks for that turn: 7 (the check book computes it with the same model).
 assert BOOK.expected("2") == max(larger_reached) == 7
-# "The rule counts every turn as 5 messages, her largest. Most of her turns store fewer".
+# "The rule assumes every turn stores 5 messages, as her largest does. Most of her turns store
+# fewer, so here 24 holds more than 4 earlier turns. It still loses turn 1, on turn 8."
 assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
+assert whole_turns_per_call(list(chat.messages), at_24, 7) == (6, 6)
+assert 1 not in turns_reached(side_by_side(chat, [larger]), fact, larger.name)[7:] and (
+    max(larger_reached) + 1 == 8
+)
 # "A fact that changes": the order her turn-1 message gave stays pinned after her correction
 # on turn 10 (#4471), since remember_order looks only while none is saved; the newest-first
 # version pins #4471 on turn 10 ("so turn 10 pins #4471"). Self-check 2: on turn 11 she writes
@@ -276,6 +282,9 @@ assert PRICES_CHECKED == "2026-12-06"  # "the providers' list prices on 6 Decemb
 # "OpenAI counts that prefix in steps of 128 tokens: of a 1,701-token system prompt it caches
 # 1,664 (13 x 128)."
 system_prompt = designs[0][1].messages[0]
+# Section 3: "1,701 tokens, as the open Qwen2.5 tokenizer counts them"; "The window reads only its
+# system prompt from the cache: 1,664 of the 1,701 tokens, because OpenAI caches whole blocks of
+# 128" (13 of them).
 assert OPENAI_CACHE.step_tokens == 128 and count_tokens(system_prompt) == 1701
 assert OPENAI_CACHE.cacheable(1701) == 1664 == 13 * 128
 assert SYSTEM_PROMPT_TOKENS == 1700 and WINDOW_MESSAGES == 10
@@ -433,6 +442,14 @@ assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
 assert window_call.cached == 1664 < count_tokens(designs[0][1].messages[0])
 assert call_cost(window_call, mini) < call_cost(whole_call, mini)
 assert abs(gap("window of 10 messages", mini.name)) < 0.01
+# "with each reply's output added": the totals are every call's input and output; the input
+# alone would come to about $15.67 and $15.79.
+for design in designs[:2]:
+    calls = conversation_bill(design[1], design[2], mini, count_tokens).calls
+    assert all(c.output > 0 for c in calls)
+    assert sum(call_cost(c, mini) for c in calls) * CHATS == dollars[(design[0], mini.name)]
+    inputs = sum(c.cached * mini.cached_input + c.uncached * mini.input for c in calls)
+    assert round(float(inputs / 10**6 * CHATS), 2) in (15.67, 15.79)
 assert 5 * no_cache["window of 10 messages"] < 4 * no_cache["whole history"]
 # Section 3's two calls in a row: "window of 10: S | messages 30-39 then S | messages 32-41";
 # "whole history: S | messages 1-39 then S | messages 1-41"; "message 39 is turn 20's question".
@@ -442,11 +459,13 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "The window of 10 here keeps exactly the last 10 messages"; check 3's worked answer:
-# "On turn 20 this window starts on turn 15's answer, message 30".
+# 2 messages"; "This window keeps exactly the last 10 messages. Unlike `keep_last_10`, it can
+# start on an answer"; Going further: "The 10-message window here starts on turn 15's answer at
+# turn 20" (message 30).
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
+assert window_calls[19][0].role is Role.ASSISTANT
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
 # Check 3's worked answer: "keep_last_10 would drop that answer too and send 9 messages; its
 # calls read the same 1,664 tokens from the cache": windowmem's model of
@@ -606,8 +625,20 @@ assert "summary cut" in panel and "compacted after it" in panel
 # Self-check 3: replies every 30 minutes (longer than the cache's "5 to 10 minutes"), chats of
 # 20 turns, the order needed on every turn: the pinned window, the cheapest design that keeps
 # #7781 on all 20 calls with nothing read from the cache. Its worked answer: "From turn 6 on,
-# the whole history sends more tokens than a window of 10. From turn 7 on, the plain window no
-# longer sends anything of turn 1 ... The pin keeps it on every call for 12 tokens more."
+# the whole history sends more tokens than a window of 10. The plain window loses the order
+# number: `keep_last_10` sends nothing of turn 1 from turn 6 on, and this section's window of
+# exactly 10 from turn 7. The pin keeps the number on every call for 12 tokens more." The check
+# book computes both turns (and words check 3's "window" mistake from them); here they are
+# read again off each window's calls: turn 1's question and answer are messages 1 and 2.
+assert turn_1_gone() == {"window of 10": 7, "keep_last_10": 6}
+turn_1 = {lucia[1].content, lucia[2].content}
+assert "#7781" in lucia[1].content and "#7781" in lucia[2].content
+for sent, gone in ((window_calls, 7), (keep_10_calls, 6)):
+    assert all(any(m.content in turn_1 for m in c) for c in sent[: gone - 1])
+    assert not any(m.content in turn_1 for c in sent[gone - 1 :] for m in c)
+mistakes_3 = BOOK.expectation("3").mistakes
+mistakes_3 = mistakes_3() if callable(mistakes_3) else mistakes_3
+assert "from turn 6 on with keep_last_10 (from turn 7" in mistakes_3["window"]
 decision = decision_costs()
 assert BOOK.expected("3") == "pinned window" and DECISION_TURNS == 20
 assert decision["pinned window"][1] and decision["whole history"][1]
@@ -616,6 +647,9 @@ assert decision["window"][0] < decision["pinned window"][0] < decision["whole hi
 whole_sent, window_sent = (calls_sent(d[1].messages, d[2]) for d in designs[:2])
 assert [len(whole_sent[t - 1]) == len(window_sent[t - 1]) for t in (5, 6)] == [True, False]
 assert all(len(whole_sent[t - 1]) > len(window_sent[t - 1]) for t in range(6, 21))
+# "From turn 6 on, the whole history sends more than a window of 10" holds for keep_last_10 too.
+assert len(whole_sent[4]) == len(keep_10_calls[4])
+assert all(len(whole_sent[t - 1]) > len(keep_10_calls[t - 1]) for t in range(6, 21))
 assert [
     any(ANCHOR_FACTS["support_60"] in str(m.content) for m in window_sent[t - 1]) for t in (6, 7)
 ] == [
