@@ -118,15 +118,16 @@ REVEALED_BY = {
             "Markdown(sizing_table(worked_sizes(turns=3, calls=1)))",
         ],
         2: [
-            "#4432. The newest-first version reads her messages on every call",
+            "7. Turn 7's answering call holds turns 1 to 6",
+            "**The rule.** A larger window only delays the loss.",
         ],
         3: [
-            "The system prompt, its first 1,664 tokens",
-            "bill = pd.DataFrame({",
-            "1,664 cached × 0.075",
+            '"pinned window". Thirty minutes is longer than the cache lasts',
+            "If they reply further\napart, the window costs clearly less",
             "table = pd.DataFrame({",
         ],
-        4: ["explorer = DesignExplorer(", "26. After turn 16"],
+        4: ["#4432. The newest-first version reads her messages on every call"],
+        5: ["explorer = DesignExplorer(", "26. After turn 16"],
     },
     "06_token_budgets.ipynb": {
         1: ["**7** (7.6): each call resends"],
@@ -1294,26 +1295,32 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert book.expected("1") == 23
     for needed in (
         "the model's reply asking for tools, one message per tool result",
-        '`end_on=("human", "tool")`: the kept list ends on a user question or a tool result',
-        "Every call also sends the **system prompt**, your fixed instructions,",
         "The trim runs before each call,",
         "The answering call holds the most, so it sets the size a window needs",
-        "So the trim cuts into turn 2: it deletes turn 2's question and tool request.",
+        "The trim deletes turn 2's question and request",
         "**Middleware** is a function",
         "The rest is gone for good.",
-        "So between turns the thread can hold more than 10",
+        "so the thread can hold 11",
     ):
         assert needed in main and main.index(needed) < main.index("### Self-check 1"), needed
+    # Round 10: the walk shows the letter table first, its steps as captions; end_on and the
+    # thread's replacement are in a fold, not on the main path.
+    assert main.index("```text") < main.index("**First call.**")
+    assert (
+        '`end_on=("human", "tool")`: the kept list ends on a user question or a tool result' in body
+    )
+    assert "end_on" not in main
     # The rule comes after check 1 (predict, then the rule), before check 2; the question no
     # longer repeats the one-AI-message fact the text teaches with turn 3's two tools.
     rule = main.index("`max_tokens = (earlier turns + 1) × turn size − 1`")
     assert main.index("### Self-check 1") < rule < main.index("### Self-check 2")
-    assert "Turn 3's one reply asks for two tools, so it stores 5." in main
+    assert "Turn 3's reply asks for two tools, so it stores 5." in main
     assert "one reply carrying three" not in main and "however many tools" not in main
     # "stored" and the state are defined before the cell that prints or uses them.
     assert main.index("the turn **stored**") < main.index("token_counter=len")
     assert main.index("agent's **state**") < main.index("token_counter=len")
-    # One framework on the main path; the others in the table of rules and on the reference page.
+    # One framework on the main path; the others in the table of rules and on the reference page,
+    # the Agents SDK and Spring AI pin included (round 10: one link on the main path).
     assert "LangChain 1.x" in main
     assert "Markdown(sizing_table(worked_sizes(" in body
     for other in (
@@ -1323,7 +1330,8 @@ def test_lesson5_carries_issue_22_s_corrections():
         "TruncationStrategy",
         "Context Window Length",
     ):
-        assert other not in main, f"{other} belongs on the reference page"
+        assert other not in body.split("## Resources")[0], f"{other} belongs on the reference page"
+    assert "#in-your-framework)" in main
     for check_id in book.ids:  # every check asks about LangChain or the lesson's own designs
         assert "n8n" not in book.expectation(check_id).why
     # The fixes run for real: keep_last_10's turn 9 reply, then the pinned agent's turn 9 call.
@@ -1335,84 +1343,59 @@ def test_lesson5_carries_issue_22_s_corrections():
     )
     assert "turn 9 reply: I can no longer see your first order number" in printed
     assert "turn 9's system prompt ends: Order on file: #4417" in printed
-    # The middleware order claim is gone (on turn 1 the question is the newest message, so
-    # remember_order sees it whatever the order).
     assert "before the trim deletes it" not in body
+    # Round 10, section 2: check 2 asks where a larger window (24) loses turn 1 (it shows that a
+    # larger window only delays the loss); the system prompt is named where the pin needs it.
+    assert book.expected("2") == 7
+    assert main.index("### Self-check 2") < main.index("A larger window only delays the loss")
+    assert main.index("### Self-check 2") < main.index("Every call also sends the **system")
+    # A fact that changes, its newest-first fold and its check (4) are in Going further.
+    assert "A fact that changes" not in main.split("Questions you may have")[0]
+    assert "### A fact that changes" in body and book.expected("4") == 4432
+    assert body.index("## Resources") < body.index("### Self-check 4 · A new number")
     # The summary is an optional part, after the Resources, with its own check.
     assert "SummarizationMiddleware" not in main and "SummarizationMiddleware" in body
     assert "*user*" in body
-    # Lucía's 60 turns and her long system prompt, before the check on what her calls cache.
+    # Section 3: Lucía's chat and the cache, two calls drawn, one table for turn 20's two calls
+    # (tokens from the cache, at full price, US$ per million calls), the totals warm and expired
+    # in prose; check 3 then asks for a design (replies every 30 minutes, 20 turns), and the rule
+    # comes after it. The plot, its reading and the four-design table are in Going further.
     assert main.index("**Lucía's chat**") < main.index("### Self-check 3")
-    assert main.index("lengthened to 1,701 tokens") < main.index("### Self-check 3")
-    # One cache rule (OpenAI's, with its blocks of 128), taught before check 3, which asks what
-    # the window's call reads from the cache (derivable from the rule and the two calls drawn);
-    # after it, the bill for three designs, warm and expired, then the rule, which says when
-    # "about the same" stops holding. Turn 60's priced calls and the fuller table (the window of
-    # 40, whether turn 60 sends #7781) are in Going further.
     assert main.index("**How the cache works.**") < main.index("### Self-check 3")
     assert main.index("**prefix**") < main.index("### Self-check 3")
-    assert "in whole blocks of 128 tokens" in main and "Gemini" not in main
-    assert "the whole history is cheapest" not in main
-    assert "only S is read from the cache" not in main  # the check's answer, not above it
-    assert book.expected("3") == "the system prompt"
-    # Round r15: section 3 opens with its decision, then the evidence.
-    assert main.index("**Choose a design.**") < main.index("**Lucía's chat**")
-    assert "Otherwise use the window, and pin the" in main
-    # Round r14: section 3 works one call by hand (turn 20, both designs, at the stated prices),
-    # after check 3, whose answer it shows; it says per call against in total, how to find your
-    # own break-even, and how to read your own agent's cache hits; Lucía's pinned order is named
-    # before the table that has a row for it; the keep_last_10 remark that half gave check 3
-    # away is in its worked answer.
-    assert "Past turn 60" not in main
-    one_call = main.index("**One call by hand.**")
-    assert main.index("### Self-check 3") < one_call < main.index("That is the lesson.")
-    assert "US$0.75 per million input tokens, and $0.075" in main
-    assert "All 10 of its messages pay full price" in main
-    assert "win back turns 1 to 30, so at turn 60 it still trails slightly" in main
-    assert "catches up" not in main
-    # Round r15: the break-even rule is on the reference page; under the plot, one paragraph
-    # ties its steps to the sums by hand, in the same unit; the check's worked answer gives the
-    # practical fix for corrections.
-    assert "**Your own break-even.**" not in main
+    assert (
+        "| whole history | 2,048 | 120 | 244 |" in main
+        and "| window of 10 | 1,664 | 166 | 249 |" in main
+    )
+    assert "US$0.75 per million input tokens and $0.075" in main
+    assert "$20.11 with the whole history and $20.23 with the window: within 1%" in main
+    assert "$113.77" in main and "$86.67" in main and "Gemini" not in main
+    assert book.expected("3") == "pinned window"
+    assert main.index("### Self-check 3") < main.index("**The rule.** If your users reply")
+    assert "Otherwise use the window" not in main and "**Choose a design.**" not in main
+    cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
+    assert (
+        main.index("### Self-check 3") < main.index(cache_read) < main.index("That is the lesson.")
+    )
+    assert "per_call_by_block(" in body and "per_call_by_block(" not in main
+    assert "the lines meet at turn 31 (dotted)" in " ".join(body.split()).lower()
+    assert "context limit" in body and "Qwen2.5 tokenizer" in body
+    assert "`keep_last_10` would drop that" in " ".join(body.split())
+    assert "`keep_last_10` would drop that" not in main
+    assert "Lucía should use" not in main
+    assert "Token budgets: what a long agent task costs, and how to cap it" in main
+    # The reference page keeps the break-even rule.
     notes = "\n".join(
         text(c) for c in cells(COURSE / "reference" / name.replace(".ipynb", "_notes.ipynb"))
     )
-    assert "**Your own break-even.**" in notes
-    assert "Each step is the mean of 10 turns' calls in US$ per million calls" in main
-    assert "on turn 20 alone 249 against 244" in main
-    assert "To follow corrections, have a model read" in main
-    cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
-    assert (
-        main.index("**Choose a design.**")
-        < main.index(cache_read)
-        < main.index("That is the lesson.")
-    )
-    assert main.index("#7781") < main.index("### Self-check 3")
-    assert "the two things a model call can answer" in main
-    assert "Set section 1's `max_tokens=10` to 24" in main
-    # Round r13: section 3 ends with a decision. A plot of each design's call, turn by turn,
-    # names where the lines cross; a rule says when each design wins; the context limit,
-    # latency and long-context quality are named; section 3's 10-message window is squared
-    # with keep_last_10; the tokenizer is named where the tokens first appear.
-    assert "the lines meet at turn 31 (dotted)" in main and "per_call_by_block(" in body
-    assert "usually 5 to 10 minutes, and chats end within about 60 turns" in main
-    assert "context limit" in main
-    assert "`keep_last_10` would drop that" in body
-    assert "`keep_last_10` would drop that" not in main  # in check 3's worked answer
-    assert main.index("Qwen2.5 tokenizer") < main.index("### Self-check 3")
-    assert "Here the window is simply" not in main
-    assert 'start_on="human"` would' not in main  # one trimming rule in section 3
-    resources = body.index("## Resources")
-    assert body.index("### Self-check 3") < body.index("bill = pd.DataFrame(") < resources
-    assert "13 whole blocks" not in main  # the check's answer's size, in its worked answer
-    assert "Lucía should use" not in main
-    assert "Token budgets: what a long agent task costs, and how to cap it" in main
-    # Check 4 is worked out from the trigger and the kept 10, not read off a row of call sizes.
+    assert "**Your own break-even.**" in notes and "**Your own break-even.**" not in main
+    assert "def instructions(ctx, agent):" in notes
+    # Check 5 is worked out from the trigger and the kept 10, not read off a row of call sizes.
     assert "messages in the middleware's call" not in body and "grows by 2" not in main
     # The cross-framework table and the explorer are an optional part, after the Resources.
+    resources = body.index("## Resources")
     assert "Markdown(sizing_table(" not in main and "DesignExplorer" not in main
-    assert "design_costs(designs[:4], count_tokens, [mini])" in body and "1,000 such chats" in body
-    assert body.index("design_costs(designs[:3], count_tokens, [mini])") < resources
+    assert "design_costs(designs[:4], count_tokens, [mini])" in body
     assert body.index("design_costs(designs[:4]") > resources and "prompt_cache_retention" in body
     assert "## Which version are you on?" not in main  # on the reference page
 
@@ -1675,7 +1658,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1282,
     "04_memory_that_outlives_the_session.ipynb": 1626,
     "05_designing_multi_turn_conversations.ipynb": 1736,
-    "06_token_budgets.ipynb": 1250,
+    "06_token_budgets.ipynb": 1583,
 }
 
 

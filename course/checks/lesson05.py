@@ -9,15 +9,15 @@ import re
 from functools import cache
 from typing import Any
 
-from windowmem.design.money import last_call, support_designs
+from windowmem.design.anchor_facts import turns_reached
+from windowmem.design.money import support_designs
 from windowmem.design.side_by_side import framework_lineup, side_by_side
 from windowmem.design.sizing import calls_sent, parallel_tool_chat, smallest_window
 from windowmem.examples import ANCHOR_FACTS, load_example
 from windowmem.explorer.self_check import CheckBook, Expectation
 from windowmem.policies.langchain_agents import LangChainTrimState
 from windowmem.policies.langgraph import LangChainSummarization
-from windowmem.prices import price_of
-from windowmem.prices.cache import OPENAI_CACHE
+from windowmem.prices import call_cost, conversation_bill, price_of, without_cache
 from windowmem.tokens import count_messages, qwen_counter
 
 count_tokens = qwen_counter()
@@ -46,14 +46,14 @@ def _check_1() -> dict[str, Any]:
 #: Self-check 1's agent: tool calls asked at once in one model round, every turn
 #: (stock, price and delivery date).
 STOCK_CALLS = 3
-#: Section 2's larger window, the size section 1's fix gives (4 earlier turns of 5 messages):
+#: Self-check 2's larger window, the size section 1's rule gives (4 earlier turns of 5 messages):
 #: ``max_tokens`` of the lesson's ``keep_last_10``; turn 7 is the last to send turn 1.
 LARGER_WINDOW = 24
 
 
-#: Section 2's turn 10: Valentina corrects the order number she gave on turn 1.
+#: Going further's turn 10: Valentina corrects the order number she gave on turn 1.
 CORRECTION = "Sorry, I mistyped on turn 1. My first order is #4471."
-#: Self-check 2's turn 11: a second order number, not a correction.
+#: Self-check 4's turn 11 (Going further): a second order number, not a correction.
 NEW_ORDER = "Thanks. And #4432 arrived today."
 #: The pattern the lesson's remember_order searches the user's messages with.
 ORDER_NUMBER = re.compile(r"#\d+")
@@ -71,7 +71,7 @@ def pinned_order(questions: list[str]) -> str | None:
 
 
 def pinned_newest(questions: list[str]) -> str | None:
-    """What the lesson's newest-first remember_order (the fold after "A fact that changes")
+    """What the lesson's newest-first remember_order (Going further's "A fact that changes")
     keeps after *questions*: on every call the newest user message holding a number wins, so
     each turn whose question holds one replaces the saved order."""
     saved = None
@@ -82,35 +82,92 @@ def pinned_newest(questions: list[str]) -> str | None:
 
 
 def _check_2() -> dict[str, Any]:
-    questions = [turn.messages[0].content for turn in chat.interactions]
-    pinned = pinned_newest([*questions, CORRECTION, NEW_ORDER])
-    assert pinned is not None
-    return {"2": int(pinned.removeprefix("#"))}
+    # Section 2: keep_last_10 at max_tokens=24, on Valentina's chat: the last turn any of whose
+    # calls still sends turn 1 (and so #4417), by windowmem's model of the middleware.
+    larger = LangChainTrimState(LARGER_WINDOW, counter=count_messages)
+    return {"2": max(turns_reached(side_by_side(chat, [larger]), fact, larger.name))}
+
+
+#: Self-check 3's chats: the users reply further apart than the cache lasts (every call is
+#: priced with nothing read from the cache), and a chat runs this many turns.
+DECISION_TURNS = 20
+#: Self-check 3's answers, by the name of the design in windowmem.design.money.
+DESIGN_ANSWERS = {
+    "whole history": "whole history",
+    "window of 10 messages": "window",
+    "window of 10, order pinned": "pinned window",
+}
+
+
+def decision_costs() -> dict[str, tuple[float, bool]]:
+    """Self-check 3: each design's first DECISION_TURNS calls of Lucía's chat with the cache
+    expired, in US$ per 1,000 chats, and whether every one of those calls sends #7781."""
+    expired = without_cache(price_of("gpt-5.4-mini"))
+    fact_60 = ANCHOR_FACTS["support_60"]
+    out = {}
+    for name, conversation, policy in support_designs(count_tokens)[:3]:
+        calls = conversation_bill(conversation, policy, expired, count_tokens).calls
+        dollars = sum(call_cost(c, expired) for c in calls[:DECISION_TURNS]) * 1000
+        system = conversation.messages[0]
+        sent = calls_sent(conversation.messages, policy)[:DECISION_TURNS]
+        keeps = all(
+            fact_60 in str(system.content) or any(fact_60 in str(m.content) for m in call)
+            for call in sent
+        )
+        out[DESIGN_ANSWERS[name]] = (float(dollars), keeps)
+    return out
+
+
+@cache
+def turn_1_gone() -> dict[str, int]:
+    """Self-check 3's worked answer: on Lucía's chat, the first turn whose call sends nothing of
+    turn 1 (her question with #7781 and its answer), under section 3's window of exactly 10
+    messages and under section 1's ``keep_last_10``, which also starts the kept 10 on a question."""
+    messages = support_designs(count_tokens)[1][1].messages  # messages[0] is the system prompt
+    turn_1 = {str(m.content) for m in messages[1:3]}
+    windows = {
+        "window of 10": support_designs(count_tokens)[1][2],
+        "keep_last_10": LangChainTrimState(10, counter=count_messages),
+    }
+    return {
+        name: next(
+            turn
+            for turn, sent in enumerate(calls_sent(messages, policy), 1)
+            if not any(str(m.content) in turn_1 for m in sent)
+        )
+        for name, policy in windows.items()
+    }
+
+
+def _check_3_mistakes() -> dict[str, str]:
+    gone = turn_1_gone()
+    return {
+        "whole history": "it keeps the order number, but 30 minutes is longer than the cache lasts, so every call pays the full price for every old message; a window sends at most 10 of them",
+        "window": f"it is the cheapest, but it sends nothing of turn 1 from turn {gone['keep_last_10']} on with keep_last_10 (from turn {gone['window of 10']} with section 3's window of exactly 10), so the order number is gone long before turn 20",
+    }
+
+
+def _check_3() -> dict[str, Any]:
+    # The cheapest design whose every call sends the order number.
+    costs = decision_costs()
+    keeping = {name: dollars for name, (dollars, keeps) in costs.items() if keeps}
+    return {"3": min(keeping, key=keeping.get)}
 
 
 def _check_4() -> dict[str, Any]:
+    questions = [turn.messages[0].content for turn in chat.interactions]
+    pinned = pinned_newest([*questions, CORRECTION, NEW_ORDER])
+    assert pinned is not None
+    return {"4": int(pinned.removeprefix("#"))}
+
+
+def _check_5() -> dict[str, Any]:
     # Going further's check: the turns whose call is shorter than the call before: each a new summary replaced the
     # thread's older messages (turns 16, 26, 36, ...), on a chat without tools.
     middleware = LangChainSummarization(10, trigger_tokens=None, trigger_messages=30)
     sizes = [len(sent) for sent in calls_sent(parallel_tool_chat(40, calls=0), middleware)]
     summarised = [turn for turn in range(2, len(sizes) + 1) if sizes[turn - 1] < sizes[turn - 2]]
-    return {"4": summarised[1]}
-
-
-@cache
-def _check_3() -> dict[str, Any]:
-    # Lucía's turn-60 call under the window of 10 on GPT-5.4 mini, the last call still cached:
-    # which part of it is read from the cache, from the tokens the bill counts as cached.
-    _, chat_60, _ = window = support_designs(count_tokens)[1]
-    call = last_call(window, price_of("gpt-5.4-mini"), count_tokens)
-    system = OPENAI_CACHE.cacheable(count_tokens(chat_60.messages[0]))
-    if call.cached == 0:
-        return {"3": "nothing"}
-    if call.uncached == 0:
-        return {"3": "everything"}
-    return {
-        "3": "the system prompt" if call.cached == system else "the system prompt and 8 messages"
-    }
+    return {"5": summarised[1]}
 
 
 BOOK = CheckBook(
@@ -135,6 +192,28 @@ BOOK = CheckBook(
         Expectation(
             "2",
             _check_2,
+            hint="use section 1's printout: turn 1 is sent while the fullest call of a turn (its answering call) still fits it within 24 messages; add up what turns 1 to n - 1 stored, then this turn's messages before its answer",
+            mistakes={
+                8: "turn 8 is the first turn whose calls no longer send turn 1: its first call holds turns 1 to 7 (25 messages) and its question, 26, over 24; the question asks for the last turn that still sends it",
+                5: "that counts every turn as 5 messages, the rule's largest turn; most of her turns store fewer, so 24 reaches further back",
+                4: "4 is how many earlier turns the rule guarantees, not the last turn that still sends turn 1",
+                9: "turn 9's calls hold turns 1 to 8, 27 messages before its question, over 24: turn 1 is gone by then",
+            },
+            why="turn 7's answering call holds turns 1 to 6 (21 messages) and its question, tool request and result: 24, so turn 1 still fits; turn 8's first call holds turns 1 to 7 (25) and its question, 26, so turn 1 goes. A larger window only moves the loss later",
+            transfer="where a larger LangChain window first loses a fact from turn 1, on a chat with tool turns of different sizes",
+        ),
+        Expectation(
+            "3",
+            _check_3,
+            hint="compare 30 minutes with how long OpenAI's cache keeps a call, then ask which designs still send the order number on turn 20",
+            mistakes=_check_3_mistakes,
+            why="with replies 30 minutes apart the cache has expired before each call, so nothing is read from it and every token pays the full price; the window then sends fewer tokens than the whole history, and the pin keeps the order number on every call for 12 tokens more",
+            transfer="choosing a design for chats whose replies come further apart than the prompt cache lasts",
+            form='one of "whole history", "window" or "pinned window", in quotes',
+        ),
+        Expectation(
+            "4",
+            _check_4,
             hint="the newest-first version reads her messages on every call, newest first: which is the newest message of hers that holds a number?",
             mistakes={
                 4471: "#4471 was pinned after turn 10, but the newest-first version reads her messages again on turn 11, and turn 11's question holds a number too",
@@ -145,21 +224,8 @@ BOOK = CheckBook(
             form="one order number, in digits (the # may be left out)",
         ),
         Expectation(
-            "3",
-            _check_3,
-            hint="a prefix is read from the cache only where the new call starts with exactly the same tokens as the last one: compare the two window calls token by token from the start",
-            mistakes={
-                "nothing": "S opens both calls unchanged, and its 1,701 tokens pass the 1,024 a prefix needs: its first 13 blocks of 128 match the last call and are read from the cache",
-                "the system prompt and 8 messages": "those 8 messages are in both calls, but two places earlier in the new call: after S it starts with message 32 where the last call had message 30, and a prefix must match from the first token on",
-                "everything": "that is the whole history's call, which repeats all of the last one; the window drops its oldest turn, so after S the two calls differ",
-            },
-            why="after S the window's new call starts with message 32 where the last call had message 30, so the shared prefix ends with the system prompt: on turn 60 its 1,664 tokens (13 blocks of 128) are read from the cache and the 173 after them pay the full price, while the whole history's call reads 3,072 from the cache and pays the full price for 101",
-            transfer="which part of a sliding window's call a provider's prefix cache can read",
-            form='one of "nothing", "the system prompt", "the system prompt and 8 messages" or "everything", in quotes',
-        ),
-        Expectation(
-            "4",
-            _check_4,
+            "5",
+            _check_5,
             hint="count what the thread holds after turn 16 (the summary, the newest 10 and the answer); each turn adds 2: when does a call reach 30 again?",
             mistakes={
                 16: "turn 16's call carries the first summary; the question asks for the second",

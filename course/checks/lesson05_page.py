@@ -60,11 +60,14 @@ from windowmem.tokens import count_text
 from windowmem_course.checks.lesson05 import (
     BOOK,
     CORRECTION,
+    DECISION_TURNS,
     LARGER_WINDOW,
     NEW_ORDER,
     STOCK_CALLS,
+    decision_costs,
     pinned_newest,
     pinned_order,
+    turn_1_gone,
 )
 
 # Every framework's call on every turn of Valentina's chat, with the fact in the chat and pinned.
@@ -188,8 +191,15 @@ assert larger_reached == tuple(range(1, 8)) and larger.size == LARGER_WINDOW == 
 assert larger.counter is count_messages
 assert sum(lc_sizes[:6]) == 21 and calls_per_turn[6] == 1 and 21 + 3 == 24
 assert sum(lc_sizes[:7]) == 25 and 25 + 1 == 26 > 24
-# "The rule counts every turn as 5 messages, her largest. Most of her turns store fewer".
+# Self-check 2 asks for that turn: 7 (the check book computes it with the same model).
+assert BOOK.expected("2") == max(larger_reached) == 7
+# "The rule assumes every turn stores 5 messages, as her largest does. Most of her turns store
+# fewer, so here 24 holds more than 4 earlier turns. It still loses turn 1, on turn 8."
 assert max(lc_sizes) == 5 and 2 * sum(n < 5 for n in lc_sizes) > len(lc_sizes)
+assert whole_turns_per_call(list(chat.messages), at_24, 7) == (6, 6)
+assert 1 not in turns_reached(side_by_side(chat, [larger]), fact, larger.name)[7:] and (
+    max(larger_reached) + 1 == 8
+)
 # "A fact that changes": the order her turn-1 message gave stays pinned after her correction
 # on turn 10 (#4471), since remember_order looks only while none is saved; the newest-first
 # version pins #4471 on turn 10 ("so turn 10 pins #4471"). Self-check 2: on turn 11 she writes
@@ -198,7 +208,7 @@ valentina = [q.content for q in valentina_questions]
 assert pinned_order([*valentina, CORRECTION]) == fact == "#4417" and CORRECTION.endswith("#4471.")
 assert pinned_order([CORRECTION]) == "#4471"  # the correction alone would be read
 assert pinned_newest([*valentina, CORRECTION]) == "#4471"
-assert BOOK.expected("2") == 4432 and pinned_newest([*valentina, CORRECTION, NEW_ORDER]) == "#4432"
+assert BOOK.expected("4") == 4432 and pinned_newest([*valentina, CORRECTION, NEW_ORDER]) == "#4432"
 assert "#4432" in NEW_ORDER and "#4432" not in " ".join(valentina)  # only a tool gave it before
 assert turns_reached(anchored_rows, fact, "langchain-trim-state") == tuple(range(1, 10))
 assert all(turns_reached(anchored_rows, fact, p.name) == tuple(range(1, 10)) for p in frameworks)
@@ -255,7 +265,7 @@ assert [len(c) - 1 for c in real[15:22]] == [len(c) for c in modelled]
 forty = calls_sent(parallel_tool_chat(60, calls=0), middleware)
 assert all(len(forty[n - 1]) == 2 * n - 21 for n in range(17, 26)) and len(forty[24]) == 29
 shrinks = [n for n in range(2, 61) if len(forty[n - 1]) < len(forty[n - 2])]
-assert shrinks == [16, 26, 36, 46, 56] and BOOK.expected("4") == 26
+assert shrinks == [16, 26, 36, 46, 56] and BOOK.expected("5") == 26
 assert [c.turn for c in summariser_calls(designs[-1], count_tokens)] == shrinks
 
 # The explorer's snapshot: on turn 3 every card holds turn 1; on turn 9 none does.
@@ -272,6 +282,9 @@ assert PRICES_CHECKED == "2026-12-06"  # "the providers' list prices on 6 Decemb
 # "OpenAI counts that prefix in steps of 128 tokens: of a 1,701-token system prompt it caches
 # 1,664 (13 x 128)."
 system_prompt = designs[0][1].messages[0]
+# Section 3: "1,701 tokens, as the open Qwen2.5 tokenizer counts them"; "The window reads only its
+# system prompt from the cache: 1,664 of the 1,701 tokens, because OpenAI caches whole blocks of
+# 128" (13 of them).
 assert OPENAI_CACHE.step_tokens == 128 and count_tokens(system_prompt) == 1701
 assert OPENAI_CACHE.cacheable(1701) == 1664 == 13 * 128
 assert SYSTEM_PROMPT_TOKENS == 1700 and WINDOW_MESSAGES == 10
@@ -421,16 +434,22 @@ assert round(float(no_cache["whole history"]), 2) == 113.77
 # "the pinned window of 10 costs less: $87.21 per 1,000 chats against $113.77"
 assert round(float(no_cache["window of 10, order pinned"]), 2) == 87.21
 assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
-# Self-check 3: the window's call reads only the system prompt from the cache, "its first
-# 1,664 tokens"; the rule after it: "A late call can cost less with the window, but over a
-# whole chat the two cost about the same" with the cache warm (turn 60's call $0.000354 against
-# $0.000405; over the chat $20.23 per 1,000 of Lucía's chats for the window, $20.11 for the
-# whole history, within 1%); "The window saves clearly once the cache expires" ($86.67 against
-# $113.77, asserted above).
-assert BOOK.expected("3") == "the system prompt" and window_call.cached == 1664
-assert "1,664 tokens" in BOOK.expectation("3").why and "3,072" in BOOK.expectation("3").why
+# Section 3: "the two share only S": the window's call reads only the system prompt from the
+# cache (its whole blocks, 1,664 tokens); "Over 60 turns, 1,000 chats cost $20.11 with the whole
+# history and $20.23 with the window: within 1%"; "Once the cache has expired ... $113.77 with the
+# whole history and $86.67 with the window" (asserted above). The rule after check 3: "about the
+# same" warm, "clearly less" once the cache expires.
+assert window_call.cached == 1664 < count_tokens(designs[0][1].messages[0])
 assert call_cost(window_call, mini) < call_cost(whole_call, mini)
 assert abs(gap("window of 10 messages", mini.name)) < 0.01
+# "with each reply's output added": the totals are every call's input and output; the input
+# alone would come to about $15.67 and $15.79.
+for design in designs[:2]:
+    calls = conversation_bill(design[1], design[2], mini, count_tokens).calls
+    assert all(c.output > 0 for c in calls)
+    assert sum(call_cost(c, mini) for c in calls) * CHATS == dollars[(design[0], mini.name)]
+    inputs = sum(c.cached * mini.cached_input + c.uncached * mini.input for c in calls)
+    assert round(float(inputs / 10**6 * CHATS), 2) in (15.67, 15.79)
 assert 5 * no_cache["window of 10 messages"] < 4 * no_cache["whole history"]
 # Section 3's two calls in a row: "window of 10: S | messages 30-39 then S | messages 32-41";
 # "whole history: S | messages 1-39 then S | messages 1-41"; "message 39 is turn 20's question".
@@ -440,11 +459,13 @@ window_calls = calls_sent(lucia, designs[1][2])
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
 assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "The window of 10 here keeps exactly the last 10 messages"; check 3's worked answer:
-# "On turn 20 this window starts on turn 15's answer, message 30".
+# 2 messages"; "This window keeps exactly the last 10 messages. Unlike `keep_last_10`, it can
+# start on an answer"; Going further: "The 10-message window here starts on turn 15's answer at
+# turn 20" (message 30).
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
 assert lucia[30].content == long_chat.interactions[14].messages[-1].content
 assert lucia[30].role is Role.ASSISTANT and lucia[31].role is Role.USER
+assert window_calls[19][0].role is Role.ASSISTANT
 assert len(calls_sent(designs[0][1].messages, designs[0][2])[19]) == 39
 # Check 3's worked answer: "keep_last_10 would drop that answer too and send 9 messages; its
 # calls read the same 1,664 tokens from the cache": windowmem's model of
@@ -555,12 +576,12 @@ assert (
     and table["cache expired"]["window of 10, order pinned"] == 87.21
 )
 assert table["cache expired"]["whole history"] == 113.77
-# Section 3's bill, on the main path: the same figures for the first three designs. "With the
-# cache warm, the whole history and the window of 10 cost about the same" (within 1%); "With
-# it expired, the window costs clearly less" (under 80%); "Pinning adds little to either"
-# (under 3% on both columns).
-assert list(bill.index) == names[:3] and bill.to_dict() == table.iloc[:3, :2].to_dict()
-warm, cold = bill["US$ per 1,000 chats, cache warm"], bill["cache expired"]
+# Going further's table and section 3's totals: the same figures. "With the cache warm, the whole
+# history and the window of 10 cost about the same" (within 1%); "With it expired, the window
+# costs clearly less" (under 80%); pinning adds little to either (under 3% on both columns).
+warm, cold = table["US$ per 1,000 chats, cache warm"], table["cache expired"]
+assert (warm["whole history"], warm["window of 10 messages"]) == (20.11, 20.23)
+assert (cold["whole history"], cold["window of 10 messages"]) == (113.77, 86.67)
 assert abs(warm["window of 10 messages"] / warm["whole history"] - 1) < 0.01
 assert 5 * cold["window of 10 messages"] < 4 * cold["whole history"]
 for column in (warm, cold):
@@ -600,3 +621,41 @@ assert "window of 5 without a summary 2,086" in panel
 assert "with the summary 2,106 plus 474 read by the summariser" in panel
 assert 2106 + 474 == 2580 > 2086
 assert "summary cut" in panel and "compacted after it" in panel
+
+# Self-check 3: replies every 30 minutes (longer than the cache's "5 to 10 minutes"), chats of
+# 20 turns, the order needed on every turn: the pinned window, the cheapest design that keeps
+# #7781 on all 20 calls with nothing read from the cache. Its worked answer: "From turn 6 on,
+# the whole history sends more tokens than a window of 10. The plain window loses the order
+# number: `keep_last_10` sends nothing of turn 1 from turn 6 on, and this section's window of
+# exactly 10 from turn 7. The pin keeps the number on every call for 12 tokens more." The check
+# book computes both turns (and words check 3's "window" mistake from them); here they are
+# read again off each window's calls: turn 1's question and answer are messages 1 and 2.
+assert turn_1_gone() == {"window of 10": 7, "keep_last_10": 6}
+turn_1 = {lucia[1].content, lucia[2].content}
+assert "#7781" in lucia[1].content and "#7781" in lucia[2].content
+for sent, gone in ((window_calls, 7), (keep_10_calls, 6)):
+    assert all(any(m.content in turn_1 for m in c) for c in sent[: gone - 1])
+    assert not any(m.content in turn_1 for c in sent[gone - 1 :] for m in c)
+mistakes_3 = BOOK.expectation("3").mistakes
+mistakes_3 = mistakes_3() if callable(mistakes_3) else mistakes_3
+assert "from turn 6 on with keep_last_10 (from turn 7" in mistakes_3["window"]
+decision = decision_costs()
+assert BOOK.expected("3") == "pinned window" and DECISION_TURNS == 20
+assert decision["pinned window"][1] and decision["whole history"][1]
+assert not decision["window"][1]
+assert decision["window"][0] < decision["pinned window"][0] < decision["whole history"][0]
+whole_sent, window_sent = (calls_sent(d[1].messages, d[2]) for d in designs[:2])
+assert [len(whole_sent[t - 1]) == len(window_sent[t - 1]) for t in (5, 6)] == [True, False]
+assert all(len(whole_sent[t - 1]) > len(window_sent[t - 1]) for t in range(6, 21))
+# "From turn 6 on, the whole history sends more than a window of 10" holds for keep_last_10 too.
+assert len(whole_sent[4]) == len(keep_10_calls[4])
+assert all(len(whole_sent[t - 1]) > len(keep_10_calls[t - 1]) for t in range(6, 21))
+assert [
+    any(ANCHOR_FACTS["support_60"] in str(m.content) for m in window_sent[t - 1]) for t in (6, 7)
+] == [
+    True,
+    False,
+]
+pin_line = "\nOrder on file for this customer: " + ANCHOR_FACTS["support_60"]
+assert count_tokens(designs[2][1].messages[0]) - count_tokens(designs[1][1].messages[0]) == 12
+assert designs[2][1].messages[0].content.endswith(pin_line.strip())

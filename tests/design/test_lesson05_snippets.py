@@ -316,7 +316,7 @@ def test_the_reference_page_s_cache_snippet_reads_cache_read():
 
 
 def test_section_3_s_cache_hits_line_reads_section_1_s_reply():
-    """Section 3's "Your own cache hits": the inline expression, on section 1's loop variable
+    """Section 3's "Spot it and fix it": the inline expression, on section 1's loop variable
     ``thread``, reads the answering call's cache_read as langchain-openai fills it."""
     pytest.importorskip("langchain_core.messages")
     from langchain_core.messages import AIMessage
@@ -324,7 +324,7 @@ def test_section_3_s_cache_hits_line_reads_section_1_s_reply():
     body = "".join(
         "".join(c["source"])
         for c in cells()
-        if c["cell_type"] == "markdown" and "**Your own cache hits.**" in "".join(c["source"])
+        if c["cell_type"] == "markdown" and "cache_read" in "".join(c["source"])
     )
     (expression,) = [e for e in re.findall(r"`([^`]+)`", body) if "cache_read" in e]
     usage = {
@@ -338,7 +338,7 @@ def test_section_3_s_cache_hits_line_reads_section_1_s_reply():
 
 
 def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
-    """Section 2's "A fact that changes", after self-check 2: with its `if not state.get("order")` line dropped and
+    """Going further's "A fact that changes", before self-check 4: with its `if not state.get("order")` line dropped and
     the messages searched newest first, the pinned cell's remember_order follows a changed value
     (a second number given by the user replaces the first), and pin_order sends the new one."""
     pytest.importorskip("langchain.agents.middleware")
@@ -372,8 +372,8 @@ def test_remember_order_changed_as_the_fold_says_keeps_the_newest_value():
         assert agent.get_state(config).values["order"] == "#2002"
 
 
-def test_self_check_2_the_newest_first_version_pins_her_second_order():
-    """Self-check 2: the fold's newest-first remember_order over Valentina's nine questions,
+def test_self_check_4_the_newest_first_version_pins_her_second_order():
+    """Self-check 4 (Going further): the fold's newest-first remember_order over Valentina's nine questions,
     her turn-10 correction and her turn-11 message naming #4432 pins #4471 after turn 10 and
     what the check book expects (#4432) after turn 11: a pattern cannot tell a correction from
     a new order."""
@@ -403,7 +403,7 @@ def test_self_check_2_the_newest_first_version_pins_her_second_order():
         for question in questions:
             agent.invoke({"messages": [{"role": "user", "content": question}]}, config)
             pinned.append(agent.get_state(config).values["order"])
-    assert pinned[-2:] == ["#4471", f"#{BOOK.expected('2')}"] == ["#4471", "#4432"]
+    assert pinned[-2:] == ["#4471", f"#{BOOK.expected('4')}"] == ["#4471", "#4432"]
 
 
 def fold(title: str) -> str:
@@ -414,7 +414,7 @@ def fold(title: str) -> str:
 
 
 def test_the_pinned_cell_keeps_the_first_order_after_a_correction():
-    """Section 2's "A fact that changes": the lesson's own remember_order and pin_order over
+    """Going further's "A fact that changes": the lesson's own remember_order and pin_order over
     Valentina's nine questions and her turn-10 correction pin #4417 (the check book's
     pinned_order), not the corrected number: the middleware looks only while no order is saved."""
     pytest.importorskip("langchain.agents.middleware")
@@ -487,16 +487,17 @@ def test_the_structured_output_fold_saves_the_newest_date():
 
 
 def test_the_agents_sdk_fold_pins_the_order_in_its_instructions():
-    """The fold's Agents SDK snippet, against openai-agents: the instructions function writes
+    """The reference page's Agents SDK pin (moved off the lesson in round 10), against openai-agents: the instructions function writes
     the system prompt from the run's context, and the session keeps the last 10 items."""
     pytest.importorskip("agents")
     from agents import Agent, RunContextWrapper, SessionSettings, SQLiteSession
 
-    snippet = next(
-        s
-        for s in FENCE.findall(fold("the OpenAI Agents SDK or Spring AI"))
-        if "def instructions" in s
+    notes = "".join(
+        "".join(c["source"])
+        for c in json.loads(REFERENCE.read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown"
     )
+    snippet = next(s for s in FENCE.findall(notes) if "def instructions" in s)
     *body, last = snippet.rstrip().splitlines()
     assert last.startswith("result = await Runner.run(agent, question, session=session")
     namespace = {
