@@ -127,7 +127,7 @@ def lesson1_idle_hour() -> str:
         (
             Span(first, again, "kept", "assistant"),
             Span(again, stale, f"kept: {limit:g} min from her last run", "assistant"),
-            Span(stale, back, "stale", "gone"),
+            Span(stale, back, "expired", "gone"),
         ),
         (
             Mark(first, "first chat ends", "user"),
@@ -141,8 +141,8 @@ def lesson1_idle_hour() -> str:
         "Lesson 1 · Simple Memory's idle hour is counted key by key",
         [marta, lucia],
         [(m, f"{m} min") for m in range(0, int(back) + 20, 20)],
-        f"Lucía's run ({at:g} min) is on her own key. Marta's hour ends at minute {stale:g}; "
-        f"the next run, her return, deletes her history first.",
+        f"Lucía's run ({at:g} min) is on her own key. Marta's history expires at minute "
+        f"{stale:g}; the next run, her return, deletes it first.",
     )
 
 

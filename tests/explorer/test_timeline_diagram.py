@@ -65,7 +65,7 @@ def test_lesson_4_s_ttl_keeps_the_key_until_an_hour_after_the_last_saved_run():
 
 def test_lesson_1_s_idle_hour_is_counted_on_marta_s_key_alone():
     """Self-check 3's worked answer: Lucía's run (another key) leaves Marta's hour running from
-    her own run at minute 40. Her hour ends at minute 100, and n8n deletes a stale history at the
+    her own run at minute 40. Her hour ends at minute 100, her history expires, and n8n deletes it at the
     next run (her return, at minute 110), before it loads: the picture and the answer agree."""
     svg = _draw_diagrams().lesson1_idle_hour()
     for label in (
@@ -74,13 +74,13 @@ def test_lesson_1_s_idle_hour_is_counted_on_marta_s_key_alone():
         "110 min: returns; her run deletes it, gets 0",
     ):
         assert label in svg, label
-    assert "kept: 60 min from her last run" in svg and ">stale<" in svg and ">deleted<" not in svg
-    assert "hour ends at minute 100; the next run, her return, deletes her history first." in svg
+    assert "kept: 60 min from her last run" in svg and ">expired<" in svg and ">deleted<" not in svg
+    assert "expires at minute 100; the next run, her return, deletes it first." in svg
     # Self-check 3's worked answer gives the same two minutes.
     lesson = (REPO / "course" / "01_scope_and_storage.ipynb").read_text(encoding="utf-8")
     answer = " ".join("".join(c["source"]) for c in json.loads(lesson)["cells"]).split()
     assert (
-        "Marta's hour ended at minute 100, and the next run, her return at minute 110,"
+        "Marta's hour ended at minute 100, so her history expired. The next run, her return at minute 110,"
         in " ".join(answer)
     )
 
