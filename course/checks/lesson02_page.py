@@ -36,6 +36,8 @@ from windowmem_course.checks.lesson02_see import (
 )
 from windowmem_course.checks.page import workflow_node
 
+TOOL_TURNS_HEADING = "### What a tool call leaves in memory"
+
 # What section 2's recorded request is compared with: windowmem's own prediction, window 5.
 with_memory = agent_runs(marta, N8nSimpleMemory(5))
 turn_7_with_memory = with_memory[6].calls[0]
@@ -276,15 +278,34 @@ section_3 = next(
 )
 assert section_3.split("```text\n", 1)[1].split("\n```", 1)[0].splitlines() == inputs_lines
 assert "#6023" in inputs_lines[1] and scenario.session_id in inputs_lines[2]
-# ... and the picture's legend uses only words the page has defined before it ("expression"
-# comes in the fix, after the picture).
+# ... and the picture's legend uses only words the page has defined before it.
 legend = Path("02_workflow_inputs.svg").read_text(encoding="utf-8")
 assert "expression" not in legend and "self-check 3 asks who fills it" in legend
-# Section 2's rule no longer holds the failed run; self-check 2, which reads "green", does.
+# ... "expression", `{{ }}` and the leading "=" are defined before the picture shows them (r16).
+picture_at = section_3.index("](02_workflow_inputs.svg)")
+assert -1 < section_3.index("**expression**") < picture_at
+assert -1 < section_3.index("The leading `=` marks a field as an") < picture_at
+# Section 3's See-it shows the failure first (r16): turn 2's call without memory and with it,
+# what its array holds, and the order number the model can give track_order from it.
+turn_2_on = scenario_on[1].calls[0]
+assert [m.role.value for m in turn_2_on.messages] == ["system", "user", "assistant", "user"]
+assert len(turn_2_on.part(Part.MEMORY)) == 2 and turn_2_on.memory_turns == (1,)
+assert turn_2_on.messages[-1].content == turn_2_off.messages[-1].content == "Where is it right now?"
+table_3 = [
+    '| without memory | System Message, "Where is it right now?" | none |',
+    f"| with memory | System Message, turn 1's {len(turn_2_on.part(Part.MEMORY))} messages,"
+    f' "Where is it right now?" | {item_without_memory(tracking, turn_2_on.messages)["order_number"]} |',
+]
+assert len(turn_2_off.messages) == 2 and all(row in section_3 for row in table_3)
+assert section_3.index(table_3[0]) < picture_at
+# Section 2's rule holds the failed run (r16: it was first taught in self-check 2's question);
+# self-check 2's question uses it ("green") without restating it.
 section_2 = next(
     "".join(c["source"]) for c in lesson["cells"] if "".join(c["source"]).startswith("## 2 · ")
 )
-assert "fail" not in section_2 and "A failed run shows red and stores nothing." in check_3_text
+assert "- A failed run shows red under *Executions* and stores nothing." in section_2
+assert "All four executions are green." in check_3_text and "fail" not in check_3_text
+assert not n8n_runs[2].answered and question_3 not in stored_4
 # Check 3: its own chat (the address on turn 1, the order number in turn 3's message): without
 # memory turn 3's call is the System Message and turn 3's message, so only new_address is lost
 # (not the field section 3's See-it loses); with memory both values are in the array.
@@ -320,6 +341,13 @@ assert [m.tool_calls for m in parallel.runs[0].stored if m.tool_calls] == [
     ("call_t1_a",),
     ("call_t1_b",),
 ]
+# ... so a step is one reply's calls and their results: two messages for one call (the rule's
+# "usually"), four for the two parallel calls, all stored (r16 read "a step is two messages" as
+# contradicting the parallel turn).
+assert [m.role.value for m in parallel.runs[0].stored[1:-1]] == ["assistant", "tool"] * 2
+assert "A reply usually makes one call, and then its step is two messages." in " ".join(
+    "".join(c["source"]) for c in lesson["cells"] if TOOL_TURNS_HEADING in "".join(c["source"])
+).replace("\n", " ")
 parallel_chat, _ = recorded_conversation(parallel)
 assert len(agent_runs(parallel_chat, N8nSimpleMemory(5))[0].saved) == 6
 turn_3_request = two_rounds.runs[2].requests[0]
@@ -334,6 +362,8 @@ assert agent_runs(chat, N8nSimpleMemory(2))[2].calls[0].memory_turns == (2,)
 places = 2 * N8nSimpleMemory().size
 plain, tool_turn = len(scenario_on[0].saved), len(scenario_on[1].saved)
 assert (places, plain, tool_turn) == (10, 2, 4) and (places // plain, places // tool_turn) == (5, 2)
+# ... "The other 2 are the end of a third turn."
+assert places - (places // tool_turn) * tool_turn == 2
 
 
 # ... section 2's rule: k counts pairs of messages, and a turn without tools stores one pair,
@@ -373,8 +403,8 @@ assert str(tool_turn) + " messages" not in rule_4 and "pairs" not in rule_4
 # without tools (a tool turn's count depends on the agent's version: Going further).
 in_words = {1: "one", 2: "two"}
 assert (
-    f"A turn without tools stores {in_words[plain // 2]} pair, and a turn with a tool step"
-    f" stores {in_words[tool_turn // 2]}." in fix_4
+    f"A turn without tools stores {in_words[plain // 2]} pair, and a turn whose last step has"
+    f" one tool call stores {in_words[tool_turn // 2]}." in fix_4
 )
 recap = _flat("## What to remember", anywhere=True)
 assert f"A turn without tools stores {in_words[plain // 2]} pair." in recap
