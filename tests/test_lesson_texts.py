@@ -1441,9 +1441,13 @@ def test_lesson6_carries_issue_22_s_corrections():
     # the steps are a table on the main path; what the simulation leaves off the bill is on the
     # reference page, beside the answer list.
     assert "one report answering all twelve questions, written in its last call" in main
-    # Round 10's second pass: the answer step's time said once, and Q1 traced through the steps.
-    assert "| answer | after call 13 |" in main and "kept on a list outside the window" in main
-    assert "Follow Q1: its chunk arrives in call 2" in main
+    # Round 10's third pass: one timeline of calls, no cap beside just-in-time, in place of the
+    # steps told in prose; who keeps the answers, and which call writes them out.
+    assert "| step | no cap | just-in-time (section 2) |" in main
+    assert "| answer | all from call 14's window | calls 14 to 25:" in main
+    assert "| report | call 14 | call 26 |" in main
+    assert "keeps each answer on a list outside the window" in main
+    assert "context window" not in main
     notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
     assert "The simulation leaves two things off the bill: the answering" in notes_text
     # No "notes" met only in a worked answer (the reference page's file name aside).

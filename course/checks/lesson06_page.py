@@ -62,8 +62,18 @@ assert all(s.question is not None for s in unbounded_calls[:-1]) and len(unbound
 answer_steps = [s for s in unbounded.trace if s.event.value == "answer"]
 assert [s.question for s in answer_steps] == list(prepared.task)
 assert all(s.number > unbounded_calls[-2].number for s in answer_steps)  # after every read
-# "Follow Q1: its chunk arrives in call 2, and must still be in the window after call 13": the
-# read lands in call 2, and truncate, which has dropped it by then, does not answer Q1.
+# Section 1's timeline. Every run: "A question gets its answer only if the read made for it is
+# still in the window when its answer is taken", and "the last call writes out" the list. No
+# cap: read in calls 1 to 13, answer "all from call 14's window", report in call 14. (Q1's read
+# lands in call 2, and truncate, which has dropped it by then, does not answer Q1.)
+assert all(unbounded_calls[-2].number < s.number < unbounded_calls[-1].number for s in answer_steps)
+for run in (unbounded, truncate):
+    last_call = [s for s in run.trace if s.event.value == "call"][-1]
+    in_window = {q for i in last_call.context for q in i.facts}
+    assert set(run.answered_questions) == in_window & set(prepared.task)
+    assert {
+        s.question for s in run.trace if s.event.value == "answer" and s.detail == "answered"
+    } == in_window & set(prepared.task)
 # What to choose: "TuTienda's largest call, 2,951 tokens, fits" (the last call is the largest).
 assert max(calls_tokens) == calls_tokens[-1] == bill.peak == 2951
 assert unbounded_calls[1].context[-1].facts == {prepared.task[0]} and len(unbounded_calls) - 1 == 13
@@ -180,6 +190,21 @@ assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered
 jit_answers = [s for s in jit.trace if s.event.value == "answer"]
 assert all(s.question in {q for i in s.context for q in i.facts} for s in jit_answers)
 assert all(s.number < jit_calls[-1].number for s in jit_answers)
+# The timeline's just-in-time column: read in calls 1 to 13; "calls 14 to 25: each reads one
+# question's chunk again, then takes its answer", in the task's order; report in call 26.
+assert len(jit_calls) == 26 and jit_calls[-1].detail == "write the answers"
+assert all(s.detail.startswith("search") for s in jit_calls[:13])
+for k, question in enumerate(prepared.task):
+    again = jit_calls[13 + k]  # call 14 + k
+    assert (
+        again.question == question
+        and again.detail.startswith("read chunk")
+        and "again" in again.detail
+    )
+    taken = next(s for s in jit.trace if s.number > again.number and s.event.value != "read")
+    assert (
+        taken.event.value == "answer" and taken.question == question and taken.detail == "answered"
+    )
 # "a read that held none leaves none": 13 reads, Q10's first without a fact, twelve references.
 ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
 assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
@@ -471,6 +496,15 @@ assert claude_order == sorted(claude_order) and gpt_order == sorted(gpt_order)
 # Going further, all three models: Gemini's 2,048 minimum is over the 1,500 budget, so no capped
 # call is cached there, and no cap, not even one in blocks, beats unbounded.
 assert gemini is MODEL_PRICES[2] and gemini.cache.min_tokens == 2048 > 1500
+# "Google's caching page has said 2,048 for 2.5 Flash since its revision of 2026-10-13. Before,
+# it said 1,024": the rule's own record of its source.
+import inspect  # noqa: E402
+
+import windowmem.prices.cache as cache_rules  # noqa: E402
+
+assert gemini.cache == cache_rules.GEMINI_CACHE
+assert cache_rules.GEMINI_CACHE.source.endswith("/gemini-api/docs/caching")
+assert "as last updated on\n#: 2026-10-13. Its earlier versions" in inspect.getsource(cache_rules)
 capped_runs = [runs["truncate"], runs["compact"], runs["just-in-time"], blocks]
 on_gemini = policy_costs(capped_runs, (gemini,))
 assert all(c.cached == 0 for c in on_gemini)
@@ -500,7 +534,15 @@ for name, run in priced_runs.items():
         assert cost.dollars > policy_costs([unbounded], (gpt,))[0].dollars
         assert cost.cached_share < policy_costs([unbounded], (gpt,))[0].cached_share
 assert on_gpt.loc[caps, "$ per 1,000 tasks"].idxmin() == "truncate in blocks"
-# "Truncate and compact change the call's start; just-in-time's calls are too small": after the
+# "Truncate changes the call's start at each drop": a call shares only the opening with the
+# call before exactly when truncate dropped a read between them (from call 3: call 1 is the opening).
+for n in range(3, len(truncate_calls) + 1):
+    dropped = any(
+        s.event.value == "truncate" and truncate_calls[n - 2] < s.number < truncate_calls[n - 1]
+        for s in truncate.trace
+    )
+    assert dropped == (shared_start(truncate, n - 1, n) == 193)
+# "[...] Just-in-time's calls are too small": after the
 # opening, truncate's and compact's calls go back to sharing only its 193 tokens with the call
 # before, and no just-in-time call reaches the 1,024 minimum.
 for changed in (truncate, compact):
@@ -509,8 +551,30 @@ for changed in (truncate, compact):
 assert max(s.used for s in jit.trace if s.event.value == "call") < gpt.cache.min_tokens
 assert on_gpt["$ per 1,000 tasks"].idxmin() == "unbounded"
 assert (on_gpt.loc[caps, "$, no cache"] < on_gpt.loc["unbounded", "$, no cache"]).all()
-# "cuts down to 1,100 tokens, just over the cache's minimum" (GPT-5.4 mini's 1,024).
+# "cuts down to 1,100 tokens, since the next call's start is cached only if the cut call holds
+# 1,024 or more" (GPT-5.4 mini's minimum): after each cut, the next call only appends, and the
+# cache serves it exactly when the cut call reached 1,024 (calls 7 and 9 did, call 12 did not).
 assert 1024 == gpt.cache.min_tokens < 1100 < 1.1 * gpt.cache.min_tokens
+blocks_sizes = [s.used for s in blocks_steps]
+blocks_gpt_calls = task_calls(blocks, gpt)
+cuts = [n for n in range(2, len(blocks_sizes)) if blocks_sizes[n - 1] < blocks_sizes[n - 2]]
+assert cuts == [7, 9, 12] and all(blocks_sizes[n - 1] <= 1100 for n in cuts)
+for n in cuts:
+    assert blocks_steps[n].context[:-1] == blocks_steps[n - 1].context  # call n + 1 only appends
+    assert (blocks_gpt_calls[n].cached > 0) == (blocks_sizes[n - 1] >= 1024)
+# "Compact changes it only after its two compactions, so 39% stays cached": every compact call
+# begins with the whole call before, except the two calls right after a summarising call.
+compact_steps = [s for s in compact.trace if s.event.value == "call"]
+after_compaction = [
+    n
+    for n in range(2, len(compact_steps) + 1)
+    if compact_steps[n - 2].detail.startswith("summarise")
+]
+assert len(after_compaction) == compact.bill.compactions == 2
+for n in range(2, len(compact_steps) + 1):
+    kept = shared_start(compact, n - 1, n) == compact_steps[n - 2].used
+    assert kept == (n not in after_compaction)
+assert on_gpt.loc["compact (perfect summary)", "cached"] == "39%"
 # Going further's table: the Claude columns, with and without its cache.
 for name in ("unbounded", "truncate", "compact", "just-in-time"):
     label = "compact (perfect summary)" if name == "compact" else name
