@@ -962,12 +962,17 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "each run sends its chat's last `2 × k` rows" in notes_4
     assert "creates the table `n8n_chat_histories`" not in whole
     # Reader r15 (round 10): the switch named, and where the builder sees each key without SQL
-    # (a Postgres node's Select; tests/n8n/test_node_source.py checks the operation).
-    assert "When you replace Simple Memory with Postgres Chat Memory, the chats open" in main
-    assert "add a **Postgres** node with the operation *Select* and the table" in main
-    assert (
-        "its `session_id` column holds the key" in main and "query" not in main.split("## 2 · ")[0]
-    )
+    # (a Postgres node's Select; tests/n8n/test_node_source.py checks the operation). Reader
+    # r16 moved them, with the default key, to Going further's "Which key a chat is stored
+    # under": section 1's fix keeps one sentence, which links it.
+    key_part = " ".join(whole[whole.index("### Which key a chat is stored under") :].split())
+    key_part = key_part[: key_part.index("### The lock at work")]
+    assert "When you replace Simple Memory with Postgres Chat Memory, the chats open" in key_part
+    assert "add a **Postgres** node with the operation *Select* and the table" in key_part
+    assert "its `session_id` column holds the key" in key_part
+    assert "abc__Postgres_Chat_Memory" in key_part and "abc__Postgres_Chat_Memory" not in main
+    assert "query" not in main.split("## 2 · ")[0] and "*Select*" not in main
+    assert "](#which-key-a-chat-is-stored-under)" in main.split("## 2 · ")[0]
     # The tenth reading: which Session Time To Live was live when Marta was forgotten, why
     # each store is chosen, and One moment's text against the advice to resend.
     # The twelfth: the symptom names no Session Time To Live, so check 3 is not ruled out above
@@ -992,10 +997,10 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     by_title = {s.split("\n", 1)[0]: s for s in sections}
     postgres = by_title["1 · Simple Memory lives inside one n8n process"]
     quiet = by_title["3 · Choosing the store: when a quiet chat is deleted"]
-    # Round 10: the fields where the builder sets the key stay in section 1; the imported
-    # workflow's canvas is with the import, in "Your own servers".
+    # Round 10: the imported workflow's canvas is with the import, in "Your own servers";
+    # reader r16: the fields where the builder sets the key are in Going further.
     for picture, where in (
-        ("lesson4_postgres_fields.png", postgres),
+        ("lesson4_postgres_fields.png", key_part),
         ("lesson4_postgres_canvas.png", by_title["Your own servers"]),
     ):
         assert (
@@ -1138,15 +1143,20 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     # that outlives the TTL deletes, at its end, the key a newer run took, and a third message
     # runs beside the newer one. Said in check 2's rule; windowmem's lock model plays it, and a
     # TTL above the longest run prevents it.
+    # Reader r16 read these sentences twice: since the third pass of round 10 they are in Going
+    # further, beside the cell that plays them; check 2's rule keeps "in beside it".
     rule_2 = " ".join(
         body[body.index("Worked answer to self-check 2") : body.index("## 3 · ")].split()
     )
-    assert "its Release the lock deletes `lock:abc`, though the newer run took it" in rule_2
-    assert "A third message can then run beside the newer one." in rule_2
+    assert "third message" not in rule_2
+    assert "its Release the lock deletes `lock:abc`, though the newer run took it" not in main
+    cell = " ".join(going[going.index("To try the lock") : going.index("### A crash")].split())
+    assert "Its Release the lock deletes `lock:abc`, though the newer run took it" in cell
+    assert "A third message can then run beside the newer one" in cell
+    assert f"{REFERENCE_4}#a-run-longer-than-the-ttl)" in cell
     third = lesson04.third_message()
     assert [(o.ran, o.overlaps) for o in third] == [(True, ()), (True, ("A",)), (True, ("B",))]
     assert not any(o.overlaps for o in lesson04.third_message(ttl=lesson04.SLOW_RUN[2] + 1))
-    cell = " ".join(going[going.index("To try the lock") : going.index("### A crash")].split())
     third_arrival = str(lesson04.THIRD_MESSAGE).replace("'", '"')  # ("C", 80, 5)
     assert f"give B {lesson04.NEWER_RUN_SECONDS} seconds and add `{third_arrival}`" in cell
     assert "In queue mode, n8n already runs a Redis server" in section_2
@@ -1165,10 +1175,25 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "The lock drops that message instead of queueing it" in at_work
     assert "](images/n8n/lesson4_lock_one_moment.png)" in at_work
     assert (COURSE / "images" / "n8n" / "lesson4_lock_one_moment.png").is_file()
-    # The default Session ID's pitfall: one line and a link in section 1's fix, the whole on
-    # the reference page (the thirteenth reading).
+    # Reader r16: the cost itself is on the main path, in section 2 (One moment drops the
+    # second message and she sends it again), and the crash lockout (each retry restarts the
+    # countdown) is said where the TTL is picked.
+    assert (
+        "That is the lock's cost. It drops Marta's second message, and One moment asks her to"
+        " send it again." in lock_section
+    )
+    spot_2 = lock_section[lock_section.index("**Spot it and fix it.**") :]
+    assert "because each message she sends starts the countdown again" in spot_2
+    assert "until the TTL runs out" not in main
+    # The default Session ID's pitfall: the whole on the reference page (the thirteenth
+    # reading), linked from Going further's "Which key a chat is stored under" (reader r16),
+    # which section 1's fix links in its one sentence on the Session ID.
     fix = body[body.index("**Spot it and fix it.**") : body.index("## 2 · ")]
-    assert f"{REFERENCE_4}#the-default-session-id)" in fix
+    assert "](#which-key-a-chat-is-stored-under)" in fix
+    key_part = going[
+        going.index("### Which key a chat is stored under") : going.index("### The lock")
+    ]
+    assert f"{REFERENCE_4}#the-default-session-id)" in key_part
     notes = "\n".join(text(c) for c in cells(COURSE / REFERENCE_4))
     assert "\n## The default Session ID\n" in notes
     assert "*Connected Chat Trigger Node*" in notes and "abc__Postgres_Chat_Memory" in notes
@@ -1184,6 +1209,15 @@ def test_lesson4_asks_before_it_tells_and_says_what_the_lock_costs():
     assert "> **Which version" not in body
     # Postgres has no date column: the last section links to how to delete.
     assert f"{REFERENCE_4}#deleting-old-conversations-from-postgres)" in main
+
+
+def test_lesson4_s_opening_lists_one_mistake_per_section():
+    """Reader r16: the opening's mistakes map one to one onto the lesson's sections."""
+    name = "04_memory_that_outlives_the_session.ipynb"
+    opening = text(cells(COURSE / name)[0])
+    listed = re.findall(r"(?m)^(\d+)\. \*\*", opening)
+    assert listed == SECTION.findall(_main_path_of(name)) == ["1", "2", "3"]
+    assert "one in each section" in opening
 
 
 def test_lesson4_says_how_to_start_and_keeps_the_long_lock_detail_on_the_reference_page():
