@@ -442,7 +442,7 @@ assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
 assert window_call.cached == 1664 < count_tokens(designs[0][1].messages[0])
 assert call_cost(window_call, mini) < call_cost(whole_call, mini)
 assert abs(gap("window of 10 messages", mini.name)) < 0.01
-# "with each reply's output added": the totals are every call's input and output; the input
+# "with each reply's output": the totals are every call's input and output; the input
 # alone would come to about $15.67 and $15.79.
 for design in designs[:2]:
     calls = conversation_bill(design[1], design[2], mini, count_tokens).calls
@@ -451,15 +451,20 @@ for design in designs[:2]:
     inputs = sum(c.cached * mini.cached_input + c.uncached * mini.input for c in calls)
     assert round(float(inputs / 10**6 * CHATS), 2) in (15.67, 15.79)
 assert 5 * no_cache["window of 10 messages"] < 4 * no_cache["whole history"]
-# Section 3's two calls in a row: "window of 10: S | messages 30-39 then S | messages 32-41";
-# "whole history: S | messages 1-39 then S | messages 1-41"; "message 39 is turn 20's question".
+# Section 3's two calls in a row, turn 19 then turn 20 (the turn the table prices): "window of
+# 10: S | messages 28-37, S | messages 30-39"; "whole history: S | messages 1-37, S | messages
+# 1-39" (message 39 is turn 20's question, 37 turn 19's).
 lucia = designs[1][1].messages  # lucia[0] is S, so message k is lucia[k]
 assert lucia[39].content == long_chat.interactions[19].messages[0].content
+assert lucia[37].content == long_chat.interactions[18].messages[0].content
 window_calls = calls_sent(lucia, designs[1][2])
+assert [m.content for m in window_calls[18]] == [m.content for m in lucia[28:38]]
 assert [m.content for m in window_calls[19]] == [m.content for m in lucia[30:40]]
-assert [m.content for m in window_calls[20]] == [m.content for m in lucia[32:42]]
+whole_calls = calls_sent(designs[0][1].messages, designs[0][2])
+assert [m.content for m in whole_calls[18]] == [m.content for m in lucia[1:38]]
+assert [m.content for m in whole_calls[19]] == [m.content for m in lucia[1:40]]
 # "Lucía's chat has 60 everyday questions and no tools, so each turn makes one call and stores
-# 2 messages"; "This window keeps exactly the last 10 messages. Unlike `keep_last_10`, it can
+# 2 messages"; "This window keeps exactly the last 10 messages, with no `start_on`, so it can
 # start on an answer"; Going further: "The 10-message window here starts on turn 15's answer at
 # turn 20" (message 30).
 assert len(lucia) == 1 + 2 * 60 and len(window_calls) == 60
@@ -494,6 +499,8 @@ assert ANCHOR_FACTS["support_60"] == "#7781"
 # both designs": the whole history 2,048 cached x 0.075 + 120 uncached x 0.75 = 244, the window
 # 1,664 x 0.075 + 166 x 0.75 = 249.
 assert (mini.input, mini.cached_input) == (Decimal("0.75"), Decimal("0.075"))
+# "... and $4.50 for output", the price in the same line, so the totals can be checked.
+assert mini.output == Decimal("4.5")
 whole_20, window_20 = whole_bill.calls[19], window_bill[19]
 assert whole_20.turn == window_20.turn == 20 and whole_20.output == window_20.output
 assert (whole_20.cached, whole_20.uncached) == (2048, 120)
