@@ -1494,11 +1494,16 @@ def test_lesson6_carries_issue_22_s_corrections():
     # the steps are a table on the main path; what the simulation leaves off the bill is on the
     # reference page, beside the answer list.
     assert "one report answering all twelve questions, written in its last call" in main
-    # Round 10's third pass: one timeline of calls, no cap beside just-in-time, in place of the
-    # steps told in prose; who keeps the answers, and which call writes them out.
-    assert "| step | no cap | just-in-time (section 2) |" in main
-    assert "| answer | all from call 14's window | calls 14 to 25:" in main
-    assert "| report | call 14 | call 26 |" in main
+    # Round 10's third pass: one timeline of calls in place of the steps told in prose; who keeps
+    # the answers, and which call writes them out. Fourth pass: section 1's timeline is the no-cap
+    # run's alone, worded with section 1's "read" (asked for in one call, arriving in the next);
+    # just-in-time's calls are told in section 2, where it is defined.
+    assert "| step | no cap |" in main and "just-in-time (section 2)" not in main
+    assert "| read | asked for in calls 1 to 13, arriving in 2 to 14 |" in main
+    assert "| answer | from call 14's window |" in main and "| report | call 14 |" in main
+    assert "Call 14 asks for Q1's, which arrives in call 15 and answers Q1." in main
+    assert "Call 26 brings Q12's and writes the report." in main
+    assert main.index("Call 14 asks for Q1's") > main.index("**just-in-time**")
     assert "keeps each answer on a list outside the window" in main
     assert "context window" not in main
     notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))

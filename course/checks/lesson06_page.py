@@ -64,8 +64,12 @@ assert [s.question for s in answer_steps] == list(prepared.task)
 assert all(s.number > unbounded_calls[-2].number for s in answer_steps)  # after every read
 # Section 1's timeline. Every run: "A question gets its answer only if the read made for it is
 # still in the window when its answer is taken", and "the last call writes out" the list. No
-# cap: read in calls 1 to 13, answer "all from call 14's window", report in call 14. (Q1's read
-# lands in call 2, and truncate, which has dropped it by then, does not answer Q1.)
+# cap: read "asked for in calls 1 to 13, arriving in 2 to 14" (each call's reply asks for the
+# chunk the next call carries last), answer "from call 14's window", report in call 14. (Q1's
+# read lands in call 2, and truncate, which has dropped it by then, does not answer Q1.)
+for asked, arrived in zip(unbounded_calls[:13], unbounded_calls[1:14]):
+    assert asked.question is not None and arrived.context[:-1] == asked.context
+    assert arrived.context[-1].kind.value == "read" and arrived.context[-1] not in asked.context
 assert all(unbounded_calls[-2].number < s.number < unbounded_calls[-1].number for s in answer_steps)
 for run in (unbounded, truncate):
     last_call = [s for s in run.trace if s.event.value == "call"][-1]
@@ -190,8 +194,10 @@ assert facts_of(final) == [[12]] and jit.facts_known()[-1] == 1 and jit.answered
 jit_answers = [s for s in jit.trace if s.event.value == "answer"]
 assert all(s.question in {q for i in s.context for q in i.facts} for s in jit_answers)
 assert all(s.number < jit_calls[-1].number for s in jit_answers)
-# The timeline's just-in-time column: read in calls 1 to 13; "calls 14 to 25: each reads one
-# question's chunk again, then takes its answer", in the task's order; report in call 26.
+# Section 2's just-in-time timeline: searches in calls 1 to 13; "To answer, calls 14 to 25 ask
+# for each chunk again. Call 14 asks for Q1's, which arrives in call 15 and answers Q1. Call 26
+# brings Q12's and writes the report": call 14 + k asks for the k-th question's chunk, which
+# call 15 + k carries last, and that question's answer is taken between the two calls.
 assert len(jit_calls) == 26 and jit_calls[-1].detail == "write the answers"
 assert all(s.detail.startswith("search") for s in jit_calls[:13])
 for k, question in enumerate(prepared.task):
@@ -205,6 +211,13 @@ for k, question in enumerate(prepared.task):
     assert (
         taken.event.value == "answer" and taken.question == question and taken.detail == "answered"
     )
+    brings = jit_calls[14 + k]  # call 15 + k
+    assert brings.context[-1].kind.value == "read" and question in brings.context[-1].facts
+    assert again.number < taken.number < brings.number
+assert (
+    jit_calls[-1].detail == "write the answers"
+    and prepared.task[11] in jit_calls[-1].context[-1].facts
+)
 # "a read that held none leaves none": 13 reads, Q10's first without a fact, twelve references.
 ref_items = [i for i in jit.trace[-1].context if i.kind.value == "reference"]
 assert bill.reads == 13 and len(ref_items) == 12 and all(i.points_to for i in ref_items)
