@@ -81,7 +81,7 @@ REVEALED_BY = {
     },
     "03_window_buffer_memory.ipynb": {
         1: [
-            "His turn 6 then started a fresh history under the same key, at the field's current value, 8"
+            "His turn 6 then started an empty history under the same key, at the field's current value, 8"
         ],
         2: ["(2 + 4 + 2): turn 1 is out on turn **5**"],
         3: [
@@ -614,10 +614,21 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     before_1 = main[: main.index("### Self-check 1")]
     # Round 14: "length" named as the field (not messages stored), read once on the first message.
     # Round 17: "new chat" means a new key (defined in Words); the idle hour starts a fresh
-    # history under the same key.
-    kept = "deletes the chat's history; the next message then starts a fresh history under the same key, at the field's current value"
+    # history under the same key. Round 10 of issue 34, second pass (r17): the Words and
+    # section 1 agree, a chat is its key and its history what n8n stores for it; after an idle
+    # hour it is the same chat with an empty history.
+    kept = "The key stays, so it is the same chat, but its next message starts an empty history, at the field's current value"
     assert "**A chat keeps the Context Window Length it started with.**" in before_1
-    assert "reads the field once, on the chat's first message" in " ".join(before_1.split())
+    assert "reads the field once, when it starts the chat's history" in " ".join(before_1.split())
+    words = " ".join(main[: main.index("## 1 ·")].split())
+    assert "a **new chat** has a new key. Its **history** is what n8n stores for that key." in words
+    # Round 10 of issue 34, second pass (r17): reading the model's input under Executions, with
+    # its picture, is taught in section 1 before check 1, not in its worked answer.
+    spot = "**Spot it.** Under *Executions*, open the run and click the chat model."
+    assert spot in " ".join(before_1.split())
+    assert before_1.index("](images/n8n/lesson3_model_input.png)") > before_1.index("**Spot it.**")
+    answer_1 = body[body.index("### Self-check 1") : body.index("## 2 ·")]
+    assert "lesson3_model_input.png" not in answer_1 and "**Spot it" not in answer_1
     assert "turn *t* sees turns *t* − *k* to *t* − 1" in before_1
     assert kept in " ".join(before_1.split())
     assert kept not in " ".join(before_1.rstrip().split("\n\n")[-1].split())
@@ -634,7 +645,13 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert "her messages minutes apart" in flat_3
     assert flat_3.index("**Step 1: the cache.**") < flat_3.index("](03_prompt_cache.svg)")
     assert flat_3.index("](03_prompt_cache.svg)") < flat_3.index("**Step 2: the bill.**")
-    assert "1,024" not in main and "block" not in main and "128" not in body
+    # Second pass (r17): the 1,024-token minimum is one sentence in step 1 and one paragraph
+    # after the table (windows 5 and 10 dearest behind a short System Message), whose length
+    # (2,398 tokens) the table's cell prints; no blocks on the main path.
+    assert "at least **1,024 tokens** long" in flat_3
+    assert "windows 5 and 10 become the dearest" in flat_3
+    assert "behind a System Message of 2,398 tokens" in flat_3
+    assert "block" not in main and "128" not in body
     lesson_cells = cells(COURSE / "03_window_buffer_memory.ipynb")
     ids = [c.get("id") for c in lesson_cells]
     for cid in ("l03-cache-limits", "l03-cache-slides", "l03-two-calls"):
@@ -642,6 +659,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert ids.index("l03-cache-limits") + 1 == ids.index("l03-cache-slides")
     limits = text(lesson_cells[ids.index("l03-cache-limits")])
     assert "5 to 10 minutes" in limits and "slides" not in limits and "no limit" not in limits
+    assert "1,024 tokens" in limits
     # Round 17: code cells shown for their output say so; the cache picture draws "paid in full"
     # light, not faded and dashed as the first picture draws "stored, outside the window".
     for cell in lesson_cells:
@@ -669,10 +687,15 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
         "**Slow replies:**",
     ):
         assert reason in rule_3, reason
-    assert "*Started* times of a chat's runs under *Executions*" in rule_3
+    # Second pass (r17): "short" has the table's figures, no limit wins at 60 turns and loses
+    # to window 5 at 120; where to read the customers' gaps is in Going further.
     assert (
-        "**The rule.** While customers reply within minutes and chats stay short, no limit is the "
-        "cheapest setting, and it forgets nothing." in rule_3
+        "no limit wins at 60 turns and loses to window 5 at 120 (US$52.46 against US$49.81)"
+        in rule_3
+    )
+    assert (
+        "**The rule.** While customers reply within minutes and chats stay short, 60 turns "
+        "rather than 120, no limit is the cheapest setting, and it forgets nothing." in rule_3
     )
     assert "pause" not in flat_main[: flat_main.index("## 3 ·")]
     # Round 16: "short" has no figure the learner cannot see (the 96-turn crossover).
@@ -699,6 +722,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     assert (
         "every message of Lucía's chat came after such a pause, but within the hour" in flat_going
     )
+    assert "compare the *Started* times of a chat's runs under *Executions*" in flat_going
     # Round 10 of issue 34: the time in the System Message is Going further's self-check 4; its
     # worked answer quotes no bill and points to section 3's table.
     answer_4 = going[going.index("### Self-check 4") : going.index("### Which version")]
@@ -822,7 +846,7 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
         in main
     )
     # Round 10 of issue 34: the older releases are Going further's table; the rule points there.
-    assert "Older agents store a tool turn as two messages; *Going further* says which." in main
+    assert "*Going further* shows where to read your version." in main
     assert "2.2 or earlier, or n8n before 2.3.0" in later
     assert "Turn 3's question and tool call 3a are older, so they stay behind" in main
     assert "the last round's only" in later

@@ -446,10 +446,25 @@ assert [round(float(paused_bill(tutienda, k).dollars) * 1000, 2) for k in window
     "60 turns, replies over 10 minutes apart"
 ]
 assert all(slow_bills.loc[k, "input tokens"] == bills.loc[k, "input tokens"] for k in windows)
-# "No limit sends the most tokens ... Window 5 sends fewer, but ... all but its System Message is
-# paid in full": no limit sends the most input and reads the most from the cache; from turn 7 on,
-# each of window 5's model calls reads from the cache no more than the System Message.
+# "No limit sends the most tokens, but nearly all from the cache. Window 5 sends fewer, but all
+# except its System Message is paid in full": no limit sends the most input and reads the most
+# (over 95 % of it) from the cache; from turn 7 on, each of window 5's model calls reads from the
+# cache no more than the System Message.
 assert bills["input tokens"].idxmax() == 0 and bills[cached].idxmax() == 0
+assert bills.loc[0, cached] > 0.95 * bills.loc[0, "input tokens"]
+# Step 2 names the System Message's length, the figure the table's cell prints: 2,398 tokens.
+assert qwen(tutienda.system_message) == 2398 > 1024
+# "Long chats: no limit wins at 60 turns and loses to window 5 at 120 (US$52.46 against
+# US$49.81)": the table's own cells.
+assert _cheapest["60 turns"] == 0 and _cheapest["120 turns"] == 5
+assert (_table["120 turns"][3], _table["120 turns"][0]) == (52.46, 49.81)
+# "A short System Message: under 1,024 tokens, window 5's model calls are never cached, and
+# windows 5 and 10 become the dearest": Going further's second agent (833 tokens), priced both
+# by the open cell and call by call.
+assert qwen(short.system_message) == 833 < 1024
+assert conversation_bill(short, N8nSimpleMemory(5), gpt, qwen).total("cached") == 0
+assert set(sorted(_own, key=lambda k: _own[k].dollars)[-2:]) == {5, 10}
+assert set(sorted(short_bills, key=short_bills.get)[-2:]) == {5, 10}
 _w5 = conversation_bill(tutienda, N8nSimpleMemory(5), gpt, qwen).calls
 assert all(c.cached <= qwen(tutienda.system_message) for c in _w5[6:])
 assert bills.loc[5, "input tokens"] < bills.loc[0, "input tokens"]
