@@ -1739,12 +1739,12 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: MAX_MAIN_PATH_WORDS, "at most 2,000 words"): lower a ceiling when a lesson gets
 #: shorter, never raise it. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1739,
-    "02_with_and_without_memory.ipynb": 1717,
-    "03_window_buffer_memory.ipynb": 1282,
-    "04_memory_that_outlives_the_session.ipynb": 1626,
-    "05_designing_multi_turn_conversations.ipynb": 1736,
-    "06_token_budgets.ipynb": 1583,
+    "01_scope_and_storage.ipynb": 1360,
+    "02_with_and_without_memory.ipynb": 1349,
+    "03_window_buffer_memory.ipynb": 1210,
+    "04_memory_that_outlives_the_session.ipynb": 1379,
+    "05_designing_multi_turn_conversations.ipynb": 1259,
+    "06_token_budgets.ipynb": 1250,
 }
 
 
