@@ -36,6 +36,8 @@ class CacheRule:
     False where the provider caches every prompt by itself, free."""
     source: str
     """The provider's page that documents the rule."""
+    page_revision: str | None = None
+    """The date of the revision of *source* the rule follows, where the page's rule has changed."""
 
     def cacheable(self, prefix_tokens: int) -> int:
         """The tokens of a *prefix_tokens*-long shared prefix that the cache can serve.
@@ -63,7 +65,9 @@ ANTHROPIC_CACHE = CacheRule(
 #: the minimum Google's caching page gives for 2.5 Flash (and 2.5 Pro) as last updated on
 #: 2026-10-13. Its earlier versions, and Google's announcement of implicit caching
 #: (2025-05-08), gave 1,024.
-GEMINI_CACHE = CacheRule(2048, 1, False, "https://ai.google.dev/gemini-api/docs/caching")
+GEMINI_CACHE = CacheRule(
+    2048, 1, False, "https://ai.google.dev/gemini-api/docs/caching", page_revision="2026-10-13"
+)
 
 
 #: No prompt cache at all: every input token at the input price (what a caller who marks
