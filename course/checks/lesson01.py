@@ -85,8 +85,13 @@ BOOK = CheckBook(
                     "Lucía",
                     "Marta",
                 ): "Lucía's chat is l-1, so her key differs; look for the other m-1",
+                (
+                    "Carlos",
+                    "Marta",
+                ): "right about Marta; the question asks whose messages he loads besides his own, so leave Carlos out",
             },
             why="the key holds nothing but the chat's name, and Marta's first chat is m-1 too",
+            any_order=True,
             transfer="another key (per thread) and another shop's naming",
         ),
         Expectation(

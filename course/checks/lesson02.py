@@ -121,6 +121,7 @@ BOOK = CheckBook(
             },
             why="the address was said in turn 1, which only the copy with memory is sent. The order number is in turn 3's own message, and n8n fills requested_by with fixed text",
             transfer="one tool call by an agent with memory and one without",
+            any_order=True,
         ),
         Expectation(
             "4",

@@ -282,7 +282,7 @@ assert PRICES_CHECKED == "2026-12-06"  # "the providers' list prices on 6 Decemb
 # "OpenAI counts that prefix in steps of 128 tokens: of a 1,701-token system prompt it caches
 # 1,664 (13 x 128)."
 system_prompt = designs[0][1].messages[0]
-# Section 3: "1,701 tokens, as the open Qwen2.5 tokenizer counts them"; "The window reads only its
+# Section 3: "1,701 tokens by Qwen2.5's open tokenizer"; "The window reads only its
 # system prompt from the cache: 1,664 of the 1,701 tokens, because OpenAI caches whole blocks of
 # 128" (13 of them).
 assert OPENAI_CACHE.step_tokens == 128 and count_tokens(system_prompt) == 1701
@@ -436,8 +436,8 @@ assert round(float(no_cache["window of 10, order pinned"]), 2) == 87.21
 assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
 # Section 3: "the two share only S": the window's call reads only the system prompt from the
 # cache (its whole blocks, 1,664 tokens); "Over 60 turns, 1,000 chats cost $20.11 with the whole
-# history and $20.23 with the window: within 1%"; "Once the cache has expired ... $113.77 with the
-# whole history and $86.67 with the window" (asserted above). The rule after check 3: "about the
+# history and $20.23 with the window: within 1%"; "With the cache expired ... $113.77 against
+# $86.67" (asserted above). The rule after check 3: "about the
 # same" warm, "clearly less" once the cache expires.
 assert window_call.cached == 1664 < count_tokens(designs[0][1].messages[0])
 assert call_cost(window_call, mini) < call_cost(whole_call, mini)

@@ -182,3 +182,22 @@ def test_the_answers_the_review_found_marked_wrong_are_right(written):
     assert cases, f"no lesson's check has the answer {written!r} any more: pick another example"
     for number, check_id in cases:
         assert _right(number, check_id, written)
+
+
+def test_a_check_that_asks_for_a_set_takes_its_items_in_any_order():
+    """Which claims hold, whose history is shared, which fields are guessed: a set written as a
+    list. A right set in another order is right, a set with one item swapped is not, and the
+    form hint does not ask for an order (readers were told "not yet" for [3, 2])."""
+    sets = [(n, i) for n, i in every_check(is_sequence) if book(n).expectation(i).any_order]
+    assert {(1, "1"), (2, "3"), (3, "3")} <= set(sets)
+    for number, check_id in sets:
+        expected = list(book(number).expected(check_id))
+        assert _right(number, check_id, list(reversed(expected)))
+        if len(expected) > 1 and all(isinstance(x, int) for x in expected):
+            assert _right(number, check_id, ", ".join(map(str, reversed(expected))))
+        assert "in order" not in book(number).form_hint(check_id)
+    # Substance is kept: lesson 3's right set with one claim swapped for a false one.
+    assert list(book(3).expected("3")) == [2]
+    assert not _right(3, "3", [1])
+    assert book(3).feedback("3", [3]).startswith("3: not yet: (3) does not hold")
+    assert not _right(3, "3", [2, 3])

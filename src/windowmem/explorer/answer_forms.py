@@ -8,7 +8,8 @@ A learner who means the right thing should not be told "not yet" for how they wr
 * a number may be written as text, in digits or in words (``"11"``, ``"eleven"``,
   ``"twenty-two"``, ``"1,725"``);
 * a list, a tuple or a range of the same items in the same order are one answer, and so is
-  a list written as text (``"2, 3, 4"``);
+  a list written as text (``"2, 3, 4"``); where a check asks for a set (which claims hold,
+  whose history is shared), :func:`same_items` takes the items in any order;
 * a yes-or-no answer is ``True`` or ``False``, or ``"yes"``/``"no"``/``"true"``/``"false"``
   as text; ``1`` is a number, not ``True``.
 
@@ -188,6 +189,26 @@ def same_answer(answer: Any, like: Any) -> bool:
         return bool(answer == like)
     except Exception:  # an answer of a type that cannot be compared is simply not it
         return False
+
+
+def same_items(answer: Any, like: Any) -> bool:
+    """Whether *answer* lists what *like* lists, in any order (a set of claims, of names).
+
+    >>> same_items([3, 2], (2, 3)), same_items("3, 2", (2, 3)), same_items(["marta "], ["Marta"])
+    (True, True, True)
+    >>> same_items([2, 2], (2, 3)), same_items([2], (2, 3)), same_items(2, (2,))
+    (False, False, False)
+    """
+    items = _sequence_from_text(answer) if isinstance(answer, str) else answer
+    if items is None or not is_sequence(items) or not is_sequence(like) or len(items) != len(like):
+        return False
+    left = list(like)
+    for item in items:
+        match = next((i for i, wanted in enumerate(left) if same_answer(item, wanted)), None)
+        if match is None:
+            return False
+        del left[match]
+    return True
 
 
 def form_needed(like: Any) -> str:

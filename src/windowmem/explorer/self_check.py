@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from windowmem.explorer.answer_forms import form_needed, readable_as, same_answer
+from windowmem.explorer.answer_forms import form_needed, readable_as, same_answer, same_items
 
 UNANSWERED = (
     "write your prediction in the cell above, then run this cell again"
@@ -68,7 +68,8 @@ class Expectation:
     a right answer is told: every check needs one (:meth:`CheckBook.unexplained` lists the
     checks without it, and the lessons' tests fail on them). *form* says what form the
     answer takes when the learner's cannot be read ("one of 'scope', 'storage' or 'window'");
-    left empty, the form is worded from the expected value's type.
+    left empty, the form is worded from the expected value's type. *any_order* marks an
+    answer that is a set written as a list (which claims hold): its items match in any order.
     """
 
     id: str
@@ -78,6 +79,7 @@ class Expectation:
     why: str = ""
     transfer: str = ""
     form: str = ""
+    any_order: bool = False
 
     def __post_init__(self) -> None:
         if not self.hint:
@@ -129,7 +131,11 @@ class CheckBook:
 
     def form_hint(self, check_id: str) -> str:
         """What form *check_id*'s answer takes: the expectation's *form*, or one worded from its value."""
-        return self.expectation(check_id).form or form_needed(self.expected(check_id))
+        expectation = self.expectation(check_id)
+        if expectation.form:
+            return expectation.form
+        needed = form_needed(self.expected(check_id))
+        return needed.replace(", in order", ", in any order") if expectation.any_order else needed
 
     def feedback(self, check_id: str, answer: Any) -> str:
         """The one line a learner sees for *answer* (None = not answered yet)."""
@@ -137,11 +143,12 @@ class CheckBook:
         if answer is None:
             return f"{check_id}: {UNANSWERED}."
         expected = self.expected(check_id)
-        if same_answer(answer, expected):
+        same = same_items if expectation.any_order else same_answer
+        if same(answer, expected):
             reason = f": {expectation.why}" if expectation.why.strip() else ""
             return sentence(f"{check_id}: correct{reason}")
         for wrong, why in self.mistakes(check_id).items():
-            if same_answer(answer, wrong):
+            if same(answer, wrong):
                 return sentence(f"{check_id}: not yet: {why}")
         if not readable_as(answer, expected):
             return sentence(f"{check_id}: not a form this check reads: {self.form_hint(check_id)}")
