@@ -1027,7 +1027,10 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "keeps its chats through a clean restart" in restart
     assert "A crash can lose what it wrote since its last save, up to an hour" in restart
     assert "(#your-own-servers)" in restart
-    assert "unless chats must vanish by themselves. Then pick Redis (privacy)" in main and "after an idle hour" in main
+    assert (
+        "unless chats must vanish by themselves. Then pick Redis (privacy)" in main
+        and "after an idle hour" in main
+    )
     # The eleventh: One moment's own text asks for the resend the lesson advises (in Going
     # further's "The lock at work" since round 10).
     assert "so One moment asks for it again" in going

@@ -418,7 +418,9 @@ assert (
     "stores more than one pair" in tools_pointer
     and "(03_window_buffer_memory.ipynb)" in tools_pointer
 )
-assert f"a turn whose last step has one tool call stores {in_words[tool_turn // 2]}" in tools_pointer
+assert (
+    f"a turn whose last step has one tool call stores {in_words[tool_turn // 2]}" in tools_pointer
+)
 # ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
 all_tools = [marta.system_message]
 for t in (1, 2, 3):
