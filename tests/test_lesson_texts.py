@@ -695,7 +695,8 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     )
     assert (
         "**The rule.** While customers reply within minutes and chats stay short, 60 turns "
-        "rather than 120, no limit is the cheapest setting, and it forgets nothing." in rule_3
+        "rather than 120, no limit is the cheapest setting, and it forgets nothing short of an idle "
+        "hour or a restart." in rule_3
     )
     assert "pause" not in flat_main[: flat_main.index("## 3 ·")]
     # Round 16: "short" has no figure the learner cannot see (the 96-turn crossover).
@@ -1028,7 +1029,7 @@ def test_lesson4_is_the_builder_s_story_and_ends_with_the_store_to_choose():
     assert "A crash can lose what it wrote since its last save, up to an hour" in restart
     assert "(#your-own-servers)" in restart
     assert (
-        "unless chats must vanish by themselves. Then pick Redis (privacy)" in main
+        "unless chats must vanish by themselves, for privacy. Then pick Redis" in main
         and "after an idle hour" in main
     )
     # The eleventh: One moment's own text asks for the resend the lesson advises (in Going
@@ -1531,7 +1532,7 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "Call 14 asks for Q1's, which arrives in call 15 and answers Q1." in main
     assert "Call 26 brings Q12's and writes the report." in main
     assert main.index("Call 14 asks for Q1's") > main.index("**just-in-time**")
-    assert "Answers wait outside the window for the report." in main
+    assert "Once taken, an answer is kept outside the window until the report." in main
     assert "context window" not in main
     notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
     assert "The simulation leaves two things off the bill: the answering" in notes_text
@@ -1745,12 +1746,12 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: idle hour's exact scope, the tool turn's four messages, the Anthropic node's cache and the
 #: default store, the cache minimum and the tool requests left out. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1422,
-    "02_with_and_without_memory.ipynb": 1395,
-    "03_window_buffer_memory.ipynb": 1249,
-    "04_memory_that_outlives_the_session.ipynb": 1401,
+    "01_scope_and_storage.ipynb": 1423,
+    "02_with_and_without_memory.ipynb": 1406,
+    "03_window_buffer_memory.ipynb": 1257,
+    "04_memory_that_outlives_the_session.ipynb": 1421,
     "05_designing_multi_turn_conversations.ipynb": 1260,
-    "06_token_budgets.ipynb": 1256,
+    "06_token_budgets.ipynb": 1259,
 }
 
 
