@@ -421,6 +421,10 @@ assert (
 assert (
     f"a turn whose last step has one tool call stores {in_words[tool_turn // 2]}" in tools_pointer
 )
+# ... and the Try-it in n8n: the second run's first call holds turn 1 (a Calculator turn) as four
+# messages, as n8n 2.41.1 sent it (tests/n8n/test_course_live.py).
+try_it = _flat("**Try it in your n8n**", anywhere=True)
+assert tool_turn == 4 and "holds turn 1 as four messages" in try_it
 # ... three tool turns at window 5: turn 4's call gets turn 1's answer alone (its result is dropped).
 all_tools = [marta.system_message]
 for t in (1, 2, 3):
