@@ -122,7 +122,8 @@ REVEALED_BY = {
             "**The rule.** A larger window only delays the loss.",
         ],
         3: [
-            '"pinned window". Thirty minutes is longer than the cache lasts',
+            '`["whole history", "pinned window"]`. Within a minute the cache is warm',
+            "Thirty minutes is longer than the cache lasts",
             "If they reply further\napart, the window costs clearly less",
             "table = pd.DataFrame({",
         ],
@@ -617,7 +618,7 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # history under the same key. Round 10 of issue 34, second pass (r17): the Words and
     # section 1 agree, a chat is its key and its history what n8n stores for it; after an idle
     # hour it is the same chat with an empty history.
-    kept = "The key stays, so it is the same chat, but its next message starts an empty history, at the field's current value"
+    kept = "The key is unchanged, but its next message starts an empty history, at the field's current value"
     assert "**A chat keeps the Context Window Length it started with.**" in before_1
     assert "reads the field once, when it starts the chat's history" in " ".join(before_1.split())
     words = " ".join(main[: main.index("## 1 ·")].split())
@@ -649,7 +650,10 @@ def test_lesson3_states_each_rule_a_check_needs_before_it_and_no_more():
     # after the table (windows 5 and 10 dearest behind a short System Message), whose length
     # (2,398 tokens) the table's cell prints; no blocks on the main path.
     assert "at least **1,024 tokens** long" in flat_3
-    assert "windows 5 and 10 become the dearest" in flat_3
+    # Round 22: the short System Message's paragraph went to Going further (readers r21 and r22
+    # found it a teaser on the main path); step 1 says which n8n models cache by themselves.
+    assert "windows 5 and 10 become the dearest" not in flat_3
+    assert "*Prompt Caching* option is on. It is off by default." in flat_3
     assert "behind a System Message of 2,398 tokens" in flat_3
     assert "block" not in main and "128" not in body
     lesson_cells = cells(COURSE / "03_window_buffer_memory.ipynb")
@@ -829,7 +833,10 @@ def test_lesson3_keeps_its_explorer_and_n8n_exercise_optional_and_its_tool_rule_
     assert resources < going
     later = "\n".join(text(c) for c in all_cells[going:])
     assert "explorer.show()" in later and "lesson3_window.json" in later
-    assert "Explore it yourself" not in main and "lesson3_window.json" not in main
+    # Round 22: the import exercise is a short step of section 1 (readers asked for a hands-on
+    # step in their own n8n on the main path); the explorer stays optional.
+    assert "Explore it yourself" not in main
+    assert "**Try it in your n8n.** Import [`lesson3_window.json`]" in main
     assert "two more places per tool call" not in main
     # Round 2: one reply asking two tools is stored as two assistant messages, and the window can
     # start inside a turn; the rule of thumb for k with one tool call a turn.
@@ -1449,9 +1456,9 @@ def test_lesson5_carries_issue_22_s_corrections():
     # and the warm-cache rule names the context limit on the main path.
     assert "S | messages 28-37 S | messages 30-39" in main
     assert "nears the model's context limit ([Going further](#the-bill-turn-by-turn))" in main
-    assert "$20.11 with the whole history and $20.23 with the window: within 1%" in main
+    assert "$20.11 with the whole history and $20.23 with the window; expired, $113.77" in main
     assert "$113.77" in main and "$86.67" in main and "Gemini" not in main
-    assert book.expected("3") == "pinned window"
+    assert book.expected("3") == ("whole history", "pinned window")
     assert main.index("### Self-check 3") < main.index("**The rule.** If your users reply")
     assert "Otherwise use the window" not in main and "**Choose a design.**" not in main
     cache_read = '`thread[-1].usage_metadata["input_token_details"]["cache_read"]`'
@@ -1748,9 +1755,9 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1438,
     "02_with_and_without_memory.ipynb": 1439,
-    "03_window_buffer_memory.ipynb": 1257,
-    "04_memory_that_outlives_the_session.ipynb": 1421,
-    "05_designing_multi_turn_conversations.ipynb": 1260,
+    "03_window_buffer_memory.ipynb": 1260,
+    "04_memory_that_outlives_the_session.ipynb": 1428,
+    "05_designing_multi_turn_conversations.ipynb": 1258,
     "06_token_budgets.ipynb": 1259,
 }
 

@@ -99,15 +99,17 @@ DESIGN_ANSWERS = {
 }
 
 
-def decision_costs() -> dict[str, tuple[float, bool]]:
-    """Self-check 3: each design's first DECISION_TURNS calls of Lucía's chat with the cache
-    expired, in US$ per 1,000 chats, and whether every one of those calls sends #7781."""
-    expired = without_cache(price_of("gpt-5.4-mini"))
+def decision_costs(warm: bool = False) -> dict[str, tuple[float, bool]]:
+    """Self-check 3: each design's first DECISION_TURNS calls of Lucía's chat, in US$ per 1,000
+    chats, with the cache warm (replies within a minute) or expired (*warm* False: replies 30
+    minutes apart), and whether every one of those calls sends #7781."""
+    listed = price_of("gpt-5.4-mini")
+    model = listed if warm else without_cache(listed)
     fact_60 = ANCHOR_FACTS["support_60"]
     out = {}
     for name, conversation, policy in support_designs(count_tokens)[:3]:
-        calls = conversation_bill(conversation, policy, expired, count_tokens).calls
-        dollars = sum(call_cost(c, expired) for c in calls[:DECISION_TURNS]) * 1000
+        calls = conversation_bill(conversation, policy, model, count_tokens).calls
+        dollars = sum(call_cost(c, model) for c in calls[:DECISION_TURNS]) * 1000
         system = conversation.messages[0]
         sent = calls_sent(conversation.messages, policy)[:DECISION_TURNS]
         keeps = all(
@@ -139,19 +141,51 @@ def turn_1_gone() -> dict[str, int]:
     }
 
 
-def _check_3_mistakes() -> dict[str, str]:
+_WARM_WHOLE = (
+    "with replies within a minute the cache is warm: the whole history reads its old messages"
+    " at a tenth of the price, costs less than a pinned window over 20 turns, and keeps every fact"
+)
+_COLD_PINNED = (
+    "30 minutes is longer than the cache lasts, so every old message pays the full price;"
+    " a window sends at most 10 of them, and the pin keeps the order number"
+)
+
+
+def _check_3_mistakes() -> dict[Any, str]:
     gone = turn_1_gone()
+    window = (
+        f"a plain window sends nothing of turn 1 from turn {gone['keep_last_10']} on with"
+        f" keep_last_10 (from turn {gone['window of 10']} with section 3's window of exactly 10),"
+        " so the order number is gone long before turn 20"
+    )
     return {
-        "whole history": "it keeps the order number, but 30 minutes is longer than the cache lasts, so every call pays the full price for every old message; a window sends at most 10 of them",
-        "window": f"it is the cheapest, but it sends nothing of turn 1 from turn {gone['keep_last_10']} on with keep_last_10 (from turn {gone['window of 10']} with section 3's window of exactly 10), so the order number is gone long before turn 20",
+        (
+            "pinned window",
+            "pinned window",
+        ): f"right for the second shop; for the first, {_WARM_WHOLE}",
+        (
+            "whole history",
+            "whole history",
+        ): f"right for the first shop; for the second, {_COLD_PINNED}",
+        (
+            "pinned window",
+            "whole history",
+        ): "the two are swapped: the cache is warm only at the first shop",
+        ("whole history", "window"): f"right for the first shop; for the second, {window}",
+        ("window", "pinned window"): f"right for the second shop; for the first, {window}",
+        ("window", "window"): window,
     }
 
 
 def _check_3() -> dict[str, Any]:
-    # The cheapest design whose every call sends the order number.
-    costs = decision_costs()
-    keeping = {name: dollars for name, (dollars, keeps) in costs.items() if keeps}
-    return {"3": min(keeping, key=keeping.get)}
+    # For each shop, the cheapest design whose every call sends the order number: replies
+    # within a minute (the cache warm), then replies 30 minutes apart (the cache expired).
+    chosen = []
+    for warm in (True, False):
+        costs = decision_costs(warm)
+        keeping = {name: dollars for name, (dollars, keeps) in costs.items() if keeps}
+        chosen.append(min(keeping, key=keeping.get))
+    return {"3": tuple(chosen)}
 
 
 def _check_4() -> dict[str, Any]:
@@ -205,11 +239,11 @@ BOOK = CheckBook(
         Expectation(
             "3",
             _check_3,
-            hint="compare 30 minutes with how long OpenAI's cache keeps a call, then ask which designs still send the order number on turn 20",
+            hint="for each shop, compare its reply gap with how long OpenAI's cache keeps a call, then ask which designs still send the order number on turn 20",
             mistakes=_check_3_mistakes,
-            why="with replies 30 minutes apart the cache has expired before each call, so nothing is read from it and every token pays the full price; the window then sends fewer tokens than the whole history, and the pin keeps the order number on every call for 12 tokens more",
-            transfer="choosing a design for chats whose replies come further apart than the prompt cache lasts",
-            form='one of "whole history", "window" or "pinned window", in quotes',
+            why="within a minute the cache is warm, so the whole history pays a tenth for its old messages, costs less than the pinned window and keeps every fact; 30 minutes apart the cache has expired, every token pays in full, the window sends fewer, and the pin keeps the order number for 12 tokens more",
+            transfer="choosing a design by how far apart replies come, against how long the prompt cache lasts",
+            form='a list of two designs in quotes, the first shop\'s then the second\'s, each "whole history", "window" or "pinned window"',
         ),
         Expectation(
             "4",

@@ -645,12 +645,18 @@ for sent, gone in ((window_calls, 7), (keep_10_calls, 6)):
     assert not any(m.content in turn_1 for c in sent[gone - 1 :] for m in c)
 mistakes_3 = BOOK.expectation("3").mistakes
 mistakes_3 = mistakes_3() if callable(mistakes_3) else mistakes_3
-assert "from turn 6 on with keep_last_10 (from turn 7" in mistakes_3["window"]
+assert "from turn 6 on with keep_last_10 (from turn 7" in mistakes_3[("window", "window")]
 decision = decision_costs()
-assert BOOK.expected("3") == "pinned window" and DECISION_TURNS == 20
+assert BOOK.expected("3") == ("whole history", "pinned window") and DECISION_TURNS == 20
 assert decision["pinned window"][1] and decision["whole history"][1]
 assert not decision["window"][1]
 assert decision["window"][0] < decision["pinned window"][0] < decision["whole history"][0]
+# Round 22: the first shop's replies come within a minute, the cache warm. "The whole history
+# reads its old messages at a tenth of the price, costs less than the pinned window over 20
+# turns, and keeps every fact."
+warm_decision = decision_costs(warm=True)
+assert warm_decision["whole history"][0] < warm_decision["pinned window"][0]
+assert warm_decision["whole history"][1]
 whole_sent, window_sent = (calls_sent(d[1].messages, d[2]) for d in designs[:2])
 assert [len(whole_sent[t - 1]) == len(window_sent[t - 1]) for t in (5, 6)] == [True, False]
 assert all(len(whole_sent[t - 1]) > len(window_sent[t - 1]) for t in range(6, 21))
