@@ -672,3 +672,12 @@ assert [
 pin_line = "\nOrder on file for this customer: " + ANCHOR_FACTS["support_60"]
 assert count_tokens(designs[2][1].messages[0]) - count_tokens(designs[1][1].messages[0]) == 12
 assert designs[2][1].messages[0].content.endswith(pin_line.strip())
+
+# Section 1's fold (round 22): "To keep the thread whole and trim only what each call sends,
+# use `@wrap_model_call` instead; the sizing rule is the same": on Valentina's chat the trim
+# before each call (the thread cut) and the trim of what each call sends give the same calls.
+_valentina = [m for m in chat.messages if m.role.value != "system"]
+for _n in (10, LARGER_WINDOW):
+    assert calls_sent(_valentina, LangChainTrimState(_n, counter=count_messages)) == calls_sent(
+        _valentina, LangChainTrimInput(_n, counter=count_messages)
+    )
