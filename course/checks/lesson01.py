@@ -133,6 +133,9 @@ BOOK = CheckBook(
             },
             why="the Edit Fields node made sessionId a top-level field, where the default option reads it, and version 1.4 adds two underscores and the node's name",
             transfer="the default option behind a Webhook, an Edit Fields node and a renamed memory node, a case the lesson has not worked",
+            # A key is matched byte for byte (Postgres's session_id, Simple Memory's buffer
+            # name): "Chat_Memory" is another chat's key, not a form of "Chat_memory".
+            exact_case=True,
         ),
     ],
 )

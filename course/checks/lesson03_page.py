@@ -440,6 +440,10 @@ assert _table == {
 }
 _cheapest = {c: windows[v.index(min(v))] for c, v in _table.items()}
 assert list(_cheapest.values()) == [0, 5, 5]
+# The rule (round 23): "Every figure here is under 15 US cents a chat" (the table is per 1,000
+# chats); "no limit is the cheapest at 60 turns, not at 120".
+assert max(max(v) for v in _table.values()) < 150
+assert _cheapest["60 turns"] == 0 != _cheapest["120 turns"]
 assert windows[_table["60 turns"].index(max(_table["60 turns"]))] == 50
 # The slow column is the pause bill: nothing read from the cache (paused_bill, the check book's).
 assert [round(float(paused_bill(tutienda, k).dollars) * 1000, 2) for k in windows] == _table[

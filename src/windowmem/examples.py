@@ -38,6 +38,13 @@ ANCHOR_FACTS = {
     "two_orders": "#4417",
 }
 
+#: What an example's last turn answers when its call was sent the anchor fact, as (fact, reply):
+#: the recording gives the answer without it, and a fix that puts the fact back (a pin, a larger
+#: window) gets this one from :func:`windowmem.design.replay.replay_model`.
+RECALLS = {
+    "two_orders": ("#4417", "Your first order was #4417. The backpack is on #4432."),
+}
+
 
 def _folder() -> Path:
     return Path(str(resources.files("windowmem") / "data" / "conversations"))

@@ -271,6 +271,7 @@ def _inputs(book, check_id: str) -> list[str]:
             texts += [f'"{value}"', f"{float(value)}", f"${value}", *WORDS[value : value + 1]]
         elif isinstance(value, (list, tuple)):
             texts += [", ".join(map(repr, value)), " ".join(map(str, value)), repr(list(value))]
+            texts.append(repr(list(reversed(value))))  # a set's items in another order
             texts += [repr([v.upper() for v in value if isinstance(v, str)])]
     return texts
 

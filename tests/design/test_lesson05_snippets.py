@@ -32,7 +32,7 @@ def cells() -> list[dict]:
 def setup_cells() -> tuple[str, str]:
     """(the hidden setup cell, the visible LangChain cell that runs keep_last_10)."""
     code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
-    (setup,) = [c for c in code if "model, tools = replay_model(chat)" in c]
+    (setup,) = [c for c in code if "model, tools = replay_model(chat" in c]
     (langchain,) = [c for c in code if "def keep_last_10" in c]
     assert "hide-input" in next(
         c["metadata"].get("tags", []) for c in cells() if "".join(c["source"]) == setup
@@ -78,7 +78,7 @@ def pinned_middleware(name: str, code: str | None = None):
         patch.setitem(sys.modules, module.__name__, module)
         run(setup, namespace)
         run(langchain.split("agent = create_agent")[0], namespace)
-        run(code[: code.index("model = replay_model(chat)")], namespace)
+        run(code[: code.index("model = replay_model(chat")], namespace)
         yield namespace, patch
 
 
@@ -128,6 +128,7 @@ def check_snippets(namespace: dict) -> None:
     from langchain_core.messages import AIMessage
 
     from windowmem.design.replay import OfflineModel
+    from windowmem.examples import RECALLS
 
     setup, langchain = setup_cells()
     run(setup, namespace)
@@ -145,6 +146,7 @@ def check_snippets(namespace: dict) -> None:
     assert pinned == [
         "turn 9's system prompt ends: Order on file: #4417",
         "then 9 messages, from turn 6",
+        f"turn 9's reply: {RECALLS['two_orders'][1]}",
     ]
     assert [m.content for m in namespace["window"]] == [m.content for m in turn_9_window]
     assert namespace["agent"].get_state(namespace["config"]).values["order"] == "#4417"

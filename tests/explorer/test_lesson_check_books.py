@@ -115,8 +115,22 @@ def _unforeseen(checks, check_id: str) -> Any:
 def test_a_text_answer_is_right_whatever_its_case_spaces_or_final_period(case):
     number, check_id = case
     expected = book(number).expected(check_id)
+    if book(number).expectation(check_id).exact_case:
+        # A key is matched byte for byte: its case is substance, surrounding spaces form.
+        assert _right(number, check_id, f"  {expected} ")
+        for written in (expected.upper(), expected.swapcase()):
+            assert not _right(number, check_id, written), f"{written!r} is not {expected!r}"
+        return
     for written in (expected.upper(), expected.title(), f"  {expected} ", f"{expected}."):
         assert _right(number, check_id, written), f"{written!r} is {expected!r}"
+
+
+def test_only_a_key_is_checked_with_its_case():
+    """Lesson 1's check 4 asks for a key as n8n stores it, which Postgres matches byte for byte;
+    no other check treats case as substance."""
+    exact = [(n, i) for n in NUMBERS for i in book(n).ids if book(n).expectation(i).exact_case]
+    assert exact == [(1, "4")]
+    assert not _right(1, "4", book(1).expected("4").replace("Chat_memory", "Chat_Memory"))
 
 
 @pytest.mark.parametrize(

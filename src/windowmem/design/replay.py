@@ -6,6 +6,11 @@ assistant messages in order (tool calls included), and :func:`replay_tools` is o
 ``lookup``, that returns each call's recorded result. The agent, its middleware and its
 saved thread are LangChain's own; only the model's replies are scripted.
 
+A script cannot read, so a fix that puts a fact back into the call would not change its
+recorded answer. :func:`replay_model`'s *recall* gives the last reply an alternative: when the
+last call was sent the fact, the model answers with the reply that uses it, as a real model
+would, and otherwise with the recording.
+
 Needs ``langchain-core`` (installed with the ``course`` and ``test`` extras).
 """
 
@@ -33,10 +38,18 @@ class OfflineModel(GenericFakeChatModel):
     """
 
     sent: list[list[BaseMessage]] = Field(default_factory=list)
+    #: How many replies the script holds, and the last one's alternative: (fact, reply).
+    scripted: int = 0
+    recall: tuple[str, str] | None = None
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
         self.sent.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
+        result = super()._generate(messages, *args, **kwargs)
+        if self.recall and len(self.sent) == self.scripted:
+            fact, reply = self.recall
+            if any(fact in str(m.content) for m in messages):
+                result.generations[0].message = AIMessage(reply)
+        return result
 
     def bind_tools(self, tools: Any, **kwargs: Any) -> OfflineModel:
         return self
@@ -54,9 +67,26 @@ def replies(conversation: Conversation) -> list[AIMessage]:
     ]
 
 
-def replay_model(conversation: Conversation) -> OfflineModel:
-    """A model that answers every call of *conversation*'s agent as it was recorded."""
-    return OfflineModel(messages=iter(replies(conversation)))
+def replay_model(conversation: Conversation, recall: tuple[str, str] | None = None) -> OfflineModel:
+    """A model that answers every call of *conversation*'s agent as it was recorded.
+
+    *recall* is ``(fact, reply)``: the last call answers *reply* instead when it was sent
+    *fact* (the recording's last answer is the one given without it).
+
+    >>> from windowmem.conversation import Conversation
+    >>> chat = Conversation.of([
+    ...     {"role": "user", "content": "My order is #1."}, {"role": "assistant", "content": "Noted."},
+    ...     {"role": "user", "content": "Which order?"},
+    ...     {"role": "assistant", "content": "I can't see it."}])
+    >>> model = replay_model(chat, recall=("#1", "Order #1."))
+    >>> model.invoke("My order is #1.").content, model.invoke("Which order? (#1)").content
+    ('Noted.', 'Order #1.')
+    >>> model = replay_model(chat, recall=("#1", "Order #1."))
+    >>> model.invoke("Hi").content, model.invoke("Which order?").content
+    ('Noted.', "I can't see it.")
+    """
+    scripted = replies(conversation)
+    return OfflineModel(messages=iter(scripted), scripted=len(scripted), recall=recall)
 
 
 def replay_tools(conversation: Conversation) -> list[BaseTool]:

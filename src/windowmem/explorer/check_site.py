@@ -19,6 +19,8 @@ glance; that is a courtesy, not a secret.
 ('same', 'swindow')
 >>> answer_key([2, 3.0], "numbers", {}), answer_key(True, "bool", {}), answer_key("3", "number", {})
 ('l[n2,n3]', 'bTrue', None)
+>>> answer_key([3, 2], "numbers", {"any_order": True})
+'l[n2,n3]'
 """
 
 from __future__ import annotations
@@ -105,7 +107,11 @@ def answer_key(value: Any, kind: str, forms: Mapping[str, bool]) -> str | None:
     if not isinstance(value, (list, tuple, range)):
         return None
     keys = [answer_key(item, kind[:-1], forms) for item in value]
-    return None if None in keys else "l[" + ",".join(str(k) for k in keys) + "]"
+    if None in keys:
+        return None
+    # A set written as a list (Expectation.any_order): its items in one order, the script's too.
+    ordered = sorted(str(k) for k in keys) if forms.get("any_order") else [str(k) for k in keys]
+    return "l[" + ",".join(ordered) + "]"
 
 
 def _number_words() -> dict[str, int]:
@@ -141,8 +147,17 @@ def forgiven_forms(book: CheckBook, check_id: str, words: Mapping[str, int]) -> 
         forms["words"] = forms["text"] and bool(words) and (not named or takes(named[0].upper()))
     elif kind == "bool":
         forms["yes"] = takes("Yes" if expected else "No")
-    if kind == "numbers" and expected:
+    if kind == "numbers" and len(expected) > 1:
         forms["text"] = takes(" ".join(_number(item) for item in expected))
+    elif kind == "numbers" and expected:
+        # One number cannot be written as a list in text; ask whether the book reads a
+        # two-number list written as text at all (a wrong answer, not a form it refuses).
+        two = " ".join(_number(item) for item in (*expected, *expected))
+        forms["text"] = book.feedback(check_id, two) != book.feedback(check_id, _Unreadable())
+    if kind in {"numbers", "texts"}:
+        # Whether order is substance is the check's own declaration (a one-item answer
+        # cannot show it by being reversed).
+        forms["any_order"] = book.expectation(check_id).any_order
     return forms
 
 

@@ -55,6 +55,15 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
+def _same_case(answer: Any, like: Any) -> bool:
+    """*answer* is *like* letter for letter, case included; only surrounding spaces are form.
+
+    >>> _same_case(" a__B ", "a__B"), _same_case("a__b", "a__B"), _same_case(3, "3")
+    (True, False, False)
+    """
+    return isinstance(answer, str) and answer.strip() == like
+
+
 @dataclass(frozen=True)
 class Expectation:
     """One self-check: how its answer is computed and what to say to each answer.
@@ -70,6 +79,8 @@ class Expectation:
     answer takes when the learner's cannot be read ("one of 'scope', 'storage' or 'window'");
     left empty, the form is worded from the expected value's type. *any_order* marks an
     answer that is a set written as a list (which claims hold): its items match in any order.
+    *exact_case* marks an answer whose letters' case is substance (a key a database matches
+    byte for byte): it is compared as written, past surrounding spaces.
     """
 
     id: str
@@ -80,6 +91,7 @@ class Expectation:
     transfer: str = ""
     form: str = ""
     any_order: bool = False
+    exact_case: bool = False
 
     def __post_init__(self) -> None:
         if not self.hint:
@@ -144,6 +156,8 @@ class CheckBook:
             return f"{check_id}: {UNANSWERED}."
         expected = self.expected(check_id)
         same = same_items if expectation.any_order else same_answer
+        if expectation.exact_case:
+            same = _same_case
         if same(answer, expected):
             reason = f": {expectation.why}" if expectation.why.strip() else ""
             return sentence(f"{check_id}: correct{reason}")

@@ -153,7 +153,10 @@
     if (value.t === "s" && forms.text) items = listFromText(value.v, named);
     if (!items) return null;
     const keys = items.map((item) => answerKey(item, kind.slice(0, -1), forms, words));
-    return keys.includes(null) ? null : `l[${keys.join(",")}]`;
+    if (keys.includes(null)) return null;
+    // A set written as a list (Expectation.any_order): sorted as Python's sorted() sorts them.
+    if (forms.any_order) keys.sort();
+    return `l[${keys.join(",")}]`;
   }
 
   /** check_site.fnv1a: 32-bit FNV-1a over UTF-16 code units, in hex. */
