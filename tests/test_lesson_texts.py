@@ -1537,8 +1537,12 @@ def test_lesson6_carries_issue_22_s_corrections():
     assert "Call 26 brings Q12's and writes the report." in main
     assert main.index("Call 14 asks for Q1's") > main.index("**just-in-time**")
     assert (
-        "when its answer is taken: here, after the last read. An agent noting each answer" in main
+        "when its answer is taken: here, after the last read. Answers wait on a free list" in main
     )
+    # Round 25 (readers r24, r25): just-in-time's edge is said where it is defined, so the
+    # comparison is fair: every policy keeps its answers free; only just-in-time reads again.
+    assert "Its edge: it brings each chunk back to answer; truncate does not." in main
+    assert "from 1,024 tokens, in 128-token steps." in main
     assert "context window" not in main
     notes_text = "\n".join(text(c) for c in cells(LESSON_6_NOTES))
     assert "The simulation leaves two things off the bill: the answering" in notes_text
@@ -1753,11 +1757,11 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: default store, the cache minimum and the tool requests left out. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1438,
-    "02_with_and_without_memory.ipynb": 1440,
+    "02_with_and_without_memory.ipynb": 1438,
     "03_window_buffer_memory.ipynb": 1245,
     "04_memory_that_outlives_the_session.ipynb": 1455,
     "05_designing_multi_turn_conversations.ipynb": 1260,
-    "06_token_budgets.ipynb": 1256,
+    "06_token_budgets.ipynb": 1260,
 }
 
 

@@ -90,7 +90,7 @@ BOOK = CheckBook(
                 5: "at the default 5, turn 1 would be sent too: it is stored, in the same session",
                 1: "a window of 1 would send turn 3 alone, and the picture also holds turn 2",
             },
-            why="memory sent turns 2 and 3, which is 4 messages or 2 pairs. Turn 1 is stored (same sessionId, no red execution) but outside the window",
+            why="memory sent turns 2 and 3, which is 4 messages or 2 pairs. Turn 1 is stored (same sessionId, no failed agent) but outside the window",
             transfer="a window read from n8n's own view of the model's input",
         ),
         Expectation(
@@ -118,6 +118,11 @@ BOOK = CheckBook(
                     "requested_by",
                 ): "n8n fills requested_by with fixed text, and the order number is in turn 3's own message",
                 (): "the address was said in turn 1, and only the copy with memory is sent turn 1",
+                # The right idea in its own words: point at the names, not at the reasoning.
+                ("address",): "write each field's name as the lower panel shows it",
+                (
+                    "new address",
+                ): "write each field's name as the lower panel shows it, with its underscore",
             },
             why="the address was said in turn 1, which only the copy with memory is sent. The order number is in turn 3's own message, and n8n fills requested_by with fixed text",
             transfer="one tool call by an agent with memory and one without",

@@ -390,7 +390,7 @@ BOOK = CheckBook(
             _check_6,
             hint="count as section 1 counted Marta's twelve: the System Message, the messages memory loads, the new question; at 0 memory loads everything stored, and a tool turn stores more than two messages",
             mistakes={
-                18: "that is Luis's chat without the tool: turn 5 also stored its tool call and the tool's result",
+                18: "that leaves out two messages: either turn 5's tool call and its result, or the System Message and the new question; the call holds all four",
                 16: "that is the history without the tool turn's extra messages, and without the System Message and the new question",
                 19: "one short: 1 System Message, 18 stored messages (7 turns of 2, turn 5 of 4), 1 new question",
                 12: "that is a window of 5; at 0 the slice skips nothing, so all eight earlier turns are sent",

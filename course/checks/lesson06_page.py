@@ -348,6 +348,15 @@ assert all(shared_start(blocks, n - 1, n) < 1024 for n in (5, 7, 9))
 assert shared_start(truncate, 10, 11) == 193 < 1024
 assert sum(i.tokens for i in opening) == 193
 truncate_calls = [s.number for s in truncate.trace if s.event.value == "call"]
+# Section 2 (round 25): just-in-time's "edge: it brings each chunk back to answer; truncate does
+# not": truncate makes the 13 reads and the report call, nothing more; just-in-time's calls 15 to
+# 26 each bring back one chunk an earlier call read.
+assert len(truncate_calls) == 13 + 1
+_first_reads = {i.chunk for s in jit_calls[:14] for i in s.context if i.kind.value == "read"}
+assert all(
+    next(i for i in s.context if i.kind.value == "read").chunk in _first_reads
+    for s in jit_calls[14:]
+)
 assert any(
     s.event.value == "truncate" and truncate_calls[9] < s.number < truncate_calls[10]
     for s in truncate.trace
@@ -542,7 +551,8 @@ for name, run in priced_runs.items():
         assert cost.dollars > policy_costs([unbounded], (gpt,))[0].dollars
         assert cost.cached_share < policy_costs([unbounded], (gpt,))[0].cached_share
 assert on_gpt.loc[caps, "$ per 1,000 tasks"].idxmin() == "truncate in blocks"
-# "Truncate changes the call's start at each drop": a call shares only the opening with the
+# Section 3's "plain truncate drops the oldest read ... so each drop changes the call's start"
+# (round 25 left the table's reading without the repeat): a call shares only the opening with the
 # call before exactly when truncate dropped a read between them (from call 3: call 1 is the opening).
 for n in range(3, len(truncate_calls) + 1):
     dropped = any(
