@@ -189,7 +189,7 @@ def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_i
         "Trigger's *Load Previous Session* is at *Off*, its default"
     ) in " ".join(notes.split())
     lesson = " ".join(lesson_text("01_scope_and_storage.ipynb").split())
-    assert "new tab on the hosted chat page, at its defaults" in lesson
+    assert "A new tab or a reload of the hosted chat page, at its defaults" in lesson
 
 
 def test_edit_fields_passes_on_only_the_fields_it_sets_by_default():
@@ -533,13 +533,13 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     assert "Its *Table Name* defaults to `n8n_chat_histories`" in notes
     # step 2: a node's Credential list offers a new credential (n8n 2.41.1's editor), and a
     # Postgres credential asks for these fields (among others, with defaults)
-    assert "In its *Credential* field, pick *Create new credential* and enter the *Host*" in lesson
+    assert "In *Credential*, create one with your PostgreSQL database's *Host*" in flat
     credential = (
         package("n8n-nodes-base") / "dist" / "credentials" / "Postgres.credentials.js"
     ).read_text(encoding="utf-8")
     fields = re.findall(r"displayName: '([^']+)'", credential)
     assert {"Host", "Database", "User", "Password"} <= set(fields)
-    assert "*Host*, *Database*, *User* and *Password* of a PostgreSQL database" in lesson
+    assert "*Host*, *Database*, *User* and *Password*." in flat
     assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
     if not assets.is_dir():
         skip_or_fail(f"n8n's editor is not installed in {assets}")
