@@ -43,9 +43,16 @@ def test_a_fork_bomb_in_every_judged_call_is_scored_within_the_students_time(tmp
     run = grade(tmp_path / "class", out, "--student-timeout", str(STUDENT_SECONDS), "--no-progress")
     grades = pd.read_csv(out / "grades.csv", dtype={"student_id": str}).set_index("student_id")
     row = grades.loc["forks_when_judged"]
-    assert row.status == "timed_out" and not pd.isna(row.score), row.detail
+    assert not pd.isna(row.score), row.detail
     assert float(row.score) == float(grades.loc["blank", "score"]) == 0.0
-    assert "--student-timeout" in row.detail and "not judged by then scored 0" in row.detail
     log = (out / "logs" / "forks_when_judged.log").read_text()
-    assert "left by calls killed" in log and "out of time" in log
+    if row.status == "timed_out":
+        # The usual run: the bombed calls outlast the judge's share of the student's time.
+        assert "--student-timeout" in row.detail and "not judged by then scored 0" in row.detail
+        assert "left by calls killed" in log and "out of time" in log
+    else:
+        # A quick machine can refuse every bombed call its processes before the deadline (seen
+        # once in three clean-clone CI runs, stop 47): still a score, 0, and it says why.
+        assert row.status == "graded", row.detail
+        assert "the kernel was refused processes past the limit" in row.detail
     assert sandbox_leftovers(run.pid) == []
