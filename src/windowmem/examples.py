@@ -42,7 +42,10 @@ ANCHOR_FACTS = {
 #: the recording gives the answer without it, and a fix that puts the fact back (a pin, a larger
 #: window) gets this one from :func:`windowmem.design.replay.replay_model`.
 RECALLS = {
-    "two_orders": ("#4417", "Your first order was #4417. The backpack is on #4432."),
+    "two_orders": (
+        ANCHOR_FACTS["two_orders"],
+        "Your first order was #4417. The backpack is on #4432.",
+    ),
 }
 
 

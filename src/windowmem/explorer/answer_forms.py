@@ -211,7 +211,17 @@ def same_items(answer: Any, like: Any) -> bool:
     return True
 
 
-def form_needed(like: Any) -> str:
+def same_case(answer: Any, like: Any) -> bool:
+    """Whether *answer* is *like* letter for letter, case included: only surrounding spaces are
+    form (a key that a database matches byte for byte).
+
+    >>> same_case(" a__B ", "a__B"), same_case("a__b", "a__B"), same_case(3, "3")
+    (True, False, False)
+    """
+    return isinstance(answer, str) and answer.strip() == like
+
+
+def form_needed(like: Any, *, any_order: bool = False) -> str:
     """What form an answer to a check whose answer is *like* takes, without saying *like*.
 
     >>> form_needed(False)
@@ -228,8 +238,9 @@ def form_needed(like: Any) -> str:
     if isinstance(like, str):
         return "write your answer as text in quotes, in the words the question uses"
     if is_sequence(like):
+        order = "in any order" if any_order else "in order"
         if like and is_number(like[0]):
-            return "write a list of numbers in square brackets, one number per item, in order"
+            return f"write a list of numbers in square brackets, one number per item, {order}"
         if like and isinstance(like[0], str):
             return "write a list of names or phrases in square brackets, each in quotes"
         return "write a list in square brackets"

@@ -35,7 +35,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from windowmem.explorer.answer_forms import form_needed, readable_as, same_answer, same_items
+from windowmem.explorer.answer_forms import (
+    form_needed,
+    readable_as,
+    same_answer,
+    same_case,
+    same_items,
+)
 
 UNANSWERED = (
     "write your prediction in the cell above, then run this cell again"
@@ -53,15 +59,6 @@ def sentence(text: str) -> str:
     """
     text = text.rstrip()
     return text if text.endswith((".", "?", "!")) else text + "."
-
-
-def _same_case(answer: Any, like: Any) -> bool:
-    """*answer* is *like* letter for letter, case included; only surrounding spaces are form.
-
-    >>> _same_case(" a__B ", "a__B"), _same_case("a__b", "a__B"), _same_case(3, "3")
-    (True, False, False)
-    """
-    return isinstance(answer, str) and answer.strip() == like
 
 
 @dataclass(frozen=True)
@@ -92,6 +89,13 @@ class Expectation:
     form: str = ""
     any_order: bool = False
     exact_case: bool = False
+
+    def same(self, answer: Any, like: Any) -> bool:
+        """Whether *answer* says what *like* (the expected value or a foreseen mistake) says,
+        under this check's rules of form."""
+        if self.exact_case:
+            return same_case(answer, like)
+        return same_items(answer, like) if self.any_order else same_answer(answer, like)
 
     def __post_init__(self) -> None:
         if not self.hint:
@@ -144,10 +148,9 @@ class CheckBook:
     def form_hint(self, check_id: str) -> str:
         """What form *check_id*'s answer takes: the expectation's *form*, or one worded from its value."""
         expectation = self.expectation(check_id)
-        if expectation.form:
-            return expectation.form
-        needed = form_needed(self.expected(check_id))
-        return needed.replace(", in order", ", in any order") if expectation.any_order else needed
+        return expectation.form or form_needed(
+            self.expected(check_id), any_order=expectation.any_order
+        )
 
     def feedback(self, check_id: str, answer: Any) -> str:
         """The one line a learner sees for *answer* (None = not answered yet)."""
@@ -155,9 +158,7 @@ class CheckBook:
         if answer is None:
             return f"{check_id}: {UNANSWERED}."
         expected = self.expected(check_id)
-        same = same_items if expectation.any_order else same_answer
-        if expectation.exact_case:
-            same = _same_case
+        same = expectation.same
         if same(answer, expected):
             reason = f": {expectation.why}" if expectation.why.strip() else ""
             return sentence(f"{check_id}: correct{reason}")
