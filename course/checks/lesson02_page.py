@@ -10,7 +10,7 @@ The specification the lesson leaves to its reference page is checked there.
 import json
 from pathlib import Path
 
-from windowmem.calls.agent_calls import Part, agent_runs
+from windowmem.calls.agent_calls import Part, agent_runs, describe_call
 from windowmem.calls.memory_inputs import takes_memory
 from windowmem.calls.memory_writes import saved_messages_before_2_3
 from windowmem.calls.recorded_runs import recorded_beside_predicted, recorded_conversation
@@ -38,7 +38,9 @@ from windowmem_course.checks.page import workflow_node
 
 TOOL_TURNS_HEADING = "### What a tool call leaves in memory"
 
-# What section 2's recorded request is compared with: windowmem's own prediction, window 5.
+# Section 2's See-it cell replays Marta's chat at a window the learner may change (5 as
+# stored); at 5 it must be what n8n 2.41.1 sent, the recording "marta", call for call.
+marta_recorded = load_recording("marta")
 with_memory = agent_runs(marta, N8nSimpleMemory(5))
 turn_7_with_memory = with_memory[6].calls[0]
 
@@ -79,6 +81,10 @@ assert all(
 shown = recorded_call(marta_recorded, 7).splitlines()
 assert all("memory · turn 2" in line for line in shown[1:3]) and len(shown) == 12
 assert "input · turn 7" in shown[-1] and "#6023" not in "\n".join(shown)
+assert describe_call(turn_7_with_memory).splitlines() == shown
+# ... and the cell's invitation: at 6, turn 7's call starts with turn 1, which holds #6023.
+at_6 = agent_runs(marta, N8nSimpleMemory(6))[6].calls[0]
+assert at_6.memory_turns[0] == 1 and "#6023" in at_6.messages[1].content
 assert turn_7_with_memory.memory_turns == (2, 3, 4, 5, 6) and len(turn_7_with_memory.messages) == 12
 assert [len(r.calls[0].part(Part.MEMORY)) for r in with_memory] == [0, 2, 4, 6, 8, 10, 10]
 # ... and "a window of 5 holds 5 turns without tools, or 2 with a tool call" (the table).
