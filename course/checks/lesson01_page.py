@@ -219,7 +219,7 @@ assert not n8n.scopes_to_node("memoryPostgresChat", 1.3, "fromInput")
 assert n8n.scopes_to_node("memoryPostgresChat", 1.4, "fromInput")
 assert f"abc__{n8n.n8n_safe_name('Postgres Chat Memory')}" == "abc__Postgres_Chat_Memory"
 
-# Going further's 1.4 rule ("What the key becomes"): the default option files chat abc under abc__Simple_Memory (the id,
+# Section 1's 1.4 rule ("What the key becomes"): the default option files chat abc under abc__Simple_Memory (the id,
 # two underscores, the name with its space written _). Going further's Postgres
 # Chat Memory adds its node's name from the same typeVersion.
 assert (
