@@ -212,6 +212,13 @@ assert my_chat == dict(
 for k in (5, 10, 50, 0):
     shaped = float(chat_bill(window=k, **my_chat).dollars) * 1000
     assert abs(shaped / short_bills[k] - 1) < 0.02, (k, shaped)
+# Section 3's rule: "Below 1,024 tokens of System Message, a sliding window caches nothing; no
+# limit wins by more": once window 5 slides, its calls share only the 833-token System Message
+# and read nothing from the cache, and no limit's edge over window 5 outgrows the long prompt's.
+short_calls = conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).calls
+assert qwen(short.system_message) < 1024
+assert all(c.cached == 0 for c in short_calls[5:])
+assert short_bills[5] / short_bills[0] > bills.loc[5, mini] / bills.loc[0, mini] > 1
 # The open cell offers Claude as a model: priced with its prompt cache on, its bill reads the cache.
 assert chat_bill(window=0, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.
