@@ -607,8 +607,10 @@ assert (
 for model in ("GPT-5.4 mini", "Claude Sonnet 4.6", "Gemini 2.5 Flash"):
     assert three_models[f"$, {model}"].idxmin() == "unbounded"
 # The picture: in blocks, calls 6, 8 and 10 only append; plain truncate's calls 7 to 9 share
-# the opening alone (check 3's stem: calls 11 to 14 too).
+# the opening alone, and check 3's stem says it "goes on after call 10 as in calls 7 to 9":
+# calls 11 to 14 share the opening alone too.
 assert [shared_start(truncate, n - 1, n) for n in (7, 8, 9)] == [193] * 3
+assert [shared_start(truncate, n - 1, n) for n in (11, 12, 13, 14)] == [193] * 4
 # Going further: on Gemini unbounded still costs least, truncate in blocks within a cent.
 blocks_gemini = policy_costs([blocks], (gemini,))[0]
 assert 0 < blocks_gemini.dollars - unbounded_on_gemini.dollars < Decimal("0.01")

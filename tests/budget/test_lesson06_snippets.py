@@ -264,3 +264,27 @@ def test_claude_s_cache_marker_snippet_builds_the_content_block_langchain_anthro
         [SystemMessage(content=[block]), HumanMessage("Hi")], model="claude-sonnet-4-6"
     )
     assert system == [block]
+
+
+def test_the_agents_sdk_cached_count_the_lesson_names_is_where_the_installed_sdk_keeps_it():
+    """Section 3's Spot it names ``usage.input_tokens_details.cached_tokens`` beside LangChain's
+    ``cache_read``: the installed openai-agents keeps a run's cached input tokens there, and adds
+    them up over the run's requests as it adds the input tokens."""
+    from agents.run_context import RunContextWrapper
+    from agents.usage import InputTokensDetails, OutputTokensDetails, Usage
+
+    assert "`usage.input_tokens_details.cached_tokens`" in markdown(LESSON)
+    run = RunContextWrapper(context=None)
+    for cached, sent in ((0, 1_200), (1_024, 1_400)):
+        run.usage.add(
+            Usage(
+                requests=1,
+                input_tokens=sent,
+                output_tokens=30,
+                total_tokens=sent + 30,
+                input_tokens_details=InputTokensDetails(cached_tokens=cached, cache_write_tokens=0),
+                output_tokens_details=OutputTokensDetails(reasoning_tokens=0),
+            )
+        )
+    assert run.usage.input_tokens_details.cached_tokens == 1_024
+    assert run.usage.input_tokens == 2_600 and run.usage.requests == 2
