@@ -1470,7 +1470,8 @@ def test_lesson5_carries_issue_22_s_corrections():
     assert "`keep_last_10` would drop that" in " ".join(body.split())
     assert "`keep_last_10` would drop that" not in main
     assert "Lucía should use" not in main
-    assert "Token budgets: what a long agent task costs, and how to cap it" in main
+    # Round 27: the last line points on to lesson 6 without restating its title.
+    assert main.rstrip().endswith("That is the lesson. **Next:** lesson 6.")
     # The reference page keeps the break-even rule.
     notes = "\n".join(
         text(c) for c in cells(COURSE / "reference" / name.replace(".ipynb", "_notes.ipynb"))

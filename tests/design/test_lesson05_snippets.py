@@ -517,3 +517,48 @@ def test_the_agents_sdk_fold_pins_the_order_in_its_instructions():
     empty = event_loop.run(agent.get_system_prompt(RunContextWrapper(context={})))
     assert empty == namespace["PROMPT"]
     assert namespace["session"].session_settings.limit == 10
+
+
+@pytest.mark.parametrize("earlier", [1, 2, 3, 4])
+@pytest.mark.parametrize("calls", [1, 2, 3])
+def test_the_sizing_rule_in_tokens_keeps_the_turns_whole_under_the_approximate_counter(
+    earlier, calls
+):
+    """Section 1's Spot it: with tool results of very different sizes, count tokens with
+    ``count_tokens_approximately`` and take turn size in tokens; the rule is a safe bound, so
+    the installed ``trim_messages`` keeps the earlier turns whole on both of the turn's calls."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, trim_messages
+    from langchain_core.messages.utils import count_tokens_approximately
+
+    assert "`token_counter=count_tokens_approximately`" in "\n".join(
+        "".join(c["source"]) for c in cells() if c["cell_type"] == "markdown"
+    )
+    sizes = [60, 2_000, 300, 900, 150, 1_200]  # tool results' characters, far apart on purpose
+
+    def turn(n: int) -> list:
+        ids = [f"t{n}c{i}" for i in range(calls)]
+        asked = AIMessage(
+            "", tool_calls=[{"name": "look_up", "args": {"q": n}, "id": i} for i in ids]
+        )
+        results = [
+            ToolMessage("x " * (sizes[(n + k) % len(sizes)] // 2), tool_call_id=i)
+            for k, i in enumerate(ids)
+        ]
+        return [HumanMessage(f"question {n}"), asked, *results, AIMessage(f"answer {n} " * (n + 1))]
+
+    turns = [turn(n) for n in range(earlier + 3)]
+    size = max(count_tokens_approximately(t) for t in turns)
+    limit = (earlier + 1) * size - 1
+    *before, current = turns
+    wanted = [m for t in before[-earlier:] for m in t]
+    for call in (current[:1], current[:-1]):  # the first call, then the answering call
+        thread = [m for t in before for m in t] + call
+        kept = trim_messages(
+            thread,
+            strategy="last",
+            token_counter=count_tokens_approximately,
+            max_tokens=limit,
+            start_on="human",
+            end_on=("human", "tool"),
+        )
+        assert kept[-len(call) :] == call and all(m in kept for m in wanted)
