@@ -527,8 +527,10 @@ def test_the_sizing_rule_in_tokens_keeps_the_turns_whole_under_the_approximate_c
     """Section 1's Spot it: with tool results of very different sizes, count tokens with
     ``count_tokens_approximately`` and take turn size in tokens; the rule is a safe bound, so
     the installed ``trim_messages`` keeps the earlier turns whole on both of the turn's calls."""
-    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, trim_messages
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
     from langchain_core.messages.utils import count_tokens_approximately
+
+    from tests.policies.langgraph_driver import guide_trim
 
     assert "`token_counter=count_tokens_approximately`" in "\n".join(
         "".join(c["source"]) for c in cells() if c["cell_type"] == "markdown"
@@ -553,12 +555,5 @@ def test_the_sizing_rule_in_tokens_keeps_the_turns_whole_under_the_approximate_c
     wanted = [m for t in before[-earlier:] for m in t]
     for call in (current[:1], current[:-1]):  # the first call, then the answering call
         thread = [m for t in before for m in t] + call
-        kept = trim_messages(
-            thread,
-            strategy="last",
-            token_counter=count_tokens_approximately,
-            max_tokens=limit,
-            start_on="human",
-            end_on=("human", "tool"),
-        )
+        kept = guide_trim(thread, limit, counter=count_tokens_approximately)
         assert kept[-len(call) :] == call and all(m in kept for m in wanted)

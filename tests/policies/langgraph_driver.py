@@ -97,12 +97,17 @@ def words(messages: Sequence[BaseMessage]) -> int:
     return sum(len(str(m.content).split()) for m in messages)
 
 
-def guide_trim(messages: Sequence[BaseMessage], max_tokens: int) -> list[BaseMessage]:
-    """The ``trim_messages`` call of LangGraph's guide, with our word counter."""
+def guide_trim(
+    messages: Sequence[BaseMessage],
+    max_tokens: int,
+    counter: Callable[[Sequence[BaseMessage]], int] = words,
+) -> list[BaseMessage]:
+    """The ``trim_messages`` call of LangGraph's guide (and of lesson 5's ``keep_last_10``),
+    with our word counter unless *counter* is given."""
     return trim_messages(
         messages,
         strategy="last",
-        token_counter=words,
+        token_counter=counter,
         max_tokens=max_tokens,
         start_on="human",
         end_on=("human", "tool"),
