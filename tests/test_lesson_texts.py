@@ -1761,12 +1761,13 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: idle hour's exact scope, the tool turn's four messages, the Anthropic node's cache and the
 #: default store, the cache minimum and the tool requests left out; round 27 raised lesson 3's by
 #: 10 for when a new length reaches a live chat and a short System Message's lost cache, and
-#: lesson 6's by 1 for why answers wait (a simplification) and the Agents SDK's cached count. Depth goes into <details> or the Deeper appendix after Resources.
+#: lesson 6's by 1 for why answers wait (a simplification) and the Agents SDK's cached count;
+#: lesson 4's by 80 for the lock in your own agent as numbered steps, the rename and pruning. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1440,
     "02_with_and_without_memory.ipynb": 1438,
     "03_window_buffer_memory.ipynb": 1260,
-    "04_memory_that_outlives_the_session.ipynb": 1528,
+    "04_memory_that_outlives_the_session.ipynb": 1608,
     "05_designing_multi_turn_conversations.ipynb": 1260,
     "06_token_budgets.ipynb": 1260,
 }
@@ -1885,7 +1886,13 @@ def test_lesson4_says_how_to_put_the_lock_in_your_own_agent_as_the_workflow_has_
     first_run = node["First run?"]["parameters"]["conditions"]["conditions"][0]
     assert node["AI Agent"]["parameters"]["promptType"] == "define"
     assert node["AI Agent"]["onError"] == "continueErrorOutput"
-    box = section_2[section_2.index("**In your own agent.**") :]
+    box = section_2[section_2.index("**In your own agent**") :]
     assert f"`{agent_prompt}`" in box
     assert f"`{first_run['leftValue'].removeprefix('=')}` with {first_run['rightValue']}" in box
     assert "*Continue (using error output)*" in box and "#building-the-lock-by-hand)" in box
+    # Round 27 (reader r27): the steps are numbered, Take the lock's key is quoted as the flow
+    # holds it, and One moment is left unconnected, as in the flow.
+    take = node["Take the lock"]["parameters"]
+    assert f"*Key* `{take['key'].removeprefix('=')}`, *Expire* on, *TTL* {take['ttl']}" in box
+    assert take["expire"] is True and "One moment" not in flow["connections"]
+    assert "5. Leave One moment's output unconnected." in box

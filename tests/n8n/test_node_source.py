@@ -1084,3 +1084,29 @@ def test_after_a_failed_run_the_chat_shows_lesson_4_s_error_item_as_its_reply():
         "Without Sorry, after a failure the chat would show the agent's error item itself, as raw"
         " JSON with an `error` field." in text
     )
+
+
+def test_lesson_4_s_lock_steps_read_the_count_where_redis_increment_puts_it():
+    """Lesson 4's "In your own agent": Increment's output holds only the count, in a field named
+    after the key, so First run? reads ``$json['lock:' + ...]``; One moment's output is left
+    unconnected (the workflow the live tier runs has no connection out of it)."""
+    redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
+    code = redis.read_text(encoding="utf-8")
+    assert "returnItems.push({ json: { [keyIncr]: incrementVal } });" in code
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    assert "Increment's output holds only the count, in a field named after the key." in text
+    flow = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    assert "One moment" not in flow["connections"]
+    assert "Leave One moment's output unconnected." in text
+
+
+def test_executions_are_pruned_after_14_days_by_default_as_lesson_4_says():
+    """Lesson 4 section 3: n8n's Executions keep each run's messages until pruned, by default
+    after 14 days, set by ``EXECUTIONS_DATA_MAX_AGE`` in hours."""
+    folder = pinned_by_n8n("@n8n/config")
+    code = (folder / "dist" / "configs" / "executions.config.js").read_text(encoding="utf-8")
+    assert "this.pruneData = true;" in code and "this.pruneDataMaxAge = 336;" in code
+    assert "(0, decorators_1.Env)('EXECUTIONS_DATA_MAX_AGE')," in code
+    assert 336 == 14 * 24
+    text = lesson_text("04_memory_that_outlives_the_session.ipynb")
+    assert "by default after 14 days (`EXECUTIONS_DATA_MAX_AGE`, in hours)" in text
