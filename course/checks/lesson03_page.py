@@ -219,6 +219,15 @@ short_calls = conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen)
 assert qwen(short.system_message) < 1024
 assert all(c.cached == 0 for c in short_calls[5:])
 assert short_bills[5] / short_bills[0] > bills.loc[5, mini] / bills.loc[0, mini] > 1
+# Section 3's rule names Anthropic's cache too ("with *Prompt Caching* on ... no limit is the
+# cheapest at 60 turns, not at 120"): on Claude Sonnet 4.6, its write charge counted, the same
+# order holds for Lucía's 60-turn chats.
+claude = price_of("claude-sonnet-4-6")
+on_claude = price_table(tutienda, N8nSimpleMemory, windows, [claude], counter=qwen)
+claude_cost = next(c for c in on_claude.columns if c.endswith("chats"))
+assert on_claude[claude_cost].idxmin() == 0 and on_claude[claude_cost].idxmax() == 50
+long_on_claude = price_table(long_tutienda, N8nSimpleMemory, windows, [claude], counter=qwen)
+assert long_on_claude[claude_cost].idxmin() == 5  # and not at 120
 # The open cell offers Claude as a model: priced with its prompt cache on, its bill reads the cache.
 assert chat_bill(window=0, **{**my_chat, "model": "claude-sonnet-4-6"}).total("cached") > 0
 # The image the symptom points at shows estimatedTokens for the call.

@@ -1110,3 +1110,18 @@ def test_executions_are_pruned_after_14_days_by_default_as_lesson_4_says():
     assert 336 == 14 * 24
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     assert "by default after 14 days (`EXECUTIONS_DATA_MAX_AGE`, in hours)" in text
+
+
+def test_the_editor_s_chat_panel_resets_a_session_as_lesson_3_says():
+    """Lesson 3's Try it: a new chat in the editor is the Chat panel's *Reset* (its tooltip
+    "Reset chat session"), as n8n 2.41.1's editor labels it."""
+    package("n8n")
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    assert '"chat.window.session.reset":`Reset`' in source
+    assert '"chat.window.session.resetSession":`Reset chat session`' in source
+    assert "a new chat (the Chat panel's *Reset*) keeps it" in lesson_text(
+        "03_window_buffer_memory.ipynb"
+    )
