@@ -54,6 +54,15 @@ def simple_memory_source() -> str:
     )
 
 
+def editor_source() -> str:
+    """The JavaScript of the editor n8n 2.41.1 ships (n8n-editor-ui), where its labels live."""
+    package("n8n")  # the install the lessons state; its editor is the n8n-editor-ui it ships
+    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
+    if not assets.is_dir():
+        skip_or_fail(f"n8n's editor is not installed in {assets}")
+    return "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+
+
 def chat_trigger() -> str:
     folder = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "trigger" / "ChatTrigger"
     return (folder / "ChatTrigger.node.js").read_text(encoding="utf-8")
@@ -289,11 +298,7 @@ def test_simple_memorys_help_text_counts_interactions():
 def test_a_nodes_settings_tab_names_its_type_version():
     """Lessons 2 and 3's version boxes: the foot of a node's Settings tab reads
     "<node> node version <v>"."""
-    package("n8n")  # the install the lessons state; its editor is the n8n-editor-ui it ships
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    source = editor_source()
     assert '"nodeSettings.nodeVersion":`{node} node version {version}`' in source
     assert re.search(
         r"baseText\(`nodeSettings\.nodeVersion`,\{interpolate:\{node:\w+\.value\?\.displayName,"
@@ -311,11 +316,7 @@ def test_a_nodes_settings_tab_names_its_type_version():
 def test_the_executions_list_shows_when_each_run_started():
     """Lesson 3's section 4: reply gaps are read from the *Started* column under *Executions*
     (its date and time), not from *Run time*, which is how long a run took."""
-    package("n8n")
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    source = editor_source()
     assert '"executionsList.startedAt":`Started`' in source
     assert '"executionsList.started":`{date}, {time}`' in source
     assert '"executionsList.runTime":`Run time`' in source
@@ -540,10 +541,7 @@ def test_postgres_chat_memory_takes_the_key_as_written_and_makes_its_table():
     fields = re.findall(r"displayName: '([^']+)'", credential)
     assert {"Host", "Database", "User", "Password"} <= set(fields)
     assert "*Host*, *Database*, *User* and *Password*." in flat
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    editor = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    editor = editor_source()
     assert '"nodeCredentials.createNew":`Create new credential`' in editor
 
 
@@ -559,10 +557,7 @@ def test_the_forge_proof_key_recipe_names_what_n8n_offers():
         re.S,
     )
     assert prompt and prompt.group(1) == "={{ $json.chatInput }}"
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    editor = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    editor = editor_source()
     assert '"filter.operator.notEmpty":`is not empty`' in editor
     lesson = lesson_text("01_scope_and_storage.ipynb")
     assert "set *Authentication* to **Header Auth**" in lesson
@@ -964,11 +959,7 @@ def test_a_new_ai_agent_has_no_system_message_option_until_one_is_added():
 
 def test_a_tool_field_is_handed_to_the_model_by_its_let_the_model_define_button():
     """Lesson 2's section 3: the button beside a tool's field that writes ``$fromAI()``."""
-    package("n8n")
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    source = editor_source()
     tooltip = "Let the model define this parameter"
     assert f'"parameterOverride.applyOverrideButtonTooltip":`{tooltip}`' in source
     assert "/*n8n-auto-generated-fromAI-override*/ $fromAI(" in source  # what the button writes
@@ -1115,11 +1106,7 @@ def test_executions_are_pruned_after_14_days_by_default_as_lesson_4_says():
 def test_the_editor_s_chat_panel_resets_a_session_as_lesson_3_says():
     """Lesson 3's Try it: a new chat in the editor is the Chat panel's *Reset* (its tooltip
     "Reset chat session"), as n8n 2.41.1's editor labels it."""
-    package("n8n")
-    assets = n8n_home() / "app" / "node_modules" / "n8n-editor-ui" / "dist" / "assets"
-    if not assets.is_dir():
-        skip_or_fail(f"n8n's editor is not installed in {assets}")
-    source = "\n".join(p.read_text(encoding="utf-8") for p in assets.glob("*.js"))
+    source = editor_source()
     assert '"chat.window.session.reset":`Reset`' in source
     assert '"chat.window.session.resetSession":`Reset chat session`' in source
     assert "a new chat (the Chat panel's *Reset*) keeps it" in lesson_text(
