@@ -1768,7 +1768,7 @@ MAIN_PATH_CEILING = {
     "02_with_and_without_memory.ipynb": 1438,
     "03_window_buffer_memory.ipynb": 1260,
     "04_memory_that_outlives_the_session.ipynb": 1607,
-    "05_designing_multi_turn_conversations.ipynb": 1260,
+    "05_designing_multi_turn_conversations.ipynb": 1256,
     "06_token_budgets.ipynb": 1260,
 }
 
