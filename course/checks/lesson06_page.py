@@ -71,6 +71,11 @@ for asked, arrived in zip(unbounded_calls[:13], unbounded_calls[1:14]):
     assert asked.question is not None and arrived.context[:-1] == asked.context
     assert arrived.context[-1].kind.value == "read" and arrived.context[-1] not in asked.context
 assert all(unbounded_calls[-2].number < s.number < unbounded_calls[-1].number for s in answer_steps)
+# "An agent answering as it read would keep every answer under any cap": each question's fact
+# reaches some call's window in every run, capped ones too; only the last call's lacks it.
+for run in (truncate, run_task(prepared, 1300, "truncate"), run_task(prepared, 600, "truncate")):
+    seen = {q for s in run.trace if s.event.value == "call" for i in s.context for q in i.facts}
+    assert seen >= set(prepared.task)
 for run in (unbounded, truncate):
     last_call = [s for s in run.trace if s.event.value == "call"][-1]
     in_window = {q for i in last_call.context for q in i.facts}
