@@ -434,14 +434,15 @@ assert round(float(no_cache["whole history"]), 2) == 113.77
 # "the pinned window of 10 costs less: $87.21 per 1,000 chats against $113.77"
 assert round(float(no_cache["window of 10, order pinned"]), 2) == 87.21
 assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
-# "Section 1's `keep_last_10`, one answer fewer per call: $19.30 and $85.65": windowmem's model
-# of it (start_on="human" drops the answer the 10 would start on) on Lucía's 60 turns, warm and
-# expired; the same verdict as the 10-message window's, about the same warm, far less expired.
+# "Section 1's `keep_last_10` would send 9 here, with the same verdict": windowmem's model of it
+# (start_on="human" drops the answer the 10 would start on) on Lucía's 60 turns, warm and
+# expired: about the same as the whole history warm ($19.30), far less expired ($85.65).
 _keep_10 = LangChainTrimState(10, counter=count_messages)
 _keep_10_warm = conversation_bill(designs[1][1], _keep_10, mini, count_tokens).dollars * CHATS
 _keep_10_cold = conversation_bill(designs[1][1], _keep_10, uncached_mini, count_tokens).dollars
 assert round(float(_keep_10_warm), 2) == 19.30 and round(float(_keep_10_cold * CHATS), 2) == 85.65
 assert abs(float(_keep_10_warm) / per_1000("whole history", "GPT-5.4 mini") - 1) < 0.05
+assert _keep_10_cold * CHATS < Decimal("0.8") * no_cache["whole history"]
 assert all(len(c) == 9 for c in calls_sent(designs[1][1].messages, _keep_10)[5:])
 # Section 3: "the two share only S": the window's call reads only the system prompt from the
 # cache (its whole blocks, 1,664 tokens); "Over 60 turns, 1,000 chats cost $20.11 with the whole
