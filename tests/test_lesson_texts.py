@@ -1765,7 +1765,7 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: lesson 4's by 79 for the lock in your own agent as numbered steps, the rename and pruning. Depth goes into <details> or the Deeper appendix after Resources.
 MAIN_PATH_CEILING = {
     "01_scope_and_storage.ipynb": 1440,
-    "02_with_and_without_memory.ipynb": 1438,
+    "02_with_and_without_memory.ipynb": 1439,
     "03_window_buffer_memory.ipynb": 1260,
     "04_memory_that_outlives_the_session.ipynb": 1607,
     "05_designing_multi_turn_conversations.ipynb": 1256,
