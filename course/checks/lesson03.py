@@ -442,7 +442,7 @@ BOOK = CheckBook(
             _check_reply,
             hint="judge each sentence on its own against section 1's window (turn t loads turns t − k to t − 1), section 3's sliding window and what the cache needs to be read, then list the numbers of those that hold",
             mistakes=_claim_feedback,
-            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once it fills, after turn 50 without tool calls; and with no cache, as on the Anthropic node's defaults, no limit sends the most tokens and pays for all of them",
+            why="a question on turn 35 about turn 1 needs a window of 34; window 50 differs from no limit only once a chat has more than 50 earlier turns, from turn 52 without tool calls; and with no cache, as on the Anthropic node's defaults, no limit sends the most tokens and pays for all of them",
             transfer="a reply weighing reach and money on chats and a provider the lesson did not price",
             any_order=True,
         ),
