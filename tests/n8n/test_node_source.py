@@ -198,7 +198,12 @@ def test_the_hosted_chat_page_reuses_a_session_only_when_load_previous_session_i
         "Trigger's *Load Previous Session* is at *Off*, its default"
     ) in " ".join(notes.split())
     lesson = " ".join(lesson_text("01_scope_and_storage.ipynb").split())
-    assert "A new tab or a reload of the hosted chat page, at its defaults" in lesson
+    # Round 30: section 3's table row: the symptom, the new sessionId, the fix linked.
+    assert (
+        "| forgotten after a reload or new tab of the hosted chat page | a new `sessionId` on the "
+        "trigger | **scope**: the key changed | [*Load Previous Session*]("
+        "reference/01_scope_and_storage_notes.ipynb#the-fix-on-the-hosted-page) |"
+    ) in lesson
 
 
 def test_edit_fields_passes_on_only_the_fields_it_sets_by_default():
