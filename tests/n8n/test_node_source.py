@@ -1089,11 +1089,19 @@ def test_lesson_4_s_lock_steps_read_the_count_where_redis_increment_puts_it():
     redis = package("n8n-nodes-base") / "dist" / "nodes" / "Redis" / "Redis.node.js"
     code = redis.read_text(encoding="utf-8")
     assert "returnItems.push({ json: { [keyIncr]: incrementVal } });" in code
+    # First run? compares numbers, as the editor names the operator (a string comparison of the
+    # count fails under the If node's strict type validation).
+    editor = editor_source()
+    assert '"type.number":`Number`' in editor and '"filter.operator.equals":`is equal to`' in editor
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     assert "Increment's output holds only the count, in a field named after the key." in text
     flow = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
     assert "One moment" not in flow["connections"]
     assert "Leave One moment's output unconnected." in text
+    first_run = next(n for n in flow["nodes"] if n["name"] == "First run?")
+    condition = first_run["parameters"]["conditions"]["conditions"][0]
+    assert condition["operator"] == {"type": "number", "operation": "equals"}
+    assert "with 1 (*Number* › *is equal to*)." in text
 
 
 def test_executions_are_pruned_after_14_days_by_default_as_lesson_4_says():
