@@ -445,7 +445,7 @@ assert abs(float(_keep_10_warm) / per_1000("whole history", "GPT-5.4 mini") - 1)
 assert _keep_10_cold * CHATS < Decimal("0.8") * no_cache["whole history"]
 assert all(len(c) == 9 for c in calls_sent(designs[1][1].messages, _keep_10)[5:])
 # Section 3: "the two share only S": the window's call reads only the system prompt from the
-# cache (its whole blocks, 1,664 tokens); "Over 60 turns, 1,000 chats cost $20.11 with the whole
+# cache (its whole blocks, 1,664 tokens); "Over 60 turns, replies included, 1,000 chats cost $20.11 with the whole
 # history and $20.23 with the window: within 1%"; "With the cache expired ... $113.77 against
 # $86.67" (asserted above). The rule after check 3: "about the
 # same" warm, "clearly less" once the cache expires.
