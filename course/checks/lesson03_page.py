@@ -116,9 +116,9 @@ _paid = _marta_with_a_tool_on_turn_3()
 assert "bank transfer" in _paid[5].content and _paid[6].tool_calls and _paid[7].tool_call_id
 assert [i for i, m in enumerate(_paid) if order in m.content] == [1, 2]
 # The cell's marks: window 2 loads the last 4 stored; result 3a is loaded but not sent on turn 4
-# (n8n dropped the orphan, x); the three marked > are turn 4's request between S and its question.
-assert [mark(m) for m in turn_3_stored] == [" ", " ", "x", ">", ">", ">"]
-assert [(m.role, m.content, m.tool_calls) for m in turn_3_stored if mark(m) == ">"] == [
+# (n8n dropped the orphan); the three marked sent are turn 4's request between S and its question.
+assert [mark(m) for m in turn_3_stored] == ["not loaded"] * 2 + ["dropped"] + ["sent"] * 3
+assert [(m.role, m.content, m.tool_calls) for m in turn_3_stored if mark(m) == "sent"] == [
     (m.role, m.content, m.tool_calls) for m in turn_4[1:-1]
 ]
 assert "call_stock_3a" not in sent_ids and "call_stock_3b" in sent_ids
