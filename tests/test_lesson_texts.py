@@ -1772,7 +1772,7 @@ MAIN_PATH_CEILING = {
     "03_window_buffer_memory.ipynb": 1260,
     "04_memory_that_outlives_the_session.ipynb": 1620,
     "05_designing_multi_turn_conversations.ipynb": 1259,
-    "06_token_budgets.ipynb": 1260,
+    "06_token_budgets.ipynb": 1257,
 }
 
 

@@ -83,7 +83,7 @@ for run in (unbounded, truncate):
     assert {
         s.question for s in run.trace if s.event.value == "answer" and s.detail == "answered"
     } == in_window & set(prepared.task)
-# What to choose: "TuTienda's largest call, 2,951 tokens, fits" (the last call is the largest).
+# What to choose, 1: the largest call fits the model (2,951 tokens: the last call is the largest).
 assert max(calls_tokens) == calls_tokens[-1] == bill.peak == 2951
 assert unbounded_calls[1].context[-1].facts == {prepared.task[0]} and len(unbounded_calls) - 1 == 13
 assert prepared.task[0] not in {q for i in truncate.trace[-1].context for q in i.facts}
