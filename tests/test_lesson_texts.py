@@ -1764,14 +1764,15 @@ def test_lessons_1_to_3_show_their_diagrams_and_they_are_current(name):
 #: lesson 6's by 1 for why answers wait (a simplification) and the Agents SDK's cached count;
 #: lesson 4's by 92 for the lock in your own agent as numbered steps, the rename, pruning and
 #: the WhatsApp key; round 29 lesson 2's by 2 for which chat-model entry to click and the
-#: Session ID to check; round 30 lesson 5's by 3 for the cache's lifetime in check 3 and replies
-#: in the totals. Depth goes into <details> or the Deeper appendix after Resources.
+#: Session ID to check; rounds 30 and 32 lesson 5's by 4 for the cache's lifetime and default
+#: retention in check 3 and replies in the totals. Depth goes into <details> or the Deeper
+#: appendix after Resources.
 MAIN_PATH_CEILING = {
-    "01_scope_and_storage.ipynb": 1440,
+    "01_scope_and_storage.ipynb": 1438,
     "02_with_and_without_memory.ipynb": 1440,
     "03_window_buffer_memory.ipynb": 1260,
     "04_memory_that_outlives_the_session.ipynb": 1620,
-    "05_designing_multi_turn_conversations.ipynb": 1259,
+    "05_designing_multi_turn_conversations.ipynb": 1260,
     "06_token_budgets.ipynb": 1257,
 }
 

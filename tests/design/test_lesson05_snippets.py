@@ -557,3 +557,19 @@ def test_the_sizing_rule_in_tokens_keeps_the_turns_whole_under_the_approximate_c
         thread = [m for t in before for m in t] + call
         kept = guide_trim(thread, limit, counter=count_tokens_approximately)
         assert kept[-len(call) :] == call and all(m in kept for m in wanted)
+
+
+def test_the_day_long_cache_check_3_names_is_a_setting_the_installed_agents_sdk_passes_on():
+    """Check 3's worked answer: where OpenAI offers ``prompt_cache_retention="24h"``, a cache kept
+    a day changes the second shop's answer. The installed openai-agents takes exactly that value
+    in its ``ModelSettings``, beside the default ``in_memory``."""
+    import typing
+
+    from agents import ModelSettings
+
+    hint = typing.get_type_hints(ModelSettings)["prompt_cache_retention"]
+    values = {a for arg in typing.get_args(hint) for a in typing.get_args(arg)}
+    assert values == {"in_memory", "24h"}
+    assert ModelSettings(prompt_cache_retention="24h").prompt_cache_retention == "24h"
+    worked = "\n".join("".join(c["source"]) for c in cells() if c["cell_type"] == "markdown")
+    assert '`prompt_cache_retention="24h"`' in worked
