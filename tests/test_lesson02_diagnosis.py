@@ -83,7 +83,8 @@ def test_the_tool_turns_spot_it_reads_what_the_turn_2_picture_shows():
     assert len(steps) == 1 and len(steps[0].calls) == 1  # one step: stored as 4 messages
     assert {"Tool: Calculator", "AI: 84."} <= set(shot.shows)
     text = _lesson_text()
-    assert f'Here is turn 2, "{sent.turns[1].text}", of this lesson\'s workflow.' in text
+    # Round 28: the picture sits in section 2's n8n step; Going further's fix points back to it.
+    assert f'as in section 2\'s picture of turn 2, "{sent.turns[1].text}".' in text
     assert f'Turn 1, "{turn_1.text}", had used the Calculator once.'.replace("*", "\\*") in text
-    assert "Turn 1 came back as 4 messages: its question," in text
+    assert "It came back as 4 messages: its question," in text
     assert "`Tool: Calculator` with the result `84`, and the answer `AI: 84.`" in text
