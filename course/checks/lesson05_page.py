@@ -434,16 +434,6 @@ assert round(float(no_cache["whole history"]), 2) == 113.77
 # "the pinned window of 10 costs less: $87.21 per 1,000 chats against $113.77"
 assert round(float(no_cache["window of 10, order pinned"]), 2) == 87.21
 assert no_cache["window of 10, order pinned"] < no_cache["whole history"]
-# "Section 1's `keep_last_10` would send 9 here, with the same verdict": windowmem's model of it
-# (start_on="human" drops the answer the 10 would start on) on Lucía's 60 turns, warm and
-# expired: about the same as the whole history warm ($19.30), far less expired ($85.65).
-_keep_10 = LangChainTrimState(10, counter=count_messages)
-_keep_10_warm = conversation_bill(designs[1][1], _keep_10, mini, count_tokens).dollars * CHATS
-_keep_10_cold = conversation_bill(designs[1][1], _keep_10, uncached_mini, count_tokens).dollars
-assert round(float(_keep_10_warm), 2) == 19.30 and round(float(_keep_10_cold * CHATS), 2) == 85.65
-assert abs(float(_keep_10_warm) / per_1000("whole history", "GPT-5.4 mini") - 1) < 0.05
-assert _keep_10_cold * CHATS < Decimal("0.8") * no_cache["whole history"]
-assert all(len(c) == 9 for c in calls_sent(designs[1][1].messages, _keep_10)[5:])
 # Section 3: "the two share only S": the window's call reads only the system prompt from the
 # cache (its whole blocks, 1,664 tokens); "Over 60 turns, replies included, 1,000 chats cost $20.11 with the whole
 # history and $20.23 with the window: within 1%"; "With the cache expired ... $113.77 against
@@ -491,11 +481,21 @@ keep_10_lucia = LangChainTrimState(10, counter=count_messages)
 keep_10_calls = calls_sent(lucia, keep_10_lucia)
 assert [m.content for m in keep_10_calls[19]] == [m.content for m in lucia[31:40]]
 assert keep_10_calls[19][0].role is Role.USER
-keep_10_bill = conversation_bill(lucia, keep_10_lucia, mini, count_tokens).calls
+keep_10_warm = conversation_bill(lucia, keep_10_lucia, mini, count_tokens)
+keep_10_bill = keep_10_warm.calls
 window_bill = conversation_bill(lucia, designs[1][2], mini, count_tokens).calls
 assert all(c.cached == 1664 for c in keep_10_bill[10:]) and all(
     c.cached == 1664 for c in window_bill[10:]
 )
+# Section 3: "(`keep_last_10` would send 9, with the same verdict)": 9 messages on every full
+# call, and on Lucía's 60 turns about the same as the whole history warm ($19.30), far less
+# expired ($85.65).
+keep_10_cold = conversation_bill(lucia, keep_10_lucia, uncached_mini, count_tokens)
+assert all(len(c) == 9 for c in keep_10_calls[5:])
+assert round(float(keep_10_warm.dollars * CHATS), 2) == 19.30
+assert round(float(keep_10_cold.dollars * CHATS), 2) == 85.65
+assert abs(float(keep_10_warm.dollars * CHATS) / per_1000("whole history", mini.name) - 1) < 0.05
+assert keep_10_cold.dollars * CHATS < Decimal("0.8") * no_cache["whole history"]
 # Section 3's intro: "She gives her order number, #7781, on turn 1; one design pins it, as
 # section 2 did" (the third design's system prompt ends with it).
 assert (
