@@ -200,10 +200,10 @@ assert workflow_node("lesson3_window", "OpenAI Chat Model")["type"].endswith("lm
 asked = [qwen(m) for m in support.messages if m.role.value == "user"]
 answered = [qwen(m) for m in support.messages if m.role.value == "assistant"]
 short = support_behind(SHORT_PROMPT_ARTICLES)
-short_bills = {
-    k: float(conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen).dollars) * 1000
-    for k in (5, 10, 50, 0)
+short_runs = {
+    k: conversation_bill(short, N8nSimpleMemory(k), "gpt-5.4-mini", qwen) for k in (5, 10, 50, 0)
 }
+short_bills = {k: float(run.dollars) * 1000 for k, run in short_runs.items()}
 assert my_chat == dict(
     system_tokens=qwen(short.system_message),
     question_tokens=round(sum(asked) / len(asked)),
@@ -220,16 +220,15 @@ for k in (5, 10, 50, 0):
 # Section 3's rule: "Below 1,024 tokens of System Message, a sliding window caches nothing; no
 # limit wins by more": once window 5 slides, its calls share only the 833-token System Message
 # and read nothing from the cache, and no limit's edge over window 5 outgrows the long prompt's.
-short_calls = conversation_bill(short, N8nSimpleMemory(5), "gpt-5.4-mini", qwen).calls
 assert qwen(short.system_message) < 1024
-assert all(c.cached == 0 for c in short_calls[5:])
+assert all(c.cached == 0 for c in short_runs[5].calls[5:])
 assert short_bills[5] / short_bills[0] > bills.loc[5, mini] / bills.loc[0, mini] > 1
 # Section 3's rule names Anthropic's cache too ("with *Prompt Caching* on ... no limit is the
 # cheapest at 60 turns, not at 120"): on Claude Sonnet 4.6, its write charge counted, the same
 # order holds for Lucía's 60-turn chats.
 claude = price_of("claude-sonnet-4-6")
 on_claude = price_table(tutienda, N8nSimpleMemory, windows, [claude], counter=qwen)
-claude_cost = next(c for c in on_claude.columns if c.endswith("chats"))
+claude_cost = f"{claude.name}, US$ per 1,000 chats"  # as `mini` names GPT-5.4 mini's column
 assert on_claude[claude_cost].idxmin() == 0 and on_claude[claude_cost].idxmax() == 50
 long_on_claude = price_table(long_tutienda, N8nSimpleMemory, windows, [claude], counter=qwen)
 assert long_on_claude[claude_cost].idxmin() == 5  # and not at 120
