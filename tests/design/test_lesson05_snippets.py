@@ -29,6 +29,11 @@ def cells() -> list[dict]:
     return json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
 
 
+def markdown() -> str:
+    """The lesson's markdown cells, one after another."""
+    return "\n".join("".join(c["source"]) for c in cells() if c["cell_type"] == "markdown")
+
+
 def setup_cells() -> tuple[str, str]:
     """(the hidden setup cell, the visible LangChain cell that runs keep_last_10)."""
     code = ["".join(c["source"]) for c in cells() if c["cell_type"] == "code"]
@@ -532,9 +537,7 @@ def test_the_sizing_rule_in_tokens_keeps_the_turns_whole_under_the_approximate_c
 
     from tests.policies.langgraph_driver import guide_trim
 
-    assert "`token_counter=count_tokens_approximately`" in "\n".join(
-        "".join(c["source"]) for c in cells() if c["cell_type"] == "markdown"
-    )
+    assert "`token_counter=count_tokens_approximately`" in markdown()
     sizes = [60, 2_000, 300, 900, 150, 1_200]  # tool results' characters, far apart on purpose
 
     def turn(n: int) -> list:
@@ -571,5 +574,4 @@ def test_the_day_long_cache_check_3_names_is_a_setting_the_installed_agents_sdk_
     values = {a for arg in typing.get_args(hint) for a in typing.get_args(arg)}
     assert values == {"in_memory", "24h"}
     assert ModelSettings(prompt_cache_retention="24h").prompt_cache_retention == "24h"
-    worked = "\n".join("".join(c["source"]) for c in cells() if c["cell_type"] == "markdown")
-    assert '`prompt_cache_retention="24h"`' in worked
+    assert '`prompt_cache_retention="24h"`' in markdown()
