@@ -46,6 +46,11 @@ def lesson_text(notebook: str) -> str:
     return re.sub(r"\s+", " ", markdown)
 
 
+def course_workflow(name: str) -> dict:
+    """A workflow the lessons ship (``course/workflows/<name>.json``), as its JSON."""
+    return json.loads((REPO / "course" / "workflows" / f"{name}.json").read_text(encoding="utf-8"))
+
+
 def simple_memory_source() -> str:
     """Simple Memory's (MemoryBufferWindow's) compiled node code."""
     memory = package("@n8n/n8n-nodes-langchain") / "dist" / "nodes" / "memory"
@@ -862,7 +867,7 @@ def test_lesson4_s_session_key_lock_and_idle_hour_as_the_node_code_has_them():
     database = " ".join((postgres / "database" / "Database.resource.js").read_text().split())
     assert "name: 'Select', value: 'select', description: 'Select rows from a table'," in database
     assert "add a **Postgres** node with the operation *Select*" in " ".join(text.split())
-    lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    lock = course_workflow("lesson4_lock")
     chat = next(n for n in lock["nodes"] if n["name"] == "When chat message received")
     assert "responseMode" not in chat["parameters"].get("options", {})
     assert not chat["parameters"].get("availableInChat")
@@ -1029,7 +1034,7 @@ def test_lesson_4_s_lock_is_released_after_a_failure_through_the_agents_error_ou
     helpers = pinned_by_n8n("n8n-workflow") / "dist" / "cjs" / "node-helpers.js"
     outputs = " ".join(helpers.read_text(encoding="utf-8").split())
     assert "displayName: 'Error'" in outputs or 'displayName: "Error"' in outputs
-    lock = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    lock = course_workflow("lesson4_lock")
     agent = next(n for n in lock["nodes"] if n["type"] == "@n8n/n8n-nodes-langchain.agent")
     assert agent["typeVersion"] >= 3
     text = " ".join(lesson_text("04_memory_that_outlives_the_session.ipynb").split())
@@ -1095,7 +1100,7 @@ def test_lesson_4_s_lock_steps_read_the_count_where_redis_increment_puts_it():
     assert '"type.number":`Number`' in editor and '"filter.operator.equals":`is equal to`' in editor
     text = lesson_text("04_memory_that_outlives_the_session.ipynb")
     assert "Increment's output holds only the count, in a field named after the key." in text
-    flow = json.loads((REPO / "course" / "workflows" / "lesson4_lock.json").read_text())
+    flow = course_workflow("lesson4_lock")
     assert "One moment" not in flow["connections"]
     assert "Leave One moment's output unconnected." in text
     first_run = next(n for n in flow["nodes"] if n["name"] == "First run?")
